@@ -1,0 +1,30 @@
+// The EagerTensor Python type: a graphfn::Tensor. Python adds the TF-shaped API on top
+// (python/graphfn/framework/tensor.py); here are the data accessors and the arithmetic
+// dunders, which stay in C++ because they are the eager hot path.
+#include "graphfn/bindings/bind.h"
+#include "graphfn/bindings/convert.h"
+#include "graphfn/bindings/errors.h"
+
+namespace graphfn {
+
+void bind_tensor(py::module_& m) {
+  py::class_<Tensor>(m, "EagerTensor")
+      .def_property_readonly("_dtype_enum", [](const Tensor& t) { return static_cast<int>(t.dtype()); })
+      .def_property_readonly("_rank", &Tensor::rank)
+      .def_property_readonly("_num_elements", &Tensor::num_elements)
+      .def("_shape_tuple", [](const Tensor& t) {
+        py::tuple out(t.rank());
+        for (int i = 0; i < t.rank(); ++i) out[i] = py::int_(t.dim(i));
+        return out;
+      })
+      .def("_numpy", [](const Tensor& t) { return to_numpy(t); })
+      .def("_buffer_address", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.raw_data()); })
+      .def("_debug_string", [](const Tensor& t) { return t.debug_string(); });
+
+  m.def("to_tensor", [](py::handle value, int dtype, bool allow_cast) {
+        return to_tensor(value, static_cast<DType>(dtype), allow_cast);
+      },
+      py::arg("value"), py::arg("dtype") = 0, py::arg("allow_cast") = false);
+}
+
+}  // namespace graphfn

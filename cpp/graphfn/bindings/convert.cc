@@ -1,0 +1,220 @@
+#include "graphfn/bindings/convert.h"
+
+#include <cstring>
+#include <limits>
+#include <string>
+
+namespace graphfn {
+namespace {
+
+[[noreturn]] void cannot_convert(py::handle value, DType want) {
+  throw py::type_error("Cannot convert " + py::repr(value).cast<std::string>() +
+                       " to EagerTensor of dtype " + dtype_name(want));
+}
+
+template <typename T>
+bool fits(long long v) {
+  return v >= static_cast<long long>(std::numeric_limits<T>::min()) &&
+         v <= static_cast<long long>(std::numeric_limits<T>::max());
+}
+
+// A Python int as a tensor of dtype `want` (or int32/int64 when want is kInvalid).
+Tensor from_py_int(py::handle value, DType want) {
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow) throw py::value_error("Can't convert Python int " + py::str(value).cast<std::string>() + " to a tensor: out of range of int64");
+  if (want == DType::kInvalid) want = fits<int32_t>(v) ? DType::kInt32 : DType::kInt64;
+  Tensor t(want, Shape());
+  bool ok = true;
+  // Out-of-range values wrap, as TF's conversion does (tf.constant(300, tf.uint8) is 44).
+  switch (want) {
+    case DType::kInt8: *t.data<int8_t>() = static_cast<int8_t>(v); break;
+    case DType::kInt16: *t.data<int16_t>() = static_cast<int16_t>(v); break;
+    case DType::kInt32: *t.data<int32_t>() = static_cast<int32_t>(v); break;
+    case DType::kInt64: *t.data<int64_t>() = v; break;
+    case DType::kUInt8: *t.data<uint8_t>() = static_cast<uint8_t>(v); break;
+    case DType::kFloat32: *t.data<float>() = static_cast<float>(v); break;
+    case DType::kFloat64: *t.data<double>() = static_cast<double>(v); break;
+    default: ok = false;
+  }
+  if (!ok) cannot_convert(value, want);
+  return t;
+}
+
+// Python floats never become integers, not even in tf.constant (TF raises TypeError).
+Tensor from_py_float(py::handle value, DType want) {
+  const double v = PyFloat_AsDouble(value.ptr());
+  if (want == DType::kInvalid || want == DType::kFloat32) return Tensor::scalar(static_cast<float>(v));
+  if (want == DType::kFloat64) return Tensor::scalar(v);
+  cannot_convert(value, want);
+}
+
+std::string py_string_bytes(py::handle item) {
+  if (PyBytes_Check(item.ptr())) return item.cast<std::string>();
+  if (PyUnicode_Check(item.ptr())) return item.cast<std::string>();  // UTF-8
+  throw py::type_error("Cannot convert " + py::repr(item).cast<std::string>() + " to a string tensor element");
+}
+
+Shape shape_of(const py::array& arr) {
+  std::vector<int64_t> dims(arr.ndim());
+  for (int i = 0; i < arr.ndim(); ++i) dims[i] = arr.shape(i);
+  return Shape(std::move(dims));
+}
+
+Tensor from_string_array(const py::array& arr) {
+  Tensor t(DType::kString, shape_of(arr));
+  py::list items = arr.attr("ravel")().attr("tolist")();
+  std::string* out = t.data<std::string>();
+  for (size_t i = 0; i < items.size(); ++i) out[i] = py_string_bytes(items[i]);
+  return t;
+}
+
+// `from_python_list` is true when the array came from nested Python lists: then float64 means
+// "Python float" (-> float32) and int64 means "Python int" (-> int32 when every value fits).
+Tensor from_numpy(py::array arr, DType want, bool from_python_list, bool allow_cast, py::handle original) {
+  const char kind = arr.dtype().kind();
+  if (kind == 'O' || kind == 'U' || kind == 'S') {
+    if (kind == 'O' && from_python_list) {
+      // Object arrays from lists are ragged sequences or unsupported element types.
+      for (auto item : arr.attr("ravel")()) {
+        if (!PyBytes_Check(item.ptr()) && !PyUnicode_Check(item.ptr())) {
+          throw py::value_error("Can't convert non-rectangular Python sequence to Tensor.");
+        }
+      }
+    }
+    if (want != DType::kInvalid && want != DType::kString) cannot_convert(original, want);
+    return from_string_array(arr);
+  }
+  DType natural = dtype_from_numpy(arr.dtype());
+  if (from_python_list) {
+    if (natural == DType::kFloat64) natural = DType::kFloat32;
+    if (natural == DType::kInt64) {
+      py::object lo = arr.attr("min")(), hi = arr.attr("max")();
+      if (arr.size() == 0 || (lo.cast<long long>() >= INT32_MIN && hi.cast<long long>() <= INT32_MAX)) {
+        natural = DType::kInt32;
+      }
+    }
+  }
+  DType target = natural;
+  if (want != DType::kInvalid && want != natural) {
+    const bool lossy = (is_floating(natural) && !is_floating(want)) || want == DType::kString ||
+                       (want == DType::kBool && natural != DType::kBool);
+    // NumPy arrays are cast silently (as TF does); Python lists only when casting is allowed.
+    if (lossy && from_python_list && !allow_cast) cannot_convert(original, want);
+    target = want;
+  }
+  if (target == DType::kString) cannot_convert(original, want);
+  py::array contiguous = py::module_::import("numpy").attr("ascontiguousarray")(arr, numpy_dtype(target));
+  Tensor t(target, shape_of(contiguous));
+  if (t.num_elements() > 0) std::memcpy(t.raw_data(), contiguous.data(), t.bytes());
+  return t;
+}
+
+py::object numpy_module() {
+  static py::object* np = new py::object(py::module_::import("numpy"));
+  return *np;
+}
+
+}  // namespace
+
+py::dtype numpy_dtype(DType dt) {
+  switch (dt) {
+    case DType::kFloat32: return py::dtype::of<float>();
+    case DType::kFloat64: return py::dtype::of<double>();
+    case DType::kInt8: return py::dtype::of<int8_t>();
+    case DType::kInt16: return py::dtype::of<int16_t>();
+    case DType::kInt32: return py::dtype::of<int32_t>();
+    case DType::kInt64: return py::dtype::of<int64_t>();
+    case DType::kUInt8: return py::dtype::of<uint8_t>();
+    case DType::kBool: return py::dtype::of<bool>();
+    default: return py::dtype("O");
+  }
+}
+
+DType dtype_from_numpy(const py::dtype& dt) {
+  const char kind = dt.kind();
+  const auto size = dt.itemsize();
+  if (kind == 'f' && size == 4) return DType::kFloat32;
+  if (kind == 'f' && size == 8) return DType::kFloat64;
+  if (kind == 'i' && size == 1) return DType::kInt8;
+  if (kind == 'i' && size == 2) return DType::kInt16;
+  if (kind == 'i' && size == 4) return DType::kInt32;
+  if (kind == 'i' && size == 8) return DType::kInt64;
+  if (kind == 'u' && size == 1) return DType::kUInt8;
+  if (kind == 'b') return DType::kBool;
+  if (kind == 'U' || kind == 'S' || kind == 'O') return DType::kString;
+  throw py::type_error("graphfn does not support NumPy dtype " + py::str(static_cast<const py::object&>(dt)).cast<std::string>());
+}
+
+bool is_eager_tensor(py::handle value) { return py::isinstance<Tensor>(value); }
+
+Tensor to_tensor(py::handle value, DType want, bool allow_cast) {
+  if (is_eager_tensor(value)) {
+    const Tensor& t = value.cast<const Tensor&>();
+    if (want != DType::kInvalid && t.dtype() != want) {
+      throw py::value_error(std::string("Tensor conversion requested dtype ") + dtype_name(want) +
+                            " for Tensor with dtype " + dtype_name(t.dtype()) + ": " +
+                            py::repr(value).cast<std::string>());
+    }
+    return t;
+  }
+  PyObject* p = value.ptr();
+  if (PyBool_Check(p)) {
+    const bool b = p == Py_True;
+    if (want == DType::kInvalid || want == DType::kBool) return Tensor::scalar(b);
+    if (!allow_cast) cannot_convert(value, want);
+    return to_tensor(py::int_(b ? 1 : 0), want, allow_cast);
+  }
+  if (PyLong_Check(p)) {
+    if (want == DType::kBool || want == DType::kString) cannot_convert(value, want);
+    return from_py_int(value, want);
+  }
+  if (PyFloat_Check(p)) return from_py_float(value, want);
+  if (PyUnicode_Check(p) || PyBytes_Check(p)) {
+    if (want != DType::kInvalid && want != DType::kString) cannot_convert(value, want);
+    return Tensor::scalar(py_string_bytes(value));
+  }
+  if (py::isinstance<py::array>(value) || PyObject_HasAttrString(p, "dtype")) {
+    // NumPy arrays and scalars (np.float32(1), ...).
+    py::array arr = numpy_module().attr("asarray")(value);
+    return from_numpy(arr, want, false, true, value);
+  }
+  if (PyList_Check(p) || PyTuple_Check(p)) {
+    py::array arr;
+    try {
+      arr = numpy_module().attr("asarray")(value);
+    } catch (py::error_already_set&) {
+      throw py::value_error("Can't convert non-rectangular Python sequence to Tensor.");
+    }
+    return from_numpy(arr, want, true, allow_cast, value);
+  }
+  throw py::value_error("Attempt to convert a value (" + py::repr(value).cast<std::string>() +
+                        ") with an unsupported type (" + py::repr(py::type::of(value)).cast<std::string>() +
+                        ") to a Tensor.");
+}
+
+py::object to_numpy(const Tensor& t) {
+  std::vector<py::ssize_t> shape(t.shape().dims().begin(), t.shape().dims().end());
+  py::array arr;
+  if (t.dtype() == DType::kString) {
+    arr = py::array(py::dtype("O"), shape);
+    auto* objs = static_cast<PyObject**>(arr.mutable_data());
+    const std::string* s = t.data<std::string>();
+    for (int64_t i = 0; i < t.num_elements(); ++i) {
+      PyObject* b = PyBytes_FromStringAndSize(s[i].data(), static_cast<py::ssize_t>(s[i].size()));
+      if (!b) throw py::error_already_set();
+      Py_XDECREF(objs[i]);
+      objs[i] = b;
+    }
+  } else {
+    // The capsule keeps the buffer alive as long as NumPy needs it.
+    auto* keep = new std::shared_ptr<Buffer>(t.buffer());
+    py::capsule owner(keep, [](void* p) { delete static_cast<std::shared_ptr<Buffer>*>(p); });
+    arr = py::array(numpy_dtype(t.dtype()), shape, {}, t.raw_data(), owner);
+    py::detail::array_proxy(arr.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  }
+  if (t.rank() == 0) return arr[py::tuple()];  // NumPy scalar, as TF returns
+  return std::move(arr);
+}
+
+}  // namespace graphfn

@@ -1,0 +1,28 @@
+// Python values <-> graphfn::Tensor. The only place that knows how Python scalars, nested lists
+// and NumPy arrays become tensors (TF's rules: Python float -> float32, int -> int32 (int64 when
+// too large), bool -> bool, str/bytes -> string; NumPy arrays keep their dtype).
+#pragma once
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include "graphfn/core/tensor.h"
+
+namespace graphfn {
+namespace py = pybind11;
+
+// Converts `value` to a tensor. With want != kInvalid the result has that dtype: Python values
+// are converted to it and a mismatch raises TypeError like TF; `allow_cast` (tf.constant) also
+// lets NumPy arrays, lists and floats be cast. Raises TypeError/ValueError on failure.
+Tensor to_tensor(py::handle value, DType want, bool allow_cast = false);
+
+// True for graphfn eager tensors (the pybind11 EagerTensor class).
+bool is_eager_tensor(py::handle value);
+
+// Zero-copy, read-only NumPy view of a tensor (a NumPy scalar for rank 0, like TF's _numpy()).
+py::object to_numpy(const Tensor& t);
+
+// DType <-> NumPy dtype.
+py::dtype numpy_dtype(DType dt);
+DType dtype_from_numpy(const py::dtype& dt);
+
+}  // namespace graphfn

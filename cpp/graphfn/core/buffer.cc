@@ -1,0 +1,44 @@
+#include "graphfn/core/buffer.h"
+
+#include <cstdlib>
+#include <new>
+#include <string>
+
+namespace graphfn {
+
+std::shared_ptr<Buffer> Buffer::allocate(DType dt, int64_t n) {
+  const size_t bytes = static_cast<size_t>(n) * dtype_size(dt);
+  // aligned_alloc needs a size that is a multiple of the alignment.
+  const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  void* p = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
+  if (!p) return nullptr;
+  std::shared_ptr<Buffer> buf(new Buffer());
+  buf->data_ = p;
+  buf->bytes_ = bytes;
+  if (dt == DType::kString) {
+    auto* s = static_cast<std::string*>(p);
+    for (int64_t i = 0; i < n; ++i) new (s + i) std::string();
+    buf->num_strings_ = n;
+  }
+  return buf;
+}
+
+std::shared_ptr<Buffer> Buffer::wrap(void* data, size_t bytes, std::function<void()> release) {
+  std::shared_ptr<Buffer> buf(new Buffer());
+  buf->data_ = data;
+  buf->bytes_ = bytes;
+  buf->release_ = std::move(release);
+  return buf;
+}
+
+Buffer::~Buffer() {
+  if (release_) {
+    release_();
+    return;
+  }
+  auto* s = static_cast<std::string*>(data_);
+  for (int64_t i = 0; i < num_strings_; ++i) s[i].~basic_string();
+  std::free(data_);
+}
+
+}  // namespace graphfn

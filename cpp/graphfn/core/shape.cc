@@ -1,0 +1,86 @@
+#include "graphfn/core/shape.h"
+
+#include <algorithm>
+
+namespace graphfn {
+
+bool Shape::fully_defined() const {
+  if (!known_rank_) return false;
+  return std::all_of(dims_.begin(), dims_.end(), [](int64_t d) { return d >= 0; });
+}
+
+int64_t Shape::num_elements() const {
+  if (!fully_defined()) return -1;
+  int64_t n = 1;
+  for (int64_t d : dims_) n *= d;
+  return n;
+}
+
+std::string Shape::to_string() const {
+  if (!known_rank_) return "<unknown>";
+  std::string s = "[";
+  for (size_t i = 0; i < dims_.size(); ++i) {
+    if (i) s += ",";
+    s += dims_[i] < 0 ? std::string("?") : std::to_string(dims_[i]);
+  }
+  return s + "]";
+}
+
+Status broadcast_shapes(const Shape& a, const Shape& b, Shape* out) {
+  if (!a.known_rank() || !b.known_rank()) {
+    *out = Shape::unknown_rank();
+    return Status::OK();
+  }
+  const int rank = std::max(a.rank(), b.rank());
+  std::vector<int64_t> dims(rank);
+  for (int i = 0; i < rank; ++i) {
+    const int ia = a.rank() - rank + i, ib = b.rank() - rank + i;
+    const int64_t da = ia >= 0 ? a.dim(ia) : 1;
+    const int64_t db = ib >= 0 ? b.dim(ib) : 1;
+    if (da == db || db == 1) {
+      dims[i] = da;
+    } else if (da == 1) {
+      dims[i] = db;
+    } else if (da < 0 || db < 0) {
+      dims[i] = da < 0 ? db : da;  // unknown vs known (>1): the known one must win at run time
+    } else {
+      return errors::InvalidArgument("Incompatible shapes: ", a, " vs. ", b);
+    }
+  }
+  *out = Shape(std::move(dims));
+  return Status::OK();
+}
+
+Status normalize_axis(int64_t axis, int rank, int* out, const char* what) {
+  if (axis < -rank || axis >= rank) {
+    return errors::InvalidArgument("Expected ", what, " in the range [", -rank, ", ", rank,
+                                   "), but got ", axis);
+  }
+  *out = static_cast<int>(axis < 0 ? axis + rank : axis);
+  return Status::OK();
+}
+
+std::vector<int64_t> row_major_strides(const Shape& s) {
+  std::vector<int64_t> strides(s.rank());
+  int64_t stride = 1;
+  for (int i = s.rank() - 1; i >= 0; --i) {
+    strides[i] = stride;
+    stride *= s.dim(i);
+  }
+  return strides;
+}
+
+Status checked_num_elements(const Shape& s, int64_t* out) {
+  int64_t n = 1;
+  for (int64_t d : s.dims()) {
+    if (d < 0) return errors::InvalidArgument("Shape ", s, " is not fully defined");
+    if (d != 0 && n > kMaxElements / d) {
+      return errors::ResourceExhausted("Shape ", s, " has too many elements");
+    }
+    n *= d;
+  }
+  *out = n;
+  return Status::OK();
+}
+
+}  // namespace graphfn

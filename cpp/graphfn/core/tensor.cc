@@ -1,0 +1,60 @@
+#include "graphfn/core/tensor.h"
+
+#include <cstring>
+#include <new>
+#include <sstream>
+
+namespace graphfn {
+
+Tensor::Tensor(DType dt, Shape shape) : dtype_(dt), shape_(std::move(shape)) {
+  num_elements_ = shape_.num_elements();
+  buffer_ = Buffer::allocate(dt, num_elements_);
+  if (!buffer_) throw std::bad_alloc();
+}
+
+Status Tensor::make(DType dt, const Shape& shape, Tensor* out) {
+  int64_t n = 0;
+  GRAPHFN_RETURN_IF_ERROR(checked_num_elements(shape, &n));
+  auto buf = Buffer::allocate(dt, n);
+  if (!buf) {
+    return errors::ResourceExhausted("OOM when allocating tensor with shape", shape, " and type ",
+                                     dtype_name(dt));
+  }
+  *out = Tensor(dt, shape, std::move(buf), n);
+  return Status::OK();
+}
+
+Tensor::Tensor(DType dt, Shape shape, std::shared_ptr<Buffer> buffer, int64_t num_elements)
+    : dtype_(dt), shape_(std::move(shape)), num_elements_(num_elements), buffer_(std::move(buffer)) {}
+
+Tensor Tensor::copy() const {
+  Tensor out(dtype_, shape_);
+  if (dtype_ == DType::kString) {
+    for (int64_t i = 0; i < num_elements_; ++i) out.data<std::string>()[i] = data<std::string>()[i];
+  } else if (num_elements_ > 0) {
+    std::memcpy(out.raw_data(), raw_data(), bytes());
+  }
+  return out;
+}
+
+std::string Tensor::debug_string(int max_elements) const {
+  std::ostringstream os;
+  os << dtype_name(dtype_) << shape_.to_string() << " {";
+  const int64_t n = std::min<int64_t>(num_elements_, max_elements);
+  for (int64_t i = 0; i < n; ++i) {
+    if (i) os << ", ";
+    visit_dtype(dtype_, AllTypes{}, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>) {
+        os << static_cast<int>(data<T>()[i]);
+      } else {
+        os << data<T>()[i];
+      }
+    });
+  }
+  if (num_elements_ > n) os << ", ...";
+  os << "}";
+  return os.str();
+}
+
+}  // namespace graphfn

@@ -1,0 +1,61 @@
+// OpDef: everything known about an op without running it: its inputs, outputs, attrs, flags,
+// shape/dtype inference and, filled in separately by kernels/, one kernel per dtype.
+// Ops are declared once, in cpp/graphfn/ops/*.cc, with OpDefBuilder (see op_registry.h).
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "graphfn/core/attr_value.h"
+#include "graphfn/core/dtype.h"
+#include "graphfn/core/shape.h"
+#include "graphfn/core/status.h"
+
+namespace graphfn {
+
+struct KernelContext;
+class InferenceContext;
+struct OpDef;
+
+using ShapeFn = Status (*)(InferenceContext&);
+using KernelFn = Status (*)(KernelContext&);
+
+// One input or output: "x: T" (dtype from type attr T), "condition: bool" (fixed dtype) or
+// "values: N * T" (a list of N tensors sharing T).
+struct ArgDef {
+  std::string name;
+  std::string type_attr;
+  DType fixed_type = DType::kInvalid;
+  std::string number_attr;
+  bool is_list() const { return !number_attr.empty(); }
+};
+
+// An attr: "T: type", "transpose_a: bool = false", "Tidx: {int32, int64} = DT_INT32", ...
+struct AttrDef {
+  std::string name;
+  std::string kind;  // "type", "int", "float", "bool", "string", "shape", "list(int)", "tensor"
+  bool has_default = false;
+  AttrValue default_value;
+  std::vector<DType> allowed;  // for "type" attrs; empty means any
+};
+
+struct OpDef {
+  std::string name;
+  std::vector<ArgDef> inputs;
+  std::vector<ArgDef> outputs;
+  std::vector<AttrDef> attrs;
+  bool stateful = false;    // must run even when its outputs are unused; never folded or merged
+  bool commutative = false;
+  ShapeFn shape_fn = nullptr;
+  // The type attr that selects the kernel ("T" unless set), and the kernels by dtype.
+  std::string kernel_type_attr;
+  std::array<KernelFn, kNumDTypes> kernels{};
+
+  // Index of a type attr among type_attr_names, or -1.
+  int type_attr_index(const std::string& attr) const;
+  std::vector<std::string> type_attr_names;  // filled by the builder: the "type" attrs in order
+  int kernel_type_index = -1;                // index into type_attr_names
+  const AttrDef* find_attr(const std::string& name) const;
+};
+
+}  // namespace graphfn

@@ -1,0 +1,180 @@
+#include "graphfn/ir/op_registry.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace graphfn {
+namespace {
+
+std::string trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t");
+  const size_t e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+// Expands a type-set word ("numbertype", "float", ...) into dtypes.
+void add_type_word(const std::string& word, std::vector<DType>* out) {
+  static const std::vector<DType> kReal = {DType::kFloat32, DType::kFloat64, DType::kInt8,
+                                           DType::kInt16,   DType::kInt32,   DType::kInt64,
+                                           DType::kUInt8};
+  if (word == "numbertype" || word == "realnumbertype") {
+    out->insert(out->end(), kReal.begin(), kReal.end());
+  } else if (word == "floattype") {
+    out->push_back(DType::kFloat32);
+    out->push_back(DType::kFloat64);
+  } else if (word == "inttype") {
+    out->insert(out->end(), {DType::kInt8, DType::kInt16, DType::kInt32, DType::kInt64, DType::kUInt8});
+  } else if (word == "alltypes") {
+    out->insert(out->end(), kReal.begin(), kReal.end());
+    out->push_back(DType::kBool);
+    out->push_back(DType::kString);
+  } else {
+    DType dt;
+    if (!dtype_from_name(word, &dt)) throw std::logic_error("unknown type word in op spec: " + word);
+    out->push_back(dt);
+  }
+}
+
+ArgDef parse_arg(const std::string& spec) {
+  const size_t colon = spec.find(':');
+  if (colon == std::string::npos) throw std::logic_error("bad arg spec: " + spec);
+  ArgDef arg;
+  arg.name = trim(spec.substr(0, colon));
+  std::string type = trim(spec.substr(colon + 1));
+  const size_t star = type.find('*');
+  if (star != std::string::npos) {
+    arg.number_attr = trim(type.substr(0, star));
+    type = trim(type.substr(star + 1));
+  }
+  DType dt;
+  if (dtype_from_name(type, &dt)) {
+    arg.fixed_type = dt;
+  } else {
+    arg.type_attr = type;
+  }
+  return arg;
+}
+
+AttrValue parse_default(const std::string& kind, const std::string& text) {
+  if (kind == "bool") return text == "true";
+  if (kind == "int") return static_cast<int64_t>(std::stoll(text));
+  if (kind == "float") return std::stod(text);
+  if (kind == "string") return text;
+  if (kind == "type") {
+    DType dt;
+    if (!dtype_from_name(text, &dt)) throw std::logic_error("bad default type: " + text);
+    return dt;
+  }
+  if (kind == "list(int)") return std::vector<int64_t>{};
+  throw std::logic_error("no default syntax for attr kind " + kind);
+}
+
+}  // namespace
+
+int OpDef::type_attr_index(const std::string& attr) const {
+  for (size_t i = 0; i < type_attr_names.size(); ++i) {
+    if (type_attr_names[i] == attr) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+const AttrDef* OpDef::find_attr(const std::string& attr_name) const {
+  for (const AttrDef& a : attrs) {
+    if (a.name == attr_name) return &a;
+  }
+  return nullptr;
+}
+
+OpDefBuilder& OpDefBuilder::input(const std::string& spec) {
+  def_->inputs.push_back(parse_arg(spec));
+  return *this;
+}
+
+OpDefBuilder& OpDefBuilder::output(const std::string& spec) {
+  def_->outputs.push_back(parse_arg(spec));
+  return *this;
+}
+
+OpDefBuilder& OpDefBuilder::attr(const std::string& spec) {
+  const size_t colon = spec.find(':');
+  if (colon == std::string::npos) throw std::logic_error("bad attr spec: " + spec);
+  AttrDef attr;
+  attr.name = trim(spec.substr(0, colon));
+  std::string rest = trim(spec.substr(colon + 1));
+  std::string default_text;
+  const size_t eq = rest.find('=');
+  if (eq != std::string::npos) {
+    default_text = trim(rest.substr(eq + 1));
+    rest = trim(rest.substr(0, eq));
+    attr.has_default = true;
+  }
+  if (!rest.empty() && rest.front() == '{') {
+    attr.kind = "type";
+    std::string body = rest.substr(1, rest.find('}') - 1);
+    size_t start = 0;
+    while (start <= body.size()) {
+      size_t comma = body.find(',', start);
+      if (comma == std::string::npos) comma = body.size();
+      add_type_word(trim(body.substr(start, comma - start)), &attr.allowed);
+      start = comma + 1;
+    }
+  } else {
+    attr.kind = rest;
+  }
+  if (attr.has_default) {
+    std::string text = default_text;
+    if (attr.kind == "type" && text.rfind("DT_", 0) == 0) {
+      // "DT_INT32" -> the dtype whose TF enum name it is.
+      for (int i = 0; i < kNumDTypes; ++i) {
+        if (text == dtype_tf_enum(static_cast<DType>(i))) text = dtype_name(static_cast<DType>(i));
+      }
+    }
+    attr.default_value = parse_default(attr.kind, text);
+  }
+  if (attr.kind == "type") {
+    def_->type_attr_names.push_back(attr.name);
+    if (def_->kernel_type_attr.empty()) def_->kernel_type_attr = attr.name;
+  }
+  def_->attrs.push_back(std::move(attr));
+  return *this;
+}
+
+OpRegistry& OpRegistry::global() {
+  static OpRegistry* registry = [] {
+    auto* reg = new OpRegistry();
+    register_builtin_ops(*reg);
+    for (auto& [name, def] : reg->ops_) {
+      def->kernel_type_index = def->type_attr_index(def->kernel_type_attr);
+    }
+    return reg;
+  }();
+  return *registry;
+}
+
+OpDefBuilder OpRegistry::op(const std::string& name) {
+  auto& slot = ops_[name];
+  if (slot) throw std::logic_error("op registered twice: " + name);
+  slot = std::make_unique<OpDef>();
+  slot->name = name;
+  return OpDefBuilder(slot.get());
+}
+
+const OpDef* OpRegistry::find(const std::string& name) const {
+  auto it = ops_.find(name);
+  return it == ops_.end() ? nullptr : it->second.get();
+}
+
+void OpRegistry::set_kernel(const std::string& op, DType dt, KernelFn fn) {
+  auto it = ops_.find(op);
+  if (it == ops_.end()) throw std::logic_error("kernel for unregistered op: " + op);
+  it->second->kernels[static_cast<int>(dt)] = fn;
+}
+
+std::vector<std::string> OpRegistry::op_names() const {
+  std::vector<std::string> names;
+  for (const auto& kv : ops_) names.push_back(kv.first);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace graphfn

@@ -1,0 +1,53 @@
+// OpRegistry: name -> OpDef. Declaring an op (cpp/graphfn/ops/*.cc):
+//
+//   reg.op("AddV2")
+//       .input("x: T").input("y: T").output("z: T")
+//       .attr("T: {numbertype, string}")
+//       .commutative()
+//       .shape_fn(shape_fns::broadcast_binary);
+//
+// Kernels are attached by cpp/graphfn/kernels/*.cc with reg.set_kernel("AddV2", dtype, fn).
+#pragma once
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "graphfn/ir/op_def.h"
+
+namespace graphfn {
+
+class OpDefBuilder {
+ public:
+  explicit OpDefBuilder(OpDef* def) : def_(def) {}
+  OpDefBuilder& input(const std::string& spec);
+  OpDefBuilder& output(const std::string& spec);
+  OpDefBuilder& attr(const std::string& spec);
+  OpDefBuilder& stateful() { def_->stateful = true; return *this; }
+  OpDefBuilder& commutative() { def_->commutative = true; return *this; }
+  OpDefBuilder& shape_fn(ShapeFn fn) { def_->shape_fn = fn; return *this; }
+  OpDefBuilder& kernel_type_attr(const std::string& attr) { def_->kernel_type_attr = attr; return *this; }
+
+ private:
+  OpDef* def_;
+};
+
+class OpRegistry {
+ public:
+  // The process-wide registry, with every built-in op and kernel registered on first use.
+  static OpRegistry& global();
+
+  OpDefBuilder op(const std::string& name);
+  const OpDef* find(const std::string& name) const;
+  // Attaches a kernel; fails loudly (at registration time) for an unknown op.
+  void set_kernel(const std::string& op, DType dt, KernelFn fn);
+  std::vector<std::string> op_names() const;
+
+ private:
+  std::unordered_map<std::string, std::unique_ptr<OpDef>> ops_;
+};
+
+// Defined in cpp/graphfn/ops/register_all.cc: declares every op, then attaches every kernel.
+void register_builtin_ops(OpRegistry& reg);
+
+}  // namespace graphfn

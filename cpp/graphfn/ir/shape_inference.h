@@ -1,0 +1,50 @@
+// InferenceContext: what an op's shape function sees (input dtypes, shapes, constant values
+// when known, attrs) and what it produces (output dtypes and shapes). The same shape function
+// validates eager calls (everything known) and graph building (dims may be unknown).
+#pragma once
+#include <vector>
+
+#include "graphfn/core/attr_value.h"
+#include "graphfn/core/tensor.h"
+#include "graphfn/ir/op_def.h"
+
+namespace graphfn {
+
+class InferenceContext {
+ public:
+  // Eager: inputs are concrete tensors.
+  InferenceContext(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
+                   const DType* type_attrs)
+      : op_(op), tensors_(inputs), num_inputs_(num_inputs), attrs_(attrs), type_attrs_(type_attrs) {}
+
+  const OpDef& op() const { return op_; }
+  const AttrMap& attrs() const { return attrs_; }
+  int num_inputs() const { return num_inputs_; }
+  DType input_dtype(int i) const { return tensors_[i].dtype(); }
+  const Shape& input_shape(int i) const { return tensors_[i].shape(); }
+  // The input's value when known (always in eager mode), else null.
+  const Tensor* input_value(int i) const { return &tensors_[i]; }
+  // A resolved type attr ("T", "DstT", ...).
+  DType type_attr(const std::string& name) const;
+
+  void set_output(int i, DType dt, Shape shape);
+  int num_outputs() const { return static_cast<int>(output_dtypes_.size()); }
+  DType output_dtype(int i) const { return output_dtypes_[i]; }
+  const Shape& output_shape(int i) const { return output_shapes_[i]; }
+  std::vector<Shape>& output_shapes() { return output_shapes_; }
+  std::vector<DType>& output_dtypes() { return output_dtypes_; }
+
+ private:
+  const OpDef& op_;
+  const Tensor* tensors_;
+  int num_inputs_;
+  const AttrMap& attrs_;
+  const DType* type_attrs_;
+  std::vector<DType> output_dtypes_;
+  std::vector<Shape> output_shapes_;
+};
+
+// Reads a constant integer tensor (a shape, axes, ...) as int64 values.
+Status tensor_to_int64s(const Tensor& t, std::vector<int64_t>* out);
+
+}  // namespace graphfn

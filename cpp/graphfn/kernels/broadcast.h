@@ -1,0 +1,67 @@
+// The one broadcasting loop for binary element-wise kernels: out[i] = f(a[ia], b[ib]).
+// Fast paths for equal shapes and scalar operands; otherwise an odometer over the output
+// with per-operand strides (0 along broadcast dimensions).
+#pragma once
+#include <vector>
+
+#include "graphfn/core/tensor.h"
+
+namespace graphfn {
+
+template <typename In, typename Out, typename F>
+void broadcast_binary_loop(const Tensor& a, const Tensor& b, Tensor& out, F f) {
+  const In* pa = a.data<In>();
+  const In* pb = b.data<In>();
+  Out* po = out.data<Out>();
+  const int64_t n = out.num_elements();
+  const int64_t na = a.num_elements(), nb = b.num_elements();
+  if (na == n && nb == n) {
+    for (int64_t i = 0; i < n; ++i) po[i] = f(pa[i], pb[i]);
+    return;
+  }
+  if (na == 1 && nb == n) {
+    const In s = pa[0];
+    for (int64_t i = 0; i < n; ++i) po[i] = f(s, pb[i]);
+    return;
+  }
+  if (nb == 1 && na == n) {
+    const In s = pb[0];
+    for (int64_t i = 0; i < n; ++i) po[i] = f(pa[i], s);
+    return;
+  }
+  if (n == 0) return;
+  const Shape& os = out.shape();
+  const int rank = os.rank();
+  // Strides of a and b aligned to the output's rank; 0 where the operand broadcasts.
+  std::vector<int64_t> sa(rank, 0), sb(rank, 0);
+  int64_t stride_a = 1, stride_b = 1;
+  for (int i = rank - 1; i >= 0; --i) {
+    const int ia = a.rank() - rank + i, ib = b.rank() - rank + i;
+    if (ia >= 0) {
+      sa[i] = a.dim(ia) == 1 ? 0 : stride_a;
+      stride_a *= a.dim(ia);
+    }
+    if (ib >= 0) {
+      sb[i] = b.dim(ib) == 1 ? 0 : stride_b;
+      stride_b *= b.dim(ib);
+    }
+  }
+  std::vector<int64_t> index(rank, 0);
+  const int64_t inner = os.dim(rank - 1);
+  const int64_t ia_step = sa[rank - 1], ib_step = sb[rank - 1];
+  int64_t off_a = 0, off_b = 0;
+  for (int64_t o = 0; o < n; o += inner) {
+    for (int64_t j = 0; j < inner; ++j) po[o + j] = f(pa[off_a + j * ia_step], pb[off_b + j * ib_step]);
+    // Advance the odometer over the outer dimensions.
+    for (int d = rank - 2; d >= 0; --d) {
+      off_a += sa[d];
+      off_b += sb[d];
+      if (++index[d] < os.dim(d)) break;
+      off_a -= sa[d] * os.dim(d);
+      off_b -= sb[d] * os.dim(d);
+      index[d] = 0;
+    }
+  }
+}
+
+}  // namespace graphfn

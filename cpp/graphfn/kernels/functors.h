@@ -1,0 +1,127 @@
+// Scalar functors for element-wise kernels: one line of math each. Integer arithmetic wraps
+// (two's complement, as TF's kernels do) instead of invoking C++ signed-overflow UB.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace graphfn {
+namespace functors {
+
+template <typename T, bool = std::is_integral_v<T> && !std::is_same_v<T, bool>>
+struct WideOf { using type = T; };
+template <typename T>
+struct WideOf<T, true> { using type = std::make_unsigned_t<T>; };
+template <typename T>
+using Wide = typename WideOf<T>::type;
+template <typename T> T wrap_add(T a, T b) { return static_cast<T>(Wide<T>(a) + Wide<T>(b)); }
+template <typename T> T wrap_sub(T a, T b) { return static_cast<T>(Wide<T>(a) - Wide<T>(b)); }
+template <typename T> T wrap_mul(T a, T b) { return static_cast<T>(Wide<T>(a) * Wide<T>(b)); }
+template <typename T> T wrap_neg(T a) { return static_cast<T>(Wide<T>(0) - Wide<T>(a)); }
+
+struct Add { template <typename T> static T apply(const T& a, const T& b) {
+  if constexpr (std::is_same_v<T, std::string>) return a + b; else return wrap_add(a, b); } };
+struct Sub { template <typename T> static T apply(T a, T b) { return wrap_sub(a, b); } };
+struct Mul { template <typename T> static T apply(T a, T b) { return wrap_mul(a, b); } };
+struct RealDiv { template <typename T> static T apply(T a, T b) { return a / b; } };
+
+// Floor division and modulo (Python semantics). Integer division by zero is rejected before
+// the loop runs; INT_MIN // -1 wraps like TF.
+struct FloorDiv {
+  template <typename T> static T apply(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+      return std::floor(a / b);
+    } else {
+      if constexpr (std::is_signed_v<T>) {
+        if (b == -1) return wrap_neg(a);
+      }
+      T q = static_cast<T>(a / b);
+      if constexpr (std::is_signed_v<T>) {
+        if ((a % b != 0) && ((a < 0) != (b < 0))) q = static_cast<T>(q - 1);
+      }
+      return q;
+    }
+  }
+};
+struct FloorMod {
+  template <typename T> static T apply(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+      T r = std::fmod(a, b);
+      if (r != 0 && ((r < 0) != (b < 0))) r += b;
+      return r;
+    } else {
+      if constexpr (std::is_signed_v<T>) {
+        if (b == -1) return 0;
+      }
+      T r = static_cast<T>(a % b);
+      if constexpr (std::is_signed_v<T>) {
+        if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
+      }
+      return r;
+    }
+  }
+};
+// Integer power by squaring (negative exponents are rejected before the loop runs).
+struct Pow {
+  template <typename T> static T apply(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+      return std::pow(a, b);
+    } else {
+      T result = 1, base = a;
+      for (auto e = b; e > 0; e = static_cast<T>(e / 2)) {
+        if (e & 1) result = wrap_mul(result, base);
+        base = wrap_mul(base, base);
+      }
+      return result;
+    }
+  }
+};
+// NaN-propagating, like TF's Maximum/Minimum.
+struct Maximum { template <typename T> static T apply(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) { if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN(); }
+  return a > b ? a : b; } };
+struct Minimum { template <typename T> static T apply(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) { if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN(); }
+  return a < b ? a : b; } };
+
+struct Less { template <typename T> static bool apply(const T& a, const T& b) { return a < b; } };
+struct LessEqual { template <typename T> static bool apply(const T& a, const T& b) { return a <= b; } };
+struct Greater { template <typename T> static bool apply(const T& a, const T& b) { return a > b; } };
+struct GreaterEqual { template <typename T> static bool apply(const T& a, const T& b) { return a >= b; } };
+struct Equal { template <typename T> static bool apply(const T& a, const T& b) { return a == b; } };
+struct NotEqual { template <typename T> static bool apply(const T& a, const T& b) { return a != b; } };
+struct LogicalAnd { static bool apply(bool a, bool b) { return a && b; } };
+struct LogicalOr { static bool apply(bool a, bool b) { return a || b; } };
+
+// Unary functors: `array` works on Eigen arrays (vectorised, floats), `scalar` on one value.
+struct Neg {
+  template <typename A> static auto array(const A& x) { return -x; }
+  template <typename T> static T scalar(T x) { return wrap_neg(x); }
+};
+struct Abs {
+  template <typename A> static auto array(const A& x) { return x.abs(); }
+  template <typename T> static T scalar(T x) { return x < 0 ? wrap_neg(x) : x; }
+};
+struct Sign {
+  template <typename A> static auto array(const A& x) { return x.sign(); }
+  template <typename T> static T scalar(T x) { return static_cast<T>((x > 0) - (x < 0)); }
+};
+struct Square {
+  template <typename A> static auto array(const A& x) { return x.square(); }
+  template <typename T> static T scalar(T x) { return wrap_mul(x, x); }
+};
+struct Relu {
+  template <typename A> static auto array(const A& x) { return x.max(typename A::Scalar(0)); }
+  template <typename T> static T scalar(T x) { return x > 0 ? x : T(0); }
+};
+struct Sqrt { template <typename A> static auto array(const A& x) { return x.sqrt(); } };
+struct Exp { template <typename A> static auto array(const A& x) { return x.exp(); } };
+struct Log { template <typename A> static auto array(const A& x) { return x.log(); } };
+struct Tanh { template <typename A> static auto array(const A& x) { return x.tanh(); } };
+struct Sigmoid { template <typename A> static auto array(const A& x) { return x.logistic(); } };
+struct LogicalNot { static bool scalar(bool x) { return !x; } };
+
+}  // namespace functors
+}  // namespace graphfn

@@ -1,0 +1,57 @@
+// KernelContext: what a kernel sees. Inputs were validated by the op's shape function before the
+// kernel runs, and the inferred output shapes are available, so kernels only compute.
+#pragma once
+#include <vector>
+
+#include "graphfn/core/attr_value.h"
+#include "graphfn/core/tensor.h"
+#include "graphfn/ir/op_def.h"
+
+namespace graphfn {
+
+struct KernelContext {
+  const OpDef& op;
+  const Tensor* inputs;
+  int num_inputs;
+  const AttrMap& attrs;
+  const DType* type_attrs;                  // resolved type attrs, by OpDef::type_attr_names index
+  const std::vector<DType>& output_dtypes;  // from the shape function
+  const std::vector<Shape>& output_shapes;  // may hold unknown dims for data-dependent outputs
+  std::vector<Tensor>* outputs;
+
+  const Tensor& input(int i) const { return inputs[i]; }
+  DType type_attr(const std::string& name) const {
+    const int i = op.type_attr_index(name);
+    return i < 0 ? DType::kInvalid : type_attrs[i];
+  }
+  // Allocates output i with the inferred dtype and shape.
+  Tensor& allocate_output(int i) { return set_output(i, Tensor(output_dtypes[i], output_shapes[i])); }
+  // Allocates output i with a shape only known now (data-dependent ops).
+  Status allocate_output(int i, const Shape& shape, Tensor** out) {
+    Tensor t;
+    GRAPHFN_RETURN_IF_ERROR(Tensor::make(output_dtypes[i], shape, &t));
+    *out = &set_output(i, std::move(t));
+    return Status::OK();
+  }
+  Tensor& set_output(int i, Tensor t) {
+    if (static_cast<int>(outputs->size()) <= i) outputs->resize(i + 1);
+    (*outputs)[i] = std::move(t);
+    return (*outputs)[i];
+  }
+};
+
+// Registers `Kernel<T>::compute` for every T in a TypeList:
+//   register_kernels<AddKernel>(reg, "AddV2", NumericTypes{});
+template <template <typename> class Kernel, typename... Ts>
+void register_kernels(class OpRegistry& reg, const std::string& op, TypeList<Ts...>);
+
+}  // namespace graphfn
+
+#include "graphfn/ir/op_registry.h"
+
+namespace graphfn {
+template <template <typename> class Kernel, typename... Ts>
+void register_kernels(OpRegistry& reg, const std::string& op, TypeList<Ts...>) {
+  (reg.set_kernel(op, DTypeOf<Ts>::value, &Kernel<Ts>::compute), ...);
+}
+}  // namespace graphfn

@@ -1,0 +1,17 @@
+// Shape functions shared by many ops. Each validates its inputs and sets the outputs.
+#pragma once
+#include "graphfn/ir/shape_inference.h"
+
+namespace graphfn {
+namespace shape_fns {
+
+// One output, same dtype and shape as input 0.
+Status unchanged(InferenceContext& c);
+// One output of type T with the NumPy-broadcast shape of inputs 0 and 1.
+Status broadcast_binary(InferenceContext& c);
+// Like broadcast_binary, but the output is bool (comparisons).
+Status broadcast_binary_to_bool(InferenceContext& c);
+// One scalar output of the "dtype" attr... etc. are family-specific and live with their ops.
+
+}  // namespace shape_fns
+}  // namespace graphfn

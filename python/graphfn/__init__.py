@@ -1,0 +1,23 @@
+"""graphfn: TensorFlow's tf.function, reimplemented with a small C++ core.
+
+`import graphfn as tf` gives the TensorFlow-shaped API. This module only re-exports: every op
+wrapper declares its public names with @tf_export next to its definition."""
+
+import sys as _sys
+
+from graphfn import _core  # noqa: F401  (loads the extension first)
+from graphfn.framework import dtypes as _dtypes
+from graphfn.framework import errors
+from graphfn.framework.dtypes import (  # noqa: F401
+    DType, as_dtype, bool, double, float32, float64, int8, int16, int32, int64, string,
+    uint8)
+from graphfn.framework.tensor import Tensor  # noqa: F401
+from graphfn.framework.tensor_shape import TensorShape  # noqa: F401
+from graphfn.ops import array_ops as _array_ops  # noqa: F401
+from graphfn.ops import math_ops as _math_ops  # noqa: F401
+from graphfn.util import tf_export as _tf_export
+
+__version__ = "0.1.0"
+
+_tf_export.install(_sys.modules[__name__])
+dtypes = _dtypes

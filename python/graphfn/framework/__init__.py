@@ -1,0 +1,1 @@
+"""Vocabulary objects users hold: dtypes, shapes, tensors, errors."""

@@ -1,0 +1,1 @@
+"""Op wrappers with TensorFlow's names and signatures, grouped like TF's modules."""

@@ -1,0 +1,1 @@
+"""Small helpers with no TensorFlow semantics of their own."""
