@@ -8,5 +8,6 @@ namespace py = pybind11;
 void bind_errors(py::module_& m);
 void bind_tensor(py::module_& m);
 void bind_eager(py::module_& m);
+void bind_tensor_slots(py::module_& m);  // after bind_eager: overrides the dunders' C slots
 
 }  // namespace graphfn

@@ -61,19 +61,19 @@ DType wanted_dtype(const OpDef& op, const ArgDef& arg, const DType* known) {
   if (arg.fixed_type != DType::kInvalid) return arg.fixed_type;
   const int i = op.type_attr_index(arg.type_attr);
   if (known[i] != DType::kInvalid) return known[i];
-  const AttrDef* attr = op.find_attr(arg.type_attr);
+  const AttrDef* attr = op.type_attr_defs[i];
   if (attr && attr->has_default) return std::get<DType>(attr->default_value);
   return DType::kInvalid;
 }
 
+// Calls fn(declared input index, value) for every input value, expanding list inputs.
 template <typename Fn>
 void for_each_input(const OpDef& op, const py::handle* inputs, int num_inputs, Fn&& fn) {
   for (int k = 0; k < num_inputs; ++k) {
-    const ArgDef& arg = op.inputs[k];
-    if (arg.is_list()) {
-      for (auto item : py::reinterpret_borrow<py::sequence>(inputs[k])) fn(arg, item);
+    if (op.inputs[k].is_list()) {
+      for (auto item : py::reinterpret_borrow<py::sequence>(inputs[k])) fn(k, item);
     } else {
-      fn(arg, inputs[k]);
+      fn(k, inputs[k]);
     }
   }
 }
@@ -92,35 +92,58 @@ py::object call_op(const OpDef& op, const py::handle* inputs, int num_inputs, co
                          std::to_string(num_inputs));
   }
   DType known[kMaxTypeAttrs];
-  for (size_t i = 0; i < op.type_attr_names.size(); ++i) known[i] = attrs.get_type(op.type_attr_names[i], DType::kInvalid);
+  for (size_t i = 0; i < op.type_attr_names.size(); ++i) {
+    known[i] = attrs.empty() ? DType::kInvalid : attrs.get_type(op.type_attr_names[i], DType::kInvalid);
+  }
   // Tensors decide the type attrs first, so Python values follow them (tf.constant(1.) + 2).
-  for_each_input(op, inputs, num_inputs, [&](const ArgDef& arg, py::handle h) {
-    if (arg.type_attr.empty() || !is_eager_tensor(h)) return;
-    DType& slot = known[op.type_attr_index(arg.type_attr)];
-    if (slot == DType::kInvalid) slot = h.cast<const Tensor&>().dtype();
+  for_each_input(op, inputs, num_inputs, [&](int k, py::handle h) {
+    const Tensor* t = eager_tensor_ptr(h);
+    const int type_index = op.input_type_index[k];
+    if (t && type_index >= 0 && known[type_index] == DType::kInvalid) known[type_index] = t->dtype();
   });
-  std::vector<Tensor> tensors;
-  tensors.reserve(num_inputs);
-  for_each_input(op, inputs, num_inputs, [&](const ArgDef& arg, py::handle h) {
-    if (is_eager_tensor(h)) {
-      tensors.push_back(h.cast<const Tensor&>());
+  // Most ops have few inputs: keep them on the stack.
+  constexpr int kInline = 4;
+  Tensor inline_tensors[kInline];
+  std::vector<Tensor> heap_tensors;
+  Tensor* tensors = inline_tensors;
+  int count = 0;
+  for_each_input(op, inputs, num_inputs, [&](int, py::handle) { ++count; });
+  if (count > kInline) {
+    heap_tensors.resize(count);
+    tensors = heap_tensors.data();
+  }
+  int pos = 0;
+  for_each_input(op, inputs, num_inputs, [&](int k, py::handle h) {
+    if (const Tensor* t = eager_tensor_ptr(h)) {
+      tensors[pos++] = *t;
       return;
     }
     // A Python value that does not fit the wanted dtype keeps its own; the op's type check
     // then reports the mismatch as TF does ("expected to be a int32 tensor but is a float").
+    const ArgDef& arg = op.inputs[k];
     try {
-      tensors.push_back(to_tensor(h, wanted_dtype(op, arg, known)));
+      tensors[pos] = to_tensor(h, wanted_dtype(op, arg, known));
     } catch (py::type_error&) {
-      tensors.push_back(to_tensor(h, DType::kInvalid));
+      tensors[pos] = to_tensor(h, DType::kInvalid);
     }
-    if (!arg.type_attr.empty()) {
-      DType& slot = known[op.type_attr_index(arg.type_attr)];
-      if (slot == DType::kInvalid) slot = tensors.back().dtype();
-    }
+    const int type_index = op.input_type_index[k];
+    if (type_index >= 0 && known[type_index] == DType::kInvalid) known[type_index] = tensors[pos].dtype();
+    ++pos;
   });
   std::vector<Tensor> outputs;
-  throw_if_error(execute_eager(op, tensors.data(), static_cast<int>(tensors.size()), attrs, &outputs));
+  throw_if_error(execute_eager(op, tensors, count, attrs, &outputs));
   return wrap_outputs(op, outputs);
+}
+
+py::object call_op_with_python_args(const OpDef& op, PyObject* args, PyObject* kwargs) {
+  const AttrMap attrs = (kwargs && PyDict_GET_SIZE(kwargs) > 0)
+                            ? attrs_from_kwargs(op, py::reinterpret_borrow<py::kwargs>(kwargs))
+                            : AttrMap();
+  const int n = static_cast<int>(PyTuple_GET_SIZE(args));
+  py::handle inputs[8];
+  if (n > 8) throw py::type_error(op.name + " takes " + std::to_string(op.inputs.size()) + " inputs");
+  for (int i = 0; i < n; ++i) inputs[i] = PyTuple_GET_ITEM(args, i);
+  return call_op(op, inputs, n, attrs);
 }
 
 void bind_eager(py::module_& m) {
@@ -128,9 +151,7 @@ void bind_eager(py::module_& m) {
       .def_property_readonly("name", [](const OpDef& op) { return op.name; })
       .def_property_readonly("is_stateful", [](const OpDef& op) { return op.stateful; })
       .def("__call__", [](const OpDef& op, py::args args, py::kwargs kwargs) {
-        const AttrMap attrs = kwargs.empty() ? AttrMap() : attrs_from_kwargs(op, kwargs);
-        std::vector<py::handle> inputs(args.begin(), args.end());
-        return call_op(op, inputs.data(), static_cast<int>(inputs.size()), attrs);
+        return call_op_with_python_args(op, args.ptr(), kwargs.ptr());
       })
       .def("__repr__", [](const OpDef& op) { return "<graphfn op " + op.name + ">"; });
 

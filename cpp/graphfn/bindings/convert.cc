@@ -146,11 +146,21 @@ DType dtype_from_numpy(const py::dtype& dt) {
   throw py::type_error("graphfn does not support NumPy dtype " + py::str(static_cast<const py::object&>(dt)).cast<std::string>());
 }
 
-bool is_eager_tensor(py::handle value) { return py::isinstance<Tensor>(value); }
+namespace {
+PyTypeObject* g_eager_tensor_type = nullptr;
+}  // namespace
+
+void set_eager_tensor_type(py::handle type) { g_eager_tensor_type = reinterpret_cast<PyTypeObject*>(type.ptr()); }
+
+const Tensor* eager_tensor_ptr(py::handle value) {
+  if (Py_TYPE(value.ptr()) != g_eager_tensor_type) return nullptr;
+  auto* inst = reinterpret_cast<py::detail::instance*>(value.ptr());
+  return static_cast<const Tensor*>(inst->get_value_and_holder().value_ptr());
+}
 
 Tensor to_tensor(py::handle value, DType want, bool allow_cast) {
-  if (is_eager_tensor(value)) {
-    const Tensor& t = value.cast<const Tensor&>();
+  if (const Tensor* tp = eager_tensor_ptr(value)) {
+    const Tensor& t = *tp;
     if (want != DType::kInvalid && t.dtype() != want) {
       throw py::value_error(std::string("Tensor conversion requested dtype ") + dtype_name(want) +
                             " for Tensor with dtype " + dtype_name(t.dtype()) + ": " +

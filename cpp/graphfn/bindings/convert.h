@@ -15,8 +15,12 @@ namespace py = pybind11;
 // lets NumPy arrays, lists and floats be cast. Raises TypeError/ValueError on failure.
 Tensor to_tensor(py::handle value, DType want, bool allow_cast = false);
 
-// True for graphfn eager tensors (the pybind11 EagerTensor class).
-bool is_eager_tensor(py::handle value);
+// The Tensor inside a graphfn EagerTensor, or null for anything else. A type-pointer compare
+// and a field read: this runs for every input of every eager op.
+const Tensor* eager_tensor_ptr(py::handle value);
+inline bool is_eager_tensor(py::handle value) { return eager_tensor_ptr(value) != nullptr; }
+// Called once by bind_tensor after the EagerTensor class exists.
+void set_eager_tensor_type(py::handle type);
 
 // Zero-copy, read-only NumPy view of a tensor (a NumPy scalar for rank 0, like TF's _numpy()).
 py::object to_numpy(const Tensor& t);

@@ -8,11 +8,14 @@ namespace graphfn {
 
 std::shared_ptr<Buffer> Buffer::allocate(DType dt, int64_t n) {
   const size_t bytes = static_cast<size_t>(n) * dtype_size(dt);
-  // aligned_alloc needs a size that is a multiple of the alignment.
-  const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  void* p = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
-  if (!p) return nullptr;
-  std::shared_ptr<Buffer> buf(new Buffer());
+  auto buf = std::make_shared<Buffer>(PrivateTag{});
+  void* p = buf->inline_;
+  if (bytes > kInlineBytes) {
+    // aligned_alloc needs a size that is a multiple of the alignment.
+    const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+    p = std::aligned_alloc(kAlignment, rounded);
+    if (!p) return nullptr;
+  }
   buf->data_ = p;
   buf->bytes_ = bytes;
   if (dt == DType::kString) {
@@ -24,7 +27,7 @@ std::shared_ptr<Buffer> Buffer::allocate(DType dt, int64_t n) {
 }
 
 std::shared_ptr<Buffer> Buffer::wrap(void* data, size_t bytes, std::function<void()> release) {
-  std::shared_ptr<Buffer> buf(new Buffer());
+  auto buf = std::make_shared<Buffer>(PrivateTag{});
   buf->data_ = data;
   buf->bytes_ = bytes;
   buf->release_ = std::move(release);
@@ -38,7 +41,7 @@ Buffer::~Buffer() {
   }
   auto* s = static_cast<std::string*>(data_);
   for (int64_t i = 0; i < num_strings_; ++i) s[i].~basic_string();
-  std::free(data_);
+  if (data_ != inline_) std::free(data_);
 }
 
 }  // namespace graphfn

@@ -11,7 +11,9 @@ namespace graphfn {
 
 class Buffer {
  public:
-  static constexpr size_t kAlignment = 64;
+  static constexpr size_t kAlignment = 64;       // heap buffers
+  static constexpr size_t kInlineAlignment = 16;  // buffers of at most kInlineBytes
+  static constexpr size_t kInlineBytes = 64;
 
   // Allocates room for n elements of dt (zero-initialised strings; other bytes undefined).
   // Returns null when the allocation fails.
@@ -19,6 +21,8 @@ class Buffer {
   // Wraps memory owned elsewhere (e.g. a NumPy array); `release` runs when the last ref drops.
   static std::shared_ptr<Buffer> wrap(void* data, size_t bytes, std::function<void()> release);
 
+  struct PrivateTag {};
+  explicit Buffer(PrivateTag) {}
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -27,7 +31,10 @@ class Buffer {
   size_t bytes() const { return bytes_; }
 
  private:
-  Buffer() = default;
+  // Small tensors (scalars, short vectors) live inside the Buffer object itself, so a new eager
+  // scalar costs one allocation (Buffer + shared_ptr control block, via make_shared). Inline data
+  // is 16-byte aligned (kernels use unaligned Eigen maps); heap data is kAlignment-aligned.
+  alignas(kInlineAlignment) unsigned char inline_[kInlineBytes];
   void* data_ = nullptr;
   size_t bytes_ = 0;
   int64_t num_strings_ = 0;  // constructed std::strings to destroy

@@ -54,8 +54,15 @@ struct OpDef {
   // Index of a type attr among type_attr_names, or -1.
   int type_attr_index(const std::string& attr) const;
   std::vector<std::string> type_attr_names;  // filled by the builder: the "type" attrs in order
-  int kernel_type_index = -1;                // index into type_attr_names
   const AttrDef* find_attr(const std::string& name) const;
+
+  // Derived once all ops are registered (finalize()), so eager dispatch never compares strings.
+  void finalize();
+  int kernel_type_index = -1;                 // index into type_attr_names
+  std::vector<int> input_type_index;          // per declared input: its type attr index, or -1
+  std::vector<const AttrDef*> type_attr_defs; // per type attr
+  int num_fixed_inputs = 0;                   // declared inputs that are not lists
+  bool has_list_input = false;
 };
 
 }  // namespace graphfn

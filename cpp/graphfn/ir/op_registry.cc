@@ -78,6 +78,22 @@ int OpDef::type_attr_index(const std::string& attr) const {
   return -1;
 }
 
+void OpDef::finalize() {
+  kernel_type_index = type_attr_index(kernel_type_attr);
+  input_type_index.clear();
+  num_fixed_inputs = 0;
+  has_list_input = false;
+  for (const ArgDef& arg : inputs) {
+    input_type_index.push_back(arg.type_attr.empty() ? -1 : type_attr_index(arg.type_attr));
+    if (!arg.type_attr.empty() && input_type_index.back() < 0) {
+      throw std::logic_error(name + ": input " + arg.name + " uses undeclared type attr " + arg.type_attr);
+    }
+    if (arg.is_list()) has_list_input = true; else ++num_fixed_inputs;
+  }
+  type_attr_defs.clear();
+  for (const std::string& name : type_attr_names) type_attr_defs.push_back(find_attr(name));
+}
+
 const AttrDef* OpDef::find_attr(const std::string& attr_name) const {
   for (const AttrDef& a : attrs) {
     if (a.name == attr_name) return &a;
@@ -143,9 +159,7 @@ OpRegistry& OpRegistry::global() {
   static OpRegistry* registry = [] {
     auto* reg = new OpRegistry();
     register_builtin_ops(*reg);
-    for (auto& [name, def] : reg->ops_) {
-      def->kernel_type_index = def->type_attr_index(def->kernel_type_attr);
-    }
+    for (auto& [name, def] : reg->ops_) def->finalize();
     return reg;
   }();
   return *registry;

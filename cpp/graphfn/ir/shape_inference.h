@@ -10,12 +10,22 @@
 
 namespace graphfn {
 
+// Where a shape function writes its results; owned by the caller so eager dispatch can reuse one.
+struct InferenceOutputs {
+  std::vector<DType> dtypes;
+  std::vector<Shape> shapes;
+};
+
 class InferenceContext {
  public:
-  // Eager: inputs are concrete tensors.
+  // Eager: inputs are concrete tensors. `outputs` is cleared first.
   InferenceContext(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
-                   const DType* type_attrs)
-      : op_(op), tensors_(inputs), num_inputs_(num_inputs), attrs_(attrs), type_attrs_(type_attrs) {}
+                   const DType* type_attrs, InferenceOutputs* outputs)
+      : op_(op), tensors_(inputs), num_inputs_(num_inputs), attrs_(attrs), type_attrs_(type_attrs),
+        output_dtypes_(outputs->dtypes), output_shapes_(outputs->shapes) {
+    output_dtypes_.clear();
+    output_shapes_.clear();
+  }
 
   const OpDef& op() const { return op_; }
   const AttrMap& attrs() const { return attrs_; }
@@ -40,8 +50,8 @@ class InferenceContext {
   int num_inputs_;
   const AttrMap& attrs_;
   const DType* type_attrs_;
-  std::vector<DType> output_dtypes_;
-  std::vector<Shape> output_shapes_;
+  std::vector<DType>& output_dtypes_;
+  std::vector<Shape>& output_shapes_;
 };
 
 // Reads a constant integer tensor (a shape, axes, ...) as int64 values.

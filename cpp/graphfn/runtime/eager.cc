@@ -1,5 +1,7 @@
 #include "graphfn/runtime/eager.h"
 
+#include <algorithm>
+
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/shape_inference.h"
 #include "graphfn/kernels/kernel_context.h"
@@ -52,18 +54,21 @@ Status kernel_not_found(const OpDef& op, const DType* type_attrs) {
 Status resolve_type_attrs(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
                           DType* type_attrs) {
   const int n_types = static_cast<int>(op.type_attr_names.size());
-  for (int i = 0; i < n_types; ++i) type_attrs[i] = attrs.get_type(op.type_attr_names[i], DType::kInvalid);
-
+  for (int i = 0; i < n_types; ++i) {
+    type_attrs[i] = attrs.empty() ? DType::kInvalid : attrs.get_type(op.type_attr_names[i], DType::kInvalid);
+  }
   // Walk the declared inputs; a list input takes all the tensors not claimed by the others.
-  const int n_list = num_inputs - static_cast<int>(op.inputs.size()) + 1;
+  const int n_list = num_inputs - op.num_fixed_inputs;
   int pos = 0;
-  for (const ArgDef& arg : op.inputs) {
+  for (size_t k = 0; k < op.inputs.size(); ++k) {
+    const ArgDef& arg = op.inputs[k];
+    const int type_index = op.input_type_index[k];
     const int count = arg.is_list() ? n_list : 1;
-    for (int k = 0; k < count; ++k, ++pos) {
+    for (int j = 0; j < count; ++j, ++pos) {
       const DType got = inputs[pos].dtype();
       DType want = arg.fixed_type;
-      if (!arg.type_attr.empty()) {
-        DType& slot = type_attrs[op.type_attr_index(arg.type_attr)];
+      if (type_index >= 0) {
+        DType& slot = type_attrs[type_index];
         if (slot == DType::kInvalid) slot = got;
         want = slot;
       }
@@ -75,22 +80,18 @@ Status resolve_type_attrs(const OpDef& op, const Tensor* inputs, int num_inputs,
     }
   }
   for (int i = 0; i < n_types; ++i) {
-    const AttrDef* attr = op.find_attr(op.type_attr_names[i]);
+    const AttrDef* attr = op.type_attr_defs[i];
     if (type_attrs[i] == DType::kInvalid && attr->has_default) {
       type_attrs[i] = std::get<DType>(attr->default_value);
     }
     if (type_attrs[i] == DType::kInvalid) {
       return errors::InvalidArgument("Missing type attr '", attr->name, "' for op ", op.name);
     }
-    if (!attr->allowed.empty()) {
-      bool ok = false;
-      for (DType a : attr->allowed) ok = ok || a == type_attrs[i];
-      if (!ok) {
-        return errors::InvalidArgument("Value for attr '", attr->name, "' of ",
-                                       dtype_tf_string(type_attrs[i]),
-                                       " is not in the list of allowed values: ", allowed_list(*attr),
-                                       "\n\t; NodeDef: {{node ", op.name, "}}");
-      }
+    if (!attr->allowed.empty() &&
+        std::find(attr->allowed.begin(), attr->allowed.end(), type_attrs[i]) == attr->allowed.end()) {
+      return errors::InvalidArgument("Value for attr '", attr->name, "' of ", dtype_tf_string(type_attrs[i]),
+                                     " is not in the list of allowed values: ", allowed_list(*attr),
+                                     "\n\t; NodeDef: {{node ", op.name, "}}");
     }
   }
   return Status::OK();
@@ -98,27 +99,34 @@ Status resolve_type_attrs(const OpDef& op, const Tensor* inputs, int num_inputs,
 
 Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
                      std::vector<Tensor>* outputs) {
-  int min_inputs = 0;
-  bool has_list = false;
-  for (const ArgDef& arg : op.inputs) {
-    if (arg.is_list()) has_list = true; else ++min_inputs;
-  }
-  if (has_list ? num_inputs < min_inputs : num_inputs != min_inputs) {
-    return with_op_suffix(errors::InvalidArgument(op.name, " expects ", has_list ? "at least " : "",
-                                                  min_inputs, " inputs, got ", num_inputs), op);
+  if (op.has_list_input ? num_inputs < op.num_fixed_inputs : num_inputs != op.num_fixed_inputs) {
+    return with_op_suffix(errors::InvalidArgument(op.name, " expects ", op.has_list_input ? "at least " : "",
+                                                  op.num_fixed_inputs, " inputs, got ", num_inputs), op);
   }
   if (op.type_attr_names.size() > kMaxTypeAttrs) return errors::Internal("too many type attrs");
   DType type_attrs[kMaxTypeAttrs];
   GRAPHFN_RETURN_IF_ERROR(with_op_suffix(resolve_type_attrs(op, inputs, num_inputs, attrs, type_attrs), op));
 
-  InferenceContext ic(op, inputs, num_inputs, attrs, type_attrs);
+  // Reuse one thread-local scratch for the shape function's results (no allocation per op);
+  // a nested call (a kernel that runs ops) falls back to its own.
+  thread_local InferenceOutputs scratch;
+  thread_local bool scratch_busy = false;
+  InferenceOutputs local;
+  const bool use_scratch = !scratch_busy;
+  InferenceOutputs* shapes = use_scratch ? &scratch : &local;
+  struct Release {
+    bool active;
+    ~Release() { if (active) scratch_busy = false; }
+  } release{use_scratch};
+  scratch_busy = true;
+
+  InferenceContext ic(op, inputs, num_inputs, attrs, type_attrs, shapes);
   if (op.shape_fn) GRAPHFN_RETURN_IF_ERROR(with_node_prefix(op.shape_fn(ic), op));
 
   const DType kernel_dtype = op.kernel_type_index < 0 ? DType::kInvalid : type_attrs[op.kernel_type_index];
   const KernelFn kernel = op.kernels[static_cast<int>(kernel_dtype)];
   if (!kernel) return with_op_suffix(kernel_not_found(op, type_attrs), op);
 
-  outputs->clear();
   outputs->resize(ic.num_outputs());
   KernelContext kc{op, inputs, num_inputs, attrs, type_attrs, ic.output_dtypes(), ic.output_shapes(), outputs};
   return with_node_prefix(kernel(kc), op);

@@ -6,8 +6,10 @@ using namespace graphfn;
 using namespace graphfn::testing;
 
 TEST_CASE("tensor buffers are aligned and shared on copy", "[core][tensor]") {
-  Tensor a(DType::kFloat32, Shape{3, 5});
-  CHECK(reinterpret_cast<uintptr_t>(a.raw_data()) % Buffer::kAlignment == 0);
+  Tensor big(DType::kFloat32, Shape{100});
+  CHECK(reinterpret_cast<uintptr_t>(big.raw_data()) % Buffer::kAlignment == 0);
+  Tensor a(DType::kFloat32, Shape{3, 5});  // 60 bytes: stored inline
+  CHECK(reinterpret_cast<uintptr_t>(a.raw_data()) % Buffer::kInlineAlignment == 0);
   CHECK(a.num_elements() == 15);
   CHECK(a.bytes() == 60);
   Tensor b = a;
