@@ -156,3 +156,9 @@ def test_arithmetic_semantics():
     assert (tf.constant(7) / tf.constant(2)).numpy() == 3.5
     assert (tf.constant(1.0) / 0).numpy() == np.inf
     assert (tf.constant(["a", "b"]) + "x").numpy().tolist() == [b"ax", b"bx"]
+
+
+def test_zero_dim_numpy_values_stay_scalars():
+    assert tf.constant(np.array(1.5, np.float32)).shape == ()
+    assert tf.constant(np.float64(2.0)).dtype == tf.float64
+    assert repr(tf.constant(np.float64(1.0))) == "<tf.Tensor: shape=(), dtype=float64, numpy=1.0>"

@@ -7,6 +7,11 @@
 namespace graphfn {
 namespace {
 
+py::object numpy_module() {
+  static py::object* np = new py::object(py::module_::import("numpy"));
+  return *np;
+}
+
 [[noreturn]] void cannot_convert(py::handle value, DType want) {
   throw py::type_error("Cannot convert " + py::repr(value).cast<std::string>() +
                        " to EagerTensor of dtype " + dtype_name(want));
@@ -104,15 +109,11 @@ Tensor from_numpy(py::array arr, DType want, bool from_python_list, bool allow_c
     target = want;
   }
   if (target == DType::kString) cannot_convert(original, want);
-  py::array contiguous = py::module_::import("numpy").attr("ascontiguousarray")(arr, numpy_dtype(target));
+  // (np.ascontiguousarray would turn a 0-d array into a 1-d one.)
+  py::array contiguous = numpy_module().attr("asarray")(arr, numpy_dtype(target), py::arg("order") = "C");
   Tensor t(target, shape_of(contiguous));
   if (t.num_elements() > 0) std::memcpy(t.raw_data(), contiguous.data(), t.bytes());
   return t;
-}
-
-py::object numpy_module() {
-  static py::object* np = new py::object(py::module_::import("numpy"));
-  return *np;
 }
 
 }  // namespace
