@@ -12,7 +12,6 @@
 namespace graphfn {
 namespace {
 
-constexpr int kMaxTypeAttrs = 8;
 
 DType dtype_from_py(py::handle v) {
   if (py::hasattr(v, "as_datatype_enum")) return static_cast<DType>(v.attr("as_datatype_enum").cast<int>());

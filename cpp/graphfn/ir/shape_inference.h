@@ -16,6 +16,14 @@ struct InferenceOutputs {
   std::vector<Shape> shapes;
 };
 
+// What graph building knows about an input: its dtype, its (possibly partial) shape, and its
+// value when the input is a constant.
+struct InputInfo {
+  DType dtype = DType::kInvalid;
+  const Shape* shape = nullptr;
+  const Tensor* value = nullptr;
+};
+
 class InferenceContext {
  public:
   // Eager: inputs are concrete tensors. `outputs` is cleared first.
@@ -26,14 +34,24 @@ class InferenceContext {
     output_dtypes_.clear();
     output_shapes_.clear();
   }
+  // Graph building: shapes may be partial and values unknown (null).
+  InferenceContext(const OpDef& op, const InputInfo* inputs, int num_inputs, const AttrMap& attrs,
+                   const DType* type_attrs, InferenceOutputs* outputs)
+      : op_(op), tensors_(nullptr), infos_(inputs), num_inputs_(num_inputs), attrs_(attrs),
+        type_attrs_(type_attrs), output_dtypes_(outputs->dtypes), output_shapes_(outputs->shapes) {
+    output_dtypes_.clear();
+    output_shapes_.clear();
+  }
 
   const OpDef& op() const { return op_; }
   const AttrMap& attrs() const { return attrs_; }
   int num_inputs() const { return num_inputs_; }
-  DType input_dtype(int i) const { return tensors_[i].dtype(); }
-  const Shape& input_shape(int i) const { return tensors_[i].shape(); }
-  // The input's value when known (always in eager mode), else null.
-  const Tensor* input_value(int i) const { return &tensors_[i]; }
+  DType input_dtype(int i) const { return tensors_ ? tensors_[i].dtype() : infos_[i].dtype; }
+  const Shape& input_shape(int i) const { return tensors_ ? tensors_[i].shape() : *infos_[i].shape; }
+  // The input's value when known (always in eager mode; for constants while tracing), else null.
+  // Shape functions must handle null by producing unknown dimensions.
+  const Tensor* input_value(int i) const { return tensors_ ? &tensors_[i] : infos_[i].value; }
+  bool is_eager() const { return tensors_ != nullptr; }
   // A resolved type attr ("T", "DstT", ...).
   DType type_attr(const std::string& name) const;
 
@@ -47,6 +65,7 @@ class InferenceContext {
  private:
   const OpDef& op_;
   const Tensor* tensors_;
+  const InputInfo* infos_ = nullptr;
   int num_inputs_;
   const AttrMap& attrs_;
   const DType* type_attrs_;

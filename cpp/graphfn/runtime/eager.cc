@@ -7,9 +7,6 @@
 #include "graphfn/kernels/kernel_context.h"
 
 namespace graphfn {
-namespace {
-
-constexpr int kMaxTypeAttrs = 8;
 
 // TF's eager error text: "<message> [Op:AddV2] name: ".
 Status with_op_suffix(const Status& s, const OpDef& op) {
@@ -25,6 +22,8 @@ Status with_node_prefix(const Status& s, const OpDef& op) {
                                              "_device_/job:localhost/replica:0/task:0/device:CPU:0}} " +
                                              s.message()), op);
 }
+
+namespace {
 
 std::string allowed_list(const AttrDef& attr) {
   std::string out;
@@ -51,8 +50,8 @@ Status kernel_not_found(const OpDef& op, const DType* type_attrs) {
 
 }  // namespace
 
-Status resolve_type_attrs(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
-                          DType* type_attrs) {
+Status resolve_type_attrs(const OpDef& op, const DType* input_dtypes, int num_inputs,
+                          const AttrMap& attrs, DType* type_attrs) {
   const int n_types = static_cast<int>(op.type_attr_names.size());
   for (int i = 0; i < n_types; ++i) {
     type_attrs[i] = attrs.empty() ? DType::kInvalid : attrs.get_type(op.type_attr_names[i], DType::kInvalid);
@@ -65,7 +64,7 @@ Status resolve_type_attrs(const OpDef& op, const Tensor* inputs, int num_inputs,
     const int type_index = op.input_type_index[k];
     const int count = arg.is_list() ? n_list : 1;
     for (int j = 0; j < count; ++j, ++pos) {
-      const DType got = inputs[pos].dtype();
+      const DType got = input_dtypes[pos];
       DType want = arg.fixed_type;
       if (type_index >= 0) {
         DType& slot = type_attrs[type_index];
@@ -97,16 +96,23 @@ Status resolve_type_attrs(const OpDef& op, const Tensor* inputs, int num_inputs,
   return Status::OK();
 }
 
-Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
-                     std::vector<Tensor>* outputs) {
+Status check_input_count(const OpDef& op, int num_inputs) {
   if (op.has_list_input ? num_inputs < op.num_fixed_inputs : num_inputs != op.num_fixed_inputs) {
-    return with_op_suffix(errors::InvalidArgument(op.name, " expects ", op.has_list_input ? "at least " : "",
-                                                  op.num_fixed_inputs, " inputs, got ", num_inputs), op);
+    return errors::InvalidArgument(op.name, " expects ", op.has_list_input ? "at least " : "",
+                                   op.num_fixed_inputs, " inputs, got ", num_inputs);
   }
   if (op.type_attr_names.size() > kMaxTypeAttrs) return errors::Internal("too many type attrs");
-  DType type_attrs[kMaxTypeAttrs];
-  GRAPHFN_RETURN_IF_ERROR(with_op_suffix(resolve_type_attrs(op, inputs, num_inputs, attrs, type_attrs), op));
+  return Status::OK();
+}
 
+Status find_kernel(const OpDef& op, const DType* type_attrs, KernelFn* kernel) {
+  const DType kernel_dtype = op.kernel_type_index < 0 ? DType::kInvalid : type_attrs[op.kernel_type_index];
+  *kernel = op.kernels[static_cast<int>(kernel_dtype)];
+  return *kernel ? Status::OK() : kernel_not_found(op, type_attrs);
+}
+
+Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* inputs, int num_inputs,
+                  const AttrMap& attrs, const DType* type_attrs, std::vector<Tensor>* outputs) {
   // Reuse one thread-local scratch for the shape function's results (no allocation per op);
   // a nested call (a kernel that runs ops) falls back to its own.
   thread_local InferenceOutputs scratch;
@@ -121,15 +127,28 @@ Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, cons
   scratch_busy = true;
 
   InferenceContext ic(op, inputs, num_inputs, attrs, type_attrs, shapes);
-  if (op.shape_fn) GRAPHFN_RETURN_IF_ERROR(with_node_prefix(op.shape_fn(ic), op));
-
-  const DType kernel_dtype = op.kernel_type_index < 0 ? DType::kInvalid : type_attrs[op.kernel_type_index];
-  const KernelFn kernel = op.kernels[static_cast<int>(kernel_dtype)];
-  if (!kernel) return with_op_suffix(kernel_not_found(op, type_attrs), op);
-
+  if (op.shape_fn) GRAPHFN_RETURN_IF_ERROR(op.shape_fn(ic));
   outputs->resize(ic.num_outputs());
   KernelContext kc{op, inputs, num_inputs, attrs, type_attrs, ic.output_dtypes(), ic.output_shapes(), outputs};
-  return with_node_prefix(kernel(kc), op);
+  return kernel(kc);
+}
+
+Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
+                     std::vector<Tensor>* outputs) {
+  GRAPHFN_RETURN_IF_ERROR(with_op_suffix(check_input_count(op, num_inputs), op));
+  DType input_dtypes[16];
+  std::vector<DType> many;
+  DType* dtypes = input_dtypes;
+  if (num_inputs > 16) {
+    many.resize(num_inputs);
+    dtypes = many.data();
+  }
+  for (int i = 0; i < num_inputs; ++i) dtypes[i] = inputs[i].dtype();
+  DType type_attrs[kMaxTypeAttrs];
+  GRAPHFN_RETURN_IF_ERROR(with_op_suffix(resolve_type_attrs(op, dtypes, num_inputs, attrs, type_attrs), op));
+  KernelFn kernel = nullptr;
+  GRAPHFN_RETURN_IF_ERROR(with_op_suffix(find_kernel(op, type_attrs, &kernel), op));
+  return with_node_prefix(run_kernel(op, kernel, inputs, num_inputs, attrs, type_attrs, outputs), op);
 }
 
 Status execute_eager(const std::string& op_name, const std::vector<Tensor>& inputs,
