@@ -1,0 +1,127 @@
+#include "graphfn/ir/graph.h"
+
+#include "graphfn/ir/op_registry.h"
+#include "graphfn/ir/shape_inference.h"
+#include "graphfn/ir/type_check.h"
+
+namespace graphfn {
+
+const Tensor* Node::const_value() const {
+  return op && op->name == "Const" ? attrs.get_tensor("value") : nullptr;
+}
+
+std::string Graph::unique_name(const std::string& hint) {
+  std::string name = hint;
+  int& count = name_counts_[hint];
+  if (count > 0 || by_name_.count(name)) {
+    do {
+      name = hint + "_" + std::to_string(++count);
+    } while (by_name_.count(name));
+  } else {
+    count = 0;
+  }
+  return name;
+}
+
+int Graph::find_node(const std::string& name) const {
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? -1 : it->second;
+}
+
+Status Graph::add_node(const std::string& op_name, const std::string& name,
+                       const std::vector<Endpoint>& inputs, AttrMap attrs, int* id) {
+  const OpDef* op = OpRegistry::global().find(op_name);
+  if (!op) return errors::NotFound("Op type not registered '", op_name, "'");
+  return add_node(*op, name, inputs, std::move(attrs), id);
+}
+
+Status Graph::add_node(const OpDef& op, const std::string& name, const std::vector<Endpoint>& inputs,
+                       AttrMap attrs, int* id) {
+  const int n = static_cast<int>(inputs.size());
+  GRAPHFN_RETURN_IF_ERROR(check_input_count(op, n));
+  std::vector<DType> dtypes(n);
+  std::vector<InputInfo> infos(n);
+  for (int i = 0; i < n; ++i) {
+    const Endpoint e = inputs[i];
+    if (e.node < 0 || e.node >= num_nodes() || e.index < 0 ||
+        e.index >= static_cast<int>(nodes_[e.node]->output_dtypes.size())) {
+      return errors::InvalidArgument("Node input ", i, " of ", op.name, " refers to no output");
+    }
+    const Node& src = *nodes_[e.node];
+    dtypes[i] = src.output_dtypes[e.index];
+    infos[i] = InputInfo{dtypes[i], &src.output_shapes[e.index], src.const_value()};
+  }
+  DType type_attrs[kMaxTypeAttrs];
+  GRAPHFN_RETURN_IF_ERROR(resolve_type_attrs(op, dtypes.data(), n, attrs, type_attrs));
+
+  InferenceOutputs outputs;
+  InferenceContext ic(op, infos.data(), n, attrs, type_attrs, &outputs);
+  if (op.shape_fn) GRAPHFN_RETURN_IF_ERROR(op.shape_fn(ic));
+
+  auto node = std::make_unique<Node>();
+  node->id = num_nodes();
+  node->name = unique_name(name.empty() ? op.name : name);
+  node->op = &op;
+  node->inputs = inputs;
+  for (size_t i = 0; i < op.type_attr_names.size(); ++i) {
+    node->type_attrs.push_back(type_attrs[i]);
+    attrs.set(op.type_attr_names[i], type_attrs[i]);
+  }
+  node->attrs = std::move(attrs);
+  node->output_dtypes = std::move(outputs.dtypes);
+  node->output_shapes = std::move(outputs.shapes);
+  by_name_[node->name] = node->id;
+  *id = node->id;
+  nodes_.push_back(std::move(node));
+  return Status::OK();
+}
+
+Status Graph::add_const(const Tensor& value, const std::string& name, int* id) {
+  AttrMap attrs;
+  attrs.set("value", value);
+  attrs.set("dtype", value.dtype());
+  return add_node("Const", name, {}, std::move(attrs), id);
+}
+
+Status Graph::add_placeholder(DType dtype, const Shape& shape, const std::string& name, int* id) {
+  AttrMap attrs;
+  attrs.set("dtype", dtype);
+  attrs.set("shape", shape);
+  return add_node("Placeholder", name, {}, std::move(attrs), id);
+}
+
+void Graph::add_control_input(int node, int dependency) {
+  auto& deps = nodes_[node]->control_inputs;
+  for (int d : deps) {
+    if (d == dependency) return;
+  }
+  deps.push_back(dependency);
+}
+
+std::string Graph::to_text() const {
+  std::string out;
+  for (const auto& node : nodes_) {
+    out += node->name + " = " + node->op->name;
+    if (!node->type_attrs.empty()) {
+      out += "[";
+      for (size_t i = 0; i < node->type_attrs.size(); ++i) {
+        out += (i ? ", " : "") + node->op->type_attr_names[i] + "=" + dtype_name(node->type_attrs[i]);
+      }
+      out += "]";
+    }
+    out += "(";
+    for (size_t i = 0; i < node->inputs.size(); ++i) {
+      const Endpoint e = node->inputs[i];
+      out += (i ? ", " : "") + nodes_[e.node]->name + (e.index ? ":" + std::to_string(e.index) : "");
+    }
+    for (int c : node->control_inputs) out += ", ^" + nodes_[c]->name;
+    out += ") ->";
+    for (size_t i = 0; i < node->output_dtypes.size(); ++i) {
+      out += std::string(i ? ", " : " ") + dtype_name(node->output_dtypes[i]) + node->output_shapes[i].to_string();
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace graphfn

@@ -1,0 +1,77 @@
+// Graph: the traced program as data. Nodes are appended in creation order, and every input
+// refers to an earlier node, so creation order is a topological order. Node names follow TF:
+// unique within the graph, "add", "add_1", ..., with "/" for names made inside an op's scope
+// ("Greater/y" for the constant operand of "Greater").
+#pragma once
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "graphfn/core/attr_value.h"
+#include "graphfn/core/tensor.h"
+#include "graphfn/ir/op_def.h"
+
+namespace graphfn {
+
+// One output of a node: TF's "name:index".
+struct Endpoint {
+  int node = -1;
+  int index = 0;
+  bool operator==(const Endpoint& o) const { return node == o.node && index == o.index; }
+};
+
+struct Node {
+  int id = -1;
+  std::string name;
+  const OpDef* op = nullptr;
+  std::vector<Endpoint> inputs;
+  std::vector<int> control_inputs;  // nodes that must run first
+  AttrMap attrs;                    // given attrs plus the resolved type attrs ("T", ...)
+  std::vector<DType> type_attrs;    // resolved, by OpDef::type_attr_names index
+  std::vector<DType> output_dtypes;
+  std::vector<Shape> output_shapes;  // may be partial
+  // The constant value of a Const node, else null.
+  const Tensor* const_value() const;
+};
+
+class Graph {
+ public:
+  Graph() = default;
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  // Appends a node named `name` (made unique): resolves type attrs from the input dtypes, runs
+  // the op's shape function (which validates and infers output dtypes/shapes).
+  Status add_node(const OpDef& op, const std::string& name, const std::vector<Endpoint>& inputs,
+                  AttrMap attrs, int* id);
+  Status add_node(const std::string& op, const std::string& name, const std::vector<Endpoint>& inputs,
+                  AttrMap attrs, int* id);
+  Status add_const(const Tensor& value, const std::string& name, int* id);
+  Status add_placeholder(DType dtype, const Shape& shape, const std::string& name, int* id);
+  void add_control_input(int node, int dependency);
+
+  // "hint" if unused, else "hint_1", "hint_2", ... (TF's scheme).
+  std::string unique_name(const std::string& hint);
+
+  int num_nodes() const { return static_cast<int>(nodes_.size()); }
+  const Node& node(int id) const { return *nodes_[id]; }
+  Node& mutable_node(int id) { return *nodes_[id]; }
+  int find_node(const std::string& name) const;  // -1 if absent
+  DType dtype(Endpoint e) const { return nodes_[e.node]->output_dtypes[e.index]; }
+  const Shape& shape(Endpoint e) const { return nodes_[e.node]->output_shapes[e.index]; }
+
+  // The function signature: placeholders fed in order, and the fetched outputs.
+  std::vector<int> arguments;
+  std::vector<Endpoint> results;
+
+  // A compact listing for debugging and tests: "add = AddV2[T=int32](x, y:0) -> int32[]".
+  std::string to_text() const;
+
+ private:
+  std::vector<std::unique_ptr<Node>> nodes_;
+  std::unordered_map<std::string, int> by_name_;
+  std::unordered_map<std::string, int> name_counts_;
+};
+
+}  // namespace graphfn

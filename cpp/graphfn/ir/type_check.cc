@@ -1,0 +1,74 @@
+#include "graphfn/ir/type_check.h"
+
+#include <algorithm>
+
+namespace graphfn {
+namespace {
+
+std::string allowed_list(const AttrDef& attr) {
+  std::string out;
+  for (size_t i = 0; i < attr.allowed.size(); ++i) {
+    if (i) out += ", ";
+    out += dtype_tf_string(attr.allowed[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
+Status check_input_count(const OpDef& op, int num_inputs) {
+  if (op.has_list_input ? num_inputs < op.num_fixed_inputs : num_inputs != op.num_fixed_inputs) {
+    return errors::InvalidArgument(op.name, " expects ", op.has_list_input ? "at least " : "",
+                                   op.num_fixed_inputs, " inputs, got ", num_inputs);
+  }
+  if (op.type_attr_names.size() > kMaxTypeAttrs) return errors::Internal("too many type attrs");
+  return Status::OK();
+}
+
+Status resolve_type_attrs(const OpDef& op, const DType* input_dtypes, int num_inputs,
+                          const AttrMap& attrs, DType* type_attrs) {
+  const int n_types = static_cast<int>(op.type_attr_names.size());
+  for (int i = 0; i < n_types; ++i) {
+    type_attrs[i] = attrs.empty() ? DType::kInvalid : attrs.get_type(op.type_attr_names[i], DType::kInvalid);
+  }
+  // Walk the declared inputs; a list input takes all the tensors not claimed by the others.
+  const int n_list = num_inputs - op.num_fixed_inputs;
+  int pos = 0;
+  for (size_t k = 0; k < op.inputs.size(); ++k) {
+    const ArgDef& arg = op.inputs[k];
+    const int type_index = op.input_type_index[k];
+    const int count = arg.is_list() ? n_list : 1;
+    for (int j = 0; j < count; ++j, ++pos) {
+      const DType got = input_dtypes[pos];
+      DType want = arg.fixed_type;
+      if (type_index >= 0) {
+        DType& slot = type_attrs[type_index];
+        if (slot == DType::kInvalid) slot = got;
+        want = slot;
+      }
+      if (got != want) {
+        return errors::InvalidArgument("cannot compute ", op.name, " as input #", pos,
+                                       "(zero-based) was expected to be a ", dtype_tf_string(want),
+                                       " tensor but is a ", dtype_tf_string(got), " tensor");
+      }
+    }
+  }
+  for (int i = 0; i < n_types; ++i) {
+    const AttrDef* attr = op.type_attr_defs[i];
+    if (type_attrs[i] == DType::kInvalid && attr->has_default) {
+      type_attrs[i] = std::get<DType>(attr->default_value);
+    }
+    if (type_attrs[i] == DType::kInvalid) {
+      return errors::InvalidArgument("Missing type attr '", attr->name, "' for op ", op.name);
+    }
+    if (!attr->allowed.empty() &&
+        std::find(attr->allowed.begin(), attr->allowed.end(), type_attrs[i]) == attr->allowed.end()) {
+      return errors::InvalidArgument("Value for attr '", attr->name, "' of ", dtype_tf_string(type_attrs[i]),
+                                     " is not in the list of allowed values: ", allowed_list(*attr),
+                                     "\n\t; NodeDef: {{node ", op.name, "}}");
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace graphfn

@@ -1,0 +1,114 @@
+#include "graphfn/runtime/plan.h"
+
+#include "graphfn/runtime/eager.h"
+
+namespace graphfn {
+namespace {
+
+// Marks the nodes that must run: those the results depend on, every stateful node, and
+// (transitively) their data and control inputs.
+std::vector<bool> needed_nodes(const Graph& graph) {
+  std::vector<bool> needed(graph.num_nodes(), false);
+  std::vector<int> stack;
+  for (const Endpoint& e : graph.results) stack.push_back(e.node);
+  for (int i = 0; i < graph.num_nodes(); ++i) {
+    if (graph.node(i).op->stateful) stack.push_back(i);
+  }
+  while (!stack.empty()) {
+    const int id = stack.back();
+    stack.pop_back();
+    if (needed[id]) continue;
+    needed[id] = true;
+    for (const Endpoint& in : graph.node(id).inputs) stack.push_back(in.node);
+    for (int c : graph.node(id).control_inputs) stack.push_back(c);
+  }
+  return needed;
+}
+
+bool shape_accepts(const Shape& spec, const Shape& actual) {
+  if (!spec.known_rank()) return true;
+  if (spec.rank() != actual.rank()) return false;
+  for (int i = 0; i < spec.rank(); ++i) {
+    if (spec.dim(i) >= 0 && spec.dim(i) != actual.dim(i)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Status Plan::build(const Graph& graph, std::shared_ptr<const Plan>* out) {
+  auto plan = std::make_shared<Plan>();
+  std::vector<int> first_slot(graph.num_nodes());
+  for (int i = 0; i < graph.num_nodes(); ++i) {
+    first_slot[i] = plan->num_slots_;
+    plan->num_slots_ += static_cast<int>(graph.node(i).output_dtypes.size());
+  }
+  const std::vector<bool> needed = needed_nodes(graph);
+  std::vector<bool> is_argument(graph.num_nodes(), false);
+  for (int arg : graph.arguments) {
+    is_argument[arg] = true;
+    plan->feed_slots_.push_back(first_slot[arg]);
+    plan->feed_dtypes_.push_back(graph.node(arg).output_dtypes[0]);
+    plan->feed_shapes_.push_back(graph.node(arg).output_shapes[0]);
+  }
+  for (int i = 0; i < graph.num_nodes(); ++i) {
+    const Node& node = graph.node(i);
+    if (!needed[i] || is_argument[i]) continue;
+    if (const Tensor* value = node.const_value()) {
+      plan->constants_.emplace_back(first_slot[i], *value);
+      continue;
+    }
+    Step step;
+    step.op = node.op;
+    step.node_name = node.name;
+    step.attrs = node.attrs;
+    for (size_t t = 0; t < node.type_attrs.size(); ++t) step.type_attrs[t] = node.type_attrs[t];
+    GRAPHFN_RETURN_IF_ERROR(find_kernel(*node.op, step.type_attrs, &step.kernel));
+    for (const Endpoint& in : node.inputs) step.input_slots.push_back(first_slot[in.node] + in.index);
+    step.first_output_slot = first_slot[i];
+    plan->steps_.push_back(std::move(step));
+  }
+  for (const Endpoint& e : graph.results) plan->result_slots_.push_back(first_slot[e.node] + e.index);
+  *out = std::move(plan);
+  return Status::OK();
+}
+
+Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* results) const {
+  if (num_feeds != static_cast<int>(feed_slots_.size())) {
+    return errors::InvalidArgument("Expected ", feed_slots_.size(), " inputs, got ", num_feeds);
+  }
+  std::vector<Tensor> slots(num_slots_);
+  for (int i = 0; i < num_feeds; ++i) {
+    if (feeds[i].dtype() != feed_dtypes_[i] || !shape_accepts(feed_shapes_[i], feeds[i].shape())) {
+      return errors::InvalidArgument("Input ", i, " should be ", dtype_name(feed_dtypes_[i]),
+                                     feed_shapes_[i].to_string(), ", got ", dtype_name(feeds[i].dtype()),
+                                     feeds[i].shape().to_string());
+    }
+    slots[feed_slots_[i]] = feeds[i];
+  }
+  for (const auto& [slot, value] : constants_) slots[slot] = value;
+
+  std::vector<Tensor> inputs;
+  std::vector<Tensor> outputs;
+  for (const Step& step : steps_) {
+    inputs.clear();
+    for (int s : step.input_slots) inputs.push_back(slots[s]);
+    Status s = run_kernel(*step.op, step.kernel, inputs.data(), static_cast<int>(inputs.size()), step.attrs,
+                          step.type_attrs, &outputs);
+    if (!s.ok()) {
+      return Status(s.code(), s.message() + "\n\t [[{{node " + step.node_name + "}}]]");
+    }
+    for (size_t k = 0; k < outputs.size(); ++k) slots[step.first_output_slot + k] = std::move(outputs[k]);
+  }
+  results->resize(result_slots_.size());
+  for (size_t i = 0; i < result_slots_.size(); ++i) (*results)[i] = slots[result_slots_[i]];
+  return Status::OK();
+}
+
+std::vector<std::string> Plan::step_names() const {
+  std::vector<std::string> names;
+  for (const Step& s : steps_) names.push_back(s.node_name);
+  return names;
+}
+
+}  // namespace graphfn

@@ -1,0 +1,46 @@
+#include "harness.h"
+
+#include "graphfn/ir/graph.h"
+
+using namespace graphfn;
+using namespace graphfn::testing;
+
+TEST_CASE("graph nodes get TF-style unique names", "[ir][graph]") {
+  Graph g;
+  CHECK(g.unique_name("add") == "add");
+  int id = 0;
+  REQUIRE(g.add_const(scalar<int32_t>(1), "Const", &id).ok());
+  REQUIRE(g.add_const(scalar<int32_t>(2), "Const", &id).ok());
+  REQUIRE(g.add_const(scalar<int32_t>(3), "Const", &id).ok());
+  CHECK(g.node(0).name == "Const");
+  CHECK(g.node(1).name == "Const_1");
+  CHECK(g.node(2).name == "Const_2");
+  CHECK(g.find_node("Const_1") == 1);
+}
+
+TEST_CASE("add_node infers dtypes and partial shapes", "[ir][graph]") {
+  Graph g;
+  int x = 0, y = 0, z = 0;
+  REQUIRE(g.add_placeholder(DType::kFloat32, Shape{-1, 3}, "x", &x).ok());
+  REQUIRE(g.add_const(vec<float>({1, 2, 3}), "y", &y).ok());
+  REQUIRE(g.add_node("AddV2", "add", {{x, 0}, {y, 0}}, AttrMap(), &z).ok());
+  CHECK(g.dtype({z, 0}) == DType::kFloat32);
+  CHECK(g.shape({z, 0}).to_string() == "[?,3]");
+  CHECK(std::get<DType>(*g.node(z).attrs.find("T")) == DType::kFloat32);
+  CHECK(g.to_text().find("add = AddV2[T=float32](x, y) -> float32[?,3]") != std::string::npos);
+}
+
+TEST_CASE("graph building rejects what eager rejects", "[ir][graph]") {
+  Graph g;
+  int a = 0, b = 0, c = 0;
+  REQUIRE(g.add_placeholder(DType::kInt32, Shape{3}, "a", &a).ok());
+  REQUIRE(g.add_placeholder(DType::kFloat32, Shape{3}, "b", &b).ok());
+  Status s = g.add_node("AddV2", "add", {{a, 0}, {b, 0}}, AttrMap(), &c);
+  CHECK(s.code() == Code::kInvalidArgument);
+  CHECK(s.message().find("expected to be a int32 tensor but is a float tensor") != std::string::npos);
+  int d = 0;
+  REQUIRE(g.add_placeholder(DType::kInt32, Shape{4}, "d", &d).ok());
+  CHECK(g.add_node("AddV2", "add", {{a, 0}, {d, 0}}, AttrMap(), &c).message() == "Incompatible shapes: [3] vs. [4]");
+  CHECK_FALSE(g.add_node("AddV2", "add", {{a, 0}, {99, 0}}, AttrMap(), &c).ok());
+  CHECK(g.num_nodes() == 3);  // failed nodes are not added
+}

@@ -1,0 +1,84 @@
+#include "harness.h"
+
+#include "graphfn/runtime/plan.h"
+
+using namespace graphfn;
+using namespace graphfn::testing;
+
+namespace {
+
+// f(x) = x * x + 1 over a placeholder of unknown length.
+void build_square_plus_one(Graph& g) {
+  int x = 0, one = 0, sq = 0, out = 0;
+  REQUIRE(g.add_placeholder(DType::kInt32, Shape{-1}, "x", &x).ok());
+  REQUIRE(g.add_const(scalar<int32_t>(1), "add/y", &one).ok());
+  REQUIRE(g.add_node("Mul", "mul", {{x, 0}, {x, 0}}, AttrMap(), &sq).ok());
+  REQUIRE(g.add_node("AddV2", "add", {{sq, 0}, {one, 0}}, AttrMap(), &out).ok());
+  g.arguments = {x};
+  g.results = {{out, 0}};
+}
+
+}  // namespace
+
+TEST_CASE("a plan runs the graph on fed inputs", "[runtime][plan]") {
+  Graph g;
+  build_square_plus_one(g);
+  std::shared_ptr<const Plan> plan;
+  REQUIRE(Plan::build(g, &plan).ok());
+  CHECK(plan->step_names() == std::vector<std::string>{"mul", "add"});
+  std::vector<Tensor> results;
+  Tensor x = vec<int32_t>({1, 2, 3});
+  REQUIRE(plan->run(&x, 1, &results).ok());
+  CHECK(values<int32_t>(results[0]) == std::vector<int32_t>{2, 5, 10});
+  Tensor longer = vec<int32_t>({4, 5, 6, 7});  // unknown dim accepts any length
+  REQUIRE(plan->run(&longer, 1, &results).ok());
+  CHECK(values<int32_t>(results[0]) == std::vector<int32_t>{17, 26, 37, 50});
+}
+
+TEST_CASE("a plan checks fed dtypes and shapes", "[runtime][plan]") {
+  Graph g;
+  build_square_plus_one(g);
+  std::shared_ptr<const Plan> plan;
+  REQUIRE(Plan::build(g, &plan).ok());
+  std::vector<Tensor> results;
+  Tensor wrong_dtype = vec<float>({1});
+  CHECK(plan->run(&wrong_dtype, 1, &results).code() == Code::kInvalidArgument);
+  Tensor wrong_rank = scalar<int32_t>(1);
+  CHECK(plan->run(&wrong_rank, 1, &results).code() == Code::kInvalidArgument);
+  CHECK(plan->run(nullptr, 0, &results).code() == Code::kInvalidArgument);
+}
+
+TEST_CASE("execution is non-strict: unused nodes never run", "[runtime][plan]") {
+  Graph g;
+  int x = 0, zero = 0, unused = 0, out = 0;
+  REQUIRE(g.add_placeholder(DType::kInt32, Shape{}, "x", &x).ok());
+  REQUIRE(g.add_const(scalar<int32_t>(0), "zero", &zero).ok());
+  REQUIRE(g.add_node("FloorDiv", "unused", {{x, 0}, {zero, 0}}, AttrMap(), &unused).ok());  // would fail
+  REQUIRE(g.add_node("Identity", "Identity", {{x, 0}}, AttrMap(), &out).ok());
+  g.arguments = {x};
+  g.results = {{out, 0}};
+  std::shared_ptr<const Plan> plan;
+  REQUIRE(Plan::build(g, &plan).ok());
+  CHECK(plan->step_names() == std::vector<std::string>{"Identity"});
+  std::vector<Tensor> results;
+  Tensor x_value = scalar<int32_t>(7);
+  REQUIRE(plan->run(&x_value, 1, &results).ok());
+  CHECK(values<int32_t>(results[0]) == std::vector<int32_t>{7});
+}
+
+TEST_CASE("run-time errors name the failing node", "[runtime][plan]") {
+  Graph g;
+  int x = 0, zero = 0, div = 0;
+  REQUIRE(g.add_placeholder(DType::kInt32, Shape{}, "x", &x).ok());
+  REQUIRE(g.add_const(scalar<int32_t>(0), "zero", &zero).ok());
+  REQUIRE(g.add_node("FloorDiv", "floordiv", {{x, 0}, {zero, 0}}, AttrMap(), &div).ok());
+  g.arguments = {x};
+  g.results = {{div, 0}};
+  std::shared_ptr<const Plan> plan;
+  REQUIRE(Plan::build(g, &plan).ok());
+  std::vector<Tensor> results;
+  Tensor x_value = scalar<int32_t>(7);
+  Status s = plan->run(&x_value, 1, &results);
+  CHECK(s.code() == Code::kInvalidArgument);
+  CHECK(s.message() == "Integer division by zero\n\t [[{{node floordiv}}]]");
+}
