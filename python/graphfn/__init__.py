@@ -13,6 +13,9 @@ from graphfn.framework.dtypes import (  # noqa: F401
     uint8)
 from graphfn.framework.tensor import Tensor  # noqa: F401
 from graphfn.framework.tensor_shape import TensorShape  # noqa: F401
+from graphfn import context as _context  # noqa: F401
+from graphfn.framework.tensor_spec import TensorSpec  # noqa: F401
+from graphfn.function import polymorphic_function as _polymorphic_function  # noqa: F401
 from graphfn.ops import array_ops as _array_ops  # noqa: F401
 from graphfn.ops import math_ops as _math_ops  # noqa: F401
 from graphfn.util import tf_export as _tf_export

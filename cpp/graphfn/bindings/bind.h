@@ -7,7 +7,8 @@ namespace py = pybind11;
 
 void bind_errors(py::module_& m);
 void bind_tensor(py::module_& m);
-void bind_eager(py::module_& m);
-void bind_tensor_slots(py::module_& m);  // after bind_eager: overrides the dunders' C slots
+void bind_graph(py::module_& m);
+void bind_ops(py::module_& m);
+void bind_tensor_slots(py::module_& m);  // after bind_ops: overrides the dunders' C slots
 
 }  // namespace graphfn

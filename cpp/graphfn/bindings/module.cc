@@ -6,6 +6,7 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "graphfn C++ core";
   graphfn::bind_errors(m);
   graphfn::bind_tensor(m);
-  graphfn::bind_eager(m);
+  graphfn::bind_graph(m);
+  graphfn::bind_ops(m);
   graphfn::bind_tensor_slots(m);
 }

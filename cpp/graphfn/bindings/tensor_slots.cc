@@ -5,13 +5,13 @@
 #include <pybind11/detail/exception_translation.h>
 
 #include "graphfn/bindings/bind.h"
-#include "graphfn/bindings/eager_call.h"
+#include "graphfn/bindings/op_call.h"
 
 namespace graphfn {
 namespace {
 
 enum Slot { kAdd, kSub, kMul, kFloorDiv, kMod, kPow, kNeg, kAbs, kNumSlots };
-const OpDef* g_ops[kNumSlots];
+OpHandle g_ops[kNumSlots];
 
 template <typename Fn>
 PyObject* guarded(Fn&& fn) {
@@ -28,7 +28,7 @@ template <int S>
 PyObject* binary_slot(PyObject* a, PyObject* b) {
   return guarded([&] {
     py::handle in[2] = {a, b};
-    return call_op(*g_ops[S], in, 2, AttrMap());
+    return call_op(g_ops[S], in, 2, AttrMap());
   });
 }
 
@@ -41,7 +41,7 @@ template <int S>
 PyObject* unary_slot(PyObject* a) {
   return guarded([&] {
     py::handle in[1] = {a};
-    return call_op(*g_ops[S], in, 1, AttrMap());
+    return call_op(g_ops[S], in, 1, AttrMap());
   });
 }
 
@@ -50,7 +50,7 @@ PyObject* unary_slot(PyObject* a) {
 PyObject* op_call_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
   return guarded([&] {
     auto* inst = reinterpret_cast<py::detail::instance*>(self);
-    const auto* op = static_cast<const OpDef*>(inst->get_value_and_holder().value_ptr());
+    const auto* op = static_cast<const OpHandle*>(inst->get_value_and_holder().value_ptr());
     return call_op_with_python_args(*op, args, kwargs);
   });
 }
@@ -58,19 +58,22 @@ PyObject* op_call_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
 }  // namespace
 
 void bind_tensor_slots(py::module_& m) {
-  const char* names[kNumSlots] = {"AddV2", "Sub", "Mul", "FloorDiv", "FloorMod", "Pow", "Neg", "Abs"};
-  for (int i = 0; i < kNumSlots; ++i) g_ops[i] = &find_op(names[i]);
-  auto* type = reinterpret_cast<PyTypeObject*>(m.attr("EagerTensor").ptr());
-  PyNumberMethods* nb = type->tp_as_number;
-  nb->nb_add = binary_slot<kAdd>;
-  nb->nb_subtract = binary_slot<kSub>;
-  nb->nb_multiply = binary_slot<kMul>;
-  nb->nb_floor_divide = binary_slot<kFloorDiv>;
-  nb->nb_remainder = binary_slot<kMod>;
-  nb->nb_power = power_slot;
-  nb->nb_negative = unary_slot<kNeg>;
-  nb->nb_absolute = unary_slot<kAbs>;
-  PyType_Modified(type);
+  const char* ops[kNumSlots] = {"AddV2", "Sub", "Mul", "FloorDiv", "FloorMod", "Pow", "Neg", "Abs"};
+  const char* node_names[kNumSlots] = {"add", "sub", "mul", "floordiv", "mod", "pow", "Neg", "Abs"};
+  for (int i = 0; i < kNumSlots; ++i) g_ops[i] = OpHandle{&find_op(ops[i]), node_names[i]};
+  for (const char* type_name : {"EagerTensor", "SymbolicTensor"}) {
+    auto* type = reinterpret_cast<PyTypeObject*>(m.attr(type_name).ptr());
+    PyNumberMethods* nb = type->tp_as_number;
+    nb->nb_add = binary_slot<kAdd>;
+    nb->nb_subtract = binary_slot<kSub>;
+    nb->nb_multiply = binary_slot<kMul>;
+    nb->nb_floor_divide = binary_slot<kFloorDiv>;
+    nb->nb_remainder = binary_slot<kMod>;
+    nb->nb_power = power_slot;
+    nb->nb_negative = unary_slot<kNeg>;
+    nb->nb_absolute = unary_slot<kAbs>;
+    PyType_Modified(type);
+  }
   auto* op_type = reinterpret_cast<PyTypeObject*>(m.attr("Op").ptr());
   op_type->tp_call = op_call_slot;
   PyType_Modified(op_type);

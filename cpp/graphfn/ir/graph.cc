@@ -1,5 +1,7 @@
 #include "graphfn/ir/graph.h"
 
+#include <cctype>
+
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/shape_inference.h"
 #include "graphfn/ir/type_check.h"
@@ -10,17 +12,26 @@ const Tensor* Node::const_value() const {
   return op && op->name == "Const" ? attrs.get_tensor("value") : nullptr;
 }
 
+namespace {
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+}  // namespace
+
 std::string Graph::unique_name(const std::string& hint) {
-  std::string name = hint;
-  int& count = name_counts_[hint];
-  if (count > 0 || by_name_.count(name)) {
-    do {
-      name = hint + "_" + std::to_string(++count);
-    } while (by_name_.count(name));
-  } else {
-    count = 0;
+  const std::string base_key = lower(hint);
+  int& count = names_in_use_[base_key];
+  const int i = count++;
+  if (i == 0) return hint;
+  // Find the first free "hint_<k>", k >= i, and reserve it too.
+  for (int k = i;; ++k) {
+    const std::string key = base_key + "_" + std::to_string(k);
+    if (!names_in_use_.count(key)) {
+      names_in_use_[key] = 1;
+      return hint + "_" + std::to_string(k);
+    }
   }
-  return name;
 }
 
 int Graph::find_node(const std::string& name) const {
@@ -36,7 +47,7 @@ Status Graph::add_node(const std::string& op_name, const std::string& name,
 }
 
 Status Graph::add_node(const OpDef& op, const std::string& name, const std::vector<Endpoint>& inputs,
-                       AttrMap attrs, int* id) {
+                       AttrMap attrs, int* id, bool name_reserved) {
   const int n = static_cast<int>(inputs.size());
   GRAPHFN_RETURN_IF_ERROR(check_input_count(op, n));
   std::vector<DType> dtypes(n);
@@ -60,7 +71,7 @@ Status Graph::add_node(const OpDef& op, const std::string& name, const std::vect
 
   auto node = std::make_unique<Node>();
   node->id = num_nodes();
-  node->name = unique_name(name.empty() ? op.name : name);
+  node->name = name_reserved ? name : unique_name(name.empty() ? op.name : name);
   node->op = &op;
   node->inputs = inputs;
   for (size_t i = 0; i < op.type_attr_names.size(); ++i) {

@@ -43,15 +43,17 @@ class Graph {
 
   // Appends a node named `name` (made unique): resolves type attrs from the input dtypes, runs
   // the op's shape function (which validates and infers output dtypes/shapes).
+  // With `name_reserved`, `name` came from unique_name() and is used as it is.
   Status add_node(const OpDef& op, const std::string& name, const std::vector<Endpoint>& inputs,
-                  AttrMap attrs, int* id);
+                  AttrMap attrs, int* id, bool name_reserved = false);
   Status add_node(const std::string& op, const std::string& name, const std::vector<Endpoint>& inputs,
                   AttrMap attrs, int* id);
   Status add_const(const Tensor& value, const std::string& name, int* id);
   Status add_placeholder(DType dtype, const Shape& shape, const std::string& name, int* id);
   void add_control_input(int node, int dependency);
 
-  // "hint" if unused, else "hint_1", "hint_2", ... (TF's scheme).
+  // Reserves and returns "hint" if unused, else "hint_1", "hint_2", ... Like TF, names are
+  // compared case-insensitively: after "add", "Add" becomes "Add_1".
   std::string unique_name(const std::string& hint);
 
   int num_nodes() const { return static_cast<int>(nodes_.size()); }
@@ -71,7 +73,7 @@ class Graph {
  private:
   std::vector<std::unique_ptr<Node>> nodes_;
   std::unordered_map<std::string, int> by_name_;
-  std::unordered_map<std::string, int> name_counts_;
+  std::unordered_map<std::string, int> names_in_use_;  // lower-cased name -> next suffix
 };
 
 }  // namespace graphfn

@@ -25,19 +25,11 @@ std::vector<bool> needed_nodes(const Graph& graph) {
   return needed;
 }
 
-bool shape_accepts(const Shape& spec, const Shape& actual) {
-  if (!spec.known_rank()) return true;
-  if (spec.rank() != actual.rank()) return false;
-  for (int i = 0; i < spec.rank(); ++i) {
-    if (spec.dim(i) >= 0 && spec.dim(i) != actual.dim(i)) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
-Status Plan::build(const Graph& graph, std::shared_ptr<const Plan>* out) {
+Status Plan::build(const Graph& graph, std::shared_ptr<const Plan>* out, const std::string& name) {
   auto plan = std::make_shared<Plan>();
+  plan->name_ = name;
   std::vector<int> first_slot(graph.num_nodes());
   for (int i = 0; i < graph.num_nodes(); ++i) {
     first_slot[i] = plan->num_slots_;
@@ -49,7 +41,6 @@ Status Plan::build(const Graph& graph, std::shared_ptr<const Plan>* out) {
     is_argument[arg] = true;
     plan->feed_slots_.push_back(first_slot[arg]);
     plan->feed_dtypes_.push_back(graph.node(arg).output_dtypes[0]);
-    plan->feed_shapes_.push_back(graph.node(arg).output_shapes[0]);
   }
   for (int i = 0; i < graph.num_nodes(); ++i) {
     const Node& node = graph.node(i);
@@ -75,14 +66,14 @@ Status Plan::build(const Graph& graph, std::shared_ptr<const Plan>* out) {
 
 Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* results) const {
   if (num_feeds != static_cast<int>(feed_slots_.size())) {
-    return errors::InvalidArgument("Expected ", feed_slots_.size(), " inputs, got ", num_feeds);
+    return errors::InvalidArgument(name_, " expects ", feed_slots_.size(), " inputs, got ", num_feeds);
   }
   std::vector<Tensor> slots(num_slots_);
   for (int i = 0; i < num_feeds; ++i) {
-    if (feeds[i].dtype() != feed_dtypes_[i] || !shape_accepts(feed_shapes_[i], feeds[i].shape())) {
-      return errors::InvalidArgument("Input ", i, " should be ", dtype_name(feed_dtypes_[i]),
-                                     feed_shapes_[i].to_string(), ", got ", dtype_name(feeds[i].dtype()),
-                                     feeds[i].shape().to_string());
+    if (feeds[i].dtype() != feed_dtypes_[i]) {
+      return errors::InvalidArgument("cannot compute ", name_, " as input #", i, "(zero-based) was expected to be a ",
+                                     dtype_tf_string(feed_dtypes_[i]), " tensor but is a ",
+                                     dtype_tf_string(feeds[i].dtype()), " tensor [Op:", name_, "]");
     }
     slots[feed_slots_[i]] = feeds[i];
   }

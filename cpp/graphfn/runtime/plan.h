@@ -16,10 +16,13 @@ namespace graphfn {
 
 class Plan {
  public:
-  // Compiles `graph` for feeding graph.arguments and fetching graph.results.
-  static Status build(const Graph& graph, std::shared_ptr<const Plan>* out);
+  // Compiles `graph` for feeding graph.arguments and fetching graph.results. `name` names the
+  // function in errors (TF's "__inference_f_12").
+  static Status build(const Graph& graph, std::shared_ptr<const Plan>* out, const std::string& name = "graph");
 
-  // Runs the plan. Thread-safe: each call has its own slots. Errors name the failing node.
+  // Runs the plan. Thread-safe: each call has its own slots. Errors name the failing node. Fed
+  // dtypes must match; shapes are not checked against the traced ones (as in TF): every kernel
+  // validates its actual inputs.
   Status run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* results) const;
 
   int num_steps() const { return static_cast<int>(steps_.size()); }
@@ -36,11 +39,11 @@ class Plan {
     std::vector<int> input_slots;
     int first_output_slot;
   };
+  std::string name_;
   std::vector<Step> steps_;
   int num_slots_ = 0;
   std::vector<int> feed_slots_;
   std::vector<DType> feed_dtypes_;
-  std::vector<Shape> feed_shapes_;
   std::vector<int> result_slots_;
   std::vector<std::pair<int, Tensor>> constants_;  // (slot, value)
 };

@@ -81,6 +81,10 @@ UnavailableError = _error_class("UnavailableError", UNAVAILABLE, "The runtime is
 DataLossError = _error_class("DataLossError", DATA_LOSS, "Unrecoverable data loss or corruption.")
 UnauthenticatedError = _error_class("UnauthenticatedError", UNAUTHENTICATED, "Not authenticated.")
 
+class OperatorNotAllowedInGraphError(TypeError):
+    """A Python operation (bool(), iteration) was applied to a symbolic tensor while tracing."""
+
+
 _BY_CODE = {
     CANCELLED: CancelledError, UNKNOWN: UnknownError, INVALID_ARGUMENT: InvalidArgumentError,
     DEADLINE_EXCEEDED: DeadlineExceededError, NOT_FOUND: NotFoundError,

@@ -1,5 +1,6 @@
-"""graphfn.Tensor: the tensor API users see. Eager tensors are the C++ EagerTensor type; this
-module adds TensorFlow's Python surface to it (shape, dtype, numpy, printing, Python protocols).
+"""graphfn.Tensor: the tensor API users see. Eager tensors are the C++ EagerTensor type and
+graph tensors (seen while tracing) the C++ SymbolicTensor type; this module adds TensorFlow's
+Python surface to both (shape, dtype, printing, Python protocols) and numpy() to eager ones.
 The arithmetic dunders (+, -, *, //, %, **, <, <=, >, >=, unary -, abs) are defined in C++."""
 
 import abc
@@ -11,13 +12,15 @@ from graphfn.framework import dtypes
 from graphfn.framework.tensor_shape import TensorShape
 
 EagerTensor = _core.EagerTensor
+SymbolicTensor = _core.SymbolicTensor
 
 
 class Tensor(abc.ABC):
-    """The common type of eager and (later) symbolic tensors: `isinstance(x, graphfn.Tensor)`."""
+    """The common type of eager and symbolic tensors: `isinstance(x, graphfn.Tensor)`."""
 
 
 Tensor.register(EagerTensor)
+Tensor.register(SymbolicTensor)
 
 
 def _numpy_text(t, is_repr):
@@ -33,8 +36,8 @@ def _numpy_text(t, is_repr):
     return text
 
 
-def _install(cls):
-    """Adds the Python-level API to the C++ EagerTensor class."""
+def _install_eager(cls):
+    """Adds the eager-only Python API to the C++ EagerTensor class."""
 
     def numpy(self):
         value = self._numpy()
@@ -79,6 +82,30 @@ def _install(cls):
 
     def __float__(self):
         return float(self._numpy())
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return _core.to_tensor, (self.numpy(), self._dtype_enum)
+
+    _set_methods(cls, locals())
+    cls.shape = property(lambda self: TensorShape(self._shape_tuple()))
+    cls.ndim = property(lambda self: self._rank)
+    cls.device = property(lambda self: "/job:localhost/replica:0/task:0/device:CPU:0")
+
+
+def _set_methods(cls, namespace):
+    for name, fn in namespace.items():
+        if callable(fn) and name != "cls":
+            setattr(cls, name, fn)
+
+
+def _install_common(cls):
+    """The Python API shared by eager and symbolic tensors."""
 
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
@@ -131,27 +158,67 @@ def _install(cls):
         from graphfn.ops import array_ops
         return array_ops.slice_helper(self, key)
 
-    def __copy__(self):
-        return self
-
-    def __deepcopy__(self, memo):
-        return self
-
-    def __reduce__(self):
-        return _core.to_tensor, (self.numpy(), self._dtype_enum)
-
-    methods = dict(locals())
-    for name, fn in methods.items():
-        if callable(fn) and name != "cls":
-            setattr(cls, name, fn)
-
+    _set_methods(cls, locals())
     cls.dtype = property(lambda self: dtypes.from_enum(self._dtype_enum))
-    cls.shape = property(lambda self: TensorShape(self._shape_tuple()))
-    cls.ndim = property(lambda self: self._rank)
-    cls.device = property(lambda self: "/job:localhost/replica:0/task:0/device:CPU:0")
     cls.get_shape = lambda self: self.shape
     cls.__array_priority__ = 100
     cls.__module__ = "graphfn"
 
 
-_install(EagerTensor)
+def _install_symbolic(cls):
+    """The graph-tensor API: printing as TF prints a SymbolicTensor; no value to read."""
+
+    def __str__(self):
+        dims = self._shape_dims
+        if dims is None:
+            return 'Tensor("%s", dtype=%s)' % (self.name, self.dtype.name)
+        return 'Tensor("%s", shape=%s, dtype=%s)' % (self.name, self.shape, self.dtype.name)
+
+    def __repr__(self):
+        return "<tf.Tensor '%s' shape=%s dtype=%s>" % (self.name, self.shape, self.dtype.name)
+
+    def __bool__(self):
+        from graphfn.framework import errors
+        raise errors.OperatorNotAllowedInGraphError(
+            "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt the "
+            "following resolutions to the problem: If you are running in Graph mode, use Eager "
+            "execution mode or decorate this function with @tf.function. If you are using AutoGraph, "
+            "you can try decorating this function with @tf.function. If that does not work, then you "
+            "may be using an unsupported feature or your source code may not be visible to AutoGraph. "
+            "See https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/"
+            "reference/limitations.md#access-to-source-code for more information.")
+
+    def __iter__(self):
+        from graphfn.framework import errors
+        raise errors.OperatorNotAllowedInGraphError(
+            "Iterating over a symbolic `tf.Tensor` is not allowed. You can attempt the following "
+            "resolutions to the problem: If you are running in Graph mode, use Eager execution mode "
+            "or decorate this function with @tf.function. If you are using AutoGraph, you can try "
+            "decorating this function with @tf.function. If that does not work, then you may be using "
+            "an unsupported feature or your source code may not be visible to AutoGraph. See "
+            "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/"
+            "reference/limitations.md#access-to-source-code for more information.")
+
+    _set_methods(cls, locals())
+    cls.shape = property(lambda self: TensorShape(self._shape_dims))
+    cls.ndim = property(lambda self: None if self._shape_dims is None else len(self._shape_dims))
+    cls.op = property(lambda self: _Operation(self))
+
+
+class _Operation:
+    """The op that produced a symbolic tensor (its name and type only, for now)."""
+
+    __slots__ = ("name", "type")
+
+    def __init__(self, tensor):
+        self.name = tensor._op_name
+        self.type = tensor._op_type
+
+    def __repr__(self):
+        return "<tf.Operation '%s' type=%s>" % (self.name, self.type)
+
+
+for _cls in (EagerTensor, SymbolicTensor):
+    _install_common(_cls)
+_install_eager(EagerTensor)
+_install_symbolic(SymbolicTensor)

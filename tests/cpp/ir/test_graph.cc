@@ -44,3 +44,13 @@ TEST_CASE("graph building rejects what eager rejects", "[ir][graph]") {
   CHECK_FALSE(g.add_node("AddV2", "add", {{a, 0}, {99, 0}}, AttrMap(), &c).ok());
   CHECK(g.num_nodes() == 3);  // failed nodes are not added
 }
+
+TEST_CASE("unique names are case-insensitive like TF's", "[ir][graph]") {
+  // TF traced `x + y` then `tf.add(x, y)` as nodes "add" and "Add_1".
+  Graph g;
+  CHECK(g.unique_name("add") == "add");
+  CHECK(g.unique_name("Add") == "Add_1");
+  CHECK(g.unique_name("add") == "add_2");
+  CHECK(g.unique_name("add_1") == "add_1_1");  // "add_1" was taken by "Add_1"
+  CHECK(g.unique_name("sub") == "sub");
+}

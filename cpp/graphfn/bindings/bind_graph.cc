@@ -1,0 +1,123 @@
+// Graph building from Python: the current-graph stack, Graph and SymbolicTensor handles, and
+// compiled plans (run with the GIL released).
+#include <pybind11/stl.h>
+
+#include "graphfn/bindings/bind.h"
+#include "graphfn/bindings/convert.h"
+#include "graphfn/bindings/errors.h"
+#include "graphfn/bindings/graph_context.h"
+#include "graphfn/runtime/plan.h"
+
+namespace graphfn {
+namespace {
+
+thread_local std::vector<std::shared_ptr<Graph>> g_graph_stack;
+PyTypeObject* g_symbolic_type = nullptr;
+
+py::object shape_to_py(const Shape& s) {
+  if (!s.known_rank()) return py::none();
+  py::tuple dims(s.rank());
+  for (int i = 0; i < s.rank(); ++i) dims[i] = s.dim(i) < 0 ? py::object(py::none()) : py::object(py::int_(s.dim(i)));
+  return std::move(dims);
+}
+
+Shape shape_from_py(py::handle dims) {
+  if (dims.is_none()) return Shape::unknown_rank();
+  std::vector<int64_t> out;
+  for (auto d : dims) out.push_back(d.is_none() ? Shape::kUnknownDim : d.cast<int64_t>());
+  return Shape(std::move(out));
+}
+
+const Node& node_of(const SymbolicTensor& t) { return t.graph->node(t.endpoint.node); }
+
+}  // namespace
+
+Graph* current_graph() { return g_graph_stack.empty() ? nullptr : g_graph_stack.back().get(); }
+
+const std::shared_ptr<Graph>& current_graph_ptr() {
+  static const std::shared_ptr<Graph> none;
+  return g_graph_stack.empty() ? none : g_graph_stack.back();
+}
+
+const SymbolicTensor* symbolic_tensor_ptr(py::handle value) {
+  if (Py_TYPE(value.ptr()) != g_symbolic_type) return nullptr;
+  auto* inst = reinterpret_cast<py::detail::instance*>(value.ptr());
+  return static_cast<const SymbolicTensor*>(inst->get_value_and_holder().value_ptr());
+}
+
+void bind_graph(py::module_& m) {
+  py::class_<Graph, std::shared_ptr<Graph>>(m, "Graph")
+      .def(py::init<>())
+      .def("add_placeholder", [](const std::shared_ptr<Graph>& g, int dtype, py::handle shape, const std::string& name) {
+        int id = 0;
+        throw_if_error(g->add_placeholder(static_cast<DType>(dtype), shape_from_py(shape), name, &id));
+        g->arguments.push_back(id);
+        return SymbolicTensor{g, Endpoint{id, 0}};
+      })
+      .def("set_results", [](Graph& g, const std::vector<const SymbolicTensor*>& results) {
+        g.results.clear();
+        for (const SymbolicTensor* t : results) g.results.push_back(t->endpoint);
+      })
+      .def("to_text", &Graph::to_text)
+      .def_property_readonly("num_nodes", &Graph::num_nodes)
+      .def("node_names", [](const Graph& g) {
+        std::vector<std::string> names;
+        for (int i = 0; i < g.num_nodes(); ++i) names.push_back(g.node(i).name);
+        return names;
+      })
+      .def("node_inputs", [](const Graph& g, int i) {
+        std::vector<std::string> names;
+        for (const Endpoint& e : g.node(i).inputs) {
+          names.push_back(g.node(e.node).name + (e.index ? ":" + std::to_string(e.index) : ""));
+        }
+        return names;
+      })
+      .def("node_op", [](const Graph& g, int i) { return g.node(i).op->name; })
+      .def("build_plan", [](const Graph& g, const std::string& name) {
+        std::shared_ptr<const Plan> plan;
+        throw_if_error(Plan::build(g, &plan, name));
+        return std::const_pointer_cast<Plan>(plan);
+      });
+
+  m.def("push_graph", [](std::shared_ptr<Graph> g) { g_graph_stack.push_back(std::move(g)); });
+  m.def("pop_graph", [] {
+    if (!g_graph_stack.empty()) g_graph_stack.pop_back();
+  });
+  m.def("current_graph", [] { return current_graph_ptr(); });
+
+  py::class_<SymbolicTensor>(m, "SymbolicTensor")
+      .def_property_readonly("_dtype_enum", [](const SymbolicTensor& t) {
+        return static_cast<int>(t.graph->dtype(t.endpoint));
+      })
+      .def_property_readonly("_shape_dims", [](const SymbolicTensor& t) { return shape_to_py(t.graph->shape(t.endpoint)); })
+      .def_property_readonly("name", [](const SymbolicTensor& t) {
+        return node_of(t).name + ":" + std::to_string(t.endpoint.index);
+      })
+      .def_property_readonly("_op_name", [](const SymbolicTensor& t) { return node_of(t).name; })
+      .def_property_readonly("_op_type", [](const SymbolicTensor& t) { return node_of(t).op->name; })
+      .def_property_readonly("value_index", [](const SymbolicTensor& t) { return t.endpoint.index; })
+      .def_property_readonly("graph", [](const SymbolicTensor& t) { return t.graph; })
+      .def("_same_graph", [](const SymbolicTensor& t, const std::shared_ptr<Graph>& g) { return t.graph == g; });
+  g_symbolic_type = reinterpret_cast<PyTypeObject*>(m.attr("SymbolicTensor").ptr());
+
+  py::class_<Plan, std::shared_ptr<Plan>>(m, "Plan")
+      .def("run", [](const Plan& plan, const std::vector<const Tensor*>& feeds) {
+        std::vector<Tensor> inputs;
+        inputs.reserve(feeds.size());
+        for (const Tensor* t : feeds) inputs.push_back(*t);
+        std::vector<Tensor> results;
+        Status s;
+        {
+          py::gil_scoped_release release;
+          s = plan.run(inputs.data(), static_cast<int>(inputs.size()), &results);
+        }
+        throw_if_error(s);
+        py::list out(results.size());
+        for (size_t i = 0; i < results.size(); ++i) out[i] = py::cast(std::move(results[i]));
+        return out;
+      })
+      .def_property_readonly("num_steps", &Plan::num_steps)
+      .def("step_names", &Plan::step_names);
+}
+
+}  // namespace graphfn

@@ -1,0 +1,194 @@
+#include "graphfn/bindings/op_call.h"
+
+#include <pybind11/stl.h>
+
+#include "graphfn/bindings/convert.h"
+#include "graphfn/bindings/errors.h"
+#include "graphfn/bindings/graph_context.h"
+#include "graphfn/ir/op_registry.h"
+#include "graphfn/runtime/eager.h"
+
+namespace graphfn {
+namespace {
+
+DType dtype_from_py(py::handle v) {
+  if (py::hasattr(v, "as_datatype_enum")) return static_cast<DType>(v.attr("as_datatype_enum").cast<int>());
+  if (PyLong_Check(v.ptr())) return static_cast<DType>(v.cast<int>());
+  throw py::type_error("Expected a DType, got " + py::repr(v).cast<std::string>());
+}
+
+AttrValue attr_from_py(const AttrDef& def, py::handle v) {
+  const std::string& kind = def.kind;
+  if (kind == "type") return dtype_from_py(v);
+  if (kind == "bool") return v.cast<bool>();
+  if (kind == "int") return v.cast<int64_t>();
+  if (kind == "float") return v.cast<double>();
+  if (kind == "string") return v.cast<std::string>();
+  if (kind == "list(int)") return v.cast<std::vector<int64_t>>();
+  if (kind == "tensor") return to_tensor(v, DType::kInvalid);
+  if (kind == "shape") {
+    std::vector<int64_t> dims;
+    for (auto d : v) dims.push_back(d.is_none() ? Shape::kUnknownDim : d.cast<int64_t>());
+    return Shape(std::move(dims));
+  }
+  throw py::type_error("unsupported attr kind " + kind);
+}
+
+AttrMap attrs_from_kwargs(const OpDef& op, py::handle kwargs) {
+  AttrMap attrs;
+  for (auto item : py::reinterpret_borrow<py::dict>(kwargs)) {
+    const std::string name = item.first.cast<std::string>();
+    const AttrDef* def = op.find_attr(name);
+    if (!def) throw py::type_error(op.name + " got an unexpected attr '" + name + "'");
+    if (item.second.is_none()) continue;
+    attrs.set(name, attr_from_py(*def, item.second));
+  }
+  return attrs;
+}
+
+// The dtype a Python (non-tensor) input should be converted to, if already decided.
+DType wanted_dtype(const OpDef& op, const ArgDef& arg, const DType* known) {
+  if (arg.fixed_type != DType::kInvalid) return arg.fixed_type;
+  const int i = op.type_attr_index(arg.type_attr);
+  if (known[i] != DType::kInvalid) return known[i];
+  const AttrDef* attr = op.type_attr_defs[i];
+  if (attr && attr->has_default) return std::get<DType>(attr->default_value);
+  return DType::kInvalid;
+}
+
+// Calls fn(declared input index, position within a list input, value) for every input value.
+template <typename Fn>
+void for_each_input(const OpDef& op, const py::handle* inputs, int num_inputs, Fn&& fn) {
+  for (int k = 0; k < num_inputs; ++k) {
+    if (op.inputs[k].is_list()) {
+      int j = 0;
+      for (auto item : py::reinterpret_borrow<py::sequence>(inputs[k])) fn(k, j++, item);
+    } else {
+      fn(k, -1, inputs[k]);
+    }
+  }
+}
+
+// A Python value that does not fit the wanted dtype keeps its own; the op's type check then
+// reports the mismatch as TF does ("expected to be a int32 tensor but is a float tensor").
+Tensor convert_python_input(const OpDef& op, int k, py::handle h, const DType* known) {
+  try {
+    return to_tensor(h, wanted_dtype(op, op.inputs[k], known));
+  } catch (py::type_error&) {
+    return to_tensor(h, DType::kInvalid);
+  }
+}
+
+py::object call_eager(const OpDef& op, const py::handle* inputs, int num_inputs, const AttrMap& attrs,
+                      DType* known) {
+  // Most ops have few inputs: keep them on the stack.
+  constexpr int kInline = 4;
+  Tensor inline_tensors[kInline];
+  std::vector<Tensor> heap_tensors;
+  Tensor* tensors = inline_tensors;
+  int count = 0;
+  for_each_input(op, inputs, num_inputs, [&](int, int, py::handle) { ++count; });
+  if (count > kInline) {
+    heap_tensors.resize(count);
+    tensors = heap_tensors.data();
+  }
+  int pos = 0;
+  for_each_input(op, inputs, num_inputs, [&](int k, int, py::handle h) {
+    if (const Tensor* t = eager_tensor_ptr(h)) {
+      tensors[pos++] = *t;
+      return;
+    }
+    if (symbolic_tensor_ptr(h)) {
+      throw py::type_error("An op outside of the function building code is being passed a \"Graph\" tensor. "
+                           "The graph tensor has name: " + py::str(h.attr("name")).cast<std::string>());
+    }
+    tensors[pos] = convert_python_input(op, k, h, known);
+    const int type_index = op.input_type_index[k];
+    if (type_index >= 0 && known[type_index] == DType::kInvalid) known[type_index] = tensors[pos].dtype();
+    ++pos;
+  });
+  std::vector<Tensor> outputs;
+  throw_if_error(execute_eager(op, tensors, count, attrs, &outputs));
+  if (op.outputs.size() == 1 && !op.outputs[0].is_list()) return py::cast(std::move(outputs[0]));
+  py::tuple out(outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i) out[i] = py::cast(std::move(outputs[i]));
+  return std::move(out);
+}
+
+// Adds the op to the graph being traced. Constant operands (Python values, eager tensors) become
+// Const nodes named inside the op's scope: "Greater/y", "mul/x", like TF.
+py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_inputs, const AttrMap& attrs,
+                      DType* known) {
+  const OpDef& op = *h.op;
+  const std::shared_ptr<Graph>& graph = current_graph_ptr();
+  const std::string name = graph->unique_name(h.name);
+  std::vector<Endpoint> endpoints;
+  for_each_input(op, inputs, num_inputs, [&](int k, int j, py::handle v) {
+    if (const SymbolicTensor* t = symbolic_tensor_ptr(v)) {
+      if (t->graph != graph) {
+        throw py::value_error("Tensor " + py::str(v.attr("name")).cast<std::string>() +
+                              " must be from the same graph as the function being traced");
+      }
+      endpoints.push_back(t->endpoint);
+      return;
+    }
+    const Tensor* eager = eager_tensor_ptr(v);
+    Tensor value = eager ? *eager : convert_python_input(op, k, v, known);
+    const int type_index = op.input_type_index[k];
+    if (type_index >= 0 && known[type_index] == DType::kInvalid) known[type_index] = value.dtype();
+    std::string const_name = name + "/" + op.inputs[k].name + (j >= 0 ? "_" + std::to_string(j) : "");
+    int id = 0;
+    throw_if_error(graph->add_const(value, const_name, &id));
+    endpoints.push_back(Endpoint{id, 0});
+  });
+  int id = 0;
+  throw_if_error(graph->add_node(op, name, endpoints, attrs, &id, /*name_reserved=*/true));
+  const int num_outputs = static_cast<int>(graph->node(id).output_dtypes.size());
+  if (op.outputs.size() == 1 && !op.outputs[0].is_list()) return py::cast(SymbolicTensor{graph, Endpoint{id, 0}});
+  py::tuple out(num_outputs);
+  for (int i = 0; i < num_outputs; ++i) out[i] = py::cast(SymbolicTensor{graph, Endpoint{id, i}});
+  return std::move(out);
+}
+
+}  // namespace
+
+const OpDef& find_op(const std::string& name) {
+  const OpDef* op = OpRegistry::global().find(name);
+  if (!op) throw_if_error(errors::NotFound("Op type not registered '", name, "'"));
+  return *op;
+}
+
+py::object call_op(const OpHandle& h, const py::handle* inputs, int num_inputs, const AttrMap& attrs) {
+  const OpDef& op = *h.op;
+  if (num_inputs != static_cast<int>(op.inputs.size())) {
+    throw py::type_error(op.name + " takes " + std::to_string(op.inputs.size()) + " inputs, got " +
+                         std::to_string(num_inputs));
+  }
+  DType known[kMaxTypeAttrs];
+  for (size_t i = 0; i < op.type_attr_names.size(); ++i) {
+    known[i] = attrs.empty() ? DType::kInvalid : attrs.get_type(op.type_attr_names[i], DType::kInvalid);
+  }
+  // Tensors decide the type attrs first, so Python values follow them (tf.constant(1.) + 2).
+  for_each_input(op, inputs, num_inputs, [&](int k, int, py::handle v) {
+    const int type_index = op.input_type_index[k];
+    if (type_index < 0 || known[type_index] != DType::kInvalid) return;
+    if (const Tensor* t = eager_tensor_ptr(v)) {
+      known[type_index] = t->dtype();
+    } else if (const SymbolicTensor* s = symbolic_tensor_ptr(v)) {
+      known[type_index] = s->graph->dtype(s->endpoint);
+    }
+  });
+  if (current_graph()) return call_graph(h, inputs, num_inputs, attrs, known);
+  return call_eager(op, inputs, num_inputs, attrs, known);
+}
+
+py::object call_op_with_python_args(const OpHandle& h, PyObject* args, PyObject* kwargs) {
+  const AttrMap attrs = (kwargs && PyDict_GET_SIZE(kwargs) > 0) ? attrs_from_kwargs(*h.op, kwargs) : AttrMap();
+  const int n = static_cast<int>(PyTuple_GET_SIZE(args));
+  py::handle inputs[8];
+  if (n > 8) throw py::type_error(h.op->name + " takes " + std::to_string(h.op->inputs.size()) + " inputs");
+  for (int i = 0; i < n; ++i) inputs[i] = PyTuple_GET_ITEM(args, i);
+  return call_op(h, inputs, n, attrs);
+}
+
+}  // namespace graphfn

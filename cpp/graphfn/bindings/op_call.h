@@ -1,0 +1,31 @@
+// Calling a registered op from Python. Inputs are converted the way TF does (tensors fix a type
+// attr, Python values follow it); then the op either runs eagerly or, while a graph is being
+// traced on this thread, becomes a node of that graph.
+#pragma once
+#include <string>
+
+#include <pybind11/pybind11.h>
+
+#include "graphfn/core/attr_value.h"
+#include "graphfn/ir/op_def.h"
+
+namespace graphfn {
+namespace py = pybind11;
+
+// A callable op: the definition plus the node name TF gives it by default ("Add" for tf.add,
+// "add" for `x + y`, "Greater" for tf.greater).
+struct OpHandle {
+  const OpDef* op;
+  std::string name;
+};
+
+// `inputs` has one entry per declared input; a list input is a Python sequence.
+py::object call_op(const OpHandle& h, const py::handle* inputs, int num_inputs, const AttrMap& attrs);
+
+// `op(*args, **kwargs)` from Python: positional inputs, keyword attrs.
+py::object call_op_with_python_args(const OpHandle& h, PyObject* args, PyObject* kwargs);
+
+// Looks an op up by name, raising NotFoundError for an unknown one.
+const OpDef& find_op(const std::string& name);
+
+}  // namespace graphfn

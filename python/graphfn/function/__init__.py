@@ -1,0 +1,1 @@
+"""graphfn.function: tracing Python functions into graphs, one concept per module."""

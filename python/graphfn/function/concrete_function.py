@@ -1,0 +1,151 @@
+"""ConcreteFunction: one traced graph with its signature; calling it runs the compiled plan."""
+
+import itertools
+
+from graphfn import _core
+from graphfn.framework.tensor import EagerTensor, Tensor
+from graphfn.framework.tensor_spec import TensorSpec
+from graphfn.function.function_type import FunctionType, output_type_of
+from graphfn.function.func_graph import FuncGraph
+from graphfn.util import nest
+
+_uids = itertools.count(1)
+
+
+class ConcreteFunction:
+    """A graph traced for one input signature. Call it with tensors (and the Python values it was
+    traced with, which act as defaults)."""
+
+    def __init__(self, name, graph, signature, function_type, arguments, inputs, outputs, structured_outputs):
+        self._name = "__inference_%s_%d" % (name, next(_uids))
+        self._python_name = name
+        self._graph = FuncGraph(graph, self._python_name, inputs, outputs, structured_outputs)
+        self._plan = graph.build_plan(self._name)
+        self._signature = signature          # inspect.Signature of the Python function
+        self._function_type = function_type  # parameters with their trace types
+        self._arguments = arguments          # traced argument values (placeholders and literals)
+        self._structured_outputs = structured_outputs
+        self._output_is_tensor = [isinstance(o, Tensor) for o in nest.flatten(structured_outputs)]
+
+    # Calling -----------------------------------------------------------------------------------
+
+    def __call__(self, *args, **kwargs):
+        try:
+            bound = self._signature.bind_partial(*args, **kwargs)  # traced Python values are defaults
+        except TypeError as e:
+            raise TypeError("Binding inputs to tf.function failed due to `%s`. Received args: %s and "
+                            "kwargs: %s for signature: %r." % (e, args, kwargs, self._function_type)) from None
+        flat = []
+        for param in self._function_type.parameters:
+            traced = self._arguments[param.name]
+            if param.name not in bound.arguments:
+                if nest.flatten(traced) and any(isinstance(v, Tensor) for v in nest.flatten(traced)):
+                    raise TypeError("Binding inputs to tf.function failed due to `missing a required argument: "
+                                    "'%s'`." % param.name)
+                continue
+            value = bound.arguments[param.name]
+            _check_and_flatten(param, traced, value, flat)
+        return self._call_flat(flat)
+
+    def _call_flat(self, tensors):
+        results = iter(self._plan.run(tensors))
+        flat_outputs = [next(results) if is_tensor else value for is_tensor, value in
+                        zip(self._output_is_tensor, nest.flatten(self._structured_outputs))]
+        return nest.pack_sequence_as(self._structured_outputs, flat_outputs)
+
+    # Introspection -------------------------------------------------------------------------------
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def inputs(self):
+        return self._graph.inputs
+
+    @property
+    def outputs(self):
+        return self._graph.outputs
+
+    @property
+    def structured_outputs(self):
+        return self._structured_outputs
+
+    @property
+    def function_type(self):
+        return self._function_type
+
+    @property
+    def structured_input_signature(self):
+        args, kwargs = [], {}
+        for param in self._function_type.parameters:
+            spec = nest.map_structure(_spec_or_value, self._arguments[param.name])
+            if param.kind_name in ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD"):
+                args.append(spec)
+            elif param.kind_name == "VAR_POSITIONAL":
+                args.extend(spec)
+            elif param.kind_name == "VAR_KEYWORD":
+                kwargs.update(spec)
+            else:
+                kwargs[param.name] = spec
+        return tuple(args), kwargs
+
+    @property
+    def output_dtypes(self):
+        return nest.map_structure(lambda t: t.dtype, self._structured_outputs)
+
+    @property
+    def output_shapes(self):
+        return nest.map_structure(lambda t: t.shape, self._structured_outputs)
+
+    def pretty_printed_signature(self, verbose=True):
+        if not verbose:
+            return repr(self._function_type)
+        lines = ["Input Parameters:"]
+        for p in self._function_type.parameters:
+            lines.append("  %s (%s): %r" % (p.name, p.kind_name, p.type))
+        lines.append("Output Type:")
+        lines.append("  %r" % (self._function_type.output_type,))
+        lines.append("Captures:")
+        lines.append("  None")
+        return "\n".join(lines)
+
+    def __str__(self):
+        return "ConcreteFunction " + self.pretty_printed_signature()
+
+    def __repr__(self):
+        return "<ConcreteFunction %r at 0x%X>" % (self._function_type, id(self))
+
+
+def _spec_or_value(value):
+    if isinstance(value, Tensor):
+        return TensorSpec(value.shape, value.dtype, value._op_name if hasattr(value, "_op_name") else None)
+    return value
+
+
+def _check_and_flatten(param, traced, value, flat):
+    """Checks a call argument against what the function was traced with; collects its tensors."""
+    traced_leaves = nest.flatten(traced)
+    try:
+        leaves = nest.flatten(value)
+        structure_ok = len(leaves) == len(traced_leaves)
+    except TypeError:
+        structure_ok = False
+    if not structure_ok:
+        raise TypeError("Can not cast %r to %r" % (value, param.type))
+    for t, v in zip(traced_leaves, leaves):
+        if isinstance(t, Tensor):
+            if not isinstance(v, EagerTensor):
+                v = _core.to_tensor(v, t._dtype_enum)
+            flat.append(v)
+        elif not (t == v or (t != t and v != v)):
+            raise TypeError("Can not cast %r to %r" % (v, param.type))
+
+
+def make_function_type(parameters, structured_outputs):
+    return FunctionType(parameters, output_type_of(structured_outputs,
+                                                   lambda t: TensorSpec(t.shape, t.dtype) if isinstance(t, Tensor) else t))

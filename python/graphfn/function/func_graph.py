@@ -1,0 +1,50 @@
+"""FuncGraph: the Python view of a traced graph (its nodes, inputs and outputs)."""
+
+
+class NodeDef:
+    """One node as `as_graph_def()` lists it: name, op and inputs."""
+
+    __slots__ = ("name", "op", "input")
+
+    def __init__(self, name, op, inputs):
+        self.name = name
+        self.op = op
+        self.input = inputs
+
+    def __repr__(self):
+        return "NodeDef(name=%r, op=%r, input=%r)" % (self.name, self.op, self.input)
+
+
+class GraphDef:
+    __slots__ = ("node",)
+
+    def __init__(self, nodes):
+        self.node = nodes
+
+    def __str__(self):
+        parts = []
+        for n in self.node:
+            text = 'node {\n  name: "%s"\n  op: "%s"\n' % (n.name, n.op)
+            text += "".join('  input: "%s"\n' % i for i in n.input)
+            parts.append(text + "}\n")
+        return "".join(parts)
+
+
+class FuncGraph:
+    def __init__(self, graph, name, inputs, outputs, structured_outputs):
+        self._graph = graph
+        self.name = name
+        self.inputs = list(inputs)
+        self.outputs = list(outputs)
+        self.structured_outputs = structured_outputs
+
+    def as_graph_def(self):
+        g = self._graph
+        return GraphDef([NodeDef(name, g.node_op(i), g.node_inputs(i)) for i, name in enumerate(g.node_names())])
+
+    def get_operations(self):
+        return self.as_graph_def().node
+
+    def to_text(self):
+        """A compact listing of the graph's nodes (graphfn only; for debugging)."""
+        return self._graph.to_text()

@@ -1,0 +1,214 @@
+"""graphfn.function: a Python callable that traces its function into a graph once per input
+signature and replays the graph on later calls (TensorFlow's tf.function).
+
+Call path: bind the arguments like Python -> compute each argument's trace type -> look the
+signature up in the cache (exact match, else the most specific trace that accepts it) -> on a
+miss, trace -> run the concrete function's compiled plan on the call's tensors."""
+
+import functools
+import inspect
+import threading
+import weakref
+
+from graphfn import context
+from graphfn.framework.tensor_spec import TensorSpec
+from graphfn.function import retracing
+from graphfn.function import trace_type as trace_types
+from graphfn.function import tracing
+from graphfn.util import nest
+from graphfn.util.tf_export import tf_export
+
+
+class Function:
+    """A traced-and-cached version of a Python function; see `graphfn.function`."""
+
+    def __init__(self, python_function, name=None, input_signature=None, autograph=True,
+                 reduce_retracing=False, jit_compile=None):
+        self._python_function = python_function
+        self._name = name or getattr(python_function, "__name__", "function")
+        self._signature = inspect.signature(python_function)
+        self._input_signature = _check_input_signature(input_signature)
+        self._autograph = autograph
+        self._reduce_retracing = reduce_retracing
+        self._jit_compile = jit_compile
+        self._cache = {}  # trace key -> ConcreteFunction, in tracing order
+        self._lock = threading.RLock()
+        self._instances = weakref.WeakKeyDictionary()  # per-instance Functions for methods
+        functools.update_wrapper(self, python_function)
+
+    # Calling -------------------------------------------------------------------------------------
+
+    def __call__(self, *args, **kwargs):
+        if context.functions_run_eagerly():
+            return self._python_function(*args, **kwargs)
+        arguments = self._bind(args, kwargs)
+        concrete, traced = self._concrete_function_for(arguments)
+        if context.executing_eagerly():
+            retracing.record_call(self._python_function, traced)
+        return concrete._call_flat(tracing.flat_call_tensors(arguments))
+
+    def get_concrete_function(self, *args, **kwargs):
+        """The concrete function for these arguments (tensors, TensorSpecs or Python values),
+        tracing it if needed."""
+        if self._input_signature is not None and not args and not kwargs:
+            args = tuple(self._input_signature)
+        return self._concrete_function_for(self._bind(args, kwargs))[0]
+
+    def _bind(self, args, kwargs):
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError("Binding inputs to tf.function `%s` failed due to `%s`. Received args: %s and "
+                            "kwargs: %s for signature: %s." % (self._name, e, args, kwargs, self._signature)) from None
+        bound.apply_defaults()
+        arguments = bound.arguments
+        if self._input_signature is not None:
+            _apply_input_signature(self._name, self._signature, self._input_signature, arguments)
+        return arguments
+
+    def _concrete_function_for(self, arguments):
+        """(ConcreteFunction, whether this call traced)."""
+        key = tuple((name, trace_types.trace_type(value)) for name, value in arguments.items())
+        concrete = self._cache.get(key)
+        if concrete is not None:
+            return concrete, False
+        with self._lock:
+            concrete = self._cache.get(key) or self._most_specific_match(key)
+            if concrete is not None:
+                return concrete, False
+            if self._reduce_retracing:
+                key, arguments = self._generalize(key, arguments)
+            concrete = tracing.trace(self._python_function, self._name, self._signature, arguments)
+            self._cache[key] = concrete
+            return concrete, True
+
+    def _most_specific_match(self, key):
+        candidates = [(k, cf) for k, cf in self._cache.items() if _key_is_subtype(key, k)]
+        for k, cf in candidates:
+            if all(_key_is_subtype(k, other) for other, _ in candidates):
+                return cf
+        return None
+
+    def _generalize(self, key, arguments):
+        """reduce_retracing: widen the key to the most specific type shared with an earlier trace."""
+        for other in self._cache:
+            general = _common_key(key, other)
+            if general is not None:
+                args = {name: _specs_from_type(arguments[name], t) for name, t in general}
+                return general, args
+        return key, arguments
+
+    # Introspection -------------------------------------------------------------------------------
+
+    @property
+    def python_function(self):
+        return self._python_function
+
+    @property
+    def input_signature(self):
+        return self._input_signature
+
+    @property
+    def function_spec(self):
+        return self._signature
+
+    def experimental_get_tracing_count(self):
+        return len(self._cache)
+
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        if self._input_signature is not None and not self._cache:
+            self.get_concrete_function()
+        sep = "\n\n" if verbose else "\n"
+        return sep.join(cf.pretty_printed_signature(verbose) for cf in self._cache.values())
+
+    # Methods: each instance gets its own Function (and cache) ---------------------------------------
+
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        bound = self._instances.get(instance)
+        if bound is None:
+            bound = Function(self._python_function.__get__(instance, owner), self._name, self._input_signature,
+                             self._autograph, self._reduce_retracing, self._jit_compile)
+            self._instances[instance] = bound
+        return bound
+
+    def __repr__(self):
+        return "<graphfn.function %s>" % self._name
+
+
+def _key_is_subtype(key, other):
+    return len(key) == len(other) and all(
+        n1 == n2 and trace_types.is_subtype(t1, t2) for (n1, t1), (n2, t2) in zip(key, other))
+
+
+def _common_key(key, other):
+    if len(key) != len(other):
+        return None
+    parts = []
+    for (n1, t1), (n2, t2) in zip(key, other):
+        common = trace_types.common_supertype(t1, t2) if n1 == n2 else None
+        if common is None:
+            return None
+        parts.append((n1, common))
+    return tuple(parts)
+
+
+def _specs_from_type(value, type_):
+    """`value` with its tensor leaves replaced by the (generalized) TensorSpecs of `type_`."""
+    if isinstance(type_, TensorSpec):
+        return type_
+    if isinstance(type_, trace_types.Sequence):
+        return type(value)(*[_specs_from_type(v, t) for v, t in zip(value, type_.elements)]) \
+            if type_.fields is not None else type(value)(_specs_from_type(v, t) for v, t in zip(value, type_.elements))
+    return value
+
+
+def _check_input_signature(input_signature):
+    if input_signature is None:
+        return None
+    if not isinstance(input_signature, (tuple, list)):
+        raise TypeError("input_signature must be either a tuple or a list, got %s." % type(input_signature))
+    for spec in nest.flatten(list(input_signature)):
+        if not isinstance(spec, TensorSpec):
+            raise TypeError("input_signature must be a possibly nested sequence of TensorSpec objects, got "
+                            "invalid args %r with types %r." % (spec, type(spec)))
+    return tuple(input_signature)
+
+
+def _apply_input_signature(name, signature, input_signature, arguments):
+    """Casts the arguments covered by input_signature to tensors of the spec's dtype; the trace
+    uses the specs themselves, so None dimensions stay unknown."""
+    from graphfn import _core
+    from graphfn.framework.tensor import Tensor
+    params = list(signature.parameters)
+    for param_name, spec in zip(params, input_signature):
+        value = arguments[param_name]
+        if not isinstance(value, TensorSpec):
+            if isinstance(value, Tensor) and value.dtype != spec.dtype:
+                ok = False
+            else:
+                try:
+                    value = _core.to_tensor(value, spec.dtype.as_datatype_enum, True)
+                    ok = spec.shape.is_compatible_with(value.shape)
+                except (TypeError, ValueError):
+                    ok = False
+            if not ok:
+                given = TensorSpec(value.shape, value.dtype) if isinstance(value, Tensor) else value
+                raise TypeError(
+                    "Binding inputs to tf.function `%s` failed due to `Can not cast %r to %r`. Received args: "
+                    "%r and kwargs: {} for signature: %s." % (name, given, spec, tuple(arguments.values()), signature))
+        arguments[param_name] = value
+
+
+@tf_export("function")
+def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
+             experimental_relax_shapes=None, name=None, **unused_options):
+    """Compiles a Python function into a callable graph (TensorFlow's tf.function)."""
+    relax = reduce_retracing or bool(experimental_relax_shapes)
+
+    def decorate(fn):
+        return Function(fn, name=name, input_signature=input_signature, autograph=autograph,
+                        reduce_retracing=relax, jit_compile=jit_compile)
+
+    return decorate if func is None else decorate(func)

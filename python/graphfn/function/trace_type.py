@@ -1,0 +1,162 @@
+"""How a call's arguments become a cache key (TF's TraceType rules).
+
+Tensors and NumPy arrays are keyed by dtype and shape (a TensorSpec); Python scalars, strings
+and None by value (so 1, 1.0 and True share a key); lists, tuples, namedtuples and dicts by
+structure (dict key order does not matter); other hashable objects by identity-or-equality
+through a weak reference; unhashable values are rejected."""
+
+import math
+import weakref
+
+import numpy as np
+
+from graphfn.framework import dtypes
+from graphfn.framework.tensor import Tensor
+from graphfn.framework.tensor_spec import TensorSpec
+
+
+class Literal:
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def _is_nan(self):
+        return isinstance(self.value, float) and math.isnan(self.value)
+
+    def __eq__(self, other):
+        if not isinstance(other, Literal):
+            return False
+        if self._is_nan() and other._is_nan():
+            return True
+        return self.value == other.value  # plain ==, as TF: 1, 1.0 and True are one key
+
+    def __hash__(self):
+        return hash("nan") if self._is_nan() else hash(self.value)
+
+    def __repr__(self):
+        return "Literal[%r]" % (self.value,)
+
+
+class Sequence:
+    """List[...] / Tuple[...] / a namedtuple's type, with element types."""
+
+    __slots__ = ("kind", "elements", "fields")
+
+    def __init__(self, kind, elements, fields=None):
+        self.kind = kind          # list, tuple or the namedtuple class
+        self.elements = tuple(elements)
+        self.fields = fields
+
+    def __eq__(self, other):
+        return (isinstance(other, Sequence) and self.kind is other.kind
+                and self.elements == other.elements)
+
+    def __hash__(self):
+        return hash((id(self.kind), self.elements))
+
+    def __repr__(self):
+        if self.fields is not None:
+            return "%s[%s]" % (self.kind.__name__, ", ".join(
+                "[%r, %r]" % (f, e) for f, e in zip(self.fields, self.elements)))
+        name = "List" if self.kind is list else "Tuple"
+        return "%s[%s]" % (name, ", ".join(repr(e) for e in self.elements))
+
+
+class Mapping:
+    __slots__ = ("items",)
+
+    def __init__(self, items):
+        self.items = tuple(sorted(items, key=lambda kv: repr(kv[0])))
+
+    def __eq__(self, other):
+        return isinstance(other, Mapping) and self.items == other.items
+
+    def __hash__(self):
+        return hash(self.items)
+
+    def __repr__(self):
+        return "Dict[%s]" % ", ".join("[%r, %r]" % kv for kv in self.items)
+
+
+class Weakref:
+    """An object keyed by identity or equality; a dead reference never matches."""
+
+    __slots__ = ("ref", "hash")
+
+    def __init__(self, obj):
+        self.ref = weakref.ref(obj)
+        self.hash = hash(obj)
+
+    def __eq__(self, other):
+        if not isinstance(other, Weakref):
+            return False
+        a, b = self.ref(), other.ref()
+        return a is not None and b is not None and (a is b or a == b)
+
+    def __hash__(self):
+        return self.hash
+
+    def __repr__(self):
+        return "Weakref[%r]" % (self.ref(),)
+
+
+def trace_type(value):
+    """The TraceType of one argument value."""
+    if isinstance(value, Tensor):
+        return TensorSpec(value.shape, value.dtype)
+    if isinstance(value, np.ndarray):
+        return TensorSpec(value.shape, dtypes.as_dtype(value.dtype))
+    if isinstance(value, TensorSpec):
+        return TensorSpec(value.shape, value.dtype)
+    if isinstance(value, weakref.ref):
+        raise TypeError("weakref input %r not supported for tf.function." % (value,))
+    if isinstance(value, list):
+        return Sequence(list, [trace_type(v) for v in value])
+    if isinstance(value, tuple):
+        if hasattr(value, "_fields"):
+            return Sequence(type(value), [trace_type(v) for v in value], value._fields)
+        return Sequence(tuple, [trace_type(v) for v in value])
+    if isinstance(value, dict):
+        return Mapping([(k, trace_type(v)) for k, v in value.items()])
+    if value is None or isinstance(value, (bool, int, float, str, bytes, range)):
+        return Literal(value)
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(
+            "Could not generate a generic TraceType for %r.Please verify that it is immutable/hashable. "
+            "Otheriwse, consider implementing the Tracing Protocol for it." % (value,)) from None
+    try:
+        return Weakref(value)
+    except TypeError:
+        return Literal(value)
+
+
+def is_subtype(a, b):
+    """True when a call of type `a` may use a trace made for type `b`."""
+    if a == b:
+        return True
+    if isinstance(a, TensorSpec):
+        return a.is_subtype_of(b)
+    if isinstance(a, Sequence) and isinstance(b, Sequence):
+        return (a.kind is b.kind and len(a.elements) == len(b.elements)
+                and all(is_subtype(x, y) for x, y in zip(a.elements, b.elements)))
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return (len(a.items) == len(b.items)
+                and all(ka == kb and is_subtype(va, vb) for (ka, va), (kb, vb) in zip(a.items, b.items)))
+    return False
+
+
+def common_supertype(a, b):
+    """The most specific type both `a` and `b` are subtypes of, or None (reduce_retracing)."""
+    if a == b:
+        return a
+    if isinstance(a, TensorSpec):
+        return a.most_specific_common_supertype(b)
+    if isinstance(a, Sequence) and isinstance(b, Sequence):
+        if a.kind is not b.kind or len(a.elements) != len(b.elements):
+            return None
+        parts = [common_supertype(x, y) for x, y in zip(a.elements, b.elements)]
+        return None if any(p is None for p in parts) else Sequence(a.kind, parts, a.fields)
+    return None

@@ -1,0 +1,86 @@
+"""Tracing: run the Python function once with placeholders in place of its tensor arguments,
+inside a fresh graph, and turn what it returns into the graph's outputs."""
+
+import inspect
+
+import numpy as np
+
+from graphfn import _core
+from graphfn import context
+from graphfn.framework import dtypes
+from graphfn.framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from graphfn.framework.tensor_spec import TensorSpec
+from graphfn.function import trace_type as trace_types
+from graphfn.function.concrete_function import ConcreteFunction, make_function_type
+from graphfn.function.function_type import Parameter
+from graphfn.ops._op_table import ops
+from graphfn.util import nest
+
+
+def _is_tensor_like(value):
+    return isinstance(value, (Tensor, np.ndarray, TensorSpec))
+
+
+def _placeholder(graph, leaf, param_name):
+    if isinstance(leaf, TensorSpec):
+        dims = leaf.shape.dims
+        return graph.add_placeholder(leaf.dtype.as_datatype_enum, None if dims is None else tuple(dims),
+                                     leaf.name or param_name)
+    if isinstance(leaf, np.ndarray):
+        return graph.add_placeholder(dtypes.as_dtype(leaf.dtype).as_datatype_enum, leaf.shape, param_name)
+    if isinstance(leaf, Tensor):
+        return graph.add_placeholder(leaf._dtype_enum, leaf.shape.dims, param_name)
+    return leaf
+
+
+def _output(value, graph, function_name):
+    """A graph output for one returned leaf: tensors and convertible Python values go through
+    an Identity node; None stays None."""
+    if value is None:
+        return None
+    if isinstance(value, SymbolicTensor) and not value._same_graph(graph):
+        raise ValueError("Tensor %s is from another graph and cannot be returned by %s" % (value.name, function_name))
+    if not isinstance(value, Tensor):
+        try:
+            value = _core.to_tensor(value)
+        except (TypeError, ValueError):
+            raise TypeError(
+                "To be compatible with tf.function, Python functions must return zero or more Tensors or "
+                "ExtensionTypes or None values; in compilation of %s, found return value of type %s, which "
+                "is not a Tensor or ExtensionType." % (function_name, type(value))) from None
+    return ops.Identity(value)
+
+
+def trace(python_function, name, signature, arguments):
+    """Traces `python_function` for the bound `arguments` (name -> value; tensor leaves may be
+    TensorSpecs) and returns a ConcreteFunction."""
+    graph = _core.Graph()
+    parameters, traced_arguments = [], {}
+    with context.graph_context(graph):
+        for param_name, value in arguments.items():
+            kind = signature.parameters[param_name].kind
+            parameters.append(Parameter(param_name, kind, trace_types.trace_type(value)))
+            traced_arguments[param_name] = nest.map_structure(
+                lambda leaf, p=param_name: _placeholder(graph, leaf, p), value)
+        call = inspect.BoundArguments(signature, dict(traced_arguments))
+        result = python_function(*call.args, **call.kwargs)
+        structured_outputs = nest.map_structure(lambda v: _output(v, graph, name), result)
+    flat_outputs = [t for t in nest.flatten(structured_outputs) if t is not None]
+    graph.set_results(flat_outputs)
+    inputs = [leaf for value in traced_arguments.values() for leaf in nest.flatten(value)
+              if isinstance(leaf, SymbolicTensor)]
+    function_type = make_function_type(parameters, structured_outputs)
+    return ConcreteFunction(name, graph, signature, function_type, traced_arguments, inputs, flat_outputs,
+                            structured_outputs)
+
+
+def flat_call_tensors(arguments):
+    """The tensors a call passes to the traced graph, in placeholder order."""
+    flat = []
+    for value in arguments.values():
+        for leaf in nest.flatten(value):
+            if isinstance(leaf, EagerTensor):
+                flat.append(leaf)
+            elif isinstance(leaf, np.ndarray):
+                flat.append(_core.to_tensor(leaf))
+    return flat
