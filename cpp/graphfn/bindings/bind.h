@@ -8,5 +8,6 @@ namespace py = pybind11;
 void bind_errors(py::module_& m);
 void bind_tensor(py::module_& m);
 void bind_eager(py::module_& m);
+void bind_random(py::module_& m);
 
 }  // namespace graphfn

@@ -7,4 +7,5 @@ PYBIND11_MODULE(_core, m) {
   graphfn::bind_errors(m);
   graphfn::bind_tensor(m);
   graphfn::bind_eager(m);
+  graphfn::bind_random(m);
 }
