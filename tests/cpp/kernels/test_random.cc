@@ -175,8 +175,9 @@ TEST_CASE("the stream table stays bounded", "[kernels][random]") {
   reset_random_streams();
   bool all_ok = true;  // execute_eager directly: 65k harness assertions would drown the report
   std::vector<Tensor> out;
+  const std::vector<Tensor> shape = {vec<int64_t>({1})};
   for (int64_t seed = 1; seed <= static_cast<int64_t>(kMaxRandomStreams) + 100; ++seed) {
-    all_ok = all_ok && execute_eager("RandomUniform", {vec<int64_t>({1})}, random_attrs(DType::kFloat32, seed, 1), &out).ok();
+    all_ok = all_ok && execute_eager("RandomUniform", shape, random_attrs(DType::kFloat32, seed, 1), &out).ok();
   }
   CHECK(all_ok);
   CHECK(num_random_streams() == kMaxRandomStreams);
