@@ -1,7 +1,7 @@
 // Number-protocol slots for EagerTensor, and the call slot of op handles (nb_add, nb_subtract, ...). Defining `__add__` as a
 // method makes Python look it up and build a bound method on every `a + b`; pointing the C slot
 // straight at the op saves a third of an eager scalar op. The `__add__`-style methods stay
-// defined (bind_eager.cc) for explicit calls; nothing re-assigns them afterwards.
+// defined (bind_ops.cc) for explicit calls; nothing re-assigns them afterwards.
 #include <pybind11/detail/exception_translation.h>
 
 #include "graphfn/bindings/bind.h"

@@ -7,23 +7,27 @@ namespace graphfn {
 void register_math_ops(OpRegistry& reg);
 void register_array_ops(OpRegistry& reg);
 void register_graph_ops(OpRegistry& reg);
+void register_random_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
 void register_array_kernels(OpRegistry& reg);
 void register_cast_kernels(OpRegistry& reg);
 void register_graph_kernels(OpRegistry& reg);
+void register_random_kernels(OpRegistry& reg);
 
 void register_builtin_ops(OpRegistry& reg) {
   register_math_ops(reg);
   register_array_ops(reg);
   register_graph_ops(reg);
+  register_random_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
   register_array_kernels(reg);
   register_cast_kernels(reg);
   register_graph_kernels(reg);
+  register_random_kernels(reg);
 }
 
 }  // namespace graphfn
