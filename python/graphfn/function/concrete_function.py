@@ -34,7 +34,8 @@ class ConcreteFunction:
             bound = self._signature.bind_partial(*args, **kwargs)  # traced Python values are defaults
         except TypeError as e:
             raise TypeError("Binding inputs to tf.function failed due to `%s`. Received args: %s and "
-                            "kwargs: %s for signature: %r." % (e, args, kwargs, self._function_type)) from None
+                            "kwargs: %s for signature: %r.\nFallback to flat signature also failed due to: %s"
+                            % (e, args, kwargs, self._function_type, self._flat_error(args, kwargs))) from None
         flat = []
         for param in self._function_type.parameters:
             traced = self._arguments[param.name]
@@ -46,6 +47,18 @@ class ConcreteFunction:
             value = bound.arguments[param.name]
             _check_and_flatten(param, traced, value, flat)
         return self._call_flat(flat)
+
+    def _flat_error(self, args, kwargs):
+        """TF's message for the flat (tensors-only) signature that is tried second."""
+        names = [t.name.split(":")[0] for t in self._graph.inputs]
+        head = "%s(%s)" % (self._python_name, ", ".join(names))
+        if kwargs:
+            unexpected = [k for k in kwargs if k not in names]
+            if unexpected:
+                return "%s got unexpected keyword arguments: %s." % (head, ", ".join(unexpected))
+        if len(args) > len(names):
+            return "%s takes %d positional arguments, got %d." % (head, len(names), len(args))
+        return "%s missing required arguments" % head
 
     def _call_flat(self, tensors):
         results = iter(self._plan.run(tensors))

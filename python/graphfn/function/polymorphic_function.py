@@ -58,8 +58,8 @@ class Function:
         try:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as e:
-            raise TypeError("Binding inputs to tf.function `%s` failed due to `%s`. Received args: %s and "
-                            "kwargs: %s for signature: %s." % (self._name, e, args, kwargs, self._signature)) from None
+            raise TypeError("Binding inputs to tf.function failed due to `%s`. Received args: %s and "
+                            "kwargs: %s for signature: %s." % (e, args, kwargs, _signature_text(self._signature))) from None
         bound.apply_defaults()
         arguments = bound.arguments
         if self._input_signature is not None:
@@ -68,6 +68,8 @@ class Function:
 
     def _concrete_function_for(self, arguments):
         """(ConcreteFunction, whether this call traced)."""
+        if self._input_signature is not None:
+            arguments = self._with_signature_specs(arguments)
         key = tuple((name, trace_types.trace_type(value)) for name, value in arguments.items())
         concrete = self._cache.get(key)
         if concrete is not None:
@@ -81,6 +83,11 @@ class Function:
             concrete = tracing.trace(self._python_function, self._name, self._signature, arguments)
             self._cache[key] = concrete
             return concrete, True
+
+    def _with_signature_specs(self, arguments):
+        """input_signature: the parameters it covers are traced (and keyed) as their specs."""
+        specs = dict(zip(self._signature.parameters, self._input_signature))
+        return {name: specs.get(name, value) for name, value in arguments.items()}
 
     def _most_specific_match(self, key):
         candidates = [(k, cf) for k, cf in self._cache.items() if _key_is_subtype(key, k)]
@@ -135,6 +142,18 @@ class Function:
 
     def __repr__(self):
         return "<graphfn.function %s>" % self._name
+
+
+def _signature_text(signature):
+    """The Python signature as TF prints it in binding errors: defaults are not shown."""
+    params = [p.replace(default=_CapturedDefault()) if p.default is not inspect.Parameter.empty else p
+              for p in signature.parameters.values()]
+    return str(signature.replace(parameters=params))
+
+
+class _CapturedDefault:
+    def __repr__(self):
+        return "<captured_default_value>"
 
 
 def _key_is_subtype(key, other):
@@ -196,8 +215,9 @@ def _apply_input_signature(name, signature, input_signature, arguments):
             if not ok:
                 given = TensorSpec(value.shape, value.dtype) if isinstance(value, Tensor) else value
                 raise TypeError(
-                    "Binding inputs to tf.function `%s` failed due to `Can not cast %r to %r`. Received args: "
-                    "%r and kwargs: {} for signature: %s." % (name, given, spec, tuple(arguments.values()), signature))
+                    "Binding inputs to tf.function failed due to `Can not cast %r to %r`. Received args: "
+                    "%r and kwargs: {} for signature: %s." % (given, spec, tuple(arguments.values()),
+                                                              _signature_text(signature)))
         arguments[param_name] = value
 
 

@@ -33,13 +33,13 @@ def _placeholder(graph, leaf, param_name):
     return leaf
 
 
-def _output(value, graph, function_name):
+def _output(value, graph, python_function):
     """A graph output for one returned leaf: tensors and convertible Python values go through
     an Identity node; None stays None."""
     if value is None:
         return None
     if isinstance(value, SymbolicTensor) and not value._same_graph(graph):
-        raise ValueError("Tensor %s is from another graph and cannot be returned by %s" % (value.name, function_name))
+        raise ValueError("Tensor %s is from another graph and cannot be returned by %r" % (value.name, python_function))
     if not isinstance(value, Tensor):
         try:
             value = _core.to_tensor(value)
@@ -47,7 +47,7 @@ def _output(value, graph, function_name):
             raise TypeError(
                 "To be compatible with tf.function, Python functions must return zero or more Tensors or "
                 "ExtensionTypes or None values; in compilation of %s, found return value of type %s, which "
-                "is not a Tensor or ExtensionType." % (function_name, type(value))) from None
+                "is not a Tensor or ExtensionType." % (python_function, type(value).__name__)) from None
     return ops.Identity(value)
 
 
@@ -64,7 +64,7 @@ def trace(python_function, name, signature, arguments):
                 lambda leaf, p=param_name: _placeholder(graph, leaf, p), value)
         call = inspect.BoundArguments(signature, dict(traced_arguments))
         result = python_function(*call.args, **call.kwargs)
-        structured_outputs = nest.map_structure(lambda v: _output(v, graph, name), result)
+        structured_outputs = nest.map_structure(lambda v: _output(v, graph, python_function), result)
     flat_outputs = [t for t in nest.flatten(structured_outputs) if t is not None]
     graph.set_results(flat_outputs)
     inputs = [leaf for value in traced_arguments.values() for leaf in nest.flatten(value)

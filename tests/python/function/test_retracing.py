@@ -1,0 +1,82 @@
+"""Retracing rules: reduce_retracing, input_signature, and TF's frequent-retracing warning."""
+
+import logging
+
+import pytest
+
+import graphfn as tf
+
+
+def test_reduce_retracing_generalizes_from_the_second_shape(capsys):
+    @tf.function(reduce_retracing=True)
+    def g(x):
+        print("Tracing with", x)
+        return x
+
+    g(tf.constant([1, 2, 3]))
+    g(tf.constant([1, 2, 3, 4, 5]))
+    g(tf.constant([1, 2, 3, 4, 5, 6, 7]))
+    out = g(tf.constant([1, 2, 3, 4, 5, 6, 7, 8, 9]))
+    assert out.numpy().tolist() == list(range(1, 10))
+    assert capsys.readouterr().out == ('Tracing with Tensor("x:0", shape=(3,), dtype=int32)\n'
+                                       'Tracing with Tensor("x:0", shape=(None,), dtype=int32)\n')
+
+
+def test_most_specific_trace_wins():
+    @tf.function
+    def f(x):
+        return tf.identity(x)
+
+    specific = f.get_concrete_function(tf.TensorSpec([1, None], tf.int32))
+    general = f.get_concrete_function(tf.TensorSpec([None, None], tf.int32))
+    assert f.experimental_get_tracing_count() == 2
+    assert f._concrete_function_for({"x": tf.constant([[1, 2]])})[0] is specific
+    assert f._concrete_function_for({"x": tf.constant([[1, 2], [3, 4]])})[0] is general
+
+
+def test_input_signature_fixes_one_trace(capsys):
+    @tf.function(input_signature=(tf.TensorSpec(shape=[None], dtype=tf.int32),))
+    def next_collatz(x):
+        print("Tracing with", x)
+        return x // 2
+
+    assert next_collatz(tf.constant([1, 2])).numpy().tolist() == [0, 1]
+    assert next_collatz(tf.constant([1, 2, 3, 4, 5])).numpy().tolist() == [0, 1, 1, 2, 2]
+    assert next_collatz([6, 8]).numpy().tolist() == [3, 4]  # Python values are cast to the spec
+    assert capsys.readouterr().out == 'Tracing with Tensor("x:0", shape=(None,), dtype=int32)\n'
+    with pytest.raises(TypeError, match=r"Can not cast TensorSpec\(shape=\(2, 2\), dtype=tf.int32, name=None\) to "
+                                        r"TensorSpec\(shape=\(None,\), dtype=tf.int32, name=None\)"):
+        next_collatz(tf.constant([[1, 2], [3, 4]]))
+    with pytest.raises(TypeError, match="Can not cast"):
+        next_collatz(tf.constant([1.0, 2.0]))
+    assert next_collatz.experimental_get_tracing_count() == 1
+
+
+def test_input_signature_must_be_a_sequence():
+    with pytest.raises(TypeError, match="input_signature must be either a tuple or a list"):
+        tf.function(lambda x: x, input_signature=tf.TensorSpec([], tf.int32))
+
+
+def test_frequent_retracing_warns_twice_at_most(caplog):
+    def f(x):
+        return x
+
+    tf_f = tf.function(f)
+    with caplog.at_level(logging.WARNING, logger="graphfn"):
+        for i in range(4):
+            tf_f(i)
+        assert caplog.records == []
+        tf_f(4)
+        assert len(caplog.records) == 1
+        message = caplog.records[0].getMessage()
+        assert message.startswith("5 out of the last 5 calls to <function ")
+        assert message.endswith(
+            "triggered tf.function retracing. Tracing is expensive and the excessive number of tracings could be "
+            "due to (1) creating @tf.function repeatedly in a loop, (2) passing tensors with different shapes, (3) "
+            "passing Python objects instead of tensors. For (1), please define your @tf.function outside of the "
+            "loop. For (2), @tf.function has reduce_retracing=True option that can avoid unnecessary retracing. "
+            "For (3), please refer to https://www.tensorflow.org/guide/function#controlling_retracing and "
+            "https://www.tensorflow.org/api_docs/python/tf/function for  more details.")
+        for i in range(5, 20):
+            tf_f(i)
+        assert len(caplog.records) == 2
