@@ -31,6 +31,7 @@ def run_functions_eagerly(run_eagerly):
     """Makes every graphfn.function run its Python code directly (for debugging)."""
     global _run_functions_eagerly
     _run_functions_eagerly = bool(run_eagerly)
+    _core.set_functions_run_eagerly(_run_functions_eagerly)
 
 
 @tf_export("config.functions_run_eagerly")

@@ -61,10 +61,25 @@ class ConcreteFunction:
         return "%s missing required arguments" % head
 
     def _call_flat(self, tensors):
-        results = iter(self._plan.run(tensors))
+        return self._pack(self._plan.run(tensors))
+
+    def _pack(self, results):
+        """The Python structure the function returned, with the run's tensors in it."""
+        results = iter(results)
         flat_outputs = [next(results) if is_tensor else value for is_tensor, value in
                         zip(self._output_is_tensor, nest.flatten(self._structured_outputs))]
         return nest.pack_sequence_as(self._structured_outputs, flat_outputs)
+
+    def _fast_output_kind(self):
+        """How the C++ fast path packs results: (kind, packer); see bindings/bind_function.cc."""
+        out = self._structured_outputs
+        if isinstance(out, Tensor):
+            return 0, None
+        if out is None:
+            return 3, None
+        if type(out) in (tuple, list) and all(isinstance(o, Tensor) for o in out):
+            return (1 if type(out) is tuple else 2), None
+        return 4, self._pack
 
     # Introspection -------------------------------------------------------------------------------
 

@@ -10,7 +10,9 @@ import inspect
 import threading
 import weakref
 
+from graphfn import _core
 from graphfn import context
+from graphfn.framework.tensor import EagerTensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function import retracing
 from graphfn.function import trace_type as trace_types
@@ -34,18 +36,32 @@ class Function:
         self._cache = {}  # trace key -> ConcreteFunction, in tracing order
         self._lock = threading.RLock()
         self._instances = weakref.WeakKeyDictionary()  # per-instance Functions for methods
+        self._fast = _core.FastCallCache()  # cache hits on simple signatures, answered in C++
         functools.update_wrapper(self, python_function)
 
     # Calling -------------------------------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
+        result = self._fast.call(args, kwargs, _MISS)
+        if result is not _MISS:
+            return result
+        return self._call_slow(args, kwargs)
+
+    def _call_slow(self, args, kwargs):
         if context.functions_run_eagerly():
+            return self._python_function(*args, **kwargs)
+        if not context.executing_eagerly():
+            # Called while tracing another function: trace this one inline into that graph.
             return self._python_function(*args, **kwargs)
         arguments = self._bind(args, kwargs)
         concrete, traced = self._concrete_function_for(arguments)
-        if context.executing_eagerly():
-            retracing.record_call(self._python_function, traced)
-        return concrete._call_flat(tracing.flat_call_tensors(arguments))
+        retracing.record_call(self._python_function, traced, self._fast.take_hits())
+        flat = tracing.flat_call_tensors(arguments)
+        result = concrete._call_flat(flat)
+        if not kwargs and _tensors_are_the_positional_args(flat, args):
+            kind, packer = concrete._fast_output_kind()
+            self._fast.insert(args, concrete._plan, kind, packer)
+        return result
 
     def get_concrete_function(self, *args, **kwargs):
         """The concrete function for these arguments (tensors, TensorSpecs or Python values),
@@ -119,6 +135,12 @@ class Function:
     def function_spec(self):
         return self._signature
 
+    def clear_cache(self):
+        """Drops every trace (graphfn only; TF has no public equivalent)."""
+        with self._lock:
+            self._cache.clear()
+            self._fast.clear()
+
     def experimental_get_tracing_count(self):
         return len(self._cache)
 
@@ -142,6 +164,16 @@ class Function:
 
     def __repr__(self):
         return "<graphfn.function %s>" % self._name
+
+
+_MISS = object()
+
+
+def _tensors_are_the_positional_args(flat, args):
+    """True when the graph is fed exactly the call's tensor arguments, in order (so the C++
+    fast path, which feeds those, is equivalent)."""
+    tensors = [a for a in args if isinstance(a, EagerTensor)]
+    return len(tensors) == len(flat) and all(a is b for a, b in zip(tensors, flat))
 
 
 def _signature_text(signature):

@@ -22,7 +22,9 @@ class _Detector:
 _detectors = {}
 
 
-def record_call(python_function, traced):
+def record_call(python_function, traced, fast_hits=0):
+    """Records one call that went through Python, after `fast_hits` calls that the C++ cache
+    answered (which did not trace)."""
     code = getattr(python_function, "__code__", None)
     if code is None:
         return
@@ -31,6 +33,7 @@ def record_call(python_function, traced):
         if not traced:
             return
         detector = _detectors[code] = _Detector()
+    detector.calls.extend([False] * min(fast_hits, _MAX_CALL_HISTORY))
     detector.calls.append(traced)
     tracing_calls = sum(detector.calls)
     if traced and tracing_calls >= _THRESHOLD and detector.warnings < _MAX_WARNINGS:

@@ -298,3 +298,69 @@ def test_bool_of_a_symbolic_tensor_is_an_error():
                        match="Using a symbolic `tf.Tensor` as a Python `bool` is not allowed"):
         f(tf.constant(1))
     assert issubclass(tf.errors.OperatorNotAllowedInGraphError, TypeError)
+
+
+def test_cache_hits_return_fresh_results_of_the_right_structure():
+    @tf.function
+    def single(x):
+        return x + 1
+
+    @tf.function
+    def pair(x, y):
+        return x * y, x - y
+
+    @tf.function
+    def nested(x, n):
+        return {"a": [x, x * n], "b": None}
+
+    x = tf.constant(3)
+    for _ in range(3):  # the first call traces; later ones are answered by the C++ cache
+        assert single(x).numpy() == 4
+        a, b = pair(x, tf.constant(2))
+        assert (a.numpy(), b.numpy()) == (6, 1)
+        out = nested(x, 5)
+        assert out["a"][1].numpy() == 15 and out["b"] is None
+    assert isinstance(pair(x, x), tuple)
+    assert nested(x, 6)["a"][1].numpy() == 18  # a new literal value retraces
+    assert nested.experimental_get_tracing_count() == 2
+
+
+def test_functions_called_from_8_threads_trace_once():
+    import threading
+
+    calls = []
+
+    @tf.function
+    def f(x):
+        calls.append(1)
+        return x * 2
+
+    results = [None] * 8
+    barrier = threading.Barrier(8)
+
+    def work(i):
+        barrier.wait()
+        results[i] = [f(tf.constant(i)).numpy() for _ in range(50)]
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [[2 * i] * 50 for i in range(8)]
+    assert len(calls) == 1 and f.experimental_get_tracing_count() == 1
+
+
+def test_function_called_inside_a_function_is_traced_inline(capsys):
+    @tf.function
+    def inner(x):
+        print("tracing inner")
+        return x * 2
+
+    @tf.function
+    def outer(x):
+        return inner(x) + 1
+
+    assert outer(tf.constant(3)).numpy() == 7
+    assert outer(tf.constant(4)).numpy() == 9
+    assert capsys.readouterr().out == "tracing inner\n"
