@@ -20,6 +20,42 @@ def graph_context(graph):
         _core.pop_graph()
 
 
+# Variable creation while tracing (TF's rule): allowed during a function's first trace only.
+# The Function sets the mode around each trace; eager code may always create variables.
+_ALLOWED, _SINGLETON_ONLY, _NON_FIRST_CALL = "allowed", "singleton", "non-first"
+_variable_creation = [None]  # stack of (mode, list of created variables)
+
+
+@contextlib.contextmanager
+def variable_creation_scope(mode):
+    created = []
+    _variable_creation.append((mode, created))
+    try:
+        yield created
+    finally:
+        _variable_creation.pop()
+
+
+def check_variable_creation():
+    scope = _variable_creation[-1]
+    if scope is None or executing_eagerly():
+        return
+    mode = scope[0]
+    if mode == _SINGLETON_ONLY:
+        raise ValueError(
+            "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
+            "tf.Variable is only created once or created outside tf.function. See "
+            "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
+    if mode == _NON_FIRST_CALL:
+        raise ValueError("Creating variables on a non-first call to a function decorated with tf.function.")
+
+
+def note_variable_created(variable):
+    scope = _variable_creation[-1]
+    if scope is not None and not executing_eagerly():
+        scope[1].append(variable)
+
+
 @tf_export("executing_eagerly")
 def executing_eagerly():
     """False while a function is being traced."""

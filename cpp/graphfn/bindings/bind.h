@@ -10,6 +10,7 @@ void bind_tensor(py::module_& m);
 void bind_graph(py::module_& m);
 void bind_ops(py::module_& m);
 void bind_function(py::module_& m);
+void bind_variables(py::module_& m);
 void bind_tensor_slots(py::module_& m);  // after bind_ops: overrides the dunders' C slots
 void bind_random(py::module_& m);
 

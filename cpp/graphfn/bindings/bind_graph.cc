@@ -6,6 +6,8 @@
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
+#include "graphfn/core/resource.h"
+#include "graphfn/passes/auto_control_deps.h"
 #include "graphfn/runtime/plan.h"
 
 namespace graphfn {
@@ -48,15 +50,38 @@ const SymbolicTensor* symbolic_tensor_ptr(py::handle value) {
 void bind_graph(py::module_& m) {
   py::class_<Graph, std::shared_ptr<Graph>>(m, "Graph")
       .def(py::init<>())
-      .def("add_placeholder", [](const std::shared_ptr<Graph>& g, int dtype, py::handle shape, const std::string& name) {
+      .def("add_placeholder", [](const std::shared_ptr<Graph>& g, int dtype, py::handle shape, const std::string& name,
+                                 py::handle handle_shape) {
         int id = 0;
         throw_if_error(g->add_placeholder(static_cast<DType>(dtype), shape_from_py(shape), name, &id));
+        if (!handle_shape.is_none()) g->mutable_node(id).attrs.set("_handle_shape", shape_from_py(handle_shape));
         g->arguments.push_back(id);
         return SymbolicTensor{g, Endpoint{id, 0}};
-      })
+      }, py::arg("dtype"), py::arg("shape"), py::arg("name"), py::arg("handle_shape") = py::none())
       .def("set_results", [](Graph& g, const std::vector<const SymbolicTensor*>& results) {
         g.results.clear();
         for (const SymbolicTensor* t : results) g.results.push_back(t->endpoint);
+      })
+      .def("evaluate", [](const Graph& g, const SymbolicTensor& t) {
+        // Runs the part of the graph that computes `t` with nothing fed (TF's init_scope lifting
+        // of variable initializers); fails if `t` depends on an argument.
+        std::shared_ptr<const Plan> plan;
+        throw_if_error(Plan::build(g, {}, {t.endpoint}, &plan, "initializer"));
+        std::vector<Tensor> results;
+        throw_if_error(plan->run(nullptr, 0, &results));
+        return results[0];
+      })
+      .def("add_auto_control_deps", [](Graph& g) { add_auto_control_deps(g); })
+      .def("captured_resources", [](const Graph& g) {
+        // (node name, resource id) of every captured resource handle (Const of dtype resource).
+        std::vector<std::pair<std::string, uintptr_t>> out;
+        for (int i = 0; i < g.num_nodes(); ++i) {
+          const Tensor* v = g.node(i).const_value();
+          if (v && v->dtype() == DType::kResource) {
+            out.emplace_back(g.node(i).name, reinterpret_cast<uintptr_t>(v->data<ResourceHandle>()->get()));
+          }
+        }
+        return out;
       })
       .def("to_text", &Graph::to_text)
       .def_property_readonly("num_nodes", &Graph::num_nodes)

@@ -205,6 +205,7 @@ Tensor to_tensor(py::handle value, DType want, bool allow_cast) {
 }
 
 py::object to_numpy(const Tensor& t) {
+  if (t.dtype() == DType::kResource) throw py::type_error("Cannot convert a resource handle tensor to NumPy");
   std::vector<py::ssize_t> shape(t.shape().dims().begin(), t.shape().dims().end());
   py::array arr;
   if (t.dtype() == DType::kString) {

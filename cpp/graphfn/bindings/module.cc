@@ -10,5 +10,6 @@ PYBIND11_MODULE(_core, m) {
   graphfn::bind_ops(m);
   graphfn::bind_tensor_slots(m);
   graphfn::bind_function(m);
+  graphfn::bind_variables(m);
   graphfn::bind_random(m);
 }

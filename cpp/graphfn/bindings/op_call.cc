@@ -158,12 +158,50 @@ const OpDef& find_op(const std::string& name) {
   return *op;
 }
 
+// Objects that know how to become a tensor (graphfn.Variable) implement TF's
+// `__tf_tensor__()` protocol; plain Python scalars and tensors are checked first, for speed.
+bool needs_tensor_protocol(py::handle v) {
+  PyObject* p = v.ptr();
+  if (eager_tensor_ptr(v) || symbolic_tensor_ptr(v) || PyFloat_CheckExact(p) || PyLong_CheckExact(p) ||
+      PyBool_Check(p) || PyUnicode_CheckExact(p) || PyBytes_CheckExact(p) || PyList_CheckExact(p) ||
+      PyTuple_CheckExact(p) || p == Py_None) {
+    return false;
+  }
+  return PyObject_HasAttrString(p, "__tf_tensor__");
+}
+
+py::object as_tensor_input(py::handle v) {
+  if (needs_tensor_protocol(v)) return v.attr("__tf_tensor__")();
+  return py::reinterpret_borrow<py::object>(v);
+}
+
 py::object call_op(const OpHandle& h, const py::handle* inputs, int num_inputs, const AttrMap& attrs) {
   const OpDef& op = *h.op;
   if (num_inputs != static_cast<int>(op.inputs.size())) {
     throw py::type_error(op.name + " takes " + std::to_string(op.inputs.size()) + " inputs, got " +
                          std::to_string(num_inputs));
   }
+  // Replace protocol objects (variables) by their tensors; `converted` keeps them alive.
+  std::vector<py::object> converted;
+  constexpr int kMaxInputs = 8;
+  if (num_inputs > kMaxInputs) throw py::type_error(op.name + " has too many inputs");
+  py::handle resolved[kMaxInputs];
+  for (int k = 0; k < num_inputs; ++k) {
+    resolved[k] = inputs[k];
+    if (op.inputs[k].is_list()) {
+      bool any = false;
+      for (auto item : py::reinterpret_borrow<py::sequence>(inputs[k])) any = any || needs_tensor_protocol(item);
+      if (!any) continue;
+      py::list items;
+      for (auto item : py::reinterpret_borrow<py::sequence>(inputs[k])) items.append(as_tensor_input(item));
+      converted.push_back(std::move(items));
+      resolved[k] = converted.back();
+    } else if (needs_tensor_protocol(inputs[k])) {
+      converted.push_back(inputs[k].attr("__tf_tensor__")());
+      resolved[k] = converted.back();
+    }
+  }
+  inputs = resolved;
   DType known[kMaxTypeAttrs];
   for (size_t i = 0; i < op.type_attr_names.size(); ++i) {
     known[i] = attrs.empty() ? DType::kInvalid : attrs.get_type(op.type_attr_names[i], DType::kInvalid);

@@ -1,5 +1,7 @@
 #include "graphfn/core/buffer.h"
 
+#include "graphfn/core/resource.h"
+
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -21,7 +23,13 @@ std::shared_ptr<Buffer> Buffer::allocate(DType dt, int64_t n) {
   if (dt == DType::kString) {
     auto* s = static_cast<std::string*>(p);
     for (int64_t i = 0; i < n; ++i) new (s + i) std::string();
-    buf->num_strings_ = n;
+  } else if (dt == DType::kResource) {
+    auto* r = static_cast<std::shared_ptr<Resource>*>(p);
+    for (int64_t i = 0; i < n; ++i) new (r + i) std::shared_ptr<Resource>();
+  }
+  if (holds_objects(dt)) {
+    buf->object_dtype_ = dt;
+    buf->num_objects_ = n;
   }
   return buf;
 }
@@ -39,8 +47,13 @@ Buffer::~Buffer() {
     release_();
     return;
   }
-  auto* s = static_cast<std::string*>(data_);
-  for (int64_t i = 0; i < num_strings_; ++i) s[i].~basic_string();
+  if (object_dtype_ == DType::kString) {
+    auto* s = static_cast<std::string*>(data_);
+    for (int64_t i = 0; i < num_objects_; ++i) s[i].~basic_string();
+  } else if (object_dtype_ == DType::kResource) {
+    auto* r = static_cast<std::shared_ptr<Resource>*>(data_);
+    for (int64_t i = 0; i < num_objects_; ++i) r[i].~shared_ptr();
+  }
   if (data_ != inline_) std::free(data_);
 }
 

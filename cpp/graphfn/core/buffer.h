@@ -37,7 +37,8 @@ class Buffer {
   alignas(kInlineAlignment) unsigned char inline_[kInlineBytes];
   void* data_ = nullptr;
   size_t bytes_ = 0;
-  int64_t num_strings_ = 0;  // constructed std::strings to destroy
+  DType object_dtype_ = DType::kInvalid;  // kString / kResource: elements are C++ objects
+  int64_t num_objects_ = 0;               // constructed objects to destroy
   std::function<void()> release_;
 };
 

@@ -1,5 +1,7 @@
 #include "graphfn/core/dtype.h"
 
+#include <memory>
+
 namespace graphfn {
 
 const char* dtype_name(DType dt) {
@@ -13,6 +15,7 @@ const char* dtype_name(DType dt) {
     case DType::kString: return "string";
     case DType::kInt64: return "int64";
     case DType::kBool: return "bool";
+    case DType::kResource: return "resource";
     default: return "invalid";
   }
 }
@@ -28,6 +31,7 @@ const char* dtype_tf_enum(DType dt) {
     case DType::kString: return "DT_STRING";
     case DType::kInt64: return "DT_INT64";
     case DType::kBool: return "DT_BOOL";
+    case DType::kResource: return "DT_RESOURCE";
     default: return "DT_INVALID";
   }
 }
@@ -49,6 +53,7 @@ size_t dtype_size(DType dt) {
     case DType::kString: return sizeof(std::string);
     case DType::kInt64: return 8;
     case DType::kBool: return 1;
+    case DType::kResource: return sizeof(std::shared_ptr<void>);
     default: return 0;
   }
 }
@@ -56,7 +61,7 @@ size_t dtype_size(DType dt) {
 bool dtype_from_name(const std::string& name, DType* out) {
   for (int i = 0; i < kNumDTypes; ++i) {
     DType dt = static_cast<DType>(i);
-    if (is_valid(dt) && name == dtype_name(dt)) {
+    if ((is_valid(dt) || dt == DType::kResource) && name == dtype_name(dt)) {
       *out = dt;
       return true;
     }

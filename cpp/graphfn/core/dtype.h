@@ -18,8 +18,9 @@ enum class DType : uint8_t {
   kString = 7,
   kInt64 = 9,
   kBool = 10,
+  kResource = 20,  // handles to state such as variables (core/resource.h)
 };
-constexpr int kNumDTypes = 11;  // one past the largest enum value
+constexpr int kNumDTypes = 21;  // one past the largest enum value
 
 const char* dtype_name(DType dt);     // "float32", "int32", ... (TF's Python names)
 const char* dtype_tf_enum(DType dt);  // "DT_FLOAT", "DT_INT32", ... (TF's DataType names)
@@ -32,9 +33,12 @@ inline bool is_integer(DType dt) {
          dt == DType::kUInt8;
 }
 inline bool is_numeric(DType dt) { return is_floating(dt) || is_integer(dt); }
+// The dtypes of values users compute with (not kResource).
 inline bool is_valid(DType dt) {
   return is_numeric(dt) || dt == DType::kBool || dt == DType::kString;
 }
+// Element types that own C++ objects (constructed and destroyed with the buffer).
+inline bool holds_objects(DType dt) { return dt == DType::kString || dt == DType::kResource; }
 
 // Compile-time mapping C++ type -> DType.
 template <typename T> struct DTypeOf;

@@ -1,5 +1,7 @@
 #include "graphfn/core/tensor.h"
 
+#include "graphfn/core/resource.h"
+
 #include <cstring>
 #include <new>
 #include <sstream>
@@ -31,6 +33,9 @@ Tensor Tensor::copy() const {
   Tensor out(dtype_, shape_);
   if (dtype_ == DType::kString) {
     for (int64_t i = 0; i < num_elements_; ++i) out.data<std::string>()[i] = data<std::string>()[i];
+  } else if (dtype_ == DType::kResource) {
+    using Handle = std::shared_ptr<Resource>;
+    for (int64_t i = 0; i < num_elements_; ++i) out.data<Handle>()[i] = data<Handle>()[i];
   } else if (num_elements_ > 0) {
     std::memcpy(out.raw_data(), raw_data(), bytes());
   }

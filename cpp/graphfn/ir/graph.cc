@@ -60,7 +60,10 @@ Status Graph::add_node(const OpDef& op, const std::string& name, const std::vect
     }
     const Node& src = *nodes_[e.node];
     dtypes[i] = src.output_dtypes[e.index];
-    infos[i] = InputInfo{dtypes[i], &src.output_shapes[e.index], src.const_value()};
+    const AttrValue* handle_shape = src.attrs.find("_handle_shape");
+    infos[i] = InputInfo{dtypes[i], &src.output_shapes[e.index], src.const_value(),
+                         handle_shape && std::holds_alternative<Shape>(*handle_shape)
+                             ? &std::get<Shape>(*handle_shape) : nullptr};
   }
   DType type_attrs[kMaxTypeAttrs];
   GRAPHFN_RETURN_IF_ERROR(resolve_type_attrs(op, dtypes.data(), n, attrs, type_attrs));

@@ -46,6 +46,9 @@ struct OpDef {
   std::vector<AttrDef> attrs;
   bool stateful = false;    // must run even when its outputs are unused; never folded or merged
   bool commutative = false;
+  // How the op uses its resource inputs: automatic control dependencies order reads after the
+  // last write and writes after earlier reads and writes of the same resource.
+  enum class ResourceAccess { kNone, kRead, kWrite } resource_access = ResourceAccess::kNone;
   ShapeFn shape_fn = nullptr;
   // The type attr that selects the kernel ("T" unless set), and the kernels by dtype.
   std::string kernel_type_attr;

@@ -25,6 +25,8 @@ class OpDefBuilder {
   OpDefBuilder& attr(const std::string& spec);
   OpDefBuilder& stateful() { def_->stateful = true; return *this; }
   OpDefBuilder& commutative() { def_->commutative = true; return *this; }
+  OpDefBuilder& reads_resource() { def_->resource_access = OpDef::ResourceAccess::kRead; return *this; }
+  OpDefBuilder& writes_resource() { def_->resource_access = OpDef::ResourceAccess::kWrite; return *this; }
   OpDefBuilder& shape_fn(ShapeFn fn) { def_->shape_fn = fn; return *this; }
   OpDefBuilder& kernel_type_attr(const std::string& attr) { def_->kernel_type_attr = attr; return *this; }
 

@@ -22,6 +22,7 @@ struct InputInfo {
   DType dtype = DType::kInvalid;
   const Shape* shape = nullptr;
   const Tensor* value = nullptr;
+  const Shape* handle_shape = nullptr;  // resource inputs: the shape of the variable behind them
 };
 
 class InferenceContext {
@@ -52,6 +53,9 @@ class InferenceContext {
   // Shape functions must handle null by producing unknown dimensions.
   const Tensor* input_value(int i) const { return tensors_ ? &tensors_[i] : infos_[i].value; }
   bool is_eager() const { return tensors_ != nullptr; }
+  // For a resource input fed by a placeholder, the shape of the variable it will hold (TF's
+  // handle data), when known.
+  const Shape* input_handle_shape(int i) const { return tensors_ ? nullptr : infos_[i].handle_shape; }
   // A resolved type attr ("T", "DstT", ...).
   DType type_attr(const std::string& name) const;
 

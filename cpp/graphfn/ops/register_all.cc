@@ -7,6 +7,7 @@ namespace graphfn {
 void register_math_ops(OpRegistry& reg);
 void register_array_ops(OpRegistry& reg);
 void register_graph_ops(OpRegistry& reg);
+void register_resource_variable_ops(OpRegistry& reg);
 void register_random_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
@@ -14,12 +15,14 @@ void register_cwise_unary_kernels(OpRegistry& reg);
 void register_array_kernels(OpRegistry& reg);
 void register_cast_kernels(OpRegistry& reg);
 void register_graph_kernels(OpRegistry& reg);
+void register_variable_kernels(OpRegistry& reg);
 void register_random_kernels(OpRegistry& reg);
 
 void register_builtin_ops(OpRegistry& reg) {
   register_math_ops(reg);
   register_array_ops(reg);
   register_graph_ops(reg);
+  register_resource_variable_ops(reg);
   register_random_ops(reg);
 
   register_cwise_binary_kernels(reg);
@@ -27,6 +30,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_array_kernels(reg);
   register_cast_kernels(reg);
   register_graph_kernels(reg);
+  register_variable_kernels(reg);
   register_random_kernels(reg);
 }
 

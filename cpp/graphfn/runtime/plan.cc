@@ -7,10 +7,10 @@ namespace {
 
 // Marks the nodes that must run: those the results depend on, every stateful node, and
 // (transitively) their data and control inputs.
-std::vector<bool> needed_nodes(const Graph& graph) {
+std::vector<bool> needed_nodes(const Graph& graph, const std::vector<Endpoint>& results) {
   std::vector<bool> needed(graph.num_nodes(), false);
   std::vector<int> stack;
-  for (const Endpoint& e : graph.results) stack.push_back(e.node);
+  for (const Endpoint& e : results) stack.push_back(e.node);
   for (int i = 0; i < graph.num_nodes(); ++i) {
     if (graph.node(i).op->stateful) stack.push_back(i);
   }
@@ -28,6 +28,11 @@ std::vector<bool> needed_nodes(const Graph& graph) {
 }  // namespace
 
 Status Plan::build(const Graph& graph, std::shared_ptr<const Plan>* out, const std::string& name) {
+  return build(graph, graph.arguments, graph.results, out, name);
+}
+
+Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const std::vector<Endpoint>& results,
+                   std::shared_ptr<const Plan>* out, const std::string& name) {
   auto plan = std::make_shared<Plan>();
   plan->name_ = name;
   std::vector<int> first_slot(graph.num_nodes());
@@ -35,9 +40,9 @@ Status Plan::build(const Graph& graph, std::shared_ptr<const Plan>* out, const s
     first_slot[i] = plan->num_slots_;
     plan->num_slots_ += static_cast<int>(graph.node(i).output_dtypes.size());
   }
-  const std::vector<bool> needed = needed_nodes(graph);
+  const std::vector<bool> needed = needed_nodes(graph, results);
   std::vector<bool> is_argument(graph.num_nodes(), false);
-  for (int arg : graph.arguments) {
+  for (int arg : arguments) {
     is_argument[arg] = true;
     plan->feed_slots_.push_back(first_slot[arg]);
     plan->feed_dtypes_.push_back(graph.node(arg).output_dtypes[0]);
@@ -59,7 +64,7 @@ Status Plan::build(const Graph& graph, std::shared_ptr<const Plan>* out, const s
     step.first_output_slot = first_slot[i];
     plan->steps_.push_back(std::move(step));
   }
-  for (const Endpoint& e : graph.results) plan->result_slots_.push_back(first_slot[e.node] + e.index);
+  for (const Endpoint& e : results) plan->result_slots_.push_back(first_slot[e.node] + e.index);
   *out = std::move(plan);
   return Status::OK();
 }

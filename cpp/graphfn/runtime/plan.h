@@ -19,6 +19,9 @@ class Plan {
   // Compiles `graph` for feeding graph.arguments and fetching graph.results. `name` names the
   // function in errors (TF's "__inference_f_12").
   static Status build(const Graph& graph, std::shared_ptr<const Plan>* out, const std::string& name = "graph");
+  // Compiles for other feeds and fetches (e.g. evaluating one tensor with no feeds).
+  static Status build(const Graph& graph, const std::vector<int>& arguments, const std::vector<Endpoint>& results,
+                      std::shared_ptr<const Plan>* out, const std::string& name);
 
   // Runs the plan. Thread-safe: each call has its own slots. Errors name the failing node. Fed
   // dtypes must match; shapes are not checked against the traced ones (as in TF): every kernel

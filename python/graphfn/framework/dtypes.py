@@ -49,7 +49,7 @@ class DType:
 
     @property
     def is_numpy_compatible(self):
-        return True
+        return self._name != "resource"
 
     @property
     def size(self):
@@ -96,14 +96,15 @@ int8 = DType(6, "int8", np.int8)
 string = DType(7, "string", object)
 int64 = DType(9, "int64", np.int64)
 bool = DType(10, "bool", np.bool_)  # noqa: A001 (TF's name)
+resource = DType(20, "resource", object)
 double = float64
 float = float32  # noqa: A001 (TF's alias)
 
-_ALL = (float32, float64, int32, uint8, int16, int8, string, int64, bool)
+_ALL = (float32, float64, int32, uint8, int16, int8, string, int64, bool, resource)
 _BY_ENUM = {d.as_datatype_enum: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NAME.update({"float": float32, "double": float64})
-_BY_NP = {np.dtype(d.as_numpy_dtype): d for d in _ALL if d is not string}
+_BY_NP = {np.dtype(d.as_numpy_dtype): d for d in _ALL if d not in (string, resource)}
 
 
 _PY_TYPES = {builtins.bool: bool, builtins.int: int32, builtins.float: float32,

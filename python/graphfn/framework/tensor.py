@@ -23,7 +23,10 @@ Tensor.register(EagerTensor)
 Tensor.register(SymbolicTensor)
 
 
-def _numpy_text(t, is_repr):
+def numpy_text(t, is_repr):
+    """The value part of TF's tensor str/repr."""
+    if not t.dtype.is_numpy_compatible:
+        return "<unprintable>"
     value = t._numpy()
     if not is_repr:
         text = str(value)
@@ -51,11 +54,11 @@ def _install_eager(cls):
 
     def __str__(self):
         return "tf.Tensor(%s, shape=%s, dtype=%s)" % (
-            _numpy_text(self, False), self.shape, self.dtype.name)
+            numpy_text(self, False), self.shape, self.dtype.name)
 
     def __repr__(self):
         return "<tf.Tensor: shape=%s, dtype=%s, numpy=%s>" % (
-            self.shape, self.dtype.name, _numpy_text(self, True))
+            self.shape, self.dtype.name, numpy_text(self, True))
 
     def __bool__(self):
         return bool(self._numpy())

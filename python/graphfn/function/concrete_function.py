@@ -139,7 +139,11 @@ class ConcreteFunction:
         lines.append("Output Type:")
         lines.append("  %r" % (self._function_type.output_type,))
         lines.append("Captures:")
-        lines.append("  None")
+        captures = self._graph._graph.captured_resources()
+        if not captures:
+            lines.append("  None")
+        for _, resource_id in captures:
+            lines.append("  %d: TensorSpec(shape=(), dtype=tf.resource, name=None)" % resource_id)
         return "\n".join(lines)
 
     def __str__(self):

@@ -86,7 +86,8 @@ class Function:
         """(ConcreteFunction, whether this call traced)."""
         if self._input_signature is not None:
             arguments = self._with_signature_specs(arguments)
-        key = tuple((name, trace_types.trace_type(value)) for name, value in arguments.items())
+        aliases = {}
+        key = tuple((name, trace_types.trace_type(value, aliases)) for name, value in arguments.items())
         concrete = self._cache.get(key)
         if concrete is not None:
             return concrete, False
@@ -96,9 +97,24 @@ class Function:
                 return concrete, False
             if self._reduce_retracing:
                 key, arguments = self._generalize(key, arguments)
-            concrete = tracing.trace(self._python_function, self._name, self._signature, arguments)
+            concrete = self._trace(key, arguments)
             self._cache[key] = concrete
             return concrete, True
+
+    def _trace(self, key, arguments):
+        """Traces, applying TF's variable-creation rule: variables may be created during the
+        first trace only; if that trace created any, trace again with creation forbidden (so a
+        variable created unconditionally fails, and `if self.v is None:` patterns work)."""
+        if self._cache:
+            with context.variable_creation_scope(context._NON_FIRST_CALL):
+                return tracing.trace(self._python_function, self._name, self._signature, arguments)
+        with context.variable_creation_scope(context._ALLOWED) as created:
+            concrete = tracing.trace(self._python_function, self._name, self._signature, arguments)
+        if not created:
+            return concrete
+        self._cache[key + (("<variable creation>", None),)] = concrete
+        with context.variable_creation_scope(context._SINGLETON_ONLY):
+            return tracing.trace(self._python_function, self._name, self._signature, arguments)
 
     def _with_signature_specs(self, arguments):
         """input_signature: the parameters it covers are traced (and keyed) as their specs."""

@@ -101,8 +101,38 @@ class Weakref:
         return "Weakref[%r]" % (self.ref(),)
 
 
-def trace_type(value):
-    """The TraceType of one argument value."""
+class VariableSpec:
+    """A Variable argument: dtype, shape, trainable, and which argument slot it aliases (so
+    f(v1, v1) and f(v1, v2) are different keys, but f(v1) and f(v2) share one)."""
+
+    __slots__ = ("shape", "dtype", "trainable", "alias_id")
+
+    def __init__(self, shape, dtype, trainable, alias_id):
+        self.shape, self.dtype, self.trainable, self.alias_id = shape, dtype, trainable, alias_id
+
+    def _key(self):
+        return (tuple(self.shape.dims), self.dtype, self.trainable, self.alias_id)
+
+    def __eq__(self, other):
+        return isinstance(other, VariableSpec) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return "VariableSpec(shape=%s, dtype=%r, trainable=%r, alias_id=%d)" % (
+            self.shape, self.dtype, self.trainable, self.alias_id)
+
+
+def trace_type(value, aliases=None):
+    """The TraceType of one argument value. `aliases` (shared across one call's arguments)
+    numbers the distinct variables in order of appearance."""
+    from graphfn.variables import Variable
+    if aliases is None:
+        aliases = {}
+    if isinstance(value, Variable):
+        alias = aliases.setdefault(id(value._handle), len(aliases))
+        return VariableSpec(value.shape, value.dtype, value.trainable, alias)
     if isinstance(value, Tensor):
         return TensorSpec(value.shape, value.dtype)
     if isinstance(value, np.ndarray):
@@ -112,13 +142,13 @@ def trace_type(value):
     if isinstance(value, weakref.ref):
         raise TypeError("weakref input %r not supported for tf.function." % (value,))
     if isinstance(value, list):
-        return Sequence(list, [trace_type(v) for v in value])
+        return Sequence(list, [trace_type(v, aliases) for v in value])
     if isinstance(value, tuple):
         if hasattr(value, "_fields"):
-            return Sequence(type(value), [trace_type(v) for v in value], value._fields)
-        return Sequence(tuple, [trace_type(v) for v in value])
+            return Sequence(type(value), [trace_type(v, aliases) for v in value], value._fields)
+        return Sequence(tuple, [trace_type(v, aliases) for v in value])
     if isinstance(value, dict):
-        return Mapping([(k, trace_type(v)) for k, v in value.items()])
+        return Mapping([(k, trace_type(v, aliases)) for k, v in sorted(value.items(), key=lambda kv: repr(kv[0]))])
     if value is None or isinstance(value, (bool, int, float, str, bytes, range)):
         return Literal(value)
     try:

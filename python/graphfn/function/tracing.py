@@ -16,12 +16,18 @@ from graphfn.function.function_type import Parameter
 from graphfn.ops._op_table import ops
 from graphfn.util import nest
 
-
-def _is_tensor_like(value):
-    return isinstance(value, (Tensor, np.ndarray, TensorSpec))
+_RESOURCE = dtypes.resource.as_datatype_enum
 
 
-def _placeholder(graph, leaf, param_name):
+def _placeholder(graph, leaf, param_name, traced_variables):
+    from graphfn.variables import Variable, _TracedVariable
+    if isinstance(leaf, Variable):
+        # One resource placeholder per distinct variable (aliases share it).
+        traced = traced_variables.get(id(leaf._handle))
+        if traced is None:
+            handle = graph.add_placeholder(_RESOURCE, (), param_name, tuple(leaf.shape.dims))
+            traced = traced_variables[id(leaf._handle)] = _TracedVariable(leaf, handle)
+        return traced
     if isinstance(leaf, TensorSpec):
         dims = leaf.shape.dims
         return graph.add_placeholder(leaf.dtype.as_datatype_enum, None if dims is None else tuple(dims),
@@ -38,6 +44,8 @@ def _output(value, graph, python_function):
     an Identity node; None stays None."""
     if value is None:
         return None
+    if hasattr(value, "__tf_tensor__"):
+        value = value.__tf_tensor__()
     if isinstance(value, SymbolicTensor) and not value._same_graph(graph):
         raise ValueError("Tensor %s is from another graph and cannot be returned by %r" % (value.name, python_function))
     if not isinstance(value, Tensor):
@@ -55,32 +63,50 @@ def trace(python_function, name, signature, arguments):
     """Traces `python_function` for the bound `arguments` (name -> value; tensor leaves may be
     TensorSpecs) and returns a ConcreteFunction."""
     graph = _core.Graph()
-    parameters, traced_arguments = [], {}
+    parameters, traced_arguments, traced_variables, aliases = [], {}, {}, {}
     with context.graph_context(graph):
         for param_name, value in arguments.items():
             kind = signature.parameters[param_name].kind
-            parameters.append(Parameter(param_name, kind, trace_types.trace_type(value)))
+            parameters.append(Parameter(param_name, kind, trace_types.trace_type(value, aliases)))
             traced_arguments[param_name] = nest.map_structure(
-                lambda leaf, p=param_name: _placeholder(graph, leaf, p), value)
+                lambda leaf, p=param_name: _placeholder(graph, leaf, p, traced_variables), value)
         call = inspect.BoundArguments(signature, dict(traced_arguments))
         result = python_function(*call.args, **call.kwargs)
         structured_outputs = nest.map_structure(lambda v: _output(v, graph, python_function), result)
     flat_outputs = [t for t in nest.flatten(structured_outputs) if t is not None]
     graph.set_results(flat_outputs)
-    inputs = [leaf for value in traced_arguments.values() for leaf in nest.flatten(value)
-              if isinstance(leaf, SymbolicTensor)]
+    graph.add_auto_control_deps()
+    inputs = _graph_inputs(traced_arguments)
     function_type = make_function_type(parameters, structured_outputs)
     return ConcreteFunction(name, graph, signature, function_type, traced_arguments, inputs, flat_outputs,
                             structured_outputs)
 
 
+def _graph_inputs(traced_arguments):
+    """The placeholders, in feeding order: tensors, and each distinct variable's handle once."""
+    from graphfn.variables import Variable
+    inputs, seen = [], set()
+    for value in traced_arguments.values():
+        for leaf in nest.flatten(value):
+            if isinstance(leaf, SymbolicTensor):
+                inputs.append(leaf)
+            elif isinstance(leaf, Variable) and id(leaf) not in seen:
+                seen.add(id(leaf))
+                inputs.append(leaf.handle)
+    return inputs
+
+
 def flat_call_tensors(arguments):
     """The tensors a call passes to the traced graph, in placeholder order."""
-    flat = []
+    from graphfn.variables import Variable
+    flat, seen = [], set()
     for value in arguments.values():
         for leaf in nest.flatten(value):
             if isinstance(leaf, EagerTensor):
                 flat.append(leaf)
             elif isinstance(leaf, np.ndarray):
                 flat.append(_core.to_tensor(leaf))
+            elif isinstance(leaf, Variable) and id(leaf._handle) not in seen:
+                seen.add(id(leaf._handle))
+                flat.append(leaf.handle)
     return flat

@@ -1,0 +1,36 @@
+#include "graphfn/core/resource.h"
+
+namespace graphfn {
+
+Status VariableResource::read(Tensor* out) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!initialized_) {
+    return errors::FailedPrecondition("Could not find variable. This could mean that the variable has been "
+                                      "deleted or was never initialized.");
+  }
+  *out = value_;
+  return Status::OK();
+}
+
+Status VariableResource::assign(const Tensor& value) {
+  if (value.dtype() != dtype_) {
+    return errors::InvalidArgument("Trying to assign variable with wrong dtype. Expected ", dtype_tf_string(dtype_),
+                                   " got ", dtype_tf_string(value.dtype()));
+  }
+  if (shape_.known_rank() && value.shape() != shape_) {
+    return errors::InvalidArgument("Trying to assign to variable with tensor with wrong shape. Expected ",
+                                   shape_.to_string(), " got ", value.shape().to_string());
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  value_ = value;
+  initialized_ = true;
+  return Status::OK();
+}
+
+Tensor make_resource_tensor(ResourceHandle handle) {
+  Tensor t(DType::kResource, Shape());
+  *t.data<ResourceHandle>() = std::move(handle);
+  return t;
+}
+
+}  // namespace graphfn

@@ -1,0 +1,190 @@
+"""graphfn.Variable: mutable state, held by the C++ core as a resource and read or written with
+ops (ReadVariableOp, AssignVariableOp, ...). Inside a traced function those ops become graph
+nodes, and automatic control dependencies keep them in program order."""
+
+import numpy as np
+
+from graphfn import _core
+from graphfn import context
+from graphfn.framework import dtypes
+from graphfn.framework.tensor import EagerTensor, SymbolicTensor, Tensor, numpy_text
+from graphfn.framework.tensor_shape import TensorShape
+from graphfn.ops._op_table import ops
+from graphfn.util.tf_export import tf_export
+
+
+@tf_export("Variable")
+class Variable:
+    """A tensor-valued variable, as tf.Variable."""
+
+    def __init__(self, initial_value=None, trainable=None, validate_shape=True, caching_device=None,
+                 name=None, variable_def=None, dtype=None, import_scope=None, constraint=None,
+                 synchronization=None, aggregation=None, shape=None):
+        if initial_value is None:
+            raise ValueError("The initial_value must be specified.")
+        context.check_variable_creation()
+        if callable(initial_value):
+            initial_value = initial_value()
+        value = _initial_tensor(initial_value, dtype)
+        self._handle = _core.new_variable(value)
+        self._dtype = value.dtype
+        self._shape = value.shape
+        self._name = (name or "Variable") + ":0"
+        self._trainable = True if trainable is None else bool(trainable)
+        context.note_variable_created(self)
+
+    # Reading -------------------------------------------------------------------------------------
+
+    def read_value(self):
+        return ops.ReadVariableOp(self.handle, dtype=self._dtype)
+
+    value = read_value
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        return self.read_value()
+
+    def numpy(self):
+        return self.read_value().numpy()
+
+    # Writing -------------------------------------------------------------------------------------
+
+    def _write(self, op, value, read_value):
+        value = _assigned_tensor(self, value)
+        op(self.handle, value, dtype=self._dtype)
+        return _UnreadVariable(self) if read_value else None
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        return self._write(ops.AssignVariableOp, value, read_value)
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return self._write(ops.AssignAddVariableOp, delta, read_value)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return self._write(ops.AssignSubVariableOp, delta, read_value)
+
+    # Properties ----------------------------------------------------------------------------------
+
+    @property
+    def handle(self):
+        return self._handle
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self):
+        return self._shape
+
+    def get_shape(self):
+        return self._shape
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @property
+    def device(self):
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    def __repr__(self):
+        if context.executing_eagerly() and isinstance(self.handle, EagerTensor):
+            return "<tf.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
+                self._display_name(), self._shape, self._dtype.name, numpy_text(self.read_value(), True))
+        return "<tf.Variable '%s' shape=%s dtype=%s>" % (self._display_name(), self._shape, self._dtype.name)
+
+    def _display_name(self):
+        return self._name
+
+    def __hash__(self):
+        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key. (Variable: %s)" % self)
+
+    def __bool__(self):
+        return bool(self.read_value())
+
+    def __int__(self):
+        return int(self.read_value())
+
+    def __float__(self):
+        return float(self.read_value())
+
+    def __index__(self):
+        return self.read_value().__index__()
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.numpy(), dtype=dtype)
+
+    def __getitem__(self, key):
+        return self.read_value()[key]
+
+    def __iter__(self):
+        return iter(self.read_value())
+
+    def __len__(self):
+        return len(self.read_value())
+
+
+def _delegate(name):
+    def method(self, *args):
+        return getattr(self.read_value(), name)(*args)
+    method.__name__ = name
+    return method
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+              "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__",
+              "__matmul__", "__rmatmul__", "__neg__", "__abs__", "__lt__", "__le__", "__gt__", "__ge__",
+              "__eq__", "__ne__", "__and__", "__rand__", "__or__", "__ror__", "__invert__"):
+    setattr(Variable, _name, _delegate(_name))
+
+
+class _UnreadVariable(Variable):
+    """What assign() returns: the same variable, printed as TF prints it ('UnreadVariable')."""
+
+    def __init__(self, variable):  # no creation: shares the variable's state
+        self.__dict__.update(variable.__dict__)
+
+    def _display_name(self):
+        return "UnreadVariable"
+
+
+class _TracedVariable(Variable):
+    """A Variable argument seen while tracing: its handle is the graph's resource placeholder."""
+
+    def __init__(self, variable, handle):
+        self.__dict__.update(variable.__dict__)
+        self._handle = handle
+
+
+def _initial_tensor(initial_value, dtype):
+    if isinstance(initial_value, Variable):
+        initial_value = initial_value.read_value()
+    if isinstance(initial_value, SymbolicTensor):
+        # Created while tracing from graph ops: compute the value now, with no inputs fed.
+        try:
+            initial_value = initial_value.graph.evaluate(initial_value)
+        except Exception as e:
+            raise ValueError("A tf.Variable created inside a tf.function must have an initial value that "
+                             "does not depend on the function's arguments: %s" % e) from None
+    enum = 0 if dtype is None else dtypes.as_dtype(dtype).as_datatype_enum
+    if isinstance(initial_value, Tensor):
+        if enum and initial_value._dtype_enum != enum:
+            return _core.to_tensor(initial_value.numpy(), enum, True)
+        return initial_value
+    return _core.to_tensor(initial_value, enum, True)
+
+
+def _assigned_tensor(variable, value):
+    if isinstance(value, Variable):
+        value = value.read_value()
+    if not isinstance(value, Tensor):
+        value = _core.to_tensor(value, variable.dtype.as_datatype_enum)
+    shape = TensorShape(value.shape)
+    if shape.rank is not None and not shape.is_compatible_with(variable.shape):
+        raise ValueError("Cannot assign value to variable ' %s': Shape mismatch.The variable shape %s, and the "
+                         "assigned value shape %s are incompatible." % (variable.name, variable.shape, shape))
+    return value
