@@ -50,6 +50,7 @@ AttrMap attrs_from_kwargs(const OpDef& op, py::handle kwargs) {
 DType wanted_dtype(const OpDef& op, const ArgDef& arg, const DType* known) {
   if (arg.fixed_type != DType::kInvalid) return arg.fixed_type;
   const int i = op.type_attr_index(arg.type_attr);
+  if (i < 0) return DType::kInvalid;  // a list(type) input: each value keeps its own dtype
   if (known[i] != DType::kInvalid) return known[i];
   const AttrDef* attr = op.type_attr_defs[i];
   if (attr && attr->has_default) return std::get<DType>(attr->default_value);

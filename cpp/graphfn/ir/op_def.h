@@ -27,7 +27,8 @@ struct ArgDef {
   std::string type_attr;
   DType fixed_type = DType::kInvalid;
   std::string number_attr;
-  bool is_list() const { return !number_attr.empty(); }
+  bool type_list = false;  // "inputs: T" with "T: list(type)": a list of tensors of any dtypes
+  bool is_list() const { return !number_attr.empty() || type_list; }
 };
 
 // An attr: "T: type", "transpose_a: bool = false", "Tidx: {int32, int64} = DT_INT32", ...

@@ -83,9 +83,11 @@ void OpDef::finalize() {
   input_type_index.clear();
   num_fixed_inputs = 0;
   has_list_input = false;
-  for (const ArgDef& arg : inputs) {
-    input_type_index.push_back(arg.type_attr.empty() ? -1 : type_attr_index(arg.type_attr));
-    if (!arg.type_attr.empty() && input_type_index.back() < 0) {
+  for (ArgDef& arg : inputs) {
+    const AttrDef* attr = arg.type_attr.empty() ? nullptr : find_attr(arg.type_attr);
+    arg.type_list = attr && attr->kind == "list(type)";
+    input_type_index.push_back(arg.type_attr.empty() || arg.type_list ? -1 : type_attr_index(arg.type_attr));
+    if (!arg.type_attr.empty() && !arg.type_list && input_type_index.back() < 0) {
       throw std::logic_error(name + ": input " + arg.name + " uses undeclared type attr " + arg.type_attr);
     }
     if (arg.is_list()) has_list_input = true; else ++num_fixed_inputs;

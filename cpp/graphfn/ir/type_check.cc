@@ -39,6 +39,7 @@ Status resolve_type_attrs(const OpDef& op, const DType* input_dtypes, int num_in
     const int type_index = op.input_type_index[k];
     const int count = arg.is_list() ? n_list : 1;
     for (int j = 0; j < count; ++j, ++pos) {
+      if (arg.type_list) continue;  // any dtypes
       const DType got = input_dtypes[pos];
       DType want = arg.fixed_type;
       if (type_index >= 0) {

@@ -8,6 +8,7 @@ void register_math_ops(OpRegistry& reg);
 void register_array_ops(OpRegistry& reg);
 void register_graph_ops(OpRegistry& reg);
 void register_resource_variable_ops(OpRegistry& reg);
+void register_logging_ops(OpRegistry& reg);
 void register_random_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
@@ -16,6 +17,7 @@ void register_array_kernels(OpRegistry& reg);
 void register_cast_kernels(OpRegistry& reg);
 void register_graph_kernels(OpRegistry& reg);
 void register_variable_kernels(OpRegistry& reg);
+void register_logging_kernels(OpRegistry& reg);
 void register_random_kernels(OpRegistry& reg);
 
 void register_builtin_ops(OpRegistry& reg) {
@@ -23,6 +25,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_array_ops(reg);
   register_graph_ops(reg);
   register_resource_variable_ops(reg);
+  register_logging_ops(reg);
   register_random_ops(reg);
 
   register_cwise_binary_kernels(reg);
@@ -31,6 +34,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_cast_kernels(reg);
   register_graph_kernels(reg);
   register_variable_kernels(reg);
+  register_logging_kernels(reg);
   register_random_kernels(reg);
 }
 

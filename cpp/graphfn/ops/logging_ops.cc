@@ -1,0 +1,30 @@
+// Logging ops: StringFormat (tensors into a template) and PrintV2 (a stateful print).
+#include "graphfn/ir/op_registry.h"
+#include "graphfn/ir/shape_inference.h"
+
+namespace graphfn {
+namespace {
+
+Status scalar_string(InferenceContext& c) {
+  c.set_output(0, DType::kString, Shape());
+  return Status::OK();
+}
+
+Status print_shape(InferenceContext& c) {
+  if (c.input_shape(0).known_rank() && c.input_shape(0).rank() != 0) {
+    return errors::InvalidArgument("input must be a scalar string tensor, got shape ", c.input_shape(0));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+void register_logging_ops(OpRegistry& reg) {
+  reg.op("StringFormat").input("inputs: T").output("output: string").attr("T: list(type)")
+      .attr("template: string = %s").attr("placeholder: string = %s").attr("summarize: int = 3")
+      .shape_fn(scalar_string);
+  reg.op("PrintV2").input("input: string").attr("output_stream: string = stderr").attr("end: string = \n")
+      .stateful().shape_fn(print_shape);
+}
+
+}  // namespace graphfn
