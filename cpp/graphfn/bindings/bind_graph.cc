@@ -9,6 +9,7 @@
 #include "graphfn/core/resource.h"
 #include "graphfn/passes/auto_control_deps.h"
 #include "graphfn/runtime/plan.h"
+#include "graphfn/serialize/graph_def_text.h"
 
 namespace graphfn {
 namespace {
@@ -55,6 +56,7 @@ void bind_graph(py::module_& m) {
         int id = 0;
         throw_if_error(g->add_placeholder(static_cast<DType>(dtype), shape_from_py(shape), name, &id));
         if (!handle_shape.is_none()) g->mutable_node(id).attrs.set("_handle_shape", shape_from_py(handle_shape));
+        g->mutable_node(id).attrs.set("_user_specified_name", name);
         g->arguments.push_back(id);
         return SymbolicTensor{g, Endpoint{id, 0}};
       }, py::arg("dtype"), py::arg("shape"), py::arg("name"), py::arg("handle_shape") = py::none())
@@ -84,6 +86,7 @@ void bind_graph(py::module_& m) {
         return out;
       })
       .def("to_text", &Graph::to_text)
+      .def("graph_def_text", &graph_def_text)
       .def_property_readonly("num_nodes", &Graph::num_nodes)
       .def("node_names", [](const Graph& g) {
         std::vector<std::string> names;

@@ -16,18 +16,18 @@ class NodeDef:
 
 
 class GraphDef:
-    __slots__ = ("node",)
+    """The nodes of a traced graph; prints as TF's GraphDef text format."""
 
-    def __init__(self, nodes):
+    __slots__ = ("node", "_text")
+
+    def __init__(self, nodes, text):
         self.node = nodes
+        self._text = text
 
     def __str__(self):
-        parts = []
-        for n in self.node:
-            text = 'node {\n  name: "%s"\n  op: "%s"\n' % (n.name, n.op)
-            text += "".join('  input: "%s"\n' % i for i in n.input)
-            parts.append(text + "}\n")
-        return "".join(parts)
+        return self._text
+
+    __repr__ = __str__
 
 
 class FuncGraph:
@@ -40,7 +40,8 @@ class FuncGraph:
 
     def as_graph_def(self):
         g = self._graph
-        return GraphDef([NodeDef(name, g.node_op(i), g.node_inputs(i)) for i, name in enumerate(g.node_names())])
+        nodes = [NodeDef(name, g.node_op(i), g.node_inputs(i)) for i, name in enumerate(g.node_names())]
+        return GraphDef(nodes, g.graph_def_text())
 
     def get_operations(self):
         return self.as_graph_def().node
