@@ -10,14 +10,12 @@ does not exist yet (AttributeError) is skipped.
 import argparse
 import json
 import os
-import platform
-import statistics
 import sys
-import timeit
 
 import numpy as np
 
 import graphfn as gf
+from _harness import environment, markdown, time_per_call_us
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 try:
@@ -68,15 +66,6 @@ def _libraries():
     return libs
 
 
-def time_per_call_us(fn, repeat):
-    for _ in range(3):
-        fn()  # warm up caches, lazy kernel setup
-    timer = timeit.Timer(fn)
-    number, _ = timer.autorange()  # calls per run so that one run takes >= 0.2 s
-    runs = timer.repeat(repeat=repeat, number=number)
-    return statistics.median(runs) / number * 1e6
-
-
 def run(repeat):
     results = []
     for name, make in BENCHMARKS:
@@ -92,32 +81,6 @@ def run(repeat):
     return results
 
 
-def _fmt(us):
-    return "%.2f" % us if us < 10 else "%.1f" % us if us < 1000 else "%.0f" % us
-
-
-def markdown(results):
-    others = [name for name, _, _ in _libraries()][1:]
-    header = ["benchmark", "graphfn µs"]
-    for name in others:
-        header += ["%s µs" % name, "%s / graphfn" % name]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for row in results:
-        base = row["us"]["graphfn"]
-        cells = [row["benchmark"], _fmt(base)]
-        for name in others:
-            us = row["us"].get(name)
-            cells += ["—", "—"] if us is None else [_fmt(us), "%.2fx" % (us / base)]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-def environment():
-    return {"python": platform.python_version(), "numpy": np.__version__, "graphfn": gf.__version__,
-            "tensorflow": tf.__version__ if tf is not None else None, "cpus": os.cpu_count(),
-            "machine": platform.machine()}
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=15, help="timeit runs per cell (median is reported)")
@@ -125,10 +88,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     results = run(args.repeat)
-    env = environment()
+    env = environment(tensorflow=tf.__version__ if tf is not None else None)
     print(", ".join("%s %s" % kv for kv in env.items() if kv[1] is not None))
     print()
-    print(markdown(results))
+    print(markdown(results, [name for name, _, _ in _libraries()][1:]))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"environment": env, "repeat": args.repeat, "results": results}, f, indent=2)
