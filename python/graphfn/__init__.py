@@ -15,6 +15,7 @@ from graphfn.framework.tensor import Tensor  # noqa: F401
 from graphfn.framework.tensor_shape import TensorShape  # noqa: F401
 from graphfn.ops import array_ops as _array_ops  # noqa: F401
 from graphfn.ops import math_ops as _math_ops  # noqa: F401
+from graphfn.ops import slicing as _slicing  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"

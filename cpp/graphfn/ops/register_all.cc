@@ -6,20 +6,32 @@ namespace graphfn {
 
 void register_math_ops(OpRegistry& reg);
 void register_array_ops(OpRegistry& reg);
+void register_slicing_ops(OpRegistry& reg);
+void register_fill_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
 void register_array_kernels(OpRegistry& reg);
 void register_cast_kernels(OpRegistry& reg);
+void register_strided_slice_kernels(OpRegistry& reg);
+void register_gather_kernels(OpRegistry& reg);
+void register_select_kernels(OpRegistry& reg);
+void register_fill_kernels(OpRegistry& reg);
 
 void register_builtin_ops(OpRegistry& reg) {
   register_math_ops(reg);
   register_array_ops(reg);
+  register_slicing_ops(reg);
+  register_fill_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
   register_array_kernels(reg);
   register_cast_kernels(reg);
+  register_strided_slice_kernels(reg);
+  register_gather_kernels(reg);
+  register_select_kernels(reg);
+  register_fill_kernels(reg);
 }
 
 }  // namespace graphfn

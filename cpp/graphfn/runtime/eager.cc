@@ -15,11 +15,25 @@ Status with_op_suffix(const Status& s, const OpDef& op) {
   return Status(s.code(), s.message() + " [Op:" + op.name + "] name: ");
 }
 
+// TF names the wrapped function after the op and its list lengths: "AddV2", "ConcatV2_N_2",
+// "Unpack_num_3".
+std::string function_name(const OpDef& op, int num_inputs, const AttrMap& attrs) {
+  std::string name = op.name;
+  const int n_list = num_inputs - static_cast<int>(op.inputs.size()) + 1;
+  for (const ArgDef& arg : op.inputs) {
+    if (arg.is_list()) name += "_" + arg.number_attr + "_" + std::to_string(n_list);
+  }
+  for (const ArgDef& arg : op.outputs) {
+    if (arg.is_list()) name += "_" + arg.number_attr + "_" + std::to_string(attrs.get_int(arg.number_attr, 0));
+  }
+  return name;
+}
+
 // Errors from validation and kernels also carry TF's "{{function_node __wrapped__AddV2_...}}"
 // prefix, which names the op that failed.
-Status with_node_prefix(const Status& s, const OpDef& op) {
+Status with_node_prefix(const Status& s, const OpDef& op, const std::string& function) {
   if (s.ok()) return s;
-  return with_op_suffix(Status(s.code(), "{{function_node __wrapped__" + op.name +
+  return with_op_suffix(Status(s.code(), "{{function_node __wrapped__" + function +
                                              "_device_/job:localhost/replica:0/task:0/device:CPU:0}} " +
                                              s.message()), op);
 }
@@ -112,7 +126,10 @@ Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, cons
   GRAPHFN_RETURN_IF_ERROR(with_op_suffix(resolve_type_attrs(op, inputs, num_inputs, attrs, type_attrs), op));
 
   InferenceContext ic(op, inputs, num_inputs, attrs, type_attrs);
-  if (op.shape_fn) GRAPHFN_RETURN_IF_ERROR(with_node_prefix(op.shape_fn(ic), op));
+  if (op.shape_fn) {
+    Status s = op.shape_fn(ic);
+    if (!s.ok()) return with_node_prefix(s, op, function_name(op, num_inputs, attrs));
+  }
 
   const DType kernel_dtype = op.kernel_type_index < 0 ? DType::kInvalid : type_attrs[op.kernel_type_index];
   const KernelFn kernel = op.kernels[static_cast<int>(kernel_dtype)];
@@ -121,7 +138,8 @@ Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, cons
   outputs->clear();
   outputs->resize(ic.num_outputs());
   KernelContext kc{op, inputs, num_inputs, attrs, type_attrs, ic.output_dtypes(), ic.output_shapes(), outputs};
-  return with_node_prefix(kernel(kc), op);
+  Status s = kernel(kc);
+  return s.ok() ? s : with_node_prefix(s, op, function_name(op, num_inputs, attrs));
 }
 
 Status execute_eager(const std::string& op_name, const std::vector<Tensor>& inputs,
