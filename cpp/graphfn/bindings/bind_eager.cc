@@ -66,6 +66,18 @@ DType wanted_dtype(const OpDef& op, const ArgDef& arg, const DType* known) {
   return DType::kInvalid;
 }
 
+// True for Python ints (or lists of them) that only fit int64.
+bool needs_int64(py::handle h) {
+  if (!PyLong_Check(h.ptr()) && !PyList_Check(h.ptr()) && !PyTuple_Check(h.ptr())) return false;
+  try {
+    return to_tensor(h, DType::kInvalid).dtype() == DType::kInt64;
+  } catch (py::error_already_set&) {
+    return false;
+  } catch (py::builtin_exception&) {
+    return false;
+  }
+}
+
 template <typename Fn>
 void for_each_input(const OpDef& op, const py::handle* inputs, int num_inputs, Fn&& fn) {
   for (int k = 0; k < num_inputs; ++k) {
@@ -106,10 +118,17 @@ py::object call_op(const OpDef& op, const py::handle* inputs, int num_inputs, co
       tensors.push_back(h.cast<const Tensor&>());
       return;
     }
+    DType want = wanted_dtype(op, arg, known);
+    // An int32 default does not wrap big Python ints (tf.reshape(x, [2**40, 2**40]) reports the
+    // huge shape, as in TF).
+    if (want == DType::kInt32 && !arg.type_attr.empty() && known[op.type_attr_index(arg.type_attr)] == DType::kInvalid &&
+        needs_int64(h)) {
+      want = DType::kInt64;
+    }
     // A Python value that does not fit the wanted dtype keeps its own; the op's type check
     // then reports the mismatch as TF does ("expected to be a int32 tensor but is a float").
     try {
-      tensors.push_back(to_tensor(h, wanted_dtype(op, arg, known)));
+      tensors.push_back(to_tensor(h, want));
     } catch (py::type_error&) {
       tensors.push_back(to_tensor(h, DType::kInvalid));
     }

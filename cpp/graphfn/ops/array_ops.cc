@@ -23,43 +23,54 @@ std::string join_dims(const std::vector<int64_t>& dims) {
   return s;
 }
 
+// TF's rules: at most one -1, which takes whatever is left. Zero-sized dims are left out of both
+// element counts when inferring it, so an empty tensor can still be reshaped to [0, -1].
 Status reshape_shape(InferenceContext& c) {
   const Tensor& sizes = *c.input_value(1);
   if (!is_legacy_vector(sizes.shape())) return errors::InvalidArgument("sizes input must be 1-D, not ", sizes.shape());
   std::vector<int64_t> dims;
   GRAPHFN_RETURN_IF_ERROR(int_values(sizes, &dims));
   int unknown = -1;
-  uint64_t product = 1;
-  bool overflow = false;
+  uint64_t product = 1;  // of the known, non-zero sizes
+  bool overflow = false, has_zero = false;
   for (int i = 0; i < static_cast<int>(dims.size()); ++i) {
     if (dims[i] == -1) {
       if (unknown >= 0) return errors::InvalidArgument("Only one input size may be -1, not both ", unknown, " and ", i);
       unknown = i;
     } else if (dims[i] < 0) {
       return errors::InvalidArgument("Size ", i, " must be non-negative, not ", dims[i]);
+    } else if (dims[i] == 0) {
+      has_zero = true;
     } else {
       const uint64_t d = static_cast<uint64_t>(dims[i]);
-      if (d != 0 && product > static_cast<uint64_t>(INT64_MAX) / d) overflow = true;
+      if (product > static_cast<uint64_t>(INT64_MAX) / d) overflow = true;
       product *= d;
     }
   }
   if (overflow) return errors::InvalidArgument("Shape [", join_dims(dims), "] has too many elements");
+  const Shape& in = c.input_shape(0);
   const int64_t n = c.input_value(0)->num_elements();
-  const int64_t p = static_cast<int64_t>(product);
   if (unknown >= 0) {
-    // With a zero-sized known part the missing dim is 1 (and the input must be empty).
-    if (p > 0 && n % p != 0) {
-      return errors::InvalidArgument("Input to reshape is a tensor with ", n,
+    int64_t counted = 1;  // input elements, without its zero dims when the request has one
+    bool input_has_zero = false;
+    for (int64_t d : in.dims()) {
+      if (d > 0 || !has_zero) counted *= d;
+      else input_has_zero = true;
+    }
+    const int64_t p = static_cast<int64_t>(product);
+    if (!input_has_zero && counted % p != 0) {
+      return errors::InvalidArgument("Input to reshape is a tensor with ", counted,
                                      " values, but the requested shape requires a multiple of ", p);
     }
-    dims[unknown] = p > 0 ? n / p : 1;
-    if (p == 0 && n != 0) {
-      return errors::InvalidArgument("Input to reshape is a tensor with ", n, " values, but the requested shape has 0");
-    }
-  } else if (p != n) {
-    return errors::InvalidArgument("Input to reshape is a tensor with ", n, " values, but the requested shape has ", p);
+    dims[unknown] = counted / p;
   }
-  c.set_output(0, c.input_dtype(0), Shape(std::move(dims)));
+  Shape out(std::move(dims));
+  GRAPHFN_RETURN_IF_ERROR(check_output_size(out, c.input_dtype(0)));
+  if (out.num_elements() != n) {
+    return errors::InvalidArgument("Input to reshape is a tensor with ", n, " values, but the requested shape has ",
+                                   out.num_elements());
+  }
+  c.set_output(0, c.input_dtype(0), std::move(out));
   return Status::OK();
 }
 

@@ -73,8 +73,9 @@ Status range_size(T start, T limit, T delta, int64_t* size) {
     }
     *size = static_cast<int64_t>(n);
   } else {
-    const double n = std::ceil(std::abs((static_cast<double>(limit) - start) / delta));
-    if (!(n <= 9.2233720368547758e18)) {  // also rejects NaN and inf
+    // In T's precision, as TF computes it (float32 1 / 1e-10f is exactly 1e10).
+    const T n = std::ceil(std::abs((limit - start) / delta));
+    if (!(static_cast<double>(n) <= 9.2233720368547758e18)) {  // also rejects NaN and inf
       return errors::InvalidArgument("Requires ((limit - start) / delta) <= ", INT64_MAX);
     }
     *size = static_cast<int64_t>(n);

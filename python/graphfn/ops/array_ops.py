@@ -180,7 +180,16 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     """Rows of `params` along `axis` (default `batch_dims`); out-of-range indices raise."""
     if axis is None:
         axis = batch_dims
+    if _is_zero(axis):
+        batch_dims = 0  # TF drops batch_dims when gathering along axis 0
     return ops.GatherV2(params, indices, axis, batch_dims=_make_int(batch_dims, "batch_dims"))
+
+
+def _is_zero(value):
+    try:
+        return np.ndim(value) == 0 and int(value) == 0
+    except (TypeError, ValueError):
+        return False
 
 
 @tf_export("shape")
@@ -261,8 +270,11 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     dtype = dtypes.as_dtype(dtype)
     if dtype == dtypes.string:
         _core.to_tensor(1, dtype.as_datatype_enum)  # raises TF's TypeError
-    return ops.Eye(np.int64(int(num_rows)), np.int64(int(num_columns)), np.array(batch_shape, np.int64),
-                   dtype=dtype)
+    rows, cols = int(num_rows), int(num_columns)
+    diag_shape = batch_shape + [min(rows, cols)]
+    if min(diag_shape) < 0:
+        ops.Fill(shape_tensor(diag_shape), 1)  # TF builds the diagonal with Fill, which reports it
+    return ops.Eye(np.int64(rows), np.int64(cols), np.array(batch_shape, np.int64), dtype=dtype)
 
 
 # tf.range's dtype inference: the "widest" of the three arguments.
