@@ -21,6 +21,7 @@ from graphfn.ops import logging_ops as _logging_ops  # noqa: F401
 from graphfn.ops import math_ops as _math_ops  # noqa: F401
 from graphfn import variables as _variables  # noqa: F401
 from graphfn.ops import random_ops as _random_ops  # noqa: F401
+from graphfn.ops import slicing as _slicing  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"

@@ -77,6 +77,9 @@ Tensor from_string_array(const py::array& arr) {
 // `from_python_list` is true when the array came from nested Python lists: then float64 means
 // "Python float" (-> float32) and int64 means "Python int" (-> int32 when every value fits).
 Tensor from_numpy(py::array arr, DType want, bool from_python_list, bool allow_cast, py::handle original) {
+  // An empty Python list has no elements to be lossy about: it takes any wanted dtype
+  // (tf.reshape(x, []) gets an int32 shape).
+  if (from_python_list && arr.size() == 0 && want != DType::kInvalid) return Tensor(want, shape_of(arr));
   const char kind = arr.dtype().kind();
   if (kind == 'O' || kind == 'U' || kind == 'S') {
     if (kind == 'O' && from_python_list) {

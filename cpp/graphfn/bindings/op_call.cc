@@ -70,11 +70,30 @@ void for_each_input(const OpDef& op, const py::handle* inputs, int num_inputs, F
   }
 }
 
+// True for Python ints (or lists of them) that only fit int64.
+bool needs_int64(py::handle h) {
+  if (!PyLong_Check(h.ptr()) && !PyList_Check(h.ptr()) && !PyTuple_Check(h.ptr())) return false;
+  try {
+    return to_tensor(h, DType::kInvalid).dtype() == DType::kInt64;
+  } catch (py::error_already_set&) {
+    return false;
+  } catch (py::builtin_exception&) {
+    return false;
+  }
+}
+
 // A Python value that does not fit the wanted dtype keeps its own; the op's type check then
 // reports the mismatch as TF does ("expected to be a int32 tensor but is a float tensor").
 Tensor convert_python_input(const OpDef& op, int k, py::handle h, const DType* known) {
+  DType want = wanted_dtype(op, op.inputs[k], known);
+  // An int32 default (e.g. Tshape) does not wrap big Python ints: tf.reshape(x, [2**40, 2**40])
+  // reports the huge shape, as in TF.
+  const int type_index = op.input_type_index[k];
+  if (want == DType::kInt32 && type_index >= 0 && known[type_index] == DType::kInvalid && needs_int64(h)) {
+    want = DType::kInt64;
+  }
   try {
-    return to_tensor(h, wanted_dtype(op, op.inputs[k], known));
+    return to_tensor(h, want);
   } catch (py::type_error&) {
     return to_tensor(h, DType::kInvalid);
   }

@@ -18,12 +18,14 @@ Status Tensor::make(DType dt, const Shape& shape, Tensor* out) {
   int64_t n = 0;
   GRAPHFN_RETURN_IF_ERROR(checked_num_elements(shape, &n));
   auto buf = Buffer::allocate(dt, n);
-  if (!buf) {
-    return errors::ResourceExhausted("OOM when allocating tensor with shape", shape, " and type ",
-                                     dtype_name(dt));
-  }
+  if (!buf) return oom_error(dt, shape);
   *out = Tensor(dt, shape, std::move(buf), n);
   return Status::OK();
+}
+
+Status oom_error(DType dt, const Shape& shape) {
+  return errors::ResourceExhausted("OOM when allocating tensor with shape", shape, " and type ", dtype_tf_string(dt),
+                                   " on /job:localhost/replica:0/task:0/device:CPU:0 by allocator mklcpu");
 }
 
 Tensor::Tensor(DType dt, Shape shape, std::shared_ptr<Buffer> buffer, int64_t num_elements)

@@ -58,6 +58,9 @@ class Tensor {
   std::shared_ptr<Buffer> buffer_;
 };
 
+// TF's ResourceExhausted text for an allocation that cannot be satisfied.
+Status oom_error(DType dt, const Shape& shape);
+
 template <typename T>
 Tensor Tensor::vector(std::initializer_list<T> values) {
   Tensor t(DTypeOf<T>::value, Shape{static_cast<int64_t>(values.size())});

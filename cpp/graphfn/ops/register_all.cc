@@ -10,6 +10,8 @@ void register_graph_ops(OpRegistry& reg);
 void register_resource_variable_ops(OpRegistry& reg);
 void register_logging_ops(OpRegistry& reg);
 void register_random_ops(OpRegistry& reg);
+void register_slicing_ops(OpRegistry& reg);
+void register_fill_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -19,6 +21,10 @@ void register_graph_kernels(OpRegistry& reg);
 void register_variable_kernels(OpRegistry& reg);
 void register_logging_kernels(OpRegistry& reg);
 void register_random_kernels(OpRegistry& reg);
+void register_strided_slice_kernels(OpRegistry& reg);
+void register_gather_kernels(OpRegistry& reg);
+void register_select_kernels(OpRegistry& reg);
+void register_fill_kernels(OpRegistry& reg);
 
 void register_builtin_ops(OpRegistry& reg) {
   register_math_ops(reg);
@@ -27,6 +33,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_resource_variable_ops(reg);
   register_logging_ops(reg);
   register_random_ops(reg);
+  register_slicing_ops(reg);
+  register_fill_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -36,6 +44,10 @@ void register_builtin_ops(OpRegistry& reg) {
   register_variable_kernels(reg);
   register_logging_kernels(reg);
   register_random_kernels(reg);
+  register_strided_slice_kernels(reg);
+  register_gather_kernels(reg);
+  register_select_kernels(reg);
+  register_fill_kernels(reg);
 }
 
 }  // namespace graphfn

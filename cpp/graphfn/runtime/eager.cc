@@ -14,11 +14,23 @@ Status with_op_suffix(const Status& s, const OpDef& op) {
   return Status(s.code(), s.message() + " [Op:" + op.name + "] name: ");
 }
 
-// Errors from validation and kernels also carry TF's "{{function_node __wrapped__AddV2_...}}"
-// prefix, which names the op that failed.
-Status with_node_prefix(const Status& s, const OpDef& op) {
+std::string function_name(const OpDef& op, int num_inputs, const AttrMap& attrs) {
+  std::string name = op.name;
+  const int n_list = num_inputs - op.num_fixed_inputs;
+  for (const ArgDef& arg : op.inputs) {
+    if (!arg.number_attr.empty()) name += "_" + arg.number_attr + "_" + std::to_string(n_list);
+  }
+  for (const ArgDef& arg : op.outputs) {
+    if (!arg.number_attr.empty()) {
+      name += "_" + arg.number_attr + "_" + std::to_string(attrs.get_int(arg.number_attr, 0));
+    }
+  }
+  return name;
+}
+
+Status with_node_prefix(const Status& s, const OpDef& op, const std::string& function) {
   if (s.ok()) return s;
-  return with_op_suffix(Status(s.code(), "{{function_node __wrapped__" + op.name +
+  return with_op_suffix(Status(s.code(), "{{function_node __wrapped__" + function +
                                              "_device_/job:localhost/replica:0/task:0/device:CPU:0}} " +
                                              s.message()), op);
 }
@@ -84,7 +96,8 @@ Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, cons
   GRAPHFN_RETURN_IF_ERROR(with_op_suffix(resolve_type_attrs(op, dtypes, num_inputs, attrs, type_attrs), op));
   KernelFn kernel = nullptr;
   GRAPHFN_RETURN_IF_ERROR(with_op_suffix(find_kernel(op, type_attrs, &kernel), op));
-  return with_node_prefix(run_kernel(op, kernel, inputs, num_inputs, attrs, type_attrs, outputs), op);
+  Status s = run_kernel(op, kernel, inputs, num_inputs, attrs, type_attrs, outputs);
+  return s.ok() ? s : with_node_prefix(s, op, function_name(op, num_inputs, attrs));
 }
 
 Status execute_eager(const std::string& op_name, const std::vector<Tensor>& inputs,

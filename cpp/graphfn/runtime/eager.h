@@ -25,8 +25,10 @@ Status find_kernel(const OpDef& op, const DType* type_attrs, KernelFn* kernel);
 Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* inputs, int num_inputs,
                   const AttrMap& attrs, const DType* type_attrs, std::vector<Tensor>* outputs);
 
-// TF's eager error decorations: " [Op:Name] name: " and the "{{function_node ...}}" prefix.
+// TF's eager error decorations: " [Op:Name] name: " and the "{{function_node ...}}" prefix,
+// which names the wrapped function after the op and its list lengths ("ConcatV2_N_2").
 Status with_op_suffix(const Status& s, const OpDef& op);
-Status with_node_prefix(const Status& s, const OpDef& op);
+std::string function_name(const OpDef& op, int num_inputs, const AttrMap& attrs);
+Status with_node_prefix(const Status& s, const OpDef& op, const std::string& function);
 
 }  // namespace graphfn

@@ -1,0 +1,60 @@
+// SelectV2 (tf.where(c, x, y)) and Where (tf.where(c): coordinates of the true elements).
+#include "graphfn/kernels/array_util.h"
+
+namespace graphfn {
+namespace {
+
+// `t` itself when it already has the output's shape, else a broadcast copy of it.
+Tensor broadcast_to(const Tensor& t, const Shape& shape) {
+  if (t.shape() == shape) return t;
+  Tensor out(t.dtype(), shape);
+  if (out.num_elements() > 0) strided_copy(t, broadcast_view(t.shape(), shape), &out);
+  return out;
+}
+
+Status select_kernel(KernelContext& c) {
+  const Shape& shape = c.output_shapes[0];
+  const Tensor cond = broadcast_to(c.input(0), shape);
+  const Tensor then_t = broadcast_to(c.input(1), shape);
+  const Tensor else_t = broadcast_to(c.input(2), shape);
+  Tensor& out = c.allocate_output(0);
+  visit_storage(out.dtype(), [&](auto tag) {
+    using E = decltype(tag);
+    const bool* p = cond.data<bool>();
+    const E* a = then_t.data<E>();
+    const E* b = else_t.data<E>();
+    E* o = out.data<E>();
+    for (int64_t i = 0; i < out.num_elements(); ++i) o[i] = p[i] ? a[i] : b[i];
+  });
+  return Status::OK();
+}
+
+template <typename T>
+struct WhereKernel {
+  static Status compute(KernelContext& c) {
+    const Tensor& x = c.input(0);
+    const T* p = x.data<T>();
+    const int64_t n = x.num_elements();
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; ++i) count += p[i] != T(0);
+    const int rank = x.rank();
+    Tensor* out;
+    GRAPHFN_RETURN_IF_ERROR(c.allocate_output(0, Shape{count, rank}, &out));
+    int64_t* coords = out->data<int64_t>();
+    std::vector<int64_t> index(rank, 0);  // row-major position of element i
+    for (int64_t i = 0; i < n; ++i) {
+      if (p[i] != T(0)) coords = std::copy(index.begin(), index.end(), coords);
+      for (int d = rank - 1; d >= 0 && ++index[d] == x.dim(d); --d) index[d] = 0;
+    }
+    return Status::OK();
+  }
+};
+
+}  // namespace
+
+void register_select_kernels(OpRegistry& reg) {
+  register_for_all_dtypes(reg, "SelectV2", &select_kernel);
+  register_kernels<WhereKernel>(reg, "Where", TypeList<float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool>{});
+}
+
+}  // namespace graphfn

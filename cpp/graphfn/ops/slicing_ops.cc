@@ -1,0 +1,132 @@
+// Ops that select elements: StridedSlice (Python's t[...]), Slice, GatherV2, SelectV2 and Where.
+#include "graphfn/ir/op_registry.h"
+#include "graphfn/ops/array_shape_util.h"
+#include "graphfn/ops/strided_slice_spec.h"
+
+namespace graphfn {
+namespace {
+
+Status strided_slice_shape(InferenceContext& c) {
+  const Shape& b = c.input_shape(1);
+  const Shape& e = c.input_shape(2);
+  const Shape& s = c.input_shape(3);
+  if (b.rank() != 1 || e != b || s != b) {
+    return errors::InvalidArgument("Expected begin, end, and strides to be 1D equal size tensors, but got shapes ",
+                                   b, ", ", e, ", and ", s, " instead.");
+  }
+  std::vector<int64_t> begin, end, strides;
+  GRAPHFN_RETURN_IF_ERROR(int_values(*c.input_value(1), &begin));
+  GRAPHFN_RETURN_IF_ERROR(int_values(*c.input_value(2), &end));
+  GRAPHFN_RETURN_IF_ERROR(int_values(*c.input_value(3), &strides));
+  const AttrMap& a = c.attrs();
+  StridedSliceMasks masks{a.get_int("begin_mask", 0), a.get_int("end_mask", 0), a.get_int("ellipsis_mask", 0),
+                          a.get_int("new_axis_mask", 0), a.get_int("shrink_axis_mask", 0)};
+  StridedSliceResult r;
+  GRAPHFN_RETURN_IF_ERROR(compute_strided_slice(c.input_shape(0), begin, end, strides, masks, &r));
+  c.set_output(0, c.input_dtype(0), r.output_shape);
+  return Status::OK();
+}
+
+Status slice_shape(InferenceContext& c) {
+  const Shape& x = c.input_shape(0);
+  const Shape& bs = c.input_shape(1);
+  const Shape& ss = c.input_shape(2);
+  const int rank = x.rank();
+  if (bs.rank() != 1 || bs.dim(0) != rank || ss != bs) {
+    return errors::InvalidArgument("Expected begin and size arguments to be 1-D tensors of size ", rank,
+                                   ", but got shapes ", bs, " and ", ss, " instead.");
+  }
+  std::vector<int64_t> begin, size;
+  GRAPHFN_RETURN_IF_ERROR(int_values(*c.input_value(1), &begin));
+  GRAPHFN_RETURN_IF_ERROR(int_values(*c.input_value(2), &size));
+  std::vector<int64_t> dims(rank);
+  for (int d = 0; d < rank; ++d) {
+    const int64_t dim = x.dim(d);
+    if (begin[d] < 0 || begin[d] > dim) {
+      return errors::InvalidArgument("Expected begin[", d, "] in [0, ", dim, "], but got ", begin[d]);
+    }
+    const int64_t rest = dim - begin[d];
+    const int64_t s = size[d] == -1 ? rest : size[d];
+    if (s < 0 || s > rest) return errors::InvalidArgument("Expected size[", d, "] in [0, ", rest, "], but got ", size[d]);
+    dims[d] = s;
+  }
+  c.set_output(0, c.input_dtype(0), Shape(std::move(dims)));
+  return Status::OK();
+}
+
+Status gather_shape(InferenceContext& c) {
+  const Shape& params = c.input_shape(0);
+  const Shape& indices = c.input_shape(1);
+  const int rank = params.rank();
+  if (rank == 0) return errors::InvalidArgument("params must be at least 1 dimensional");
+  const Tensor& axis_t = *c.input_value(2);
+  if (!is_legacy_scalar(axis_t.shape())) return errors::InvalidArgument("axis must be scalar, got shape ", axis_t.shape());
+  int64_t axis = first_int(axis_t);
+  if (axis < -rank || axis >= rank) {
+    return errors::InvalidArgument("Shape must be at least rank ", axis < 0 ? -axis : axis + 1, " but is rank ", rank);
+  }
+  if (axis < 0) axis += rank;
+  const int index_rank = indices.rank();
+  int64_t batch_dims = c.attrs().get_int("batch_dims", 0);
+  if (batch_dims < -index_rank || batch_dims > index_rank) {
+    return errors::InvalidArgument("Expected batch_dims in the range [", -index_rank, ", ", index_rank,
+                                   "], but got ", batch_dims);
+  }
+  if (batch_dims < 0) batch_dims += index_rank;
+  if (batch_dims > axis) {
+    return errors::InvalidArgument("batch_dims (", batch_dims, ") must be less than or equal to axis (", axis, ").");
+  }
+  for (int i = 0; i < batch_dims; ++i) {
+    if (params.dim(i) != indices.dim(i)) {
+      return errors::InvalidArgument("params.shape[", i, "]: ", params.dim(i), " should be equal to indices.shape[",
+                                     i, "]: ", indices.dim(i));
+    }
+  }
+  std::vector<int64_t> dims(params.dims().begin(), params.dims().begin() + axis);
+  dims.insert(dims.end(), indices.dims().begin() + batch_dims, indices.dims().end());
+  dims.insert(dims.end(), params.dims().begin() + axis + 1, params.dims().end());
+  Shape out(std::move(dims));
+  GRAPHFN_RETURN_IF_ERROR(check_output_size(out, c.input_dtype(0)));
+  c.set_output(0, c.input_dtype(0), std::move(out));
+  return Status::OK();
+}
+
+Status select_shape(InferenceContext& c) {
+  const Shape& cond = c.input_shape(0);
+  const Shape& t = c.input_shape(1);
+  const Shape& e = c.input_shape(2);
+  Shape te, out;
+  if (!broadcast_shapes(t, e, &te).ok() || !broadcast_shapes(cond, te, &out).ok()) {
+    return errors::InvalidArgument("condition ", cond, ", then ", t, ", and else ", e, " must be broadcastable");
+  }
+  GRAPHFN_RETURN_IF_ERROR(check_output_size(out, c.input_dtype(1)));
+  c.set_output(0, c.input_dtype(1), std::move(out));
+  return Status::OK();
+}
+
+Status where_shape(InferenceContext& c) {
+  const int rank = c.input_shape(0).rank();
+  if (rank == 0) return errors::InvalidArgument("WhereOp : Unhandled input dimensions: 0");
+  c.set_output(0, DType::kInt64, Shape{Shape::kUnknownDim, rank});  // row count known only at run time
+  return Status::OK();
+}
+
+}  // namespace
+
+void register_slicing_ops(OpRegistry& reg) {
+  reg.op("StridedSlice").input("input: T").input("begin: Index").input("end: Index").input("strides: Index")
+      .output("output: T").attr("T: type").attr("Index: {int16, int32, int64}")
+      .attr("begin_mask: int = 0").attr("end_mask: int = 0").attr("ellipsis_mask: int = 0")
+      .attr("new_axis_mask: int = 0").attr("shrink_axis_mask: int = 0").shape_fn(strided_slice_shape);
+  reg.op("Slice").input("input: T").input("begin: Index").input("size: Index").output("output: T")
+      .attr("T: type").attr("Index: {int32, int64}").shape_fn(slice_shape);
+  reg.op("GatherV2").input("params: Tparams").input("indices: Tindices").input("axis: Taxis")
+      .output("output: Tparams").attr("batch_dims: int = 0").attr("Tparams: type")
+      .attr("Tindices: {int16, int32, int64}").attr("Taxis: {int32, int64}").shape_fn(gather_shape);
+  reg.op("SelectV2").input("condition: bool").input("t: T").input("e: T").output("output: T").attr("T: type")
+      .shape_fn(select_shape);
+  reg.op("Where").input("input: T").output("index: int64").attr("T: {numbertype, bool} = DT_BOOL")
+      .shape_fn(where_shape);
+}
+
+}  // namespace graphfn

@@ -1,0 +1,31 @@
+// TF's strided-slice semantics, shared by the StridedSlice shape function (output shape,
+// validation) and its kernel (where to read).
+//
+// The "sparse" spec (begin/end/strides plus masks, one entry per slice_spec item) is expanded to
+// a "dense" one with one entry per input dimension: an ellipsis covers every dimension the other
+// items do not consume, a new axis consumes none, and a missing ellipsis is implied at the end.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "graphfn/core/shape.h"
+#include "graphfn/core/status.h"
+
+namespace graphfn {
+
+struct StridedSliceMasks {
+  int64_t begin = 0, end = 0, ellipsis = 0, new_axis = 0, shrink_axis = 0;
+};
+
+struct StridedSliceResult {
+  // Per input dimension: read sizes[d] elements starting at begin[d], stepping strides[d].
+  std::vector<int64_t> begin, strides, sizes;
+  Shape output_shape;  // sizes with shrunk dims removed and new axes inserted
+  bool is_identity = true;  // reads the whole input in order
+};
+
+Status compute_strided_slice(const Shape& input, const std::vector<int64_t>& begin,
+                             const std::vector<int64_t>& end, const std::vector<int64_t>& strides,
+                             const StridedSliceMasks& masks, StridedSliceResult* out);
+
+}  // namespace graphfn
