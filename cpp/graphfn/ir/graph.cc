@@ -39,6 +39,45 @@ int Graph::find_node(const std::string& name) const {
   return it == by_name_.end() ? -1 : it->second;
 }
 
+namespace {
+
+// Flat position of declared input k (list inputs expand to several positions).
+int flat_position(const OpDef& op, int k, int num_inputs) {
+  const int n_list = num_inputs - op.num_fixed_inputs;
+  int pos = 0;
+  for (int i = 0; i < k; ++i) pos += op.inputs[i].is_list() ? n_list : 1;
+  return pos;
+}
+
+bool shape_fn_applies(const OpDef& op, const std::vector<InputInfo>& infos) {
+  const int n = static_cast<int>(infos.size());
+  for (int k : op.value_inputs) {
+    if (op.inputs[k].is_list()) return false;
+    if (!infos[flat_position(op, k, n)].value) return false;
+  }
+  if (op.handles_partial_shapes) return true;
+  for (const InputInfo& info : infos) {
+    if (!info.shape->fully_defined()) return false;
+  }
+  return true;
+}
+
+// Outputs of known dtype and unknown shape, for when the shape function cannot run.
+void unknown_outputs(const OpDef& op, const AttrMap& attrs, const DType* type_attrs, InferenceOutputs* out) {
+  for (const ArgDef& arg : op.outputs) {
+    const int count = arg.number_attr.empty() ? 1 : static_cast<int>(attrs.get_int(arg.number_attr, 0));
+    const int type_index = op.type_attr_index(arg.type_attr);
+    const DType dt = arg.fixed_type != DType::kInvalid ? arg.fixed_type
+                                                         : (type_index >= 0 ? type_attrs[type_index] : DType::kInvalid);
+    for (int i = 0; i < count; ++i) {
+      out->dtypes.push_back(dt);
+      out->shapes.push_back(Shape::unknown_rank());
+    }
+  }
+}
+
+}  // namespace
+
 Status Graph::add_node(const std::string& op_name, const std::string& name,
                        const std::vector<Endpoint>& inputs, AttrMap attrs, int* id) {
   const OpDef* op = OpRegistry::global().find(op_name);
@@ -69,8 +108,12 @@ Status Graph::add_node(const OpDef& op, const std::string& name, const std::vect
   GRAPHFN_RETURN_IF_ERROR(resolve_type_attrs(op, dtypes.data(), n, attrs, type_attrs));
 
   InferenceOutputs outputs;
-  InferenceContext ic(op, infos.data(), n, attrs, type_attrs, &outputs);
-  if (op.shape_fn) GRAPHFN_RETURN_IF_ERROR(op.shape_fn(ic));
+  if (op.shape_fn && shape_fn_applies(op, infos)) {
+    InferenceContext ic(op, infos.data(), n, attrs, type_attrs, &outputs);
+    GRAPHFN_RETURN_IF_ERROR(op.shape_fn(ic));
+  } else {
+    unknown_outputs(op, attrs, type_attrs, &outputs);
+  }
 
   auto node = std::make_unique<Node>();
   node->id = num_nodes();

@@ -51,6 +51,12 @@ struct OpDef {
   // last write and writes after earlier reads and writes of the same resource.
   enum class ResourceAccess { kNone, kRead, kWrite } resource_access = ResourceAccess::kNone;
   ShapeFn shape_fn = nullptr;
+  // While tracing, inputs may have partial shapes and unknown values. A shape function runs only
+  // when the values it reads are constants (value_input_names) and, unless it handles partial
+  // shapes, every input shape is fully known; otherwise outputs get unknown shapes (the kernel
+  // still validates at run time).
+  bool handles_partial_shapes = false;
+  std::vector<std::string> value_input_names;
   // The type attr that selects the kernel ("T" unless set), and the kernels by dtype.
   std::string kernel_type_attr;
   std::array<KernelFn, kNumDTypes> kernels{};
@@ -65,6 +71,7 @@ struct OpDef {
   int kernel_type_index = -1;                 // index into type_attr_names
   std::vector<int> input_type_index;          // per declared input: its type attr index, or -1
   std::vector<const AttrDef*> type_attr_defs; // per type attr
+  std::vector<int> value_inputs;              // declared indices of value_input_names
   int num_fixed_inputs = 0;                   // declared inputs that are not lists
   bool has_list_input = false;
 };

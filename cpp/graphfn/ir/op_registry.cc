@@ -94,6 +94,15 @@ void OpDef::finalize() {
   }
   type_attr_defs.clear();
   for (const std::string& name : type_attr_names) type_attr_defs.push_back(find_attr(name));
+  value_inputs.clear();
+  for (const std::string& input : value_input_names) {
+    int index = -1;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      if (inputs[k].name == input) index = static_cast<int>(k);
+    }
+    if (index < 0) throw std::logic_error(name + ": needs_value of unknown input " + input);
+    value_inputs.push_back(index);
+  }
 }
 
 const AttrDef* OpDef::find_attr(const std::string& attr_name) const {

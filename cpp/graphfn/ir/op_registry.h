@@ -27,7 +27,14 @@ class OpDefBuilder {
   OpDefBuilder& commutative() { def_->commutative = true; return *this; }
   OpDefBuilder& reads_resource() { def_->resource_access = OpDef::ResourceAccess::kRead; return *this; }
   OpDefBuilder& writes_resource() { def_->resource_access = OpDef::ResourceAccess::kWrite; return *this; }
-  OpDefBuilder& shape_fn(ShapeFn fn) { def_->shape_fn = fn; return *this; }
+  // `handles_partial_shapes`: the function is correct for unknown dims and ranks (see OpDef).
+  OpDefBuilder& shape_fn(ShapeFn fn, bool handles_partial_shapes = false) {
+    def_->shape_fn = fn;
+    def_->handles_partial_shapes = handles_partial_shapes;
+    return *this;
+  }
+  // The shape function reads this input's value (an axis, a shape, ...).
+  OpDefBuilder& needs_value(const std::string& input) { def_->value_input_names.push_back(input); return *this; }
   OpDefBuilder& kernel_type_attr(const std::string& attr) { def_->kernel_type_attr = attr; return *this; }
 
  private:

@@ -49,7 +49,7 @@ Status reshape_shape(InferenceContext& c) {
   }
   if (overflow) return errors::InvalidArgument("Shape [", join_dims(dims), "] has too many elements");
   const Shape& in = c.input_shape(0);
-  const int64_t n = c.input_value(0)->num_elements();
+  const int64_t n = in.num_elements();
   if (unknown >= 0) {
     int64_t counted = 1;  // input elements, without its zero dims when the request has one
     bool input_has_zero = false;
@@ -250,7 +250,7 @@ Status shape_shape(InferenceContext& c) {
 
 Status size_shape(InferenceContext& c) {
   const DType out = c.type_attr("out_type");
-  if (out == DType::kInt32 && c.input_value(0)->num_elements() > INT32_MAX) {
+  if (out == DType::kInt32 && c.input_shape(0).num_elements() > INT32_MAX) {
     return errors::InvalidArgument("Number of elements was larger than representable by 32-bit output type");
   }
   c.set_output(0, out, Shape());
@@ -265,18 +265,18 @@ Status rank_shape(InferenceContext& c) {
 }  // namespace
 
 void register_array_ops(OpRegistry& reg) {
-  reg.op("Const").output("output: dtype").attr("value: tensor").attr("dtype: type").shape_fn(const_shape);
-  reg.op("Identity").input("input: T").output("output: T").attr("T: type").shape_fn(shape_fns::unchanged);
+  reg.op("Const").output("output: dtype").attr("value: tensor").attr("dtype: type").shape_fn(const_shape, true);
+  reg.op("Identity").input("input: T").output("output: T").attr("T: type").shape_fn(shape_fns::unchanged, true);
   reg.op("Reshape").input("tensor: T").input("shape: Tshape").output("output: T").attr("T: type")
-      .attr("Tshape: {int32, int64} = DT_INT32").shape_fn(reshape_shape);
+      .attr("Tshape: {int32, int64} = DT_INT32").needs_value("shape").shape_fn(reshape_shape);
   reg.op("Transpose").input("x: T").input("perm: Tperm").output("y: T").attr("T: type")
-      .attr("Tperm: {int32, int64} = DT_INT32").shape_fn(transpose_shape);
+      .attr("Tperm: {int32, int64} = DT_INT32").needs_value("perm").shape_fn(transpose_shape);
   reg.op("ExpandDims").input("input: T").input("dim: Tdim").output("output: T").attr("T: type")
-      .attr("Tdim: {int32, int64} = DT_INT32").shape_fn(expand_dims_shape);
+      .attr("Tdim: {int32, int64} = DT_INT32").needs_value("dim").shape_fn(expand_dims_shape);
   reg.op("Squeeze").input("input: T").output("output: T").attr("T: type")
       .attr("squeeze_dims: list(int) = []").shape_fn(squeeze_shape);
   reg.op("ConcatV2").input("values: N * T").input("axis: Tidx").output("output: T").attr("T: type")
-      .attr("Tidx: {int32, int64} = DT_INT32").shape_fn(concat_shape);
+      .attr("Tidx: {int32, int64} = DT_INT32").needs_value("axis").shape_fn(concat_shape);
   reg.op("Pack").input("values: N * T").output("output: T").attr("T: type").attr("axis: int = 0")
       .shape_fn(pack_shape);
   reg.op("Unpack").input("value: T").output("output: num * T").attr("num: int").attr("T: type")

@@ -134,16 +134,16 @@ Status one_hot_shape(InferenceContext& c) {
 
 void register_fill_ops(OpRegistry& reg) {
   reg.op("Fill").input("dims: index_type").input("value: T").output("output: T").attr("T: type")
-      .attr("index_type: {int32, int64} = DT_INT32").shape_fn(fill_shape);
-  reg.op("ZerosLike").input("x: T").output("y: T").attr("T: type").shape_fn(shape_fns::unchanged);
-  reg.op("OnesLike").input("x: T").output("y: T").attr("T: {numbertype, bool}").shape_fn(shape_fns::unchanged);
+      .attr("index_type: {int32, int64} = DT_INT32").needs_value("dims").shape_fn(fill_shape);
+  reg.op("ZerosLike").input("x: T").output("y: T").attr("T: type").shape_fn(shape_fns::unchanged, true);
+  reg.op("OnesLike").input("x: T").output("y: T").attr("T: {numbertype, bool}").shape_fn(shape_fns::unchanged, true);
   reg.op("Eye").input("num_rows: int64").input("num_columns: int64").input("batch_shape: int64")
-      .output("output: dtype").attr("dtype: {numbertype, bool} = DT_FLOAT").shape_fn(eye_shape);
+      .output("output: dtype").attr("dtype: {numbertype, bool} = DT_FLOAT").needs_value("num_rows").needs_value("num_columns").needs_value("batch_shape").shape_fn(eye_shape);
   reg.op("Range").input("start: Tidx").input("limit: Tidx").input("delta: Tidx").output("output: Tidx")
-      .attr("Tidx: {float32, float64, int8, int16, int32, int64} = DT_INT32").shape_fn(range_shape);
+      .attr("Tidx: {float32, float64, int8, int16, int32, int64} = DT_INT32").needs_value("start").needs_value("limit").needs_value("delta").shape_fn(range_shape);
   reg.op("OneHot").input("indices: TI").input("depth: int32").input("on_value: T").input("off_value: T")
       .output("output: T").attr("axis: int = -1").attr("T: type").attr("TI: {uint8, int8, int32, int64} = DT_INT64")
-      .shape_fn(one_hot_shape);
+      .needs_value("depth").shape_fn(one_hot_shape);
 }
 
 }  // namespace graphfn

@@ -22,9 +22,9 @@ Status print_shape(InferenceContext& c) {
 void register_logging_ops(OpRegistry& reg) {
   reg.op("StringFormat").input("inputs: T").output("output: string").attr("T: list(type)")
       .attr("template: string = %s").attr("placeholder: string = %s").attr("summarize: int = 3")
-      .shape_fn(scalar_string);
+      .shape_fn(scalar_string, true);
   reg.op("PrintV2").input("input: string").attr("output_stream: string = stderr").attr("end: string = \n")
-      .stateful().shape_fn(print_shape);
+      .stateful().shape_fn(print_shape, true);
 }
 
 }  // namespace graphfn

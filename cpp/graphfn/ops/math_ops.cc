@@ -15,7 +15,7 @@ Status cast_shape(InferenceContext& c) {
 
 void register_math_ops(OpRegistry& reg) {
   reg.op("Cast").input("x: SrcT").output("y: DstT").attr("SrcT: type").attr("DstT: type")
-      .attr("Truncate: bool = false").shape_fn(cast_shape);
+      .attr("Truncate: bool = false").shape_fn(cast_shape, true);
 
   // Arithmetic: z = f(x, y) with broadcasting; both inputs share T (no implicit promotion).
   struct Binary { const char* name; const char* types; bool commutative; };
@@ -32,7 +32,7 @@ void register_math_ops(OpRegistry& reg) {
   };
   for (const Binary& b : arithmetic) {
     auto op = reg.op(b.name).input("x: T").input("y: T").output("z: T").attr(b.types).shape_fn(
-        shape_fns::broadcast_binary);
+        shape_fns::broadcast_binary, true);
     if (b.commutative) op.commutative();
   }
 
@@ -43,14 +43,14 @@ void register_math_ops(OpRegistry& reg) {
   };
   for (const Binary& b : comparisons) {
     auto op = reg.op(b.name).input("x: T").input("y: T").output("z: bool").attr(b.types).shape_fn(
-        shape_fns::broadcast_binary_to_bool);
+        shape_fns::broadcast_binary_to_bool, true);
     if (b.commutative) op.commutative();
   }
   reg.op("LogicalAnd").input("x: bool").input("y: bool").output("z: bool").commutative().shape_fn(
-      shape_fns::broadcast_binary);
+      shape_fns::broadcast_binary, true);
   reg.op("LogicalOr").input("x: bool").input("y: bool").output("z: bool").commutative().shape_fn(
-      shape_fns::broadcast_binary);
-  reg.op("LogicalNot").input("x: bool").output("y: bool").shape_fn(shape_fns::unchanged);
+      shape_fns::broadcast_binary, true);
+  reg.op("LogicalNot").input("x: bool").output("y: bool").shape_fn(shape_fns::unchanged, true);
 
   // Unary: y = f(x), same dtype and shape.
   const std::pair<const char*, const char*> unary[] = {
@@ -66,7 +66,7 @@ void register_math_ops(OpRegistry& reg) {
       {"Relu", "T: {numbertype}"},
   };
   for (const auto& [name, types] : unary) {
-    reg.op(name).input("x: T").output("y: T").attr(types).shape_fn(shape_fns::unchanged);
+    reg.op(name).input("x: T").output("y: T").attr(types).shape_fn(shape_fns::unchanged, true);
   }
 }
 

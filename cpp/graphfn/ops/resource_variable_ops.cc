@@ -36,10 +36,10 @@ Status assign_shape(InferenceContext& c) { return check_handle(c); }
 
 void register_resource_variable_ops(OpRegistry& reg) {
   reg.op("ReadVariableOp").input("resource: resource").output("value: dtype").attr("dtype: type")
-      .reads_resource().shape_fn(read_shape);
+      .reads_resource().shape_fn(read_shape, true);
   for (const char* name : {"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"}) {
     reg.op(name).input("resource: resource").input("value: dtype").attr("dtype: type")
-        .stateful().writes_resource().shape_fn(assign_shape);
+        .stateful().writes_resource().shape_fn(assign_shape, true);
   }
 }
 

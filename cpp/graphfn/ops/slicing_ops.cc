@@ -117,12 +117,12 @@ void register_slicing_ops(OpRegistry& reg) {
   reg.op("StridedSlice").input("input: T").input("begin: Index").input("end: Index").input("strides: Index")
       .output("output: T").attr("T: type").attr("Index: {int16, int32, int64}")
       .attr("begin_mask: int = 0").attr("end_mask: int = 0").attr("ellipsis_mask: int = 0")
-      .attr("new_axis_mask: int = 0").attr("shrink_axis_mask: int = 0").shape_fn(strided_slice_shape);
+      .attr("new_axis_mask: int = 0").attr("shrink_axis_mask: int = 0").needs_value("begin").needs_value("end").needs_value("strides").shape_fn(strided_slice_shape);
   reg.op("Slice").input("input: T").input("begin: Index").input("size: Index").output("output: T")
-      .attr("T: type").attr("Index: {int32, int64}").shape_fn(slice_shape);
+      .attr("T: type").attr("Index: {int32, int64}").needs_value("begin").needs_value("size").shape_fn(slice_shape);
   reg.op("GatherV2").input("params: Tparams").input("indices: Tindices").input("axis: Taxis")
       .output("output: Tparams").attr("batch_dims: int = 0").attr("Tparams: type")
-      .attr("Tindices: {int16, int32, int64}").attr("Taxis: {int32, int64}").shape_fn(gather_shape);
+      .attr("Tindices: {int16, int32, int64}").attr("Taxis: {int32, int64}").needs_value("axis").shape_fn(gather_shape);
   reg.op("SelectV2").input("condition: bool").input("t: T").input("e: T").output("output: T").attr("T: type")
       .shape_fn(select_shape);
   reg.op("Where").input("input: T").output("index: int64").attr("T: {numbertype, bool} = DT_BOOL")
