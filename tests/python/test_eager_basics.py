@@ -156,3 +156,10 @@ def test_arithmetic_semantics():
     assert (tf.constant(7) / tf.constant(2)).numpy() == 3.5
     assert (tf.constant(1.0) / 0).numpy() == np.inf
     assert (tf.constant(["a", "b"]) + "x").numpy().tolist() == [b"ax", b"bx"]
+
+
+def test_zero_d_numpy_values_stay_scalars():
+    # TF 2.21: shape=() for all of these.
+    assert tf.constant(np.array(1.5)).shape == ()
+    assert tf.constant(np.float32(2)).shape == ()
+    assert (tf.constant(1) + np.int32(1)).shape == ()

@@ -104,7 +104,8 @@ Tensor from_numpy(py::array arr, DType want, bool from_python_list, bool allow_c
     target = want;
   }
   if (target == DType::kString) cannot_convert(original, want);
-  py::array contiguous = py::module_::import("numpy").attr("ascontiguousarray")(arr, numpy_dtype(target));
+  // asarray(order="C"), not ascontiguousarray: the latter turns 0-d arrays into shape (1,).
+  py::array contiguous = py::module_::import("numpy").attr("asarray")(arr, numpy_dtype(target), "C");
   Tensor t(target, shape_of(contiguous));
   if (t.num_elements() > 0) std::memcpy(t.raw_data(), contiguous.data(), t.bytes());
   return t;
