@@ -163,3 +163,5 @@ def test_zero_d_numpy_values_stay_scalars():
     assert tf.constant(np.array(1.5)).shape == ()
     assert tf.constant(np.float32(2)).shape == ()
     assert (tf.constant(1) + np.int32(1)).shape == ()
+    # np.float64 is a Python float subclass but keeps its dtype.
+    assert tf.constant(np.float64(1.5)).dtype == tf.float64

@@ -170,7 +170,8 @@ Tensor to_tensor(py::handle value, DType want, bool allow_cast) {
     if (want == DType::kBool || want == DType::kString) cannot_convert(value, want);
     return from_py_int(value, want);
   }
-  if (PyFloat_Check(p)) return from_py_float(value, want);
+  // np.float64 subclasses float but must keep its NumPy dtype (handled below).
+  if (PyFloat_Check(p) && !PyObject_HasAttrString(p, "dtype")) return from_py_float(value, want);
   if (PyUnicode_Check(p) || PyBytes_Check(p)) {
     if (want != DType::kInvalid && want != DType::kString) cannot_convert(value, want);
     return Tensor::scalar(py_string_bytes(value));
