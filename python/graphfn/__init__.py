@@ -14,7 +14,10 @@ from graphfn.framework.dtypes import (  # noqa: F401
 from graphfn.framework.tensor import Tensor  # noqa: F401
 from graphfn.framework.tensor_shape import TensorShape  # noqa: F401
 from graphfn.ops import array_ops as _array_ops  # noqa: F401
+from graphfn.ops import clip_ops as _clip_ops  # noqa: F401
+from graphfn.ops import linalg_ops as _linalg_ops  # noqa: F401
 from graphfn.ops import math_ops as _math_ops  # noqa: F401
+from graphfn.ops import reduction_ops as _reduction_ops  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"

@@ -91,11 +91,13 @@ void register_reduction_ops(OpRegistry& reg) {
         .attr("keep_dims: bool = false").attr("Tidx: {int32, int64} = DT_INT32")
         .shape_fn(reduction_shape);
   }
-  for (const char* name : {"ArgMax", "ArgMin"}) {
-    reg.op(name).input("input: T").input("dimension: Tidx").output("output: output_type")
-        .attr("T: {numbertype, bool}").attr("Tidx: {int16, int32, int64} = DT_INT32")
-        .attr("output_type: {int16, int32, int64} = DT_INT64").shape_fn(arg_reduction_shape);
-  }
+  // ArgMin does not take the int16 dimensions and outputs ArgMax does.
+  reg.op("ArgMax").input("input: T").input("dimension: Tidx").output("output: output_type")
+      .attr("T: {numbertype, bool}").attr("Tidx: {int16, int32, int64} = DT_INT32")
+      .attr("output_type: {int16, int32, int64} = DT_INT64").shape_fn(arg_reduction_shape);
+  reg.op("ArgMin").input("input: T").input("dimension: Tidx").output("output: output_type")
+      .attr("T: {numbertype, bool}").attr("Tidx: {int32, int64} = DT_INT32")
+      .attr("output_type: {int32, int64} = DT_INT64").shape_fn(arg_reduction_shape);
 }
 
 }  // namespace graphfn
