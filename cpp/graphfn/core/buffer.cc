@@ -1,5 +1,6 @@
 #include "graphfn/core/buffer.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -8,11 +9,14 @@ namespace graphfn {
 
 std::shared_ptr<Buffer> Buffer::allocate(DType dt, int64_t n) {
   const size_t bytes = static_cast<size_t>(n) * dtype_size(dt);
-  // aligned_alloc needs a size that is a multiple of the alignment.
-  const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  void* p = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
-  if (!p) return nullptr;
+  // malloc and align by hand: glibc's aligned_alloc takes a slow path (~60 ns against ~10 ns
+  // for malloc), which dominated small eager ops.
+  void* raw = std::malloc(bytes + kAlignment);
+  if (!raw) return nullptr;
+  const uintptr_t addr = (reinterpret_cast<uintptr_t>(raw) + kAlignment - 1) & ~uintptr_t(kAlignment - 1);
+  void* p = reinterpret_cast<void*>(addr);
   std::shared_ptr<Buffer> buf(new Buffer());
+  buf->raw_ = raw;
   buf->data_ = p;
   buf->bytes_ = bytes;
   if (dt == DType::kString) {
@@ -38,7 +42,7 @@ Buffer::~Buffer() {
   }
   auto* s = static_cast<std::string*>(data_);
   for (int64_t i = 0; i < num_strings_; ++i) s[i].~basic_string();
-  std::free(data_);
+  std::free(raw_);
 }
 
 }  // namespace graphfn

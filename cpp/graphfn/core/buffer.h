@@ -28,6 +28,7 @@ class Buffer {
 
  private:
   Buffer() = default;
+  void* raw_ = nullptr;   // what malloc returned (data_ is raw_ rounded up to kAlignment)
   void* data_ = nullptr;
   size_t bytes_ = 0;
   int64_t num_strings_ = 0;  // constructed std::strings to destroy
