@@ -1,11 +1,13 @@
 // Matrix product kernels (MatMul, BatchMatMulV2/V3). One 2-D routine does the work:
-//  - small or integer products: an i-k-j loop the compiler vectorises over j (Eigen's GEMM
-//    packs and blocks first, which costs several times the arithmetic at these sizes);
+//  - small or integer products: an i-k-j loop over fixed-width column panels, vectorised over
+//    the panel (Eigen's GEMM packs and blocks first, several times slower at these sizes);
 //  - large float products: Eigen's GEMM on row-major Maps (single-threaded; see the report in
 //    benchmarks/cpp/matmul_bench.cc for the measurements behind the threshold).
 // Integer products wrap (two's complement, like TF) by accumulating in an unsigned type.
 #include <Eigen/Core>
+#include <array>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "graphfn/kernels/broadcast.h"
@@ -23,8 +25,10 @@ struct AccOf<C, false> {
   using type = std::conditional_t<(sizeof(C) <= 4), uint32_t, uint64_t>;
 };
 
-// m*k*n at and above which float products go to Eigen's GEMM.
-constexpr int64_t kEigenGemmWork = 48 * 48 * 48;
+// m*k*n at and above which float products go to Eigen's GEMM (where it overtakes the panel
+// loop; benchmarks/cpp/matmul_bench.cc), and the column panel width of the loop.
+constexpr int64_t kEigenGemmWork = 16 * 16 * 16;
+constexpr int kPanel = 16;
 
 struct Dims {
   int64_t m, k, n;
@@ -40,27 +44,46 @@ void transpose_into(const T* src, int64_t r, int64_t c, std::vector<T>* dst) {
   }
 }
 
-// c[m, n] = a[m, k] * b[k, n], all row-major and untransposed.
-template <typename A, typename B, typename C>
-void gemm_ikj(const A* a, const B* b, C* c, int64_t m, int64_t k, int64_t n) {
+// GCC's loop vectoriser would vectorise the k loop across the unrolled j lanes (with
+// gathers, several times slower for 64-bit types); its SLP vectoriser handles the j lanes.
+#if defined(__GNUC__) && !defined(__clang__)
+#define GRAPHFN_SLP_ONLY __attribute__((optimize("no-tree-loop-vectorize")))
+#else
+#define GRAPHFN_SLP_ONLY
+#endif
+
+// Columns [0, N) of c[m, n] = a[m, k] * b[k, n] (row-major, untransposed; b and c keep their
+// row stride n). With N fixed the accumulators live in registers.
+template <int N, typename A, typename B, typename C>
+GRAPHFN_SLP_ONLY void gemm_panel(const A* a, const B* b, C* c, int64_t m, int64_t k, int64_t n) {
   using Acc = typename AccOf<C>::type;
-  std::vector<Acc> scratch;
-  if constexpr (sizeof(Acc) != sizeof(C)) scratch.resize(static_cast<size_t>(n));
   for (int64_t i = 0; i < m; ++i) {
-    C* crow = c + i * n;
-    // Same-size accumulators write the output row in place (signed/unsigned may alias).
-    Acc* acc = sizeof(Acc) == sizeof(C) ? reinterpret_cast<Acc*>(crow) : scratch.data();
-    for (int64_t j = 0; j < n; ++j) acc[j] = Acc(0);
+    Acc acc[N > 0 ? N : 1] = {};
     const A* arow = a + i * k;
     for (int64_t p = 0; p < k; ++p) {
       const Acc av = static_cast<Acc>(static_cast<C>(arow[p]));
       const B* brow = b + p * n;
-      for (int64_t j = 0; j < n; ++j) acc[j] += av * static_cast<Acc>(static_cast<C>(brow[j]));
+      for (int j = 0; j < N; ++j) acc[j] += av * static_cast<Acc>(static_cast<C>(brow[j]));
     }
-    if constexpr (sizeof(Acc) != sizeof(C)) {
-      for (int64_t j = 0; j < n; ++j) crow[j] = static_cast<C>(acc[j]);
-    }
+    C* crow = c + i * n;
+    for (int j = 0; j < N; ++j) crow[j] = static_cast<C>(acc[j]);
   }
+}
+
+template <typename A, typename B, typename C>
+using PanelFn = void (*)(const A*, const B*, C*, int64_t, int64_t, int64_t);
+template <typename A, typename B, typename C, int... Ns>
+constexpr std::array<PanelFn<A, B, C>, sizeof...(Ns)> panel_table(std::integer_sequence<int, Ns...>) {
+  return {&gemm_panel<Ns, A, B, C>...};
+}
+
+// c[m, n] = a[m, k] * b[k, n] in column panels of kPanel, the last one narrower.
+template <typename A, typename B, typename C>
+void gemm_panels(const A* a, const B* b, C* c, int64_t m, int64_t k, int64_t n) {
+  static constexpr auto kByWidth = panel_table<A, B, C>(std::make_integer_sequence<int, kPanel + 1>{});
+  int64_t j = 0;
+  for (; j + kPanel <= n; j += kPanel) gemm_panel<kPanel>(a, b + j, c + j, m, k, n);
+  if (j < n) kByWidth[n - j](a, b + j, c + j, m, k, n);
 }
 
 template <typename T>
@@ -91,7 +114,7 @@ void matmul_2d(const A* a, const B* b, C* c, const Dims& d, std::vector<A>* ta_b
     transpose_into(b, d.n, d.k, tb_buf);
     b = tb_buf->data();
   }
-  gemm_ikj(a, b, c, d.m, d.k, d.n);
+  gemm_panels(a, b, c, d.m, d.k, d.n);
 }
 
 int64_t batch_count(const Shape& s) {
