@@ -22,6 +22,9 @@ from graphfn.ops import math_ops as _math_ops  # noqa: F401
 from graphfn import variables as _variables  # noqa: F401
 from graphfn.ops import random_ops as _random_ops  # noqa: F401
 from graphfn.ops import slicing as _slicing  # noqa: F401
+from graphfn.ops import clip_ops as _clip_ops  # noqa: F401
+from graphfn.ops import linalg_ops as _linalg_ops  # noqa: F401
+from graphfn.ops import reduction_ops as _reduction_ops  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"

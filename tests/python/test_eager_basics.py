@@ -162,3 +162,12 @@ def test_zero_dim_numpy_values_stay_scalars():
     assert tf.constant(np.array(1.5, np.float32)).shape == ()
     assert tf.constant(np.float64(2.0)).dtype == tf.float64
     assert repr(tf.constant(np.float64(1.0))) == "<tf.Tensor: shape=(), dtype=float64, numpy=1.0>"
+
+
+def test_zero_d_numpy_values_stay_scalars():
+    # TF 2.21: shape=() for all of these.
+    assert tf.constant(np.array(1.5)).shape == ()
+    assert tf.constant(np.float32(2)).shape == ()
+    assert (tf.constant(1) + np.int32(1)).shape == ()
+    # np.float64 is a Python float subclass but keeps its dtype.
+    assert tf.constant(np.float64(1.5)).dtype == tf.float64

@@ -35,6 +35,7 @@ class Buffer {
   // scalar costs one allocation (Buffer + shared_ptr control block, via make_shared). Inline data
   // is 16-byte aligned (kernels use unaligned Eigen maps); heap data is kAlignment-aligned.
   alignas(kInlineAlignment) unsigned char inline_[kInlineBytes];
+  void* raw_ = nullptr;  // what malloc returned for heap data (data_ is raw_ rounded up to kAlignment)
   void* data_ = nullptr;
   size_t bytes_ = 0;
   DType object_dtype_ = DType::kInvalid;  // kString / kResource: elements are C++ objects

@@ -12,8 +12,12 @@ namespace functors {
 
 template <typename T, bool = std::is_integral_v<T> && !std::is_same_v<T, bool>>
 struct WideOf { using type = T; };
+// Unsigned, and at least as wide as int: uint16 * uint16 would promote to (signed) int and
+// could overflow.
 template <typename T>
-struct WideOf<T, true> { using type = std::make_unsigned_t<T>; };
+struct WideOf<T, true> {
+  using type = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+};
 template <typename T>
 using Wide = typename WideOf<T>::type;
 template <typename T> T wrap_add(T a, T b) { return static_cast<T>(Wide<T>(a) + Wide<T>(b)); }

@@ -12,6 +12,9 @@ void register_logging_ops(OpRegistry& reg);
 void register_random_ops(OpRegistry& reg);
 void register_slicing_ops(OpRegistry& reg);
 void register_fill_ops(OpRegistry& reg);
+void register_linalg_ops(OpRegistry& reg);
+void register_reduction_ops(OpRegistry& reg);
+void register_clip_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -25,6 +28,10 @@ void register_strided_slice_kernels(OpRegistry& reg);
 void register_gather_kernels(OpRegistry& reg);
 void register_select_kernels(OpRegistry& reg);
 void register_fill_kernels(OpRegistry& reg);
+void register_matmul_kernels(OpRegistry& reg);
+void register_reduction_kernels(OpRegistry& reg);
+void register_argminmax_kernels(OpRegistry& reg);
+void register_clip_kernels(OpRegistry& reg);
 
 void register_builtin_ops(OpRegistry& reg) {
   register_math_ops(reg);
@@ -35,6 +42,9 @@ void register_builtin_ops(OpRegistry& reg) {
   register_random_ops(reg);
   register_slicing_ops(reg);
   register_fill_ops(reg);
+  register_linalg_ops(reg);
+  register_reduction_ops(reg);
+  register_clip_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -48,6 +58,10 @@ void register_builtin_ops(OpRegistry& reg) {
   register_gather_kernels(reg);
   register_select_kernels(reg);
   register_fill_kernels(reg);
+  register_matmul_kernels(reg);
+  register_reduction_kernels(reg);
+  register_argminmax_kernels(reg);
+  register_clip_kernels(reg);
 }
 
 }  // namespace graphfn

@@ -130,12 +130,12 @@ def _install_common(cls):
         return math_ops.truediv(other, self)
 
     def __matmul__(self, other):
-        from graphfn.ops import math_ops
-        return math_ops.matmul(self, other)
+        from graphfn.ops import linalg_ops
+        return linalg_ops.matmul(self, other)
 
     def __rmatmul__(self, other):
-        from graphfn.ops import math_ops
-        return math_ops.matmul(other, self)
+        from graphfn.ops import linalg_ops
+        return linalg_ops.matmul(other, self)
 
     def __and__(self, other):
         from graphfn.ops import math_ops

@@ -135,3 +135,10 @@ TEST_CASE("cast converts between numeric types and bool", "[kernels][cast]") {
   Tensor s = Tensor::scalar<std::string>("a");
   CHECK(run_error("Cast", {s}, to_int).code() == Code::kUnimplemented);
 }
+
+TEST_CASE("16-bit multiplication wraps without signed overflow", "[kernels][cwise]") {
+  // -1 * -1 as uint16 is 65535 * 65535, which overflows int if promoted to it.
+  CHECK(values<int16_t>(run1("Mul", {scalar<int16_t>(-1), scalar<int16_t>(-1)}))[0] == 1);
+  CHECK(values<int16_t>(run1("Square", {scalar<int16_t>(-32768)}))[0] == 0);
+  CHECK(values<int16_t>(run1("Mul", {scalar<int16_t>(300), scalar<int16_t>(300)}))[0] == 24464);
+}

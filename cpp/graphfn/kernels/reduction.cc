@@ -1,0 +1,135 @@
+// Reduction kernels: one template (reduction::reduce) x reducers x dtypes.
+// Integer sums and products wrap like TF; Mean accumulates integers in int64 and divides
+// with truncation (TF's behaviour: the mean of [INT32_MAX, INT32_MAX] is INT32_MAX).
+#include <limits>
+
+#include "graphfn/kernels/functors.h"
+#include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/reduction.h"
+#include "graphfn/ops/reduction_ops.h"
+
+namespace graphfn {
+namespace {
+
+template <typename T>
+struct SumReducer {
+  using Acc = T;
+  static constexpr bool kIdentityFinish = true, kEigenRow = true;
+  static Acc init() { return T(0); }
+  template <typename X> static Acc step(Acc a, X x, int64_t) { return functors::wrap_add(a, static_cast<T>(x)); }
+  template <typename A> static Acc eigen_row(const A& x) { return x.sum(); }
+  static T finish(Acc a, int64_t) { return a; }
+};
+
+template <typename T>
+struct MeanReducer {
+  using Acc = std::conditional_t<std::is_floating_point_v<T>, T, int64_t>;
+  static constexpr bool kIdentityFinish = false, kEigenRow = true;
+  static Acc init() { return Acc(0); }
+  template <typename X> static Acc step(Acc a, X x, int64_t) { return functors::wrap_add(a, static_cast<Acc>(x)); }
+  template <typename A> static Acc eigen_row(const A& x) { return x.sum(); }
+  static T finish(Acc a, int64_t count) {
+    if constexpr (std::is_floating_point_v<T>) {
+      return a / static_cast<T>(count);  // 0/0 = NaN for empty reductions, as in TF
+    } else {
+      return count == 0 ? T(0) : static_cast<T>(a / count);
+    }
+  }
+};
+
+template <typename T>
+struct ProdReducer {
+  using Acc = T;
+  static constexpr bool kIdentityFinish = true, kEigenRow = true;
+  static Acc init() { return T(1); }
+  template <typename X> static Acc step(Acc a, X x, int64_t) { return functors::wrap_mul(a, static_cast<T>(x)); }
+  template <typename A> static Acc eigen_row(const A& x) { return x.prod(); }
+  static T finish(Acc a, int64_t) { return a; }
+};
+
+// Max/Min propagate NaN; their identities are -inf/+inf (lowest/highest for integers).
+template <typename T>
+struct MaxReducer {
+  using Acc = T;
+  static constexpr bool kIdentityFinish = true, kEigenRow = true;
+  static Acc init() {
+    if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
+    return std::numeric_limits<T>::lowest();
+  }
+  template <typename X> static Acc step(Acc a, X x, int64_t) { return functors::Maximum::apply(a, static_cast<T>(x)); }
+  template <typename A> static Acc eigen_row(const A& x) { return x.template maxCoeff<Eigen::PropagateNaN>(); }
+  static T finish(Acc a, int64_t) { return a; }
+};
+
+template <typename T>
+struct MinReducer {
+  using Acc = T;
+  static constexpr bool kIdentityFinish = true, kEigenRow = true;
+  static Acc init() {
+    if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
+    return std::numeric_limits<T>::max();
+  }
+  template <typename X> static Acc step(Acc a, X x, int64_t) { return functors::Minimum::apply(a, static_cast<T>(x)); }
+  template <typename A> static Acc eigen_row(const A& x) { return x.template minCoeff<Eigen::PropagateNaN>(); }
+  static T finish(Acc a, int64_t) { return a; }
+};
+
+template <typename T>
+struct AnyReducer {
+  using Acc = bool;
+  static constexpr bool kIdentityFinish = true, kEigenRow = false;
+  static Acc init() { return false; }
+  static Acc step(Acc a, bool x, int64_t) { return a || x; }
+  static bool finish(Acc a, int64_t) { return a; }
+};
+
+template <typename T>
+struct AllReducer {
+  using Acc = bool;
+  static constexpr bool kIdentityFinish = true, kEigenRow = false;
+  static Acc init() { return true; }
+  static Acc step(Acc a, bool x, int64_t) { return a && x; }
+  static bool finish(Acc a, int64_t) { return a; }
+};
+
+template <template <typename> class R>
+struct Reduce {
+  template <typename T>
+  struct Kernel {
+    static Status compute(KernelContext& c) {
+      const Tensor& in = c.input(0);
+      std::vector<bool> reduced;
+      GRAPHFN_RETURN_IF_ERROR(reduction_axes(c.input(1), in.rank(), &reduced));
+      Tensor& out = c.allocate_output(0);
+      reduction::reduce<R<T>>(in.data<T>(), in.shape(), reduced, out.data<T>());
+      return Status::OK();
+    }
+  };
+};
+
+template <typename T>
+using SumKernel = Reduce<SumReducer>::Kernel<T>;
+template <typename T>
+using MeanKernel = Reduce<MeanReducer>::Kernel<T>;
+template <typename T>
+using ProdKernel = Reduce<ProdReducer>::Kernel<T>;
+template <typename T>
+using MaxKernel = Reduce<MaxReducer>::Kernel<T>;
+template <typename T>
+using MinKernel = Reduce<MinReducer>::Kernel<T>;
+
+}  // namespace
+
+void register_reduction_kernels(OpRegistry& reg) {
+  register_kernels<SumKernel>(reg, "Sum", NumericTypes{});
+  register_kernels<MeanKernel>(reg, "Mean", NumericTypes{});
+  register_kernels<ProdKernel>(reg, "Prod", NumericTypes{});
+  register_kernels<MaxKernel>(reg, "Max", NumericTypes{});
+  register_kernels<MinKernel>(reg, "Min", NumericTypes{});
+  for (DType tidx : {DType::kInt32, DType::kInt64}) {
+    reg.set_kernel("Any", tidx, &Reduce<AnyReducer>::Kernel<bool>::compute);
+    reg.set_kernel("All", tidx, &Reduce<AllReducer>::Kernel<bool>::compute);
+  }
+}
+
+}  // namespace graphfn

@@ -1,0 +1,131 @@
+// The one reduction loop, shared by Sum/Mean/Max/Min/Prod/Any/All and ArgMax/ArgMin.
+//
+// A reducer R describes the arithmetic:
+//   using Acc = ...;                          accumulator type
+//   static Acc init();                        identity (the result of an empty reduction)
+//   template <class X> static Acc step(Acc acc, X x, int64_t i);
+//                                             fold one value (X = input or Acc); i = its
+//                                             position along the reduced axis
+//   static Out finish(Acc acc, int64_t count);
+//   static constexpr bool kIdentityFinish;    finish(acc) == acc, Acc == Out: write in place
+//   static constexpr bool kEigenRow;          floats may use R::eigen_row(Eigen array)
+//
+// The input is viewed as runs of kept/reduced dims; each reduced run is folded as the middle
+// axis of [outer, n, inner], innermost first, so any set of axes costs one pass per run.
+#pragma once
+#include <Eigen/Core>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "graphfn/core/shape.h"
+
+namespace graphfn {
+namespace reduction {
+
+template <typename R, typename In>
+typename R::Acc fold_row(const In* p, int64_t n) {
+  if constexpr (R::kEigenRow && std::is_floating_point_v<In>) {
+    if (n == 0) return R::init();
+    return R::eigen_row(Eigen::Map<const Eigen::Array<In, Eigen::Dynamic, 1>>(p, n));
+  } else {
+    typename R::Acc acc = R::init();
+    for (int64_t i = 0; i < n; ++i) acc = R::step(acc, p[i], i);
+    return acc;
+  }
+}
+
+// out[o, j] = fold over i of in[o, i, j].
+template <typename R, typename In>
+void reduce_middle(const In* in, int64_t outer, int64_t n, int64_t inner, typename R::Acc* out) {
+  for (int64_t o = 0; o < outer; ++o) {
+    const In* base = in + o * n * inner;
+    typename R::Acc* dst = out + o * inner;
+    if (inner == 1) {
+      dst[0] = fold_row<R>(base, n);
+      continue;
+    }
+    // Row by row, so the inner loop runs over contiguous memory (and vectorises).
+    for (int64_t j = 0; j < inner; ++j) dst[j] = R::init();
+    for (int64_t i = 0; i < n; ++i) {
+      const In* src = base + i * inner;
+      for (int64_t j = 0; j < inner; ++j) dst[j] = R::step(dst[j], src[j], i);
+    }
+  }
+}
+
+// Reduces the dims of `shape` flagged in `reduced`; `out` holds the kept dims (row-major).
+// The shape function has checked that the output size is sane.
+template <typename R, typename In, typename Out>
+void reduce(const In* in, const Shape& shape, const std::vector<bool>& reduced, Out* out) {
+  using Acc = typename R::Acc;
+  bool empty = false;
+  for (int64_t d : shape.dims()) empty = empty || d == 0;
+  if (empty) {
+    // Nothing to fold: every output is the identity (a zero-sized kept dim means no outputs).
+    int64_t n_out = 1;
+    for (int i = 0; i < shape.rank(); ++i) n_out *= reduced[i] ? 1 : shape.dim(i);
+    for (int64_t i = 0; i < n_out; ++i) out[i] = R::finish(R::init(), 0);
+    return;
+  }
+  // Runs of same-role dims, ignoring size-1 dims (they do not change the layout).
+  std::vector<int64_t> dims;
+  std::vector<bool> red;
+  int64_t count = 1;
+  for (int i = 0; i < shape.rank(); ++i) {
+    const int64_t d = shape.dim(i);
+    if (reduced[i]) count *= d;
+    if (d == 1) continue;
+    if (!dims.empty() && red.back() == reduced[i]) {
+      dims.back() *= d;
+    } else {
+      dims.push_back(d);
+      red.push_back(reduced[i]);
+    }
+  }
+  bool any_reduced = false;
+  for (bool r : red) any_reduced = any_reduced || r;
+  if (!any_reduced) {  // an identity pass still converts In -> Acc -> Out
+    dims.push_back(1);
+    red.push_back(true);
+  }
+  constexpr bool kDirect = R::kIdentityFinish && std::is_same_v<Acc, Out>;
+  std::unique_ptr<Acc[]> bufs[2];  // not std::vector: Acc may be bool
+  const Acc* prev = nullptr;
+  Acc* result = nullptr;
+  int n_passes = 0;
+  for (bool r : red) n_passes += r;
+  for (int g = static_cast<int>(dims.size()) - 1, pass = 0; g >= 0; --g) {
+    if (!red[g]) continue;
+    int64_t outer = 1, inner = 1;
+    for (int i = 0; i < g; ++i) outer *= dims[i];
+    for (size_t i = g + 1; i < dims.size(); ++i) inner *= dims[i];
+    Acc* dst;
+    if constexpr (kDirect) {
+      if (pass == n_passes - 1) {
+        dst = reinterpret_cast<Acc*>(out);
+      } else {
+        dst = (bufs[pass % 2] = std::unique_ptr<Acc[]>(new Acc[outer * inner])).get();
+      }
+    } else {
+      dst = (bufs[pass % 2] = std::unique_ptr<Acc[]>(new Acc[outer * inner])).get();
+    }
+    if (pass == 0) {
+      reduce_middle<R>(in, outer, dims[g], inner, dst);
+    } else {
+      reduce_middle<R>(prev, outer, dims[g], inner, dst);
+    }
+    prev = result = dst;
+    dims.erase(dims.begin() + g);
+    red.erase(red.begin() + g);
+    ++pass;
+  }
+  if constexpr (!kDirect) {
+    int64_t n_out = 1;
+    for (int64_t d : dims) n_out *= d;
+    for (int64_t i = 0; i < n_out; ++i) out[i] = R::finish(result[i], count);
+  }
+}
+
+}  // namespace reduction
+}  // namespace graphfn

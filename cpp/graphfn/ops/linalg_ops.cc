@@ -1,0 +1,84 @@
+// Matrix products: MatMul (rank 2) and BatchMatMulV2/V3 (batched, NumPy-broadcast batch dims).
+// The shape functions carry TF's kernel error texts, so kernels only compute.
+#include "graphfn/ir/op_registry.h"
+#include "graphfn/ir/shape_inference.h"
+
+namespace graphfn {
+namespace {
+
+// Rows/cols of a matrix operand, after the transpose/adjoint flag.
+int64_t rows(const Shape& s, bool t) { return s.dim(s.rank() - (t ? 1 : 2)); }
+int64_t cols(const Shape& s, bool t) { return s.dim(s.rank() - (t ? 2 : 1)); }
+
+Status size_incompatible(const Shape& a, const Shape& b) {
+  return errors::InvalidArgument("Matrix size-incompatible: In[0]: ", a, ", In[1]: ", b);
+}
+
+// Sets output 0 after checking its size: empty operands can still describe a huge output.
+Status set_checked_output(InferenceContext& c, DType dt, Shape out) {
+  int64_t n = 0;
+  GRAPHFN_RETURN_IF_ERROR(checked_num_elements(out, &n));
+  c.set_output(0, dt, std::move(out));
+  return Status::OK();
+}
+
+Status matmul_shape(InferenceContext& c) {
+  const Shape& a = c.input_shape(0);
+  const Shape& b = c.input_shape(1);
+  if (a.rank() != b.rank()) {
+    return errors::InvalidArgument("In[0] and In[1] has different ndims: ", a, " vs. ", b);
+  }
+  if (a.rank() != 2) return errors::InvalidArgument("In[0] and In[1] ndims must be == 2: ", a.rank());
+  const bool ta = c.attrs().get_bool("transpose_a", false);
+  const bool tb = c.attrs().get_bool("transpose_b", false);
+  if (cols(a, ta) != rows(b, tb)) return size_incompatible(a, b);
+  return set_checked_output(c, c.input_dtype(0), Shape{rows(a, ta), cols(b, tb)});
+}
+
+Status batch_matmul_shape(InferenceContext& c) {
+  const Shape& a = c.input_shape(0);
+  const Shape& b = c.input_shape(1);
+  if (a.rank() < 2) return errors::InvalidArgument("In[0] ndims must be >= 2: ", a.rank());
+  if (b.rank() < 2) return errors::InvalidArgument("In[1] ndims must be >= 2: ", b.rank());
+  const Shape a_batch(std::vector<int64_t>(a.dims().begin(), a.dims().end() - 2));
+  const Shape b_batch(std::vector<int64_t>(b.dims().begin(), b.dims().end() - 2));
+  Shape out;
+  if (!broadcast_shapes(a_batch, b_batch, &out).ok()) {
+    return errors::InvalidArgument("In[0] and In[1] must have compatible batch dimensions: ", a,
+                                   " vs. ", b);
+  }
+  const bool adj_x = c.attrs().get_bool("adj_x", false);
+  const bool adj_y = c.attrs().get_bool("adj_y", false);
+  if (cols(a, adj_x) != rows(b, adj_y)) return size_incompatible(a, b);
+  out.add_dim(rows(a, adj_x));
+  out.add_dim(cols(b, adj_y));
+  const DType out_type = c.op().name == "BatchMatMulV3" ? c.type_attr("Tout") : c.input_dtype(0);
+  return set_checked_output(c, out_type, std::move(out));
+}
+
+}  // namespace
+
+void register_linalg_ops(OpRegistry& reg) {
+  // uint8 is an allowed T without a CPU kernel, as in TF (NotFound rather than InvalidArgument).
+  reg.op("MatMul").input("a: T").input("b: T").output("product: T")
+      .attr("transpose_a: bool = false").attr("transpose_b: bool = false")
+      .attr("T: {float32, float64, int32, int64, uint8}")
+      .attr("grad_a: bool = false").attr("grad_b: bool = false")
+      .shape_fn(matmul_shape);
+  // tf.matmul's batched op when no output_type is asked for.
+  reg.op("BatchMatMulV2").input("x: T").input("y: T").output("output: T")
+      .attr("T: {float32, float64, int16, int32, int64, uint8}")
+      .attr("adj_x: bool = false").attr("adj_y: bool = false")
+      .attr("grad_x: bool = false").attr("grad_y: bool = false")
+      .shape_fn(batch_matmul_shape);
+  // Mixed input types; the kernel accepts (T, T) -> T and (u)int8 x (u)int8 -> int32.
+  reg.op("BatchMatMulV3").input("x: Ta").input("y: Tb").output("output: Tout")
+      .attr("Ta: {float32, float64, uint8, int8, int16, int32, int64}")
+      .attr("Tb: {float32, float64, uint8, int8, int16, int32, int64}")
+      .attr("Tout: {float32, float64, int16, int32, int64}")
+      .attr("adj_x: bool = false").attr("adj_y: bool = false")
+      .attr("grad_x: bool = false").attr("grad_y: bool = false")
+      .shape_fn(batch_matmul_shape);
+}
+
+}  // namespace graphfn

@@ -1,0 +1,103 @@
+// Reductions over axes (Sum, Mean, Max, Min, Prod, Any, All) and the arg-reductions
+// (ArgMax, ArgMin). Shape functions validate the axes with TF's messages.
+#include "graphfn/ops/reduction_ops.h"
+
+#include "graphfn/ir/op_registry.h"
+#include "graphfn/ir/shape_inference.h"
+
+namespace graphfn {
+
+Status reduction_axes(const Tensor& indices, int rank, std::vector<bool>* reduced) {
+  std::vector<int64_t> axes;
+  GRAPHFN_RETURN_IF_ERROR(tensor_to_int64s(indices, &axes));
+  reduced->assign(rank, false);
+  for (int64_t axis : axes) {
+    if (axis < -rank || axis >= rank) {
+      return errors::InvalidArgument("Invalid reduction dimension (", axis, " for input with ", rank,
+                                     " dimension(s)");
+    }
+    const int64_t d = axis < 0 ? axis + rank : axis;
+    if ((*reduced)[d]) {
+      return errors::InvalidArgument("Invalid reduction arguments: Axes contains duplicate dimension: ", d);
+    }
+    (*reduced)[d] = true;
+  }
+  return Status::OK();
+}
+
+Status arg_reduction_axis(const Tensor& dimension, const Shape& input, int* axis) {
+  if (dimension.rank() != 0) {
+    return errors::InvalidArgument("dim must be a scalar, but received tensor of shape: ", dimension.shape());
+  }
+  int64_t value = 0;
+  switch (dimension.dtype()) {
+    case DType::kInt16: value = *dimension.data<int16_t>(); break;
+    case DType::kInt32: value = *dimension.data<int32_t>(); break;
+    case DType::kInt64: value = static_cast<int32_t>(static_cast<uint32_t>(*dimension.data<int64_t>())); break;
+    default: return errors::InvalidArgument("dimension must be int16, int32 or int64");
+  }
+  return normalize_axis(value, input.rank(), axis, "dimension");
+}
+
+namespace {
+
+// The output shape must be allocatable: reducing an empty input can leave huge kept dims.
+Status set_checked_output(InferenceContext& c, DType dt, Shape out) {
+  int64_t n = 0;
+  GRAPHFN_RETURN_IF_ERROR(checked_num_elements(out, &n));
+  c.set_output(0, dt, std::move(out));
+  return Status::OK();
+}
+
+Status reduction_shape(InferenceContext& c) {
+  const Shape& in = c.input_shape(0);
+  std::vector<bool> reduced;
+  GRAPHFN_RETURN_IF_ERROR(reduction_axes(*c.input_value(1), in.rank(), &reduced));
+  const bool keep_dims = c.attrs().get_bool("keep_dims", false);
+  Shape out;
+  for (int i = 0; i < in.rank(); ++i) {
+    if (!reduced[i]) {
+      out.add_dim(in.dim(i));
+    } else if (keep_dims) {
+      out.add_dim(1);
+    }
+  }
+  return set_checked_output(c, c.input_dtype(0), std::move(out));
+}
+
+Status arg_reduction_shape(InferenceContext& c) {
+  const Shape& in = c.input_shape(0);
+  int axis = 0;
+  GRAPHFN_RETURN_IF_ERROR(arg_reduction_axis(*c.input_value(1), in, &axis));
+  if (in.dim(axis) == 0) {
+    return errors::InvalidArgument("Reduction axis ", axis, " is empty in shape ", in);
+  }
+  Shape out = in;
+  out.remove_dim(axis);
+  return set_checked_output(c, c.type_attr("output_type"), std::move(out));
+}
+
+}  // namespace
+
+void register_reduction_ops(OpRegistry& reg) {
+  for (const char* name : {"Sum", "Mean", "Prod", "Max", "Min"}) {
+    reg.op(name).input("input: T").input("reduction_indices: Tidx").output("output: T")
+        .attr("keep_dims: bool = false").attr("T: {numbertype}")
+        .attr("Tidx: {int32, int64} = DT_INT32").needs_value("reduction_indices").shape_fn(reduction_shape);
+  }
+  // Any/All have no T, so their kernels are registered under Tidx's dtypes.
+  for (const char* name : {"Any", "All"}) {
+    reg.op(name).input("input: bool").input("reduction_indices: Tidx").output("output: bool")
+        .attr("keep_dims: bool = false").attr("Tidx: {int32, int64} = DT_INT32")
+        .needs_value("reduction_indices").shape_fn(reduction_shape);
+  }
+  // ArgMin does not take the int16 dimensions and outputs ArgMax does.
+  reg.op("ArgMax").input("input: T").input("dimension: Tidx").output("output: output_type")
+      .attr("T: {numbertype, bool}").attr("Tidx: {int16, int32, int64} = DT_INT32")
+      .attr("output_type: {int16, int32, int64} = DT_INT64").needs_value("dimension").shape_fn(arg_reduction_shape);
+  reg.op("ArgMin").input("input: T").input("dimension: Tidx").output("output: output_type")
+      .attr("T: {numbertype, bool}").attr("Tidx: {int32, int64} = DT_INT32")
+      .attr("output_type: {int32, int64} = DT_INT64").needs_value("dimension").shape_fn(arg_reduction_shape);
+}
+
+}  // namespace graphfn

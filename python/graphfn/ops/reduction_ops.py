@@ -1,0 +1,128 @@
+"""Reductions (tf.reduce_sum, ...) and arg-reductions (tf.argmax, tf.argmin)."""
+
+import numpy as np
+
+from graphfn import _core
+from graphfn.framework import dtypes
+from graphfn.framework.tensor import Tensor
+from graphfn.ops import math_ops
+from graphfn.ops._op_table import ops
+from graphfn.util.tf_export import tf_export
+
+_ALL_AXES = {}  # rank -> int32 tensor [0, ..., rank-1] (tensors are immutable, so shareable)
+
+
+def _all_axes(rank):
+    axes = _ALL_AXES.get(rank)
+    if axes is None:
+        axes = _ALL_AXES[rank] = _core.to_tensor(np.arange(rank, dtype=np.int32))
+    return axes
+
+
+def _is_plain(value):
+    """Values TF's eager fast path converts itself; lists, tuples and NumPy scalars make it
+    fall back to a slower path that converts axes differently."""
+    return isinstance(value, (Tensor, np.ndarray, int, float, str, bytes))
+
+
+def _reduction_axes(input_tensor, axis, fast_path):
+    """TF's conversion of `axis`: None means every axis; NumPy arrays and empty lists become
+    int32; on the fast path Python values are converted to int32 when they can be (large ints
+    wrap, as TF does), elsewhere they keep their natural dtype (large ints become int64).
+    Non-integer axes are left for the op to reject."""
+    if axis is None:
+        rank = input_tensor.shape.rank
+        if rank is None:  # while tracing with an unknown rank: every axis, computed at run time
+            return ops.Range(0, ops.Rank(input_tensor), 1)
+        return _all_axes(rank)
+    if isinstance(axis, Tensor):
+        return axis
+    if isinstance(axis, np.ndarray):
+        return _core.to_tensor(axis, dtypes.int32.as_datatype_enum)
+    if fast_path:
+        try:
+            return _core.to_tensor(axis, dtypes.int32.as_datatype_enum)
+        except (TypeError, ValueError):
+            pass
+    axes = _core.to_tensor(axis)
+    if axes._num_elements == 0 and axes.dtype != dtypes.int32:  # [] would be float32
+        return _all_axes(0)
+    return axes
+
+
+def _reduce(op, input_tensor, axis, keepdims, dtype=None):
+    fast_path = _is_plain(input_tensor) and (axis is None or _is_plain(axis))
+    if not isinstance(input_tensor, Tensor):
+        input_tensor = _core.to_tensor(input_tensor, 0 if dtype is None else dtype.as_datatype_enum)
+    keepdims = False if keepdims is None else bool(keepdims)
+    return op(input_tensor, _reduction_axes(input_tensor, axis, fast_path), keep_dims=keepdims)
+
+
+@tf_export("reduce_sum", "math.reduce_sum")
+def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(ops.Sum, input_tensor, axis, keepdims)
+
+
+@tf_export("reduce_mean", "math.reduce_mean")
+def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
+    """Integer means truncate (the sum is taken in int64), like TF."""
+    return _reduce(ops.Mean, input_tensor, axis, keepdims)
+
+
+@tf_export("reduce_max", "math.reduce_max")
+def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(ops.Max, input_tensor, axis, keepdims)
+
+
+@tf_export("reduce_min", "math.reduce_min")
+def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(ops.Min, input_tensor, axis, keepdims)
+
+
+@tf_export("reduce_prod", "math.reduce_prod")
+def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(ops.Prod, input_tensor, axis, keepdims)
+
+
+@tf_export("reduce_any", "math.reduce_any")
+def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(ops.Any, input_tensor, axis, keepdims, dtypes.bool)
+
+
+@tf_export("reduce_all", "math.reduce_all")
+def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(ops.All, input_tensor, axis, keepdims, dtypes.bool)
+
+
+_AXIS_DTYPES = (dtypes.int8, dtypes.uint8, dtypes.int16, dtypes.int32, dtypes.int64)
+_AXIS_CAST_TO_INT32 = (dtypes.int8, dtypes.uint8, dtypes.int16)
+
+
+def _arg_reduce(op, input, axis, output_type):  # noqa: A002 (TF's name)
+    """TF's axis rules: None means 0; tensors need an integer dtype; other objects with a
+    dtype (NumPy values) are rejected; anything else must be a Python int."""
+    if axis is None:
+        axis = 0
+    if isinstance(axis, Tensor):
+        if axis.dtype not in _AXIS_DTYPES:
+            raise TypeError("axis tensor dtypes %s is not supported" % (axis.dtype,))
+        if axis.dtype in _AXIS_CAST_TO_INT32:
+            axis = math_ops.cast(axis, dtypes.int32)
+    elif hasattr(axis, "dtype"):
+        raise TypeError("axis tensor dtypes %s is not supported" % (axis.dtype,))
+    elif not isinstance(axis, int):
+        raise TypeError("axis must be int or Tensor with integer datatype")
+    else:
+        axis = int(axis)  # bool -> int
+    return op(input, axis, output_type=dtypes.as_dtype(output_type))
+
+
+@tf_export("argmax", "math.argmax")
+def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+    """Index of the largest value along `axis` (the first on ties; NaN only if all are NaN)."""
+    return _arg_reduce(ops.ArgMax, input, axis, output_type)
+
+
+@tf_export("argmin", "math.argmin")
+def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+    return _arg_reduce(ops.ArgMin, input, axis, output_type)
