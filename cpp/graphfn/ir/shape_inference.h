@@ -28,7 +28,7 @@ struct InputInfo {
 class InferenceContext {
  public:
   // Eager: inputs are concrete tensors. `outputs` is cleared first.
-  InferenceContext(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
+  InferenceContext(const OpDef& op, const Tensor* const* inputs, int num_inputs, const AttrMap& attrs,
                    const DType* type_attrs, InferenceOutputs* outputs)
       : op_(op), tensors_(inputs), num_inputs_(num_inputs), attrs_(attrs), type_attrs_(type_attrs),
         output_dtypes_(outputs->dtypes), output_shapes_(outputs->shapes) {
@@ -47,11 +47,11 @@ class InferenceContext {
   const OpDef& op() const { return op_; }
   const AttrMap& attrs() const { return attrs_; }
   int num_inputs() const { return num_inputs_; }
-  DType input_dtype(int i) const { return tensors_ ? tensors_[i].dtype() : infos_[i].dtype; }
-  const Shape& input_shape(int i) const { return tensors_ ? tensors_[i].shape() : *infos_[i].shape; }
+  DType input_dtype(int i) const { return tensors_ ? tensors_[i]->dtype() : infos_[i].dtype; }
+  const Shape& input_shape(int i) const { return tensors_ ? tensors_[i]->shape() : *infos_[i].shape; }
   // The input's value when known (always in eager mode; for constants while tracing), else null.
   // Shape functions must handle null by producing unknown dimensions.
-  const Tensor* input_value(int i) const { return tensors_ ? &tensors_[i] : infos_[i].value; }
+  const Tensor* input_value(int i) const { return tensors_ ? tensors_[i] : infos_[i].value; }
   bool is_eager() const { return tensors_ != nullptr; }
   // For a resource input fed by a placeholder, the shape of the variable it will hold (TF's
   // handle data), when known.
@@ -68,7 +68,7 @@ class InferenceContext {
 
  private:
   const OpDef& op_;
-  const Tensor* tensors_;
+  const Tensor* const* tensors_;
   const InputInfo* infos_ = nullptr;
   int num_inputs_;
   const AttrMap& attrs_;

@@ -11,7 +11,7 @@ namespace graphfn {
 
 struct KernelContext {
   const OpDef& op;
-  const Tensor* inputs;
+  const Tensor* const* inputs;  // pointers, so the executor feeds its slots without copying
   int num_inputs;
   const AttrMap& attrs;
   const DType* type_attrs;                  // resolved type attrs, by OpDef::type_attr_names index
@@ -19,7 +19,7 @@ struct KernelContext {
   const std::vector<Shape>& output_shapes;  // may hold unknown dims for data-dependent outputs
   std::vector<Tensor>* outputs;
 
-  const Tensor& input(int i) const { return inputs[i]; }
+  const Tensor& input(int i) const { return *inputs[i]; }
   DType type_attr(const std::string& name) const {
     const int i = op.type_attr_index(name);
     return i < 0 ? DType::kInvalid : type_attrs[i];

@@ -59,7 +59,15 @@ Status find_kernel(const OpDef& op, const DType* type_attrs, KernelFn* kernel) {
   return *kernel ? Status::OK() : kernel_not_found(op, type_attrs);
 }
 
-Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* inputs, int num_inputs,
+Status run_kernel_with_shapes(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
+                              const AttrMap& attrs, const DType* type_attrs, const std::vector<DType>& dtypes,
+                              const std::vector<Shape>& shapes, std::vector<Tensor>* outputs) {
+  outputs->resize(dtypes.size());
+  KernelContext kc{op, inputs, num_inputs, attrs, type_attrs, dtypes, shapes, outputs};
+  return kernel(kc);
+}
+
+Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
                   const AttrMap& attrs, const DType* type_attrs, std::vector<Tensor>* outputs) {
   // Reuse one thread-local scratch for the shape function's results (no allocation per op);
   // a nested call (a kernel that runs ops) falls back to its own.
@@ -84,19 +92,28 @@ Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* inputs, int nu
 Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
                      std::vector<Tensor>* outputs) {
   GRAPHFN_RETURN_IF_ERROR(with_op_suffix(check_input_count(op, num_inputs), op));
-  DType input_dtypes[16];
-  std::vector<DType> many;
-  DType* dtypes = input_dtypes;
-  if (num_inputs > 16) {
-    many.resize(num_inputs);
-    dtypes = many.data();
+  constexpr int kInline = 16;
+  DType inline_dtypes[kInline];
+  const Tensor* inline_ptrs[kInline];
+  std::vector<DType> many_dtypes;
+  std::vector<const Tensor*> many_ptrs;
+  DType* dtypes = inline_dtypes;
+  const Tensor** ptrs = inline_ptrs;
+  if (num_inputs > kInline) {
+    many_dtypes.resize(num_inputs);
+    many_ptrs.resize(num_inputs);
+    dtypes = many_dtypes.data();
+    ptrs = many_ptrs.data();
   }
-  for (int i = 0; i < num_inputs; ++i) dtypes[i] = inputs[i].dtype();
+  for (int i = 0; i < num_inputs; ++i) {
+    dtypes[i] = inputs[i].dtype();
+    ptrs[i] = &inputs[i];
+  }
   DType type_attrs[kMaxTypeAttrs];
   GRAPHFN_RETURN_IF_ERROR(with_op_suffix(resolve_type_attrs(op, dtypes, num_inputs, attrs, type_attrs), op));
   KernelFn kernel = nullptr;
   GRAPHFN_RETURN_IF_ERROR(with_op_suffix(find_kernel(op, type_attrs, &kernel), op));
-  Status s = run_kernel(op, kernel, inputs, num_inputs, attrs, type_attrs, outputs);
+  Status s = run_kernel(op, kernel, ptrs, num_inputs, attrs, type_attrs, outputs);
   return s.ok() ? s : with_node_prefix(s, op, function_name(op, num_inputs, attrs));
 }
 

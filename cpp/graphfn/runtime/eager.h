@@ -22,8 +22,14 @@ Status find_kernel(const OpDef& op, const DType* type_attrs, KernelFn* kernel);
 
 // Runs an already-resolved op on concrete inputs: shape function (validation, output shapes),
 // then the kernel. Used by eager execution and by the graph executor.
-Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* inputs, int num_inputs,
+Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
                   const AttrMap& attrs, const DType* type_attrs, std::vector<Tensor>* outputs);
+
+// Runs the kernel alone, for outputs whose dtypes and shapes are already known (a plan whose
+// static shapes hold): the shape function validated these exact input shapes when tracing.
+Status run_kernel_with_shapes(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
+                              const AttrMap& attrs, const DType* type_attrs, const std::vector<DType>& dtypes,
+                              const std::vector<Shape>& shapes, std::vector<Tensor>* outputs);
 
 // TF's eager error decorations: " [Op:Name] name: " and the "{{function_node ...}}" prefix,
 // which names the wrapped function after the op and its list lengths ("ConcatV2_N_2").

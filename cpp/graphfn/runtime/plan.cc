@@ -46,6 +46,7 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
     is_argument[arg] = true;
     plan->feed_slots_.push_back(first_slot[arg]);
     plan->feed_dtypes_.push_back(graph.node(arg).output_dtypes[0]);
+    plan->feed_shapes_.push_back(graph.node(arg).output_shapes[0]);
   }
   for (int i = 0; i < graph.num_nodes(); ++i) {
     const Node& node = graph.node(i);
@@ -62,6 +63,15 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
     GRAPHFN_RETURN_IF_ERROR(find_kernel(*node.op, step.type_attrs, &step.kernel));
     for (const Endpoint& in : node.inputs) step.input_slots.push_back(first_slot[in.node] + in.index);
     step.first_output_slot = first_slot[i];
+    // Static only if the inputs' traced shapes were fully known too: then, with static feeds,
+    // the run-time input shapes are exactly the traced ones (data-dependent shapes never are).
+    step.static_outputs = !node.output_shapes.empty();
+    for (const Shape& s : node.output_shapes) step.static_outputs = step.static_outputs && s.fully_defined();
+    for (const Endpoint& in : node.inputs) step.static_outputs = step.static_outputs && graph.shape(in).fully_defined();
+    if (step.static_outputs) {
+      step.output_dtypes = node.output_dtypes;
+      step.output_shapes = node.output_shapes;
+    }
     plan->steps_.push_back(std::move(step));
   }
   for (const Endpoint& e : results) plan->result_slots_.push_back(first_slot[e.node] + e.index);
@@ -84,13 +94,19 @@ Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* result
   }
   for (const auto& [slot, value] : constants_) slots[slot] = value;
 
-  std::vector<Tensor> inputs;
+  // Static shapes hold when every feed has exactly its traced (fully known) shape.
+  bool feeds_static = true;
+  for (int i = 0; i < num_feeds; ++i) feeds_static = feeds_static && feeds[i].shape() == feed_shapes_[i];
+  std::vector<const Tensor*> inputs;
   std::vector<Tensor> outputs;
   for (const Step& step : steps_) {
     inputs.clear();
-    for (int s : step.input_slots) inputs.push_back(slots[s]);
-    Status s = run_kernel(*step.op, step.kernel, inputs.data(), static_cast<int>(inputs.size()), step.attrs,
-                          step.type_attrs, &outputs);
+    for (int s : step.input_slots) inputs.push_back(&slots[s]);
+    const int n = static_cast<int>(inputs.size());
+    Status s = feeds_static && step.static_outputs
+                   ? run_kernel_with_shapes(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs,
+                                            step.output_dtypes, step.output_shapes, &outputs)
+                   : run_kernel(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs, &outputs);
     if (!s.ok()) {
       return Status(s.code(), s.message() + "\n\t [[{{node " + step.node_name + "}}]]");
     }

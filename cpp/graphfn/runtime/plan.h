@@ -41,12 +41,18 @@ class Plan {
     DType type_attrs[kMaxTypeAttrs];
     std::vector<int> input_slots;
     int first_output_slot;
+    // The traced output dtypes and shapes, when all shapes were fully known: with the feeds at
+    // their traced shapes, the kernel runs without the shape function.
+    bool static_outputs = false;
+    std::vector<DType> output_dtypes;
+    std::vector<Shape> output_shapes;
   };
   std::string name_;
   std::vector<Step> steps_;
   int num_slots_ = 0;
   std::vector<int> feed_slots_;
   std::vector<DType> feed_dtypes_;
+  std::vector<Shape> feed_shapes_;  // traced placeholder shapes (static steps assume them)
   std::vector<int> result_slots_;
   std::vector<std::pair<int, Tensor>> constants_;  // (slot, value)
 };
