@@ -4,24 +4,50 @@
 
 namespace graphfn {
 
+void Shape::assign(const int64_t* begin, const int64_t* end) {
+  rank_ = static_cast<int>(end - begin);
+  if (rank_ > kInline) {
+    heap_.assign(begin, end);
+  } else {
+    std::copy(begin, end, inline_);
+  }
+}
+
+void Shape::insert_dim(int pos, int64_t d) {
+  std::vector<int64_t> all = dims();
+  all.insert(all.begin() + pos, d);
+  assign(all.data(), all.data() + all.size());
+}
+
+void Shape::remove_dim(int pos) {
+  std::vector<int64_t> all = dims();
+  all.erase(all.begin() + pos);
+  heap_.clear();
+  assign(all.data(), all.data() + all.size());
+}
+
+bool Shape::operator==(const Shape& o) const {
+  return known_rank_ == o.known_rank_ && rank_ == o.rank_ && std::equal(data(), data() + rank_, o.data());
+}
+
 bool Shape::fully_defined() const {
   if (!known_rank_) return false;
-  return std::all_of(dims_.begin(), dims_.end(), [](int64_t d) { return d >= 0; });
+  return std::all_of(data(), data() + rank_, [](int64_t d) { return d >= 0; });
 }
 
 int64_t Shape::num_elements() const {
   if (!fully_defined()) return -1;
   int64_t n = 1;
-  for (int64_t d : dims_) n *= d;
+  for (int64_t d : dims()) n *= d;
   return n;
 }
 
 std::string Shape::to_string() const {
   if (!known_rank_) return "<unknown>";
   std::string s = "[";
-  for (size_t i = 0; i < dims_.size(); ++i) {
+  for (int i = 0; i < rank_; ++i) {
     if (i) s += ",";
-    s += dims_[i] < 0 ? std::string("?") : std::to_string(dims_[i]);
+    s += dim(i) < 0 ? std::string("?") : std::to_string(dim(i));
   }
   return s + "]";
 }

@@ -10,38 +10,62 @@
 
 namespace graphfn {
 
+// A read-only view of a shape's dimensions (contiguous int64s); converts to a vector.
+class DimsView {
+ public:
+  DimsView(const int64_t* data, int size) : data_(data), size_(size) {}
+  const int64_t* begin() const { return data_; }
+  const int64_t* end() const { return data_ + size_; }
+  size_t size() const { return static_cast<size_t>(size_); }
+  bool empty() const { return size_ == 0; }
+  int64_t operator[](size_t i) const { return data_[i]; }
+  operator std::vector<int64_t>() const { return std::vector<int64_t>(begin(), end()); }
+
+ private:
+  const int64_t* data_;
+  int size_;
+};
+
 class Shape {
  public:
   static constexpr int64_t kUnknownDim = -1;
 
   Shape() = default;  // a scalar
-  Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
-  explicit Shape(std::vector<int64_t> dims) : dims_(std::move(dims)) {}
+  Shape(std::initializer_list<int64_t> dims) { assign(dims.begin(), dims.end()); }
+  explicit Shape(const std::vector<int64_t>& dims) { assign(dims.data(), dims.data() + dims.size()); }
   static Shape unknown_rank() {
     Shape s;
     s.known_rank_ = false;
     return s;
   }
 
-  int rank() const { return static_cast<int>(dims_.size()); }
+  int rank() const { return rank_; }
   bool known_rank() const { return known_rank_; }
   bool fully_defined() const;
-  int64_t dim(int i) const { return dims_[i]; }
-  void set_dim(int i, int64_t d) { dims_[i] = d; }
-  const std::vector<int64_t>& dims() const { return dims_; }
-  void add_dim(int64_t d) { dims_.push_back(d); }
-  void insert_dim(int pos, int64_t d) { dims_.insert(dims_.begin() + pos, d); }
-  void remove_dim(int pos) { dims_.erase(dims_.begin() + pos); }
+  int64_t dim(int i) const { return data()[i]; }
+  void set_dim(int i, int64_t d) { data()[i] = d; }
+  DimsView dims() const { return DimsView(data(), rank_); }
+  void add_dim(int64_t d) { insert_dim(rank_, d); }
+  void insert_dim(int pos, int64_t d);
+  void remove_dim(int pos);
   // Product of the dimensions; -1 when any is unknown.
   int64_t num_elements() const;
 
-  bool operator==(const Shape& o) const { return known_rank_ == o.known_rank_ && dims_ == o.dims_; }
+  bool operator==(const Shape& o) const;
   bool operator!=(const Shape& o) const { return !(*this == o); }
   std::string to_string() const;  // TF's "[2,3]" form, "[?,3]" for unknown dims, "<unknown>"
 
  private:
-  std::vector<int64_t> dims_;
+  // Ranks up to kInline live inside the object: most tensors' shapes cost no allocation.
+  static constexpr int kInline = 6;
+  const int64_t* data() const { return rank_ <= kInline ? inline_ : heap_.data(); }
+  int64_t* data() { return rank_ <= kInline ? inline_ : heap_.data(); }
+  void assign(const int64_t* begin, const int64_t* end);
+
+  int rank_ = 0;
   bool known_rank_ = true;
+  int64_t inline_[kInline] = {};
+  std::vector<int64_t> heap_;  // used only when rank_ > kInline
 };
 
 // NumPy broadcasting of two shapes. Fails with TF's "Incompatible shapes: [a] vs. [b]".
