@@ -68,9 +68,25 @@ Status print_v2(KernelContext& c) {
   return errors::InvalidArgument("Unsupported output stream: ", target);
 }
 
+// Fails with "assertion failed: [data0] [data1] ..." when the condition is false; string scalars
+// appear raw, other tensors as tf.print would show them.
+Status assert_kernel(KernelContext& c) {
+  if (c.input(0).data<bool>()[0]) return Status::OK();
+  const int64_t summarize = c.attrs.get_int("summarize", 3);
+  std::string msg = "assertion failed: ";
+  for (int i = 1; i < c.num_inputs; ++i) {
+    const Tensor& t = c.input(i);
+    const bool raw = t.dtype() == DType::kString && t.rank() == 0;
+    const std::string text = raw ? t.data<std::string>()[0] : tensor_text(t, summarize);
+    msg += (i > 1 ? " " : "") + (t.rank() == 0 ? "[" + text + "]" : text);
+  }
+  return errors::InvalidArgument(msg);
+}
+
 }  // namespace
 
 void register_logging_kernels(OpRegistry& reg) {
+  reg.set_kernel("Assert", DType::kInvalid, &assert_kernel);
   reg.set_kernel("StringFormat", DType::kInvalid, &string_format);
   reg.set_kernel("PrintV2", DType::kInvalid, &print_v2);
 }

@@ -1,4 +1,4 @@
-// Logging ops: StringFormat (tensors into a template) and PrintV2 (a stateful print).
+// Logging ops: StringFormat (tensors into a template), PrintV2 (a stateful print) and Assert.
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/shape_inference.h"
 
@@ -17,9 +17,18 @@ Status print_shape(InferenceContext& c) {
   return Status::OK();
 }
 
+Status assert_shape(InferenceContext& c) {
+  if (c.input_shape(0).known_rank() && c.input_shape(0).rank() != 0) {
+    return errors::InvalidArgument("In[0] is not a scalar: ", c.input_shape(0));
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 void register_logging_ops(OpRegistry& reg) {
+  reg.op("Assert").input("condition: bool").input("data: T").attr("T: list(type)").attr("summarize: int = 3")
+      .stateful().shape_fn(assert_shape, true);
   reg.op("StringFormat").input("inputs: T").output("output: string").attr("T: list(type)")
       .attr("template: string = %s").attr("placeholder: string = %s").attr("summarize: int = 3")
       .shape_fn(scalar_string, true);

@@ -108,7 +108,9 @@ Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* result
                                             step.output_dtypes, step.output_shapes, &outputs)
                    : run_kernel(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs, &outputs);
     if (!s.ok()) {
-      return Status(s.code(), s.message() + "\n\t [[{{node " + step.node_name + "}}]]");
+      // TF's text, less the Python traceback of where the node was defined.
+      return Status(s.code(), "Graph execution error:\n\nDetected at node " + step.node_name + ":\n" + s.message() +
+                                  "\n\t [[{{node " + step.node_name + "}}]] [Op:" + name_ + "]");
     }
     for (size_t k = 0; k < outputs.size(); ++k) slots[step.first_output_slot + k] = std::move(outputs[k]);
   }

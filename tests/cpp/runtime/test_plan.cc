@@ -85,5 +85,6 @@ TEST_CASE("run-time errors name the failing node", "[runtime][plan]") {
   Tensor x_value = scalar<int32_t>(7);
   Status s = plan->run(&x_value, 1, &results);
   CHECK(s.code() == Code::kInvalidArgument);
-  CHECK(s.message() == "Integer division by zero\n\t [[{{node floordiv}}]]");
+  CHECK(s.message() == "Graph execution error:\n\nDetected at node floordiv:\nInteger division by zero\n\t "
+                       "[[{{node floordiv}}]] [Op:graph]");
 }
