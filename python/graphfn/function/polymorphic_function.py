@@ -25,7 +25,7 @@ class Function:
     """A traced-and-cached version of a Python function; see `graphfn.function`."""
 
     def __init__(self, python_function, name=None, input_signature=None, autograph=True,
-                 reduce_retracing=False, jit_compile=None):
+                 reduce_retracing=False, jit_compile=None, max_traces=None):
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
         self._signature = inspect.signature(python_function)
@@ -33,7 +33,8 @@ class Function:
         self._autograph = autograph
         self._reduce_retracing = reduce_retracing
         self._jit_compile = jit_compile
-        self._cache = {}  # trace key -> ConcreteFunction, in tracing order
+        self._max_traces = max_traces
+        self._cache = {}  # trace key -> ConcreteFunction, in tracing order (oldest first)
         self._lock = threading.RLock()
         self._instances = weakref.WeakKeyDictionary()  # per-instance Functions for methods
         self._fast = _core.FastCallCache()  # cache hits on simple signatures, answered in C++
@@ -97,9 +98,19 @@ class Function:
                 return concrete, False
             if self._reduce_retracing:
                 key, arguments = self._generalize(key, arguments)
+            retracing.explain(self._name, key, list(self._cache))
             concrete = self._trace(key, arguments)
+            self._evict_for_one_more()
             self._cache[key] = concrete
             return concrete, True
+
+    def _evict_for_one_more(self):
+        """max_traces (graphfn only): drop the oldest traces to stay within the bound."""
+        if self._max_traces is None:
+            return
+        while len(self._cache) >= self._max_traces:
+            del self._cache[next(iter(self._cache))]
+            self._fast.clear()  # it may hold a plan of the dropped trace
 
     def _trace(self, key, arguments):
         """Traces, applying TF's variable-creation rule: variables may be created during the
@@ -174,7 +185,7 @@ class Function:
         bound = self._instances.get(instance)
         if bound is None:
             bound = Function(self._python_function.__get__(instance, owner), self._name, self._input_signature,
-                             self._autograph, self._reduce_retracing, self._jit_compile)
+                             self._autograph, self._reduce_retracing, self._jit_compile, self._max_traces)
             self._instances[instance] = bound
         return bound
 
@@ -271,12 +282,17 @@ def _apply_input_signature(name, signature, input_signature, arguments):
 
 @tf_export("function")
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
-             experimental_relax_shapes=None, name=None, **unused_options):
-    """Compiles a Python function into a callable graph (TensorFlow's tf.function)."""
+             experimental_relax_shapes=None, name=None, max_traces=None, **unused_options):
+    """Compiles a Python function into a callable graph (TensorFlow's tf.function).
+
+    graphfn adds `max_traces`: keep at most that many traces (the oldest are dropped), so a
+    function called with ever-new signatures cannot grow without bound."""
     relax = reduce_retracing or bool(experimental_relax_shapes)
+    if max_traces is not None and int(max_traces) < 1:
+        raise ValueError("max_traces must be a positive integer, got %r" % (max_traces,))
 
     def decorate(fn):
         return Function(fn, name=name, input_signature=input_signature, autograph=autograph,
-                        reduce_retracing=relax, jit_compile=jit_compile)
+                        reduce_retracing=relax, jit_compile=jit_compile, max_traces=max_traces)
 
     return decorate if func is None else decorate(func)

@@ -1,8 +1,11 @@
 """The frequent-retracing warning, with TF's text and thresholds: per Python function (keyed by
-its code object), a warning when 5 of the last 10 eager calls traced, at most twice."""
+its code object), a warning when 5 of the last 10 eager calls traced, at most twice. And, beyond
+TF, retrace explanations: with `graphfn.config.explain_retracing(True)` (or the environment
+variable GRAPHFN_EXPLAIN_RETRACING=1) every retrace logs which arguments changed and how."""
 
 import collections
 import logging
+import os
 
 _MAX_CALL_HISTORY = 10
 _THRESHOLD = 5
@@ -20,6 +23,28 @@ class _Detector:
 
 
 _detectors = {}
+_explain = [os.environ.get("GRAPHFN_EXPLAIN_RETRACING", "") not in ("", "0")]
+
+
+def explain_retracing(enabled):
+    """Log why each retrace happened: `x: TensorSpec(shape=(3,), ...) -> TensorSpec(shape=(4,), ...)`."""
+    _explain[0] = bool(enabled)
+
+
+def explain(function_name, new_key, old_keys):
+    """Logs how `new_key` differs from the most similar earlier trace key."""
+    if not _explain[0] or not old_keys:
+        return None
+
+    def changes(old):
+        old_types = dict(old)
+        return [(name, old_types.get(name), t) for name, t in new_key if old_types.get(name) != t]
+
+    closest = min(reversed(old_keys), key=lambda old: len(changes(old)))
+    text = "; ".join("%s: %r -> %r" % change for change in changes(closest)) or "a new call context"
+    message = "Retracing %s (trace %d): %s" % (function_name, len(old_keys) + 1, text)
+    logger.warning(message)
+    return message
 
 
 def record_call(python_function, traced, fast_hits=0):

@@ -80,3 +80,50 @@ def test_frequent_retracing_warns_twice_at_most(caplog):
         for i in range(5, 20):
             tf_f(i)
         assert len(caplog.records) == 2
+
+
+def test_explain_retracing_names_what_changed(caplog):
+    @tf.function
+    def f(x, n):
+        return x * n
+
+    tf.config.explain_retracing(True)
+    try:
+        with caplog.at_level(logging.WARNING, logger="graphfn"):
+            f(tf.constant([1, 2, 3]), 2)
+            assert caplog.records == []  # the first trace needs no explanation
+            f(tf.constant([1, 2, 3, 4]), 2)
+            f(tf.constant([1, 2, 3, 4]), 3)
+    finally:
+        tf.config.explain_retracing(False)
+    messages = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Retracing")]
+    assert messages == [
+        "Retracing f (trace 2): x: TensorSpec(shape=(3,), dtype=tf.int32, name=None) -> "
+        "TensorSpec(shape=(4,), dtype=tf.int32, name=None)",
+        "Retracing f (trace 3): n: Literal[2] -> Literal[3]",
+    ]
+
+
+def test_max_traces_bounds_the_cache():
+    @tf.function(max_traces=2)
+    def f(n):
+        return tf.constant(n)
+
+    for n in range(5):
+        assert f(n).numpy() == n
+    assert f.experimental_get_tracing_count() == 2
+    assert f(4).numpy() == 4  # the newest traces are kept
+    with pytest.raises(ValueError, match="max_traces must be a positive integer"):
+        tf.function(lambda: 1, max_traces=0)
+
+
+def test_clear_cache_forgets_every_trace(capsys):
+    @tf.function
+    def f(x):
+        print("tracing")
+        return x + 1
+
+    f(tf.constant(1))
+    f.clear_cache()
+    assert f(tf.constant(1)).numpy() == 2
+    assert capsys.readouterr().out == "tracing\ntracing\n"
