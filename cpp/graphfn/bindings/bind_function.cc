@@ -1,9 +1,12 @@
-// The cache-hit fast path of graphfn.function: a C++ table from a call's key (built straight
-// from the positional arguments) to the compiled plan. A hit runs the plan without entering
-// Python; anything unusual (keyword arguments, nested structures, NumPy arrays, a new key) is a
-// miss and takes the Python path (python/graphfn/function/polymorphic_function.py), which
-// registers simple signatures here after tracing.
+// The cache-hit fast path of graphfn.function: FunctionBase, the C++ base class of Function,
+// answers calls from a table from the call's key (built straight from the positional arguments)
+// to the compiled plan, through its tp_call slot: a hit runs the plan without entering Python.
+// Anything unusual (keyword arguments, nested structures, NumPy arrays, a new key) is a miss and
+// calls `self._call_slow(args, kwargs)` (python/graphfn/function/polymorphic_function.py),
+// which registers simple signatures here after tracing.
 #include <unordered_map>
+
+#include <pybind11/detail/exception_translation.h>
 
 #include "graphfn/bindings/bind.h"
 #include "graphfn/bindings/convert.h"
@@ -60,18 +63,15 @@ bool key_from_args(PyObject* args, CallKey* key, std::vector<Tensor>* feeds) {
 
 class FastCallCache {
  public:
-  // The call's result, or `miss` when the Python path must handle it.
-  py::object call(py::handle args, py::handle kwargs, py::handle miss) {
+  // The call's result, or a null object when the Python path must handle it.
+  py::object call(PyObject* args, PyObject* kwargs) {
     // While tracing another function, calls must be recorded in that graph: Python path.
-    if (g_functions_run_eagerly || current_graph() ||
-        (kwargs && !kwargs.is_none() && PyDict_GET_SIZE(kwargs.ptr()) > 0)) {
-      return py::reinterpret_borrow<py::object>(miss);
-    }
+    if (g_functions_run_eagerly || current_graph() || (kwargs && PyDict_GET_SIZE(kwargs) > 0)) return py::object();
     CallKey key;
     std::vector<Tensor> feeds;
-    if (!key_from_args(args.ptr(), &key, &feeds)) return py::reinterpret_borrow<py::object>(miss);
+    if (!key_from_args(args, &key, &feeds)) return py::object();
     auto it = entries_.find(key);
-    if (it == entries_.end()) return py::reinterpret_borrow<py::object>(miss);
+    if (it == entries_.end()) return py::object();
     ++hits_;
     const Entry entry = it->second;  // a copy: another thread may clear() while the GIL is released
     std::vector<Tensor> results;
@@ -124,18 +124,45 @@ class FastCallCache {
   int hits_ = 0;
 };
 
+struct FunctionBase {
+  FastCallCache fast;
+};
+
+PyObject* function_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+  try {
+    auto* inst = reinterpret_cast<py::detail::instance*>(self);
+    auto* base = static_cast<FunctionBase*>(inst->get_value_and_holder().value_ptr());
+    py::object result = base->fast.call(args, kwargs);
+    if (result) return result.release().ptr();
+    py::object kw = kwargs ? py::reinterpret_borrow<py::object>(kwargs) : py::dict();
+    return py::handle(self).attr("_call_slow")(py::handle(args), kw).release().ptr();
+  } catch (...) {
+    py::detail::try_translate_exceptions();
+    return nullptr;
+  }
+}
+
 }  // namespace
 
 void bind_function(py::module_& m) {
-  py::class_<FastCallCache>(m, "FastCallCache")
+  py::class_<FunctionBase>(m, "FunctionBase")
       .def(py::init<>())
-      .def("call", &FastCallCache::call)
-      .def("insert", [](FastCallCache& c, py::handle args, std::shared_ptr<Plan> plan, int kind, py::object packer) {
-        c.insert(args, std::move(plan), kind, std::move(packer));
-      })
-      .def("take_hits", &FastCallCache::take_hits)
-      .def("clear", &FastCallCache::clear)
-      .def("__len__", &FastCallCache::size);
+      .def("_fast_insert", [](FunctionBase& f, py::handle args, std::shared_ptr<Plan> plan, int kind,
+                              py::object packer) { f.fast.insert(args, std::move(plan), kind, std::move(packer)); })
+      .def("_fast_take_hits", [](FunctionBase& f) { return f.fast.take_hits(); })
+      .def("_fast_clear", [](FunctionBase& f) { f.fast.clear(); })
+      .def("_fast_size", [](const FunctionBase& f) { return f.fast.size(); });
+  // A Python subclass gets its call slot from a `__call__` in its MRO's dicts, so the slot is
+  // installed on the subclass itself (python/graphfn/function/polymorphic_function.py).
+  m.def("install_function_call_slot", [](py::handle cls) {
+    auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+    if (!PyType_Check(cls.ptr()) || !PyType_IsSubtype(type, reinterpret_cast<PyTypeObject*>(
+                                                                  py::type::of<FunctionBase>().ptr()))) {
+      throw py::type_error("install_function_call_slot expects a FunctionBase subclass");
+    }
+    type->tp_call = function_call;
+    PyType_Modified(type);
+  });
   m.def("set_functions_run_eagerly", [](bool v) { g_functions_run_eagerly = v; });
 }
 

@@ -21,11 +21,15 @@ from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
 
 
-class Function:
-    """A traced-and-cached version of a Python function; see `graphfn.function`."""
+class Function(_core.FunctionBase):
+    """A traced-and-cached version of a Python function; see `graphfn.function`.
+
+    Calls go to the C++ base class first (its cache answers repeated simple signatures without
+    running Python) and come to `_call_slow` otherwise."""
 
     def __init__(self, python_function, name=None, input_signature=None, autograph=True,
                  reduce_retracing=False, jit_compile=None, max_traces=None):
+        super().__init__()
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
         self._signature = inspect.signature(python_function)
@@ -37,16 +41,9 @@ class Function:
         self._cache = {}  # trace key -> ConcreteFunction, in tracing order (oldest first)
         self._lock = threading.RLock()
         self._instances = weakref.WeakKeyDictionary()  # per-instance Functions for methods
-        self._fast = _core.FastCallCache()  # cache hits on simple signatures, answered in C++
         functools.update_wrapper(self, python_function)
 
     # Calling -------------------------------------------------------------------------------------
-
-    def __call__(self, *args, **kwargs):
-        result = self._fast.call(args, kwargs, _MISS)
-        if result is not _MISS:
-            return result
-        return self._call_slow(args, kwargs)
 
     def _call_slow(self, args, kwargs):
         if context.functions_run_eagerly():
@@ -56,12 +53,12 @@ class Function:
             return self._python_function(*args, **kwargs)
         arguments = self._bind(args, kwargs)
         concrete, traced = self._concrete_function_for(arguments)
-        retracing.record_call(self._python_function, traced, self._fast.take_hits())
+        retracing.record_call(self._python_function, traced, self._fast_take_hits())
         flat = tracing.flat_call_tensors(arguments)
         result = concrete._call_flat(flat)
         if not kwargs and _tensors_are_the_positional_args(flat, args):
             kind, packer = concrete._fast_output_kind()
-            self._fast.insert(args, concrete._plan, kind, packer)
+            self._fast_insert(args, concrete._plan, kind, packer)
         return result
 
     def get_concrete_function(self, *args, **kwargs):
@@ -110,7 +107,7 @@ class Function:
             return
         while len(self._cache) >= self._max_traces:
             del self._cache[next(iter(self._cache))]
-            self._fast.clear()  # it may hold a plan of the dropped trace
+            self._fast_clear()  # it may hold a plan of the dropped trace
 
     def _trace(self, key, arguments):
         """Traces, applying TF's variable-creation rule: variables may be created during the
@@ -166,7 +163,7 @@ class Function:
         """Drops every trace (graphfn only; TF has no public equivalent)."""
         with self._lock:
             self._cache.clear()
-            self._fast.clear()
+            self._fast_clear()
 
     def experimental_get_tracing_count(self):
         return len(self._cache)
@@ -193,7 +190,7 @@ class Function:
         return "<graphfn.function %s>" % self._name
 
 
-_MISS = object()
+_core.install_function_call_slot(Function)
 
 
 def _tensors_are_the_positional_args(flat, args):
