@@ -172,6 +172,10 @@ Tensor to_tensor(py::handle value, DType want, bool allow_cast) {
     }
     return t;
   }
+  // Resource handles only come from graphfn (variables); nothing converts into one.
+  if (want == DType::kResource) {
+    throw py::type_error("Cannot convert " + py::repr(value).cast<std::string>() + " to a resource handle");
+  }
   PyObject* p = value.ptr();
   if (PyBool_Check(p)) {
     const bool b = p == Py_True;
