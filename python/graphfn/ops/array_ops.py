@@ -38,6 +38,11 @@ def static_rank(t):
     return None if dims is None else len(dims)
 
 
+def node(op_type, name=None):
+    """The handle that adds `op_type` nodes named `name` (else after the op) while tracing."""
+    return getattr(ops, op_type) if name is None or name == op_type else ops.named(op_type, name)
+
+
 def _fully_known(dims):
     return dims is not None and None not in dims
 
@@ -209,12 +214,12 @@ def shape_tensor(shape):
 
 @tf_export("identity")
 def identity(input, name=None):  # noqa: A002 (TF's name)
-    return ops.Identity(input)
+    return node("Identity", name)(input)
 
 
 @tf_export("reshape")
 def reshape(tensor, shape, name=None):
-    return ops.Reshape(tensor, _shape_arg(shape))
+    return node("Reshape", name)(tensor, _shape_arg(shape))
 
 
 @tf_export("transpose")
@@ -228,12 +233,12 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
             perm = ops.Sub(ops.Sub(r, 1), ops.Range(0, r, 1))
         else:
             perm = list(range(rank - 1, -1, -1))
-    return ops.Transpose(a, _shape_arg(perm))
+    return node("Transpose", name)(a, _shape_arg(perm))
 
 
 @tf_export("expand_dims")
 def expand_dims(input, axis, name=None):  # noqa: A002
-    return ops.ExpandDims(input, axis)
+    return node("ExpandDims", name)(input, axis)
 
 
 @tf_export("squeeze")
@@ -244,7 +249,7 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
         axis = [axis]
     if not isinstance(axis, (list, tuple)):
         raise TypeError("Expected list for 'axis' argument to 'squeeze' Op, not %r." % (axis,))
-    return ops.Squeeze(input, squeeze_dims=[_make_int(a, "axis") for a in axis])
+    return node("Squeeze", name)(input, squeeze_dims=[_make_int(a, "axis") for a in axis])
 
 
 @tf_export("concat")
@@ -256,8 +261,8 @@ def concat(values, axis, name="concat"):
         axis_t = to_tensor(axis, dtype=dtypes.int32)
         if static_rank(axis_t) not in (0, None):
             raise ValueError("Shape %s must have rank 0" % (axis_t.shape,))
-        return identity(values[0])
-    return ops.ConcatV2(convert_n_same_dtype(values), axis)
+        return identity(values[0], name=name)
+    return node("ConcatV2", name)(convert_n_same_dtype(values), axis)
 
 
 @tf_export("stack")
@@ -278,7 +283,7 @@ def stack(values, axis=0, name="stack"):
     rank = static_rank(values[0]) if values else None
     if rank is not None and not -rank - 1 <= axis < rank + 1:
         raise ValueError("Argument `axis` = %d not in range [%d, %d)" % (axis, -rank - 1, rank + 1))
-    return ops.Pack(values, axis=axis)
+    return node("Pack", name)(values, axis=axis)
 
 
 @tf_export("unstack")
@@ -295,7 +300,7 @@ def unstack(value, num=None, axis=0, name="unstack"):
             num = dims[axis]
     if num is None:
         raise ValueError("Cannot infer argument `num` from shape %s" % (value.shape,))
-    return list(ops.Unpack(value, num=_make_int(num, "num"), axis=axis))
+    return list(node("Unpack", name)(value, num=_make_int(num, "num"), axis=axis))
 
 
 @tf_export("gather")
@@ -305,7 +310,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         axis = batch_dims
     if _is_zero(axis):
         batch_dims = 0  # TF drops batch_dims when gathering along axis 0
-    return ops.GatherV2(params, indices, axis, batch_dims=_make_int(batch_dims, "batch_dims"))
+    return node("GatherV2", name)(params, indices, axis, batch_dims=_make_int(batch_dims, "batch_dims"))
 
 
 def _is_zero(value):
@@ -329,7 +334,7 @@ def shape(input, out_type=None, name=None):  # noqa: A002
         dims = static_dims(input)
         if _fully_known(dims):
             return graph_constant(_core.to_tensor(list(dims), out_type.as_datatype_enum), name, "Shape")
-    return ops.Shape(input, out_type=out_type)
+    return node("Shape", name)(input, out_type=out_type)
 
 
 @tf_export("size")
@@ -341,7 +346,10 @@ def size(input, out_type=None, name=None):  # noqa: A002
     dims = static_dims(input)
     if (tracing() or out_type not in (dtypes.int32, dtypes.int64)) and _fully_known(dims):
         return constant(int(np.prod(dims, dtype=np.int64)), dtype=out_type, name=name or "Size")
-    return ops.Size(input, out_type=out_type)
+    if out_type not in (dtypes.int32, dtypes.int64):
+        raise TypeError("Value passed to parameter 'out_type' has DataType %s not in list of allowed values: "
+                        "int32, int64" % out_type.name)
+    return node("Size", name)(input, out_type=out_type)
 
 
 @tf_export("rank")
@@ -350,12 +358,12 @@ def rank(input, name=None):  # noqa: A002
         r = static_rank(to_tensor(input))
         if r is not None:
             return graph_constant(_core.to_tensor(r, dtypes.int32.as_datatype_enum), name, "Rank")
-    return ops.Rank(input)
+    return node("Rank", name)(input)
 
 
 @tf_export("fill")
 def fill(dims, value, name=None, layout=None):
-    return ops.Fill(_shape_arg(dims), value)
+    return node("Fill", name)(_shape_arg(dims), value)
 
 
 # While tracing, TF makes small filled tensors of a static shape constants (fewer than 1000
@@ -370,7 +378,7 @@ def _filled(shape, dtype, value, name=None, default_name="Fill"):
         dims = list(dims) if isinstance(dims, (list, tuple)) else [dims]
         if all(isinstance(d, _INTEGRAL) and d >= 0 for d in dims) and math.prod(dims) < _SMALL_CONSTANT:
             return constant(value, dtype=dtype, shape=dims, name=name or default_name)
-    return ops.Fill(shape_tensor(shape), _core.to_tensor(value, dtype.as_datatype_enum))
+    return node("Fill", name or default_name)(shape_tensor(shape), _core.to_tensor(value, dtype.as_datatype_enum))
 
 
 def _zero(dtype):
@@ -400,24 +408,24 @@ def _filled_like(input, dtype, value, like_op, name, default_name):  # noqa: A00
     if _fully_known(dims) and (tracing() or dtype != input.dtype):
         return _filled(list(dims), dtype, value, name, default_name)
     if dtype == input.dtype:
-        return like_op(input)
+        return node(like_op, name or default_name)(input)
     if _castable(input.dtype) and _castable(dtype):
-        return like_op(math_ops.cast(input, dtype))  # keeps the partial static shape, as TF's does
-    return _filled(ops.Shape(input), dtype, value)
+        return node(like_op, name or default_name)(math_ops.cast(input, dtype))  # keeps the partial static shape, as TF's does
+    return _filled(ops.Shape(input), dtype, value, name, default_name)
 
 
 @tf_export("zeros_like")
 def zeros_like(input, dtype=None, name=None, layout=None):  # noqa: A002
     input = to_tensor(input)  # noqa: A001
     dtype = input.dtype if dtype is None else dtypes.as_dtype(dtype)
-    return _filled_like(input, dtype, _zero(dtype), ops.ZerosLike, name, "zeros_like")
+    return _filled_like(input, dtype, _zero(dtype), "ZerosLike", name, "zeros_like")
 
 
 @tf_export("ones_like")
 def ones_like(input, dtype=None, name=None, layout=None):  # noqa: A002
     input = to_tensor(input)  # noqa: A001
     dtype = input.dtype if dtype is None else dtypes.as_dtype(dtype)
-    return _filled_like(input, dtype, True if dtype == dtypes.bool else 1, ops.OnesLike, name, "ones_like")
+    return _filled_like(input, dtype, True if dtype == dtypes.bool else 1, "OnesLike", name, "ones_like")
 
 
 def _int64_arg(value):
@@ -443,13 +451,13 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     if any(isinstance(v, SymbolicTensor) for v in _leaves([num_rows, num_columns, batch_shape])):
         # Sizes known only at run time: the kernel checks them.
         batch = np.zeros([0], np.int64) if batch_shape is None else _int64_arg(batch_shape)
-        return ops.Eye(_int64_arg(num_rows), _int64_arg(num_columns), batch, dtype=dtype)
+        return node("Eye", name or "eye")(_int64_arg(num_rows), _int64_arg(num_columns), batch, dtype=dtype)
     batch_shape = [] if batch_shape is None else [int(d) for d in batch_shape]
     rows, cols = int(num_rows), int(num_columns)
     diag_shape = batch_shape + [min(rows, cols)]
     if min(diag_shape) < 0:
         ops.Fill(shape_tensor(diag_shape), 1)  # TF builds the diagonal with Fill, which reports it
-    return ops.Eye(np.int64(rows), np.int64(cols), np.array(batch_shape, np.int64), dtype=dtype)
+    return node("Eye", name or "eye")(np.int64(rows), np.int64(cols), np.array(batch_shape, np.int64), dtype=dtype)
 
 
 # tf.range's dtype inference: the "widest" of the three arguments.
@@ -468,7 +476,7 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
         dtype = max((a.dtype for a in args), key=_RANGE_DTYPES.index)
     dtype = dtypes.as_dtype(dtype)
     args = [a if a.dtype == dtype else math_ops.cast(a, dtype) for a in args]
-    return ops.Range(*args)
+    return node("Range", name)(*args)
 
 
 @tf_export("where")
@@ -476,12 +484,12 @@ def where(condition, x=None, y=None, name=None):
     """With x and y: elements of x where condition is true, else of y (broadcasting). Without:
     the int64 coordinates of the true (non-zero) elements of condition."""
     if x is None and y is None:
-        return ops.Where(condition)
+        return node("Where", name)(condition)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     condition = to_tensor(condition, dtype=dtypes.bool)
     x, y = convert_n_same_dtype([x, y])
-    return ops.SelectV2(condition, x, y)
+    return node("SelectV2", name)(condition, x, y)
 
 
 @tf_export("one_hot")
@@ -514,7 +522,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     if on_dtype != off_dtype:
         raise TypeError("dtype {0} of on_value does not match dtype {1} of off_value".format(on_dtype, off_dtype))
     depth = to_tensor(depth, dtype=dtypes.int32)
-    return ops.OneHot(indices, depth, on_value, off_value, axis=-1 if axis is None else _make_int(axis, "axis"))
+    return node("OneHot", name or "one_hot")(indices, depth, on_value, off_value, axis=-1 if axis is None else _make_int(axis, "axis"))
 
 
 from graphfn.ops.slicing import slice_helper  # noqa: E402,F401  (EagerTensor.__getitem__ uses it)

@@ -105,7 +105,7 @@ def slice_helper(tensor, slice_spec, var=None):
             strides.append(1)
             shrink_axis_mask |= bit
     begin, end, strides = _spec_vectors(begin, end, strides)
-    return ops.StridedSlice(tensor, begin, end, strides, begin_mask=begin_mask, end_mask=end_mask,
+    return array_ops.node("StridedSlice", "strided_slice")(tensor, begin, end, strides, begin_mask=begin_mask, end_mask=end_mask,
                             ellipsis_mask=ellipsis_mask, new_axis_mask=new_axis_mask,
                             shrink_axis_mask=shrink_axis_mask)
 
@@ -116,7 +116,7 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     if strides is None:
         strides = array_ops.ones_like(begin)
     begin, end, strides = array_ops.convert_n_same_dtype([begin, end, strides])
-    return ops.StridedSlice(input_, begin, end, strides, begin_mask=begin_mask, end_mask=end_mask,
+    return array_ops.node("StridedSlice", name)(input_, begin, end, strides, begin_mask=begin_mask, end_mask=end_mask,
                             ellipsis_mask=ellipsis_mask, new_axis_mask=new_axis_mask,
                             shrink_axis_mask=shrink_axis_mask)
 
@@ -125,7 +125,7 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
 def slice_(input_, begin, size, name=None):
     """The box starting at `begin` with `size` elements per dimension (-1: all the rest)."""
     begin, size = array_ops.convert_n_same_dtype([begin, size])
-    return ops.Slice(input_, begin, size)
+    return array_ops.node("Slice", name)(input_, begin, size)
 
 
 @tf_export("boolean_mask")
