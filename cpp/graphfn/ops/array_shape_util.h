@@ -14,8 +14,10 @@ Status int_values(const Tensor& t, std::vector<int64_t>* out);
 int64_t first_int(const Tensor& t);
 
 // TF's "legacy" scalar and vector: a one-element vector counts as a scalar, a scalar as a
-// one-element vector.
-inline bool is_legacy_scalar(const Shape& s) { return s.rank() == 0 || (s.rank() == 1 && s.dim(0) == 1); }
+// one-element vector. While graph building, a vector of unknown length may be a scalar.
+inline bool is_legacy_scalar(const Shape& s) {
+  return s.rank() == 0 || (s.rank() == 1 && (s.dim(0) == 1 || s.dim(0) == Shape::kUnknownDim));
+}
 inline bool is_legacy_vector(const Shape& s) { return s.rank() <= 1; }
 
 // Validates an output shape built from user-supplied dims (all >= 0): fails like TF when the
