@@ -119,7 +119,6 @@ Status gather_shape(InferenceContext& c) {
     if (p >= 0 && q >= 0 && p != q) {
       return errors::InvalidArgument("params.shape[", i, "]: ", p, " should be equal to indices.shape[", i, "]: ", q);
     }
-    if (p < 0) dims[i] = q;
   }
   dims.insert(dims.end(), indices.dims().begin() + batch_dims, indices.dims().end());
   dims.insert(dims.end(), params.dims().begin() + axis + 1, params.dims().end());
