@@ -9,7 +9,7 @@ import numpy as np
 
 from graphfn import _core
 from graphfn.framework import dtypes
-from graphfn.framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from graphfn.framework.tensor import EagerTensor, SymbolicTensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops import math_ops
 from graphfn.ops._op_table import ops
@@ -20,6 +20,8 @@ tf_export("newaxis")(newaxis)
 
 _INT32_MIN, _INT32_MAX = -2**31, 2**31 - 1
 _INTEGRAL = (numbers.Integral, np.integer)
+# isinstance against these is much faster than against the abstract graphfn.Tensor.
+TENSOR_TYPES = (EagerTensor, SymbolicTensor)
 
 
 def tracing():
@@ -34,13 +36,23 @@ def static_dims(t):
 
 
 def static_rank(t):
-    dims = static_dims(t)
+    if type(t) is EagerTensor:
+        return t._rank
+    dims = t._shape_dims
     return None if dims is None else len(dims)
+
+
+_named_handles = {}
 
 
 def node(op_type, name=None):
     """The handle that adds `op_type` nodes named `name` (else after the op) while tracing."""
-    return getattr(ops, op_type) if name is None or name == op_type else ops.named(op_type, name)
+    if name is None or name == op_type:
+        return getattr(ops, op_type)
+    handle = _named_handles.get((op_type, name))
+    if handle is None:
+        handle = _named_handles[op_type, name] = ops.named(op_type, name)
+    return handle
 
 
 def _fully_known(dims):
@@ -49,7 +61,7 @@ def _fully_known(dims):
 
 def has_tensor(value):
     """True for a tensor, or a (nested) list or tuple holding one."""
-    if isinstance(value, Tensor):
+    if isinstance(value, TENSOR_TYPES):
         return True
     return isinstance(value, (list, tuple)) and any(has_tensor(v) for v in value)
 
@@ -81,15 +93,17 @@ def to_tensor(value, dtype=None, dtype_hint=None):
     """convert_to_tensor without graph nodes for Python values (an op that uses the result turns
     it into a constant): tensors pass through (their dtype must be `dtype`), lists holding graph
     tensors are packed, and other values become eager tensors."""
+    if isinstance(value, TENSOR_TYPES) and dtype is None:
+        return value
     dtype = None if dtype is None else dtypes.as_dtype(dtype)
-    if hasattr(value, "__tf_tensor__") and not isinstance(value, Tensor):
+    if hasattr(value, "__tf_tensor__") and not isinstance(value, TENSOR_TYPES):
         value = value.__tf_tensor__()
     if isinstance(value, SymbolicTensor):
         return _check_dtype(value, dtype)
     try:
         if dtype is not None:
             return _core.to_tensor(value, dtype.as_datatype_enum)
-        if dtype_hint is not None and not isinstance(value, Tensor):
+        if dtype_hint is not None and not isinstance(value, TENSOR_TYPES):
             try:
                 return _core.to_tensor(value, dtypes.as_dtype(dtype_hint).as_datatype_enum)
             except (TypeError, ValueError):
@@ -118,7 +132,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
             raise TypeError("Expected any non-tensor type, but got a tensor instead.")
         raise TypeError("Expected %s, but got %s of type 'SymbolicTensor'." % (dtypes.as_dtype(dtype).name, value))
     enum = 0 if dtype is None else dtypes.as_dtype(dtype).as_datatype_enum
-    if isinstance(value, Tensor) and enum and value._dtype_enum != enum:
+    if isinstance(value, TENSOR_TYPES) and enum and value._dtype_enum != enum:
         value = value.numpy()
     try:
         t = _core.to_tensor(value, enum, True)
@@ -154,17 +168,17 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     """Like `constant`, but never casts: a value that does not fit `dtype` raises. While tracing,
     Python values become Const nodes and lists holding graph tensors a Pack."""
     t = to_tensor(value, dtype, dtype_hint)
-    return t if isinstance(value, Tensor) else graph_constant(t, name)
+    return t if isinstance(value, TENSOR_TYPES) else graph_constant(t, name)
 
 
 def convert_n_same_dtype(values):
     """Converts inputs that share one type attr the way TF's generated ops do: a tensor fixes the
     dtype (else the first value does) and Python values are converted to it, raising TypeError
     when they do not fit (tf.concat([[1], [2.0]], 0)). Lists holding tensors are packed."""
-    enum = next((v._dtype_enum for v in values if isinstance(v, Tensor)), 0)
+    enum = next((v._dtype_enum for v in values if isinstance(v, TENSOR_TYPES)), 0)
     out = []
     for v in values:
-        if not isinstance(v, Tensor):
+        if not isinstance(v, TENSOR_TYPES):
             v = to_tensor_like(v, enum)
         enum = enum or v._dtype_enum
         out.append(v)
@@ -195,7 +209,7 @@ def _make_int(value, arg_name):
 def shape_tensor(shape):
     """A shape argument (list, tuple, TensorShape, int or tensor) as an int32 tensor, int64 when a
     dimension needs it; a list holding tensors is packed."""
-    if isinstance(shape, Tensor):
+    if isinstance(shape, TENSOR_TYPES):
         return shape
     if isinstance(shape, TensorShape):
         shape = shape.as_list()
@@ -268,7 +282,7 @@ def concat(values, axis, name="concat"):
 @tf_export("stack")
 def stack(values, axis=0, name="stack"):
     axis = _make_int(axis, "axis")
-    if isinstance(values, Tensor):
+    if isinstance(values, TENSOR_TYPES):
         if axis == 0:
             return values  # converting a tensor gives the tensor itself, as in TF
         if isinstance(values, SymbolicTensor):
@@ -345,7 +359,7 @@ def size(input, out_type=None, name=None):  # noqa: A002
     input = to_tensor(input)  # noqa: A001
     dims = static_dims(input)
     if (tracing() or out_type not in (dtypes.int32, dtypes.int64)) and _fully_known(dims):
-        return constant(int(np.prod(dims, dtype=np.int64)), dtype=out_type, name=name or "Size")
+        return constant(math.prod(dims), dtype=out_type, name=name or "Size")
     if out_type not in (dtypes.int32, dtypes.int64):
         raise TypeError("Value passed to parameter 'out_type' has DataType %s not in list of allowed values: "
                         "int32, int64" % out_type.name)
@@ -417,6 +431,8 @@ def _filled_like(input, dtype, value, like_op, name, default_name):  # noqa: A00
 @tf_export("zeros_like")
 def zeros_like(input, dtype=None, name=None, layout=None):  # noqa: A002
     input = to_tensor(input)  # noqa: A001
+    if dtype is None and type(input) is EagerTensor and not tracing():
+        return ops.ZerosLike(input)
     dtype = input.dtype if dtype is None else dtypes.as_dtype(dtype)
     return _filled_like(input, dtype, _zero(dtype), "ZerosLike", name, "zeros_like")
 
@@ -424,6 +440,8 @@ def zeros_like(input, dtype=None, name=None, layout=None):  # noqa: A002
 @tf_export("ones_like")
 def ones_like(input, dtype=None, name=None, layout=None):  # noqa: A002
     input = to_tensor(input)  # noqa: A001
+    if dtype is None and type(input) is EagerTensor and not tracing():
+        return ops.OnesLike(input)
     dtype = input.dtype if dtype is None else dtypes.as_dtype(dtype)
     return _filled_like(input, dtype, True if dtype == dtypes.bool else 1, "OnesLike", name, "ones_like")
 
@@ -431,7 +449,7 @@ def ones_like(input, dtype=None, name=None, layout=None):  # noqa: A002
 def _int64_arg(value):
     """An Eye size argument as int64: tensors are cast, lists holding tensors packed first."""
     value = _shape_arg(value)
-    if isinstance(value, Tensor):
+    if isinstance(value, TENSOR_TYPES):
         return value if value.dtype == dtypes.int64 else math_ops.cast(value, dtypes.int64)
     return np.asarray(value, np.int64)
 
@@ -441,7 +459,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     """batch_shape + [num_rows, num_columns] identity matrices."""
     if num_columns is None:
         num_columns = num_rows
-    if not (isinstance(num_rows, Tensor) or isinstance(num_columns, Tensor)):
+    if not (isinstance(num_rows, TENSOR_TYPES) or isinstance(num_columns, TENSOR_TYPES)):
         if not isinstance(num_rows, _INTEGRAL) or not isinstance(num_columns, _INTEGRAL):
             raise TypeError("Arguments `num_rows` and `num_columns` must be positive integer values. "
                             "Received: num_rows=%s, num_columns=%s" % (num_rows, num_columns))
@@ -469,7 +487,7 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
     """Like Python's range; int arguments give int32 (int64 when needed), any float float32."""
     if limit is None:
         start, limit = 0, start
-    args = [a if isinstance(a, Tensor) else to_tensor(a, dtype=dtype) for a in (start, limit, delta)]
+    args = [a if isinstance(a, TENSOR_TYPES) else to_tensor(a, dtype=dtype) for a in (start, limit, delta)]
     if dtype is None:
         if not all(a.dtype in _RANGE_DTYPES for a in args):
             raise AssertionError()

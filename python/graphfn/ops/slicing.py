@@ -9,7 +9,7 @@ import numbers
 import numpy as np
 
 from graphfn.framework import dtypes
-from graphfn.framework.tensor import SymbolicTensor, Tensor
+from graphfn.framework.tensor import EagerTensor, SymbolicTensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops import array_ops
 from graphfn.ops._op_table import ops
@@ -44,7 +44,7 @@ def _index(idx):
 def _is_bool_mask(key):
     if isinstance(key, bool):
         return True
-    if isinstance(key, (Tensor, np.ndarray)):
+    if isinstance(key, (EagerTensor, SymbolicTensor, np.ndarray)):
         return dtypes.as_dtype(key.dtype) == dtypes.bool
     return False
 
