@@ -58,11 +58,11 @@ Status eye_shape(InferenceContext& c) {
   std::vector<int64_t> dims;
   if (batch) {
     GRAPHFN_RETURN_IF_ERROR(int_values(*batch, &dims));
+    for (int64_t d : dims) {
+      if (d < 0) return errors::InvalidArgument("Dimension ", d, " must be >= 0");
+    }
   } else if (static_length(batch_shape) >= 0) {
     dims = unknown_dims(static_length(batch_shape)).dims();
-  }
-  for (int64_t d : dims) {
-    if (batch && d < 0) return errors::InvalidArgument("Dimension ", d, " must be >= 0");
   }
   // The diagonal's length, min(rows, cols), when it can be known to be negative.
   const int64_t diagonal = known[0] && known[1] ? std::min(size[0], size[1]) : known[0] ? size[0] : size[1];
