@@ -32,7 +32,7 @@ Status strided_slice_kernel(KernelContext& c) {
                           c.attrs.get_int("ellipsis_mask", 0), c.attrs.get_int("new_axis_mask", 0),
                           c.attrs.get_int("shrink_axis_mask", 0)};
   StridedSliceResult r;
-  GRAPHFN_RETURN_IF_ERROR(compute_strided_slice(c.input(0).shape(), begin, end, strides, masks, &r));
+  GRAPHFN_RETURN_IF_ERROR(compute_strided_slice(c.input(0).shape(), &begin, &end, strides, masks, &r));
   if (r.is_identity) {
     c.set_output(0, c.input(0).reshaped(r.output_shape));
   } else {

@@ -23,81 +23,148 @@ std::string join_dims(const std::vector<int64_t>& dims) {
   return s;
 }
 
-// TF's rules: at most one -1, which takes whatever is left. Zero-sized dims are left out of both
-// element counts when inferring it, so an empty tensor can still be reshaped to [0, -1].
-Status reshape_shape(InferenceContext& c) {
-  const Tensor& sizes = *c.input_value(1);
-  if (!is_legacy_vector(sizes.shape())) return errors::InvalidArgument("sizes input must be 1-D, not ", sizes.shape());
+// The requested dims of a Reshape: at most one -1 (`unknown` its index, else -1), the others
+// non-negative, with a representable product (of the non-zero dims; `has_zero` says if any is 0).
+struct ReshapeRequest {
   std::vector<int64_t> dims;
-  GRAPHFN_RETURN_IF_ERROR(int_values(sizes, &dims));
   int unknown = -1;
-  uint64_t product = 1;  // of the known, non-zero sizes
-  bool overflow = false, has_zero = false;
-  for (int i = 0; i < static_cast<int>(dims.size()); ++i) {
-    if (dims[i] == -1) {
-      if (unknown >= 0) return errors::InvalidArgument("Only one input size may be -1, not both ", unknown, " and ", i);
-      unknown = i;
-    } else if (dims[i] < 0) {
-      return errors::InvalidArgument("Size ", i, " must be non-negative, not ", dims[i]);
-    } else if (dims[i] == 0) {
-      has_zero = true;
+  int64_t product = 1;
+  bool has_zero = false;
+};
+
+Status parse_reshape_request(const Tensor& sizes, ReshapeRequest* r) {
+  if (!is_legacy_vector(sizes.shape())) return errors::InvalidArgument("sizes input must be 1-D, not ", sizes.shape());
+  GRAPHFN_RETURN_IF_ERROR(int_values(sizes, &r->dims));
+  uint64_t product = 1;
+  bool overflow = false;
+  for (int i = 0; i < static_cast<int>(r->dims.size()); ++i) {
+    const int64_t d = r->dims[i];
+    if (d == -1) {
+      if (r->unknown >= 0) return errors::InvalidArgument("Only one input size may be -1, not both ", r->unknown, " and ", i);
+      r->unknown = i;
+    } else if (d < 0) {
+      return errors::InvalidArgument("Size ", i, " must be non-negative, not ", d);
+    } else if (d == 0) {
+      r->has_zero = true;
     } else {
-      const uint64_t d = static_cast<uint64_t>(dims[i]);
-      if (product > static_cast<uint64_t>(INT64_MAX) / d) overflow = true;
-      product *= d;
+      const uint64_t ud = static_cast<uint64_t>(d);
+      if (product > static_cast<uint64_t>(INT64_MAX) / ud) overflow = true;
+      product *= ud;
     }
   }
-  if (overflow) return errors::InvalidArgument("Shape [", join_dims(dims), "] has too many elements");
-  const Shape& in = c.input_shape(0);
+  if (overflow) return errors::InvalidArgument("Shape [", join_dims(r->dims), "] has too many elements");
+  r->product = static_cast<int64_t>(product);
+  return Status::OK();
+}
+
+// TF's rules for a fully known input: the -1 takes whatever is left. Zero-sized dims are left
+// out of both element counts when inferring it, so an empty tensor can still be reshaped to [0, -1].
+Status reshape_known_input(const Shape& in, ReshapeRequest r, DType dt, Shape* out) {
   const int64_t n = in.num_elements();
-  if (unknown >= 0) {
+  if (r.unknown >= 0) {
     int64_t counted = 1;  // input elements, without its zero dims when the request has one
     bool input_has_zero = false;
     for (int64_t d : in.dims()) {
-      if (d > 0 || !has_zero) counted *= d;
+      if (d > 0 || !r.has_zero) counted *= d;
       else input_has_zero = true;
     }
-    const int64_t p = static_cast<int64_t>(product);
-    if (!input_has_zero && counted % p != 0) {
+    if (!input_has_zero && counted % r.product != 0) {
       return errors::InvalidArgument("Input to reshape is a tensor with ", counted,
-                                     " values, but the requested shape requires a multiple of ", p);
+                                     " values, but the requested shape requires a multiple of ", r.product);
     }
-    dims[unknown] = counted / p;
+    r.dims[r.unknown] = counted / r.product;
   }
-  Shape out(std::move(dims));
-  GRAPHFN_RETURN_IF_ERROR(check_output_size(out, c.input_dtype(0)));
-  if (out.num_elements() != n) {
+  *out = Shape(std::move(r.dims));
+  GRAPHFN_RETURN_IF_ERROR(check_output_size(*out, dt));
+  if (out->num_elements() != n) {
     return errors::InvalidArgument("Input to reshape is a tensor with ", n, " values, but the requested shape has ",
-                                   out.num_elements());
+                                   out->num_elements());
   }
+  return Status::OK();
+}
+
+// A partially known input (graph building): the -1 stays unknown unless the input is known to be
+// empty; without a -1 the known input dims must divide the requested size, as TF checks.
+Status reshape_partial_input(const Shape& in, ReshapeRequest r, Shape* out) {
+  bool empty = false, known_product_fits = in.known_rank();
+  uint64_t known = 1;
+  for (int64_t d : in.dims()) {
+    if (d == 0) empty = true;
+    if (d <= 0) continue;
+    if (known > static_cast<uint64_t>(INT64_MAX) / static_cast<uint64_t>(d)) known_product_fits = false;
+    known *= static_cast<uint64_t>(d);
+  }
+  if (r.unknown >= 0) {
+    r.dims[r.unknown] = empty && !r.has_zero ? 0 : Shape::kUnknownDim;
+  } else {
+    const int64_t requested = r.has_zero ? 0 : r.product;
+    if (empty && requested != 0) {
+      return errors::InvalidArgument("Input to reshape is a tensor with 0 values, but the requested shape has ",
+                                     requested);
+    }
+    if (!empty && known_product_fits && static_cast<uint64_t>(requested) % known != 0) {
+      return errors::InvalidArgument("Dimension size must be evenly divisible by ", known, " but is ", requested);
+    }
+  }
+  *out = Shape(std::move(r.dims));
+  return Status::OK();
+}
+
+Status reshape_shape(InferenceContext& c) {
+  const Shape& in = c.input_shape(0);
+  const Shape& sizes_shape = c.input_shape(1);
+  if (sizes_shape.known_rank() && !is_legacy_vector(sizes_shape)) {
+    return errors::InvalidArgument("sizes input must be 1-D, not ", sizes_shape);
+  }
+  Shape out;
+  if (const Tensor* sizes = c.input_value(1)) {
+    ReshapeRequest r;
+    GRAPHFN_RETURN_IF_ERROR(parse_reshape_request(*sizes, &r));
+    GRAPHFN_RETURN_IF_ERROR(in.fully_defined() ? reshape_known_input(in, std::move(r), c.input_dtype(0), &out)
+                                               : reshape_partial_input(in, std::move(r), &out));
+  } else {
+    // Only the output rank may be known: the length of the shape vector. A single dim holds all.
+    const int64_t rank = static_length(sizes_shape);
+    out = rank == 1 && in.fully_defined() ? Shape{in.num_elements()} : unknown_dims(rank);
+  }
+  GRAPHFN_RETURN_IF_ERROR(check_output_size(out, c.input_dtype(0)));
   c.set_output(0, c.input_dtype(0), std::move(out));
   return Status::OK();
 }
 
 Status transpose_shape(InferenceContext& c) {
   const Shape& x = c.input_shape(0);
-  const Tensor& perm_t = *c.input_value(1);
-  if (perm_t.rank() != 1) return errors::InvalidArgument("perm must be rank 1, got shape ", perm_t.shape());
-  std::vector<int64_t> perm;
-  GRAPHFN_RETURN_IF_ERROR(int_values(perm_t, &perm));
-  const int rank = x.rank();
-  if (static_cast<int64_t>(perm.size()) != rank) {
-    return errors::InvalidArgument("transpose expects a vector of size ", rank,
-                                   ". But input(1) is a vector of size ", static_cast<int64_t>(perm.size()));
+  const Shape& perm_shape = c.input_shape(1);
+  if (perm_shape.known_rank() && perm_shape.rank() != 1) {
+    return errors::InvalidArgument("perm must be rank 1, got shape ", perm_shape);
   }
-  std::vector<bool> seen(rank, false);
-  std::vector<int64_t> dims(rank);
-  for (int i = 0; i < rank; ++i) {
-    const int64_t d = perm[i] < 0 ? perm[i] + rank : perm[i];
-    if (d < 0 || d >= rank) return errors::InvalidArgument(d, " is out of range [0 .. ", rank, ")");
+  const Tensor* perm_t = c.input_value(1);
+  std::vector<int64_t> perm;
+  if (perm_t) GRAPHFN_RETURN_IF_ERROR(int_values(*perm_t, &perm));
+  const int64_t perm_size = perm_t ? static_cast<int64_t>(perm.size()) : static_length(perm_shape);
+  const int64_t rank = x.known_rank() ? x.rank() : perm_size;
+  if (x.known_rank() && perm_size >= 0 && perm_size != rank) {
+    return errors::InvalidArgument("transpose expects a vector of size ", rank, ". But input(1) is a vector of size ",
+                                   perm_size);
+  }
+  if (!perm_t || rank < 0) {
+    c.set_output(0, c.input_dtype(0), unknown_dims(rank));
+    return Status::OK();
+  }
+  const int r = static_cast<int>(rank);
+  std::vector<bool> seen(r, false);
+  std::vector<int64_t> dims(r);
+  for (int i = 0; i < r; ++i) {
+    const int64_t d = perm[i] < 0 ? perm[i] + r : perm[i];
+    if (d < 0 || d >= r) return errors::InvalidArgument(d, " is out of range [0 .. ", r, ")");
     perm[i] = d;
     seen[d] = true;
-    dims[i] = x.dim(static_cast<int>(d));
+    dims[i] = x.known_rank() ? x.dim(static_cast<int>(d)) : Shape::kUnknownDim;
   }
-  for (int i = 0; i < rank; ++i) {
+  for (int i = 0; i < r; ++i) {
     if (!seen[i]) {
       std::string set;
-      for (int j = 0; j < rank; ++j) set += (j ? "," : "") + std::to_string(perm[j]);
+      for (int j = 0; j < r; ++j) set += (j ? "," : "") + std::to_string(perm[j]);
       return errors::InvalidArgument(i, " is missing from {", set, "}.");
     }
   }
@@ -105,11 +172,16 @@ Status transpose_shape(InferenceContext& c) {
   return Status::OK();
 }
 
+// An unknown `dim` value leaves even the output rank unknown (as in TF).
 Status expand_dims_shape(InferenceContext& c) {
   Shape s = c.input_shape(0);
-  const Tensor& dim = *c.input_value(1);
-  if (dim.num_elements() != 1) return errors::InvalidArgument("'dim' must be a tensor with a single value");
-  const int64_t d = first_int(dim);
+  const Tensor* dim = c.input_value(1);
+  if (dim && dim->num_elements() != 1) return errors::InvalidArgument("'dim' must be a tensor with a single value");
+  if (!dim || !s.known_rank()) {
+    c.set_output(0, c.input_dtype(0), Shape::unknown_rank());
+    return Status::OK();
+  }
+  const int64_t d = first_int(*dim);
   const int rank = s.rank();
   if (d < -rank - 1 || d > rank) {
     return errors::InvalidArgument("Tried to expand dim index ", d, " for tensor with ", rank, " dimensions.");
@@ -119,8 +191,13 @@ Status expand_dims_shape(InferenceContext& c) {
   return Status::OK();
 }
 
+// Without axes every size-1 dim goes, so an unknown dim leaves the output rank unknown.
 Status squeeze_shape(InferenceContext& c) {
   const Shape& s = c.input_shape(0);
+  if (!s.known_rank()) {
+    c.set_output(0, c.input_dtype(0), Shape::unknown_rank());
+    return Status::OK();
+  }
   const int rank = s.rank();
   const std::vector<int64_t>* axes = c.attrs().get_int_list("squeeze_dims");
   std::vector<bool> drop(rank, false);
@@ -130,13 +207,19 @@ Status squeeze_shape(InferenceContext& c) {
         return errors::InvalidArgument("Tried to squeeze dim index ", a, " for tensor with ", rank, " dimensions.");
       }
       const int d = static_cast<int>(a < 0 ? a + rank : a);
-      if (s.dim(d) != 1) {
+      if (s.dim(d) >= 0 && s.dim(d) != 1) {
         return errors::InvalidArgument("Can not squeeze dim[", d, "], expected a dimension of 1, got ", s.dim(d));
       }
       drop[d] = true;
     }
   } else {
-    for (int d = 0; d < rank; ++d) drop[d] = s.dim(d) == 1;
+    for (int d = 0; d < rank; ++d) {
+      if (s.dim(d) < 0) {
+        c.set_output(0, c.input_dtype(0), Shape::unknown_rank());
+        return Status::OK();
+      }
+      drop[d] = s.dim(d) == 1;
+    }
   }
   std::vector<int64_t> dims;
   for (int d = 0; d < rank; ++d) {
@@ -152,42 +235,76 @@ Status check_list_length(int n, int minimum) {
   return errors::InvalidArgument("Value for attr 'N' of ", n, " must be at least minimum ", minimum);
 }
 
+// The first of inputs [0, n) whose rank is known, or -1.
+int first_known_rank(InferenceContext& c, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (c.input_shape(i).known_rank()) return i;
+  }
+  return -1;
+}
+
 Status concat_shape(InferenceContext& c) {
   const int n = c.num_inputs() - 1;
   GRAPHFN_RETURN_IF_ERROR(check_list_length(n, 2));
-  const Tensor& axis_t = *c.input_value(n);
-  if (!is_legacy_scalar(axis_t.shape())) {
-    return errors::InvalidArgument("axis tensor should be a scalar integer, but got shape ", axis_t.shape());
+  const Shape& axis_shape = c.input_shape(n);
+  if (axis_shape.known_rank() && !is_legacy_scalar(axis_shape)) {
+    return errors::InvalidArgument("axis tensor should be a scalar integer, but got shape ", axis_shape);
   }
   for (int i = 0; i < n; ++i) {
-    if (c.input_shape(i).rank() == 0) {
+    if (c.input_shape(i).known_rank() && c.input_shape(i).rank() == 0) {
       return errors::InvalidArgument("ConcatOp : Can't concatenate scalars (use tf.stack instead)");
     }
   }
-  const Shape& first = c.input_shape(0);
+  const int ref = first_known_rank(c, n);  // inputs are checked against this one
+  if (ref < 0) {
+    c.set_output(0, c.input_dtype(0), Shape::unknown_rank());
+    return Status::OK();
+  }
+  const Shape& first = c.input_shape(ref);
   const int rank = first.rank();
-  const int64_t axis = first_int(axis_t);
+  auto check_rank = [&](int i) -> Status {
+    const Shape& s = c.input_shape(i);
+    if (!s.known_rank() || s.rank() == rank) return Status::OK();
+    return errors::InvalidArgument("ConcatOp : Ranks of all input tensors should match: shape[", ref, "] = ", first,
+                                   " vs. shape[", i, "] = ", s);
+  };
+  const Tensor* axis_t = c.input_value(n);
+  if (!axis_t) {  // which dim grows is unknown
+    for (int i = ref + 1; i < n; ++i) GRAPHFN_RETURN_IF_ERROR(check_rank(i));
+    c.set_output(0, c.input_dtype(0), unknown_dims(rank));
+    return Status::OK();
+  }
+  const int64_t axis = first_int(*axis_t);
   if (axis < -rank || axis >= rank) {
     return errors::InvalidArgument("ConcatOp : Expected concatenating dimensions in the range [", -rank, ", ",
                                    rank, "), but got ", axis);
   }
   const int a = static_cast<int>(axis < 0 ? axis + rank : axis);
   Shape out = first;
-  for (int i = 1; i < n; ++i) {
+  for (int i = 0; i < n; ++i) {
     const Shape& s = c.input_shape(i);
-    if (s.rank() != rank) {
-      return errors::InvalidArgument("ConcatOp : Ranks of all input tensors should match: shape[0] = ", first,
-                                     " vs. shape[", i, "] = ", s);
+    if (i == ref) continue;
+    GRAPHFN_RETURN_IF_ERROR(check_rank(i));
+    if (!s.known_rank()) {
+      out.set_dim(a, Shape::kUnknownDim);
+      continue;
     }
     for (int d = 0; d < rank; ++d) {
-      if (d != a && s.dim(d) != first.dim(d)) {
-        return errors::InvalidArgument("ConcatOp : Dimension ", d, " in both shapes must be equal: shape[0] = ",
-                                       first, " vs. shape[", i, "] = ", s);
+      if (d == a || s.dim(d) < 0) continue;
+      if (out.dim(d) >= 0 && s.dim(d) != out.dim(d)) {
+        return errors::InvalidArgument("ConcatOp : Dimension ", d, " in both shapes must be equal: shape[", ref,
+                                       "] = ", first, " vs. shape[", i, "] = ", s);
       }
+      out.set_dim(d, s.dim(d));
     }
     // Empty inputs may have huge dims; keep the sum representable.
-    if (s.dim(a) > INT64_MAX - out.dim(a)) return errors::InvalidArgument("ConcatOp : output dimension ", a, " overflows");
-    out.set_dim(a, out.dim(a) + s.dim(a));
+    if (out.dim(a) < 0 || s.dim(a) < 0) {
+      out.set_dim(a, Shape::kUnknownDim);
+    } else if (s.dim(a) > INT64_MAX - out.dim(a)) {
+      return errors::InvalidArgument("ConcatOp : output dimension ", a, " overflows");
+    } else {
+      out.set_dim(a, out.dim(a) + s.dim(a));
+    }
   }
   c.set_output(0, c.input_dtype(0), std::move(out));
   return Status::OK();
@@ -203,33 +320,43 @@ Status pack_axis(InferenceContext& c, int packed_rank, int* axis) {
   return Status::OK();
 }
 
+// The values' shapes, merged: each partial shape tells something about the common one.
 Status pack_shape(InferenceContext& c) {
   GRAPHFN_RETURN_IF_ERROR(check_list_length(c.num_inputs(), 1));
-  const Shape& first = c.input_shape(0);
-  int axis;
-  GRAPHFN_RETURN_IF_ERROR(pack_axis(c, first.rank() + 1, &axis));
+  Shape common = c.input_shape(0);
   for (int i = 1; i < c.num_inputs(); ++i) {
-    if (c.input_shape(i) != first) {
-      return errors::InvalidArgument("Shapes of all inputs must match: values[0].shape = ", first, " != values[", i,
-                                     "].shape = ", c.input_shape(i));
+    if (!merge_shapes(common, c.input_shape(i), &common)) {
+      const int ref = first_known_rank(c, i);
+      return errors::InvalidArgument("Shapes of all inputs must match: values[", ref, "].shape = ",
+                                     c.input_shape(ref), " != values[", i, "].shape = ", c.input_shape(i));
     }
   }
-  Shape out = first;
-  out.insert_dim(axis, c.num_inputs());
-  c.set_output(0, c.input_dtype(0), std::move(out));
+  if (!common.known_rank()) {
+    c.set_output(0, c.input_dtype(0), Shape::unknown_rank());
+    return Status::OK();
+  }
+  int axis;
+  GRAPHFN_RETURN_IF_ERROR(pack_axis(c, common.rank() + 1, &axis));
+  common.insert_dim(axis, c.num_inputs());
+  c.set_output(0, c.input_dtype(0), std::move(common));
   return Status::OK();
 }
 
 Status unpack_shape(InferenceContext& c) {
   const Shape& s = c.input_shape(0);
-  int axis;
-  GRAPHFN_RETURN_IF_ERROR(pack_axis(c, s.rank(), &axis));
-  const int64_t num = c.attrs().get_int("num", s.dim(axis));
-  if (num != s.dim(axis)) {
-    return errors::InvalidArgument("Input shape axis ", axis, " must equal ", num, ", got shape ", s);
+  Shape piece = Shape::unknown_rank();
+  int64_t num = c.attrs().get_int("num", -1);
+  if (s.known_rank()) {
+    int axis;
+    GRAPHFN_RETURN_IF_ERROR(pack_axis(c, s.rank(), &axis));
+    if (num < 0) num = s.dim(axis);
+    if (s.dim(axis) >= 0 && num != s.dim(axis)) {
+      return errors::InvalidArgument("Input shape axis ", axis, " must equal ", num, ", got shape ", s);
+    }
+    piece = s;
+    piece.remove_dim(axis);
   }
-  Shape piece = s;
-  piece.remove_dim(axis);
+  if (num < 0) return errors::InvalidArgument("Unpack needs the 'num' attr when the unpacked dim is unknown");
   for (int64_t i = 0; i < num; ++i) c.set_output(static_cast<int>(i), c.input_dtype(0), piece);
   return Status::OK();
 }
@@ -244,7 +371,7 @@ Status shape_shape(InferenceContext& c) {
       }
     }
   }
-  c.set_output(0, out, Shape{s.rank()});
+  c.set_output(0, out, Shape{s.known_rank() ? s.rank() : Shape::kUnknownDim});
   return Status::OK();
 }
 
@@ -264,28 +391,30 @@ Status rank_shape(InferenceContext& c) {
 
 }  // namespace
 
+// Every shape function here takes partial shapes and unknown (non-constant) value inputs, as
+// TF's do: graph building gets whatever static shape can be inferred.
 void register_array_ops(OpRegistry& reg) {
   reg.op("Const").output("output: dtype").attr("value: tensor").attr("dtype: type").shape_fn(const_shape, true);
   reg.op("Identity").input("input: T").output("output: T").attr("T: type").shape_fn(shape_fns::unchanged, true);
   reg.op("Reshape").input("tensor: T").input("shape: Tshape").output("output: T").attr("T: type")
-      .attr("Tshape: {int32, int64} = DT_INT32").needs_value("shape").shape_fn(reshape_shape);
+      .attr("Tshape: {int32, int64} = DT_INT32").shape_fn(reshape_shape, true);
   reg.op("Transpose").input("x: T").input("perm: Tperm").output("y: T").attr("T: type")
-      .attr("Tperm: {int32, int64} = DT_INT32").needs_value("perm").shape_fn(transpose_shape);
+      .attr("Tperm: {int32, int64} = DT_INT32").shape_fn(transpose_shape, true);
   reg.op("ExpandDims").input("input: T").input("dim: Tdim").output("output: T").attr("T: type")
-      .attr("Tdim: {int32, int64} = DT_INT32").needs_value("dim").shape_fn(expand_dims_shape);
+      .attr("Tdim: {int32, int64} = DT_INT32").shape_fn(expand_dims_shape, true);
   reg.op("Squeeze").input("input: T").output("output: T").attr("T: type")
-      .attr("squeeze_dims: list(int) = []").shape_fn(squeeze_shape);
+      .attr("squeeze_dims: list(int) = []").shape_fn(squeeze_shape, true);
   reg.op("ConcatV2").input("values: N * T").input("axis: Tidx").output("output: T").attr("T: type")
-      .attr("Tidx: {int32, int64} = DT_INT32").needs_value("axis").shape_fn(concat_shape);
+      .attr("Tidx: {int32, int64} = DT_INT32").shape_fn(concat_shape, true);
   reg.op("Pack").input("values: N * T").output("output: T").attr("T: type").attr("axis: int = 0")
-      .shape_fn(pack_shape);
+      .shape_fn(pack_shape, true);
   reg.op("Unpack").input("value: T").output("output: num * T").attr("num: int").attr("T: type")
-      .attr("axis: int = 0").shape_fn(unpack_shape);
+      .attr("axis: int = 0").shape_fn(unpack_shape, true);
   reg.op("Shape").input("input: T").output("output: out_type").attr("T: type")
-      .attr("out_type: {int32, int64} = DT_INT32").kernel_type_attr("out_type").shape_fn(shape_shape);
+      .attr("out_type: {int32, int64} = DT_INT32").kernel_type_attr("out_type").shape_fn(shape_shape, true);
   reg.op("Size").input("input: T").output("output: out_type").attr("T: type")
-      .attr("out_type: {int32, int64} = DT_INT32").kernel_type_attr("out_type").shape_fn(size_shape);
-  reg.op("Rank").input("input: T").output("output: int32").attr("T: type").shape_fn(rank_shape);
+      .attr("out_type: {int32, int64} = DT_INT32").kernel_type_attr("out_type").shape_fn(size_shape, true);
+  reg.op("Rank").input("input: T").output("output: int32").attr("T: type").shape_fn(rank_shape, true);
 }
 
 }  // namespace graphfn

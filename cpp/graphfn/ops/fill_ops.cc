@@ -9,14 +9,21 @@ namespace graphfn {
 namespace {
 
 Status fill_shape(InferenceContext& c) {
-  const Tensor& dims_t = *c.input_value(0);
+  const Shape& dims_shape = c.input_shape(0);
   const Shape& value = c.input_shape(1);
-  if (!is_legacy_vector(dims_t.shape())) {
-    return errors::InvalidArgument("dims must represent a vector, got shape ", dims_t.shape());
+  if (dims_shape.known_rank() && !is_legacy_vector(dims_shape)) {
+    return errors::InvalidArgument("dims must represent a vector, got shape ", dims_shape);
   }
-  if (!is_legacy_scalar(value)) return errors::InvalidArgument("value must represent a scalar, got shape ", value);
+  if (value.known_rank() && !is_legacy_scalar(value)) {
+    return errors::InvalidArgument("value must represent a scalar, got shape ", value);
+  }
+  const Tensor* dims_t = c.input_value(0);
+  if (!dims_t) {  // the output rank is the length of `dims`, if that is known
+    c.set_output(0, c.input_dtype(1), unknown_dims(static_length(dims_shape)));
+    return Status::OK();
+  }
   std::vector<int64_t> dims;
-  GRAPHFN_RETURN_IF_ERROR(int_values(dims_t, &dims));
+  GRAPHFN_RETURN_IF_ERROR(int_values(*dims_t, &dims));
   for (int64_t d : dims) {
     if (d < 0) return errors::InvalidArgument("Dimension ", d, " must be >= 0");
   }
@@ -27,25 +34,45 @@ Status fill_shape(InferenceContext& c) {
 }
 
 // Eye(num_rows, num_columns, batch_shape): batch_shape + [num_rows, num_columns] identities.
-// Sizes are checked in TF's order (batch dims, then the diagonal's length).
+// Sizes are checked in TF's order (batch dims, then the diagonal's length). Unknown values
+// (graph building) give unknown dims.
 Status eye_shape(InferenceContext& c) {
+  const char* names[] = {"num_rows", "num_columns"};
+  int64_t size[2] = {0, 0};
+  bool known[2] = {false, false};
   for (int i = 0; i < 2; ++i) {
-    if (c.input_shape(i).num_elements() != 1) {
-      return errors::InvalidArgument(i == 0 ? "num_rows" : "num_columns", " must be a scalar, got shape ",
-                                     c.input_shape(i));
+    const Shape& s = c.input_shape(i);
+    if (s.fully_defined() && s.num_elements() != 1) {
+      return errors::InvalidArgument(names[i], " must be a scalar, got shape ", s);
+    }
+    if (const Tensor* v = c.input_value(i)) {
+      size[i] = first_int(*v);
+      known[i] = true;
     }
   }
-  const Tensor& batch = *c.input_value(2);
-  if (!is_legacy_vector(batch.shape())) return errors::InvalidArgument("batch_shape must be a vector, got shape ", batch.shape());
-  std::vector<int64_t> dims;
-  GRAPHFN_RETURN_IF_ERROR(int_values(batch, &dims));
-  const int64_t rows = first_int(*c.input_value(0)), cols = first_int(*c.input_value(1));
-  dims.push_back(std::min(rows, cols));
-  for (int64_t d : dims) {
-    if (d < 0) return errors::InvalidArgument("Dimension ", d, " must be >= 0");
+  const Shape& batch_shape = c.input_shape(2);
+  if (batch_shape.known_rank() && !is_legacy_vector(batch_shape)) {
+    return errors::InvalidArgument("batch_shape must be a vector, got shape ", batch_shape);
   }
-  dims.back() = rows;
-  dims.push_back(cols);
+  const Tensor* batch = c.input_value(2);
+  std::vector<int64_t> dims;
+  if (batch) {
+    GRAPHFN_RETURN_IF_ERROR(int_values(*batch, &dims));
+    for (int64_t d : dims) {
+      if (d < 0) return errors::InvalidArgument("Dimension ", d, " must be >= 0");
+    }
+  } else if (static_length(batch_shape) >= 0) {
+    dims = unknown_dims(static_length(batch_shape)).dims();
+  }
+  // The diagonal's length, min(rows, cols), when it can be known to be negative.
+  const int64_t diagonal = known[0] && known[1] ? std::min(size[0], size[1]) : known[0] ? size[0] : size[1];
+  if ((known[0] || known[1]) && diagonal < 0) return errors::InvalidArgument("Dimension ", diagonal, " must be >= 0");
+  if (!batch && static_length(batch_shape) < 0) {
+    c.set_output(0, c.type_attr("dtype"), Shape::unknown_rank());
+    return Status::OK();
+  }
+  dims.push_back(known[0] ? size[0] : Shape::kUnknownDim);
+  dims.push_back(known[1] ? size[1] : Shape::kUnknownDim);
   Shape out(std::move(dims));
   const DType dt = c.type_attr("dtype");
   GRAPHFN_RETURN_IF_ERROR(check_output_size(out, dt));
@@ -86,11 +113,16 @@ Status range_size(T start, T limit, T delta, int64_t* size) {
 Status range_shape(InferenceContext& c) {
   const char* names[] = {"start", "limit", "delta"};
   for (int i = 0; i < 3; ++i) {
-    if (!is_legacy_scalar(c.input_shape(i))) {
-      return errors::InvalidArgument(names[i], " must be a scalar, not shape ", c.input_shape(i));
+    const Shape& s = c.input_shape(i);
+    if (s.known_rank() && !is_legacy_scalar(s)) {
+      return errors::InvalidArgument(names[i], " must be a scalar, not shape ", s);
     }
   }
   const DType dt = c.type_attr("Tidx");
+  if (!c.input_value(0) || !c.input_value(1) || !c.input_value(2)) {
+    c.set_output(0, dt, Shape{Shape::kUnknownDim});
+    return Status::OK();
+  }
   int64_t size = 0;
   Status s;
   visit_dtype(dt, NumericTypes{}, [&](auto tag) {
@@ -111,20 +143,22 @@ Status one_hot_shape(InferenceContext& c) {
   Shape out = c.input_shape(0);
   const int out_rank = out.rank() + 1;
   const int64_t axis = c.attrs().get_int("axis", -1);
-  if (axis != -1 && (axis < 0 || axis >= out_rank)) {
+  if (out.known_rank() && axis != -1 && (axis < 0 || axis >= out_rank)) {
     return errors::InvalidArgument("Expected axis to be -1 or between [0, ", out_rank, ").  But received: ", axis);
   }
-  const Tensor& depth_t = *c.input_value(1);
-  if (depth_t.rank() != 0) return errors::InvalidArgument("depth must be a scalar, but got: ", depth_t.shape());
-  const int64_t depth = *depth_t.data<int32_t>();
-  if (depth < 0) return errors::InvalidArgument("depth must be non-negative, got: ", depth);
+  const Shape& depth_shape = c.input_shape(1);
+  if (depth_shape.known_rank() && depth_shape.rank() != 0) {
+    return errors::InvalidArgument("depth must be a scalar, but got: ", depth_shape);
+  }
+  const Tensor* depth_t = c.input_value(1);
+  const int64_t depth = depth_t ? *depth_t->data<int32_t>() : Shape::kUnknownDim;
+  if (depth_t && depth < 0) return errors::InvalidArgument("depth must be non-negative, got: ", depth);
   const char* names[] = {"on_value", "off_value"};
   for (int i = 0; i < 2; ++i) {
-    if (c.input_shape(i + 2).rank() != 0) {
-      return errors::InvalidArgument(names[i], " must be a scalar, but got: ", c.input_shape(i + 2));
-    }
+    const Shape& s = c.input_shape(i + 2);
+    if (s.known_rank() && s.rank() != 0) return errors::InvalidArgument(names[i], " must be a scalar, but got: ", s);
   }
-  out.insert_dim(axis == -1 ? out_rank - 1 : static_cast<int>(axis), depth);
+  if (out.known_rank()) out.insert_dim(axis == -1 ? out_rank - 1 : static_cast<int>(axis), depth);
   GRAPHFN_RETURN_IF_ERROR(check_output_size(out, c.input_dtype(2)));
   c.set_output(0, c.input_dtype(2), std::move(out));
   return Status::OK();
@@ -132,18 +166,19 @@ Status one_hot_shape(InferenceContext& c) {
 
 }  // namespace
 
+// The shape functions take partial shapes and unknown (non-constant) value inputs, as TF's do.
 void register_fill_ops(OpRegistry& reg) {
   reg.op("Fill").input("dims: index_type").input("value: T").output("output: T").attr("T: type")
-      .attr("index_type: {int32, int64} = DT_INT32").needs_value("dims").shape_fn(fill_shape);
+      .attr("index_type: {int32, int64} = DT_INT32").shape_fn(fill_shape, true);
   reg.op("ZerosLike").input("x: T").output("y: T").attr("T: type").shape_fn(shape_fns::unchanged, true);
   reg.op("OnesLike").input("x: T").output("y: T").attr("T: {numbertype, bool}").shape_fn(shape_fns::unchanged, true);
   reg.op("Eye").input("num_rows: int64").input("num_columns: int64").input("batch_shape: int64")
-      .output("output: dtype").attr("dtype: {numbertype, bool} = DT_FLOAT").needs_value("num_rows").needs_value("num_columns").needs_value("batch_shape").shape_fn(eye_shape);
+      .output("output: dtype").attr("dtype: {numbertype, bool} = DT_FLOAT").shape_fn(eye_shape, true);
   reg.op("Range").input("start: Tidx").input("limit: Tidx").input("delta: Tidx").output("output: Tidx")
-      .attr("Tidx: {float32, float64, int8, int16, int32, int64} = DT_INT32").needs_value("start").needs_value("limit").needs_value("delta").shape_fn(range_shape);
+      .attr("Tidx: {float32, float64, int8, int16, int32, int64} = DT_INT32").shape_fn(range_shape, true);
   reg.op("OneHot").input("indices: TI").input("depth: int32").input("on_value: T").input("off_value: T")
       .output("output: T").attr("axis: int = -1").attr("T: type").attr("TI: {uint8, int8, int32, int64} = DT_INT64")
-      .needs_value("depth").shape_fn(one_hot_shape);
+      .shape_fn(one_hot_shape, true);
 }
 
 }  // namespace graphfn

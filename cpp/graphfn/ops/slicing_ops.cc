@@ -6,42 +6,68 @@
 namespace graphfn {
 namespace {
 
+// Graph building: unknown `strides` or input rank leave the output shape unknown (as in TF); unknown
+// `begin`/`end` only make the dims they bound unknown.
 Status strided_slice_shape(InferenceContext& c) {
   const Shape& b = c.input_shape(1);
   const Shape& e = c.input_shape(2);
   const Shape& s = c.input_shape(3);
-  if (b.rank() != 1 || e != b || s != b) {
+  Shape spec;
+  if (!merge_shapes(b, e, &spec) || !merge_shapes(spec, s, &spec) || (spec.known_rank() && spec.rank() != 1)) {
     return errors::InvalidArgument("Expected begin, end, and strides to be 1D equal size tensors, but got shapes ",
                                    b, ", ", e, ", and ", s, " instead.");
   }
+  const Tensor* strides_t = c.input_value(3);
+  if (!strides_t || !c.input_shape(0).known_rank()) {
+    c.set_output(0, c.input_dtype(0), Shape::unknown_rank());
+    return Status::OK();
+  }
   std::vector<int64_t> begin, end, strides;
-  GRAPHFN_RETURN_IF_ERROR(int_values(*c.input_value(1), &begin));
-  GRAPHFN_RETURN_IF_ERROR(int_values(*c.input_value(2), &end));
-  GRAPHFN_RETURN_IF_ERROR(int_values(*c.input_value(3), &strides));
+  const Tensor* begin_t = c.input_value(1);
+  const Tensor* end_t = c.input_value(2);
+  if (begin_t) GRAPHFN_RETURN_IF_ERROR(int_values(*begin_t, &begin));
+  if (end_t) GRAPHFN_RETURN_IF_ERROR(int_values(*end_t, &end));
+  GRAPHFN_RETURN_IF_ERROR(int_values(*strides_t, &strides));
   const AttrMap& a = c.attrs();
   StridedSliceMasks masks{a.get_int("begin_mask", 0), a.get_int("end_mask", 0), a.get_int("ellipsis_mask", 0),
                           a.get_int("new_axis_mask", 0), a.get_int("shrink_axis_mask", 0)};
   StridedSliceResult r;
-  GRAPHFN_RETURN_IF_ERROR(compute_strided_slice(c.input_shape(0), begin, end, strides, masks, &r));
+  GRAPHFN_RETURN_IF_ERROR(compute_strided_slice(c.input_shape(0), begin_t ? &begin : nullptr,
+                                                end_t ? &end : nullptr, strides, masks, &r));
   c.set_output(0, c.input_dtype(0), r.output_shape);
   return Status::OK();
 }
 
+// The output rank is the input's, or the length of `begin`/`size`; a dim is known when its size
+// is (or is -1 with known begin and input dim).
 Status slice_shape(InferenceContext& c) {
   const Shape& x = c.input_shape(0);
   const Shape& bs = c.input_shape(1);
   const Shape& ss = c.input_shape(2);
-  const int rank = x.rank();
-  if (bs.rank() != 1 || bs.dim(0) != rank || ss != bs) {
-    return errors::InvalidArgument("Expected begin and size arguments to be 1-D tensors of size ", rank,
+  Shape spec;
+  const bool spec_ok = merge_shapes(bs, ss, &spec) && (!spec.known_rank() || spec.rank() == 1);
+  const int64_t spec_length = static_length(spec);
+  if (!spec_ok || (x.known_rank() && spec_length >= 0 && spec_length != x.rank())) {
+    return errors::InvalidArgument("Expected begin and size arguments to be 1-D tensors of size ", x.rank(),
                                    ", but got shapes ", bs, " and ", ss, " instead.");
   }
+  const int64_t rank = x.known_rank() ? x.rank() : spec_length;
+  const Tensor* begin_t = c.input_value(1);
+  const Tensor* size_tensor = c.input_value(2);
+  if (rank < 0 || !size_tensor) {
+    c.set_output(0, c.input_dtype(0), unknown_dims(rank));
+    return Status::OK();
+  }
   std::vector<int64_t> begin, size;
-  GRAPHFN_RETURN_IF_ERROR(int_values(*c.input_value(1), &begin));
-  GRAPHFN_RETURN_IF_ERROR(int_values(*c.input_value(2), &size));
+  if (begin_t) GRAPHFN_RETURN_IF_ERROR(int_values(*begin_t, &begin));
+  GRAPHFN_RETURN_IF_ERROR(int_values(*size_tensor, &size));
   std::vector<int64_t> dims(rank);
   for (int d = 0; d < rank; ++d) {
-    const int64_t dim = x.dim(d);
+    const int64_t dim = x.known_rank() ? x.dim(d) : Shape::kUnknownDim;
+    if (dim < 0 || !begin_t) {  // graph building: checked when the op runs
+      dims[d] = size[d] >= 0 ? size[d] : Shape::kUnknownDim;
+      continue;
+    }
     if (begin[d] < 0 || begin[d] > dim) {
       return errors::InvalidArgument("Expected begin[", d, "] in [0, ", dim, "], but got ", begin[d]);
     }
@@ -58,10 +84,17 @@ Status gather_shape(InferenceContext& c) {
   const Shape& params = c.input_shape(0);
   const Shape& indices = c.input_shape(1);
   const int rank = params.rank();
-  if (rank == 0) return errors::InvalidArgument("params must be at least 1 dimensional");
-  const Tensor& axis_t = *c.input_value(2);
-  if (!is_legacy_scalar(axis_t.shape())) return errors::InvalidArgument("axis must be scalar, got shape ", axis_t.shape());
-  int64_t axis = first_int(axis_t);
+  if (params.known_rank() && rank == 0) return errors::InvalidArgument("params must be at least 1 dimensional");
+  const Shape& axis_shape = c.input_shape(2);
+  if (axis_shape.known_rank() && !is_legacy_scalar(axis_shape)) {
+    return errors::InvalidArgument("axis must be scalar, got shape ", axis_shape);
+  }
+  const Tensor* axis_t = c.input_value(2);
+  if (!params.known_rank() || !indices.known_rank()) {
+    c.set_output(0, c.input_dtype(0), Shape::unknown_rank());
+    return Status::OK();
+  }
+  int64_t axis = axis_t ? first_int(*axis_t) : 0;
   if (axis < -rank || axis >= rank) {
     return errors::InvalidArgument("Shape must be at least rank ", axis < 0 ? -axis : axis + 1, " but is rank ", rank);
   }
@@ -73,16 +106,20 @@ Status gather_shape(InferenceContext& c) {
                                    "], but got ", batch_dims);
   }
   if (batch_dims < 0) batch_dims += index_rank;
+  if (!axis_t) {  // the rank is known, but not where the indices' dims go
+    c.set_output(0, c.input_dtype(0), unknown_dims(rank - 1 + index_rank - batch_dims));
+    return Status::OK();
+  }
   if (batch_dims > axis) {
     return errors::InvalidArgument("batch_dims (", batch_dims, ") must be less than or equal to axis (", axis, ").");
   }
+  std::vector<int64_t> dims(params.dims().begin(), params.dims().begin() + axis);
   for (int i = 0; i < batch_dims; ++i) {
-    if (params.dim(i) != indices.dim(i)) {
-      return errors::InvalidArgument("params.shape[", i, "]: ", params.dim(i), " should be equal to indices.shape[",
-                                     i, "]: ", indices.dim(i));
+    const int64_t p = params.dim(i), q = indices.dim(i);
+    if (p >= 0 && q >= 0 && p != q) {
+      return errors::InvalidArgument("params.shape[", i, "]: ", p, " should be equal to indices.shape[", i, "]: ", q);
     }
   }
-  std::vector<int64_t> dims(params.dims().begin(), params.dims().begin() + axis);
   dims.insert(dims.end(), indices.dims().begin() + batch_dims, indices.dims().end());
   dims.insert(dims.end(), params.dims().begin() + axis + 1, params.dims().end());
   Shape out(std::move(dims));
@@ -105,28 +142,30 @@ Status select_shape(InferenceContext& c) {
 }
 
 Status where_shape(InferenceContext& c) {
-  const int rank = c.input_shape(0).rank();
-  if (rank == 0) return errors::InvalidArgument("WhereOp : Unhandled input dimensions: 0");
-  c.set_output(0, DType::kInt64, Shape{Shape::kUnknownDim, rank});  // row count known only at run time
+  const Shape& in = c.input_shape(0);
+  if (in.known_rank() && in.rank() == 0) return errors::InvalidArgument("WhereOp : Unhandled input dimensions: 0");
+  // The row count is known only at run time.
+  c.set_output(0, DType::kInt64, Shape{Shape::kUnknownDim, in.known_rank() ? in.rank() : Shape::kUnknownDim});
   return Status::OK();
 }
 
 }  // namespace
 
+// The shape functions take partial shapes and unknown (non-constant) value inputs, as TF's do.
 void register_slicing_ops(OpRegistry& reg) {
   reg.op("StridedSlice").input("input: T").input("begin: Index").input("end: Index").input("strides: Index")
       .output("output: T").attr("T: type").attr("Index: {int16, int32, int64}")
       .attr("begin_mask: int = 0").attr("end_mask: int = 0").attr("ellipsis_mask: int = 0")
-      .attr("new_axis_mask: int = 0").attr("shrink_axis_mask: int = 0").needs_value("begin").needs_value("end").needs_value("strides").shape_fn(strided_slice_shape);
+      .attr("new_axis_mask: int = 0").attr("shrink_axis_mask: int = 0").shape_fn(strided_slice_shape, true);
   reg.op("Slice").input("input: T").input("begin: Index").input("size: Index").output("output: T")
-      .attr("T: type").attr("Index: {int32, int64}").needs_value("begin").needs_value("size").shape_fn(slice_shape);
+      .attr("T: type").attr("Index: {int32, int64}").shape_fn(slice_shape, true);
   reg.op("GatherV2").input("params: Tparams").input("indices: Tindices").input("axis: Taxis")
       .output("output: Tparams").attr("batch_dims: int = 0").attr("Tparams: type")
-      .attr("Tindices: {int16, int32, int64}").attr("Taxis: {int32, int64}").needs_value("axis").shape_fn(gather_shape);
+      .attr("Tindices: {int16, int32, int64}").attr("Taxis: {int32, int64}").shape_fn(gather_shape, true);
   reg.op("SelectV2").input("condition: bool").input("t: T").input("e: T").output("output: T").attr("T: type")
-      .shape_fn(select_shape);
+      .shape_fn(select_shape, true);
   reg.op("Where").input("input: T").output("index: int64").attr("T: {numbertype, bool} = DT_BOOL")
-      .shape_fn(where_shape);
+      .shape_fn(where_shape, true);
 }
 
 }  // namespace graphfn

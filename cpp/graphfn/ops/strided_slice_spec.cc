@@ -11,6 +11,7 @@ bool bit(int64_t mask, int i) { return i < 64 && ((static_cast<uint64_t>(mask) >
 struct DenseEntry {
   int64_t begin = 0, end = 0, stride = 1;
   bool begin_mask = true, end_mask = true, shrink = false;
+  bool begin_known = true, end_known = true;
 };
 
 constexpr int kNewAxis = -1;
@@ -24,12 +25,12 @@ int64_t clamp_index(int64_t x, int64_t dim, bool positive_stride) {
 
 }  // namespace
 
-Status compute_strided_slice(const Shape& input, const std::vector<int64_t>& begin,
-                             const std::vector<int64_t>& end, const std::vector<int64_t>& strides,
+Status compute_strided_slice(const Shape& input, const std::vector<int64_t>* begin,
+                             const std::vector<int64_t>* end, const std::vector<int64_t>& strides,
                              const StridedSliceMasks& masks, StridedSliceResult* out) {
   const uint64_t ellipsis = static_cast<uint64_t>(masks.ellipsis);
   if (ellipsis & (ellipsis - 1)) return errors::InvalidArgument("Multiple ellipses in slice spec not allowed");
-  const int sparse_n = static_cast<int>(begin.size());
+  const int sparse_n = static_cast<int>(strides.size());
   int ellipsis_pos = sparse_n;  // no ellipsis: one is implied after the last item
   for (int i = 0; i < sparse_n; ++i) {
     if (bit(masks.ellipsis, i)) {
@@ -60,8 +61,10 @@ Status compute_strided_slice(const Shape& input, const std::vector<int64_t>& beg
                                        rank, " dims");
       }
       DenseEntry& e = dense[full];
-      e.begin = begin[i];
-      e.end = end[i];
+      e.begin_known = begin != nullptr;
+      e.end_known = end != nullptr;
+      e.begin = begin ? (*begin)[i] : 0;
+      e.end = end ? (*end)[i] : 0;
       e.stride = strides[i];
       e.begin_mask = bit(masks.begin, i);
       e.end_mask = bit(masks.end, i);
@@ -82,12 +85,21 @@ Status compute_strided_slice(const Shape& input, const std::vector<int64_t>& beg
     int64_t b, size;
     if (e.shrink) {
       if (e.stride < 0) return errors::InvalidArgument("only stride 1 allowed on non-range indexing.");
+      if (dim < 0 || !e.begin_known) {  // graph building: checked when the op runs
+        out->sizes[d] = 1;
+        out->is_identity = false;
+        continue;
+      }
       b = e.begin < 0 ? e.begin + dim : e.begin;
       if (b < 0 || b >= dim) {
         return errors::InvalidArgument("slice index ", b, " of dimension ", d, " out of bounds.");
       }
       size = 1;
       out->strides[d] = 1;
+    } else if (dim < 0 || (!e.begin_mask && !e.begin_known) || (!e.end_mask && !e.end_known)) {
+      out->sizes[d] = Shape::kUnknownDim;
+      out->is_identity = false;
+      continue;
     } else {
       const bool up = e.stride > 0;
       b = e.begin_mask ? (up ? 0 : dim - 1) : clamp_index(e.begin, dim, up);

@@ -24,8 +24,11 @@ struct StridedSliceResult {
   bool is_identity = true;  // reads the whole input in order
 };
 
-Status compute_strided_slice(const Shape& input, const std::vector<int64_t>& begin,
-                             const std::vector<int64_t>& end, const std::vector<int64_t>& strides,
+// `input` must have a known rank. While graph building its dims may be unknown, and so may `begin`
+// and `end` (null; `strides` gives the spec's length): output dims that depend on unknowns are
+// unknown, and only output_shape is meaningful.
+Status compute_strided_slice(const Shape& input, const std::vector<int64_t>* begin,
+                             const std::vector<int64_t>* end, const std::vector<int64_t>& strides,
                              const StridedSliceMasks& masks, StridedSliceResult* out);
 
 }  // namespace graphfn
