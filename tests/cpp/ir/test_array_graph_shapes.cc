@@ -269,7 +269,7 @@ TEST_CASE("graphs built from unknown shapes check real values when run", "[ir][g
     CHECK(out[0].shape() == Shape());
     CHECK(values<int32_t>(out[1]) == std::vector<int32_t>{6, 7});
     Status s = run_graph(b, {item}, {vec<int32_t>({5, 6, 7}), scalar<int32_t>(7)}, &out);
-    CHECK(s.message().find("slice index 7 of dimension 0 out of bounds.") == 0);
+    CHECK(s.message().find("slice index 7 of dimension 0 out of bounds.") != std::string::npos);
   }
   SECTION("Unpack with a num the fed value contradicts") {
     Builder b;
@@ -280,7 +280,7 @@ TEST_CASE("graphs built from unknown shapes check real values when run", "[ir][g
     REQUIRE(run_graph(b, {{id, 0}, {id, 1}}, {tensor<int32_t>({1, 2, 3, 4, 5, 6}, {2, 3})}, &out).ok());
     CHECK(values<int32_t>(out[1]) == std::vector<int32_t>{4, 5, 6});
     Status s = run_graph(b, {{id, 0}}, {tensor<int32_t>({1, 2, 3}, {1, 3})}, &out);
-    CHECK(s.message().find("Input shape axis 0 must equal 2, got shape [1,3]") == 0);
+    CHECK(s.message().find("Input shape axis 0 must equal 2, got shape [1,3]") != std::string::npos);
   }
   SECTION("Reshape, Fill, Eye and Range sized at run time, hostile sizes included") {
     Builder b;
