@@ -104,7 +104,8 @@ template <typename A, typename B, typename C>
 void matmul_2d(const A* a, const B* b, C* c, const Dims& d, std::vector<A>* ta_buf,
                std::vector<B>* tb_buf) {
   if constexpr (std::is_floating_point_v<C> && std::is_same_v<A, C> && std::is_same_v<B, C>) {
-    if (d.k > 0 && d.m * d.k * d.n >= kEigenGemmWork) return gemm_eigen(a, b, c, d);
+    // (The work estimate is in double: m*k*n of empty-ish operands could overflow int64.)
+    if (d.k > 0 && static_cast<double>(d.m) * d.k * d.n >= kEigenGemmWork) return gemm_eigen(a, b, c, d);
   }
   if (d.ta) {
     transpose_into(a, d.k, d.m, ta_buf);
