@@ -111,12 +111,14 @@ Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, cons
   DType type_attrs[kMaxTypeAttrs];
   GRAPHFN_RETURN_IF_ERROR(with_op_suffix(resolve_type_attrs(op, inputs, num_inputs, attrs, type_attrs), op));
 
-  InferenceContext ic(op, inputs, num_inputs, attrs, type_attrs);
-  if (op.shape_fn) GRAPHFN_RETURN_IF_ERROR(with_node_prefix(op.shape_fn(ic), op));
-
+  // TF looks the kernel up before the kernel validates anything, so a dtype without a kernel
+  // is reported (NotFound) ahead of shape errors.
   const DType kernel_dtype = op.kernel_type_index < 0 ? DType::kInvalid : type_attrs[op.kernel_type_index];
   const KernelFn kernel = op.kernels[static_cast<int>(kernel_dtype)];
   if (!kernel) return with_op_suffix(kernel_not_found(op, type_attrs), op);
+
+  InferenceContext ic(op, inputs, num_inputs, attrs, type_attrs);
+  if (op.shape_fn) GRAPHFN_RETURN_IF_ERROR(with_node_prefix(op.shape_fn(ic), op));
 
   outputs->clear();
   outputs->resize(ic.num_outputs());

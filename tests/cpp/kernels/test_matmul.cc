@@ -160,3 +160,9 @@ TEST_CASE("BatchMatMulV3 mixes (u)int8 inputs into int32", "[kernels][matmul]") 
   CHECK(s.message().find("BatchMatMulV3[Ta=DT_FLOAT, Tb=DT_FLOAT, Tout=DT_DOUBLE]") != std::string::npos);
   CHECK(run_error("BatchMatMulV3", {x, tensor<int32_t>({1, 1}, Shape{2, 1})}, to_int32).code() == Code::kNotFound);
 }
+
+TEST_CASE("a dtype without a kernel is reported before shape errors", "[kernels][matmul]") {
+  // TF 2.21: NotFound for uint8 MatMul even when the shapes do not match.
+  Tensor u8 = Tensor(DType::kUInt8, Shape{2, 3});
+  CHECK(run_error("MatMul", {u8, u8}).code() == Code::kNotFound);
+}
