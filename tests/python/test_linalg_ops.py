@@ -163,3 +163,15 @@ def test_dtype_errors_match_tensorflow():
         tf.matmul(tf.constant([[1]]), tf.constant([[1]]), output_type=tf.int64)
     with pytest.raises(tf.errors.NotFoundError, match=r"BatchMatMulV3\[Ta=DT_INT16, Tb=DT_INT16, Tout=DT_INT32"):
         tf.matmul(np.ones([2, 3], np.int16), np.ones([3, 3], np.int16), output_type=tf.int32)
+
+
+def test_bool_operands_that_tf_would_conjugate_are_type_errors():
+    # TF conjugates operands it folds into an adjoint; conj rejects bool.
+    b2, b3 = tf.constant([[True]]), tf.constant([[[True]]])
+    for a, b, kwargs in [(b2, b2, {"adjoint_a": True}), (b3, b3, {"transpose_b": True})]:
+        with pytest.raises(TypeError) as info:
+            tf.matmul(a, b, **kwargs)
+        assert str(info.value) == "Expected numeric or variant tensor, got dtype tf.bool."
+    for a, kwargs in [(b2, {"transpose_a": True}), (b3, {"adjoint_a": True})]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"^Value for attr 'T' of bool"):
+            tf.matmul(a, a, **kwargs)

@@ -27,6 +27,11 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
             b = _core.to_tensor(b, a._dtype_enum)
         except (TypeError, ValueError):
             b = _core.to_tensor(b)
+    batched = a._rank > 2 or b._rank > 2
+    # TF conjugates the operands it folds into an adjoint (batched: the transposed ones;
+    # rank 2: the adjoint ones); conj rejects bool and string.
+    _check_conjugable(a, transpose_a if batched else adjoint_a)
+    _check_conjugable(b, transpose_b if batched else adjoint_b)
     # Only real dtypes exist here, so the adjoint is the transpose.
     adj_a = bool(transpose_a or adjoint_a)
     adj_b = bool(transpose_b or adjoint_b)
@@ -34,6 +39,11 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         output_type = dtypes.as_dtype(output_type)
         if output_type != a.dtype or output_type != b.dtype:
             return ops.BatchMatMulV3(a, b, Tout=output_type, adj_x=adj_a, adj_y=adj_b)
-    if a._rank > 2 or b._rank > 2:
+    if batched:
         return ops.BatchMatMulV2(a, b, adj_x=adj_a, adj_y=adj_b)
     return ops.MatMul(a, b, transpose_a=adj_a, transpose_b=adj_b)
+
+
+def _check_conjugable(x, conjugated):
+    if conjugated and x.dtype in (dtypes.bool, dtypes.string):
+        raise TypeError("Expected numeric or variant tensor, got dtype %r." % (x.dtype,))

@@ -49,8 +49,12 @@ def _reduction_axes(input_tensor, axis, fast_path):
 
 def _reduce(op, input_tensor, axis, keepdims, dtype=None):
     fast_path = _is_plain(input_tensor) and (axis is None or _is_plain(axis))
-    if not isinstance(input_tensor, Tensor):
-        input_tensor = _core.to_tensor(input_tensor, 0 if dtype is None else dtype.as_datatype_enum)
+    if dtype is not None and not (fast_path and isinstance(input_tensor, Tensor)):
+        # A tensor of another dtype: TF's fast path leaves it to the op (InvalidArgumentError),
+        # its slow path converts first (ValueError).
+        input_tensor = _core.to_tensor(input_tensor, dtype.as_datatype_enum)
+    elif not isinstance(input_tensor, Tensor):
+        input_tensor = _core.to_tensor(input_tensor)
     keepdims = False if keepdims is None else bool(keepdims)
     return op(input_tensor, _reduction_axes(input_tensor, axis, fast_path), keep_dims=keepdims)
 
