@@ -50,7 +50,7 @@ Status kernel_not_found(const OpDef& op, const DType* type_attrs) {
 }  // namespace
 
 Status resolve_type_attrs(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
-                          DType* type_attrs) {
+                          DType* type_attrs, Status* input_mismatch) {
   const int n_types = static_cast<int>(op.type_attr_names.size());
   for (int i = 0; i < n_types; ++i) type_attrs[i] = attrs.get_type(op.type_attr_names[i], DType::kInvalid);
 
@@ -67,10 +67,10 @@ Status resolve_type_attrs(const OpDef& op, const Tensor* inputs, int num_inputs,
         if (slot == DType::kInvalid) slot = got;
         want = slot;
       }
-      if (got != want) {
-        return errors::InvalidArgument("cannot compute ", op.name, " as input #", pos,
-                                       "(zero-based) was expected to be a ", dtype_tf_string(want),
-                                       " tensor but is a ", dtype_tf_string(got), " tensor");
+      if (got != want && input_mismatch->ok()) {
+        *input_mismatch = errors::InvalidArgument("cannot compute ", op.name, " as input #", pos,
+                                                  "(zero-based) was expected to be a ", dtype_tf_string(want),
+                                                  " tensor but is a ", dtype_tf_string(got), " tensor");
       }
     }
   }
@@ -108,14 +108,16 @@ Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, cons
                                                   min_inputs, " inputs, got ", num_inputs), op);
   }
   if (op.type_attr_names.size() > kMaxTypeAttrs) return errors::Internal("too many type attrs");
+  // TF's order: attr values are validated, then the kernel is looked up, then the inputs are
+  // checked against the kernel's signature, and only then does the kernel validate shapes.
   DType type_attrs[kMaxTypeAttrs];
-  GRAPHFN_RETURN_IF_ERROR(with_op_suffix(resolve_type_attrs(op, inputs, num_inputs, attrs, type_attrs), op));
-
-  // TF looks the kernel up before the kernel validates anything, so a dtype without a kernel
-  // is reported (NotFound) ahead of shape errors.
+  Status input_mismatch;
+  GRAPHFN_RETURN_IF_ERROR(
+      with_op_suffix(resolve_type_attrs(op, inputs, num_inputs, attrs, type_attrs, &input_mismatch), op));
   const DType kernel_dtype = op.kernel_type_index < 0 ? DType::kInvalid : type_attrs[op.kernel_type_index];
   const KernelFn kernel = op.kernels[static_cast<int>(kernel_dtype)];
   if (!kernel) return with_op_suffix(kernel_not_found(op, type_attrs), op);
+  GRAPHFN_RETURN_IF_ERROR(with_op_suffix(input_mismatch, op));
 
   InferenceContext ic(op, inputs, num_inputs, attrs, type_attrs);
   if (op.shape_fn) GRAPHFN_RETURN_IF_ERROR(with_node_prefix(op.shape_fn(ic), op));

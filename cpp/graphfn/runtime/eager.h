@@ -12,10 +12,11 @@ namespace graphfn {
 Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
                      std::vector<Tensor>* outputs);
 
-// Resolves the op's type attrs from input dtypes and explicit attrs, checking that inputs sharing
-// a type attr agree and that each dtype is allowed. `type_attrs` gets one entry per type attr.
+// Resolves the op's type attrs from input dtypes and explicit attrs and checks that each dtype
+// is allowed. `type_attrs` gets one entry per type attr. An input whose dtype disagrees with its
+// type attr goes to `input_mismatch` (TF reports it only after the kernel lookup).
 Status resolve_type_attrs(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
-                          DType* type_attrs);
+                          DType* type_attrs, Status* input_mismatch);
 
 // Convenience for C++ callers and tests: look the op up by name.
 Status execute_eager(const std::string& op_name, const std::vector<Tensor>& inputs,

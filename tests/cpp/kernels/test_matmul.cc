@@ -166,3 +166,11 @@ TEST_CASE("a dtype without a kernel is reported before shape errors", "[kernels]
   Tensor u8 = Tensor(DType::kUInt8, Shape{2, 3});
   CHECK(run_error("MatMul", {u8, u8}).code() == Code::kNotFound);
 }
+
+TEST_CASE("attr and kernel errors come before input dtype mismatches", "[kernels][matmul]") {
+  // TF 2.21 order: disallowed attr value, then missing kernel, then mismatched input.
+  Tensor i8 = Tensor(DType::kInt8, Shape{1, 1}), f = Tensor(DType::kFloat32, Shape{1, 1});
+  CHECK(run_error("MatMul", {i8, f}).message().find("Value for attr 'T' of int8") != std::string::npos);
+  CHECK(run_error("MatMul", {Tensor(DType::kUInt8, Shape{1, 1}), f}).code() == Code::kNotFound);
+  CHECK(run_error("MatMul", {f, i8}).message().find("cannot compute MatMul as input #1") != std::string::npos);
+}
