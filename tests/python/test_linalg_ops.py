@@ -155,6 +155,11 @@ def test_dtype_errors_match_tensorflow():
             tf.matmul(x, x)
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"(?s)Value for attr 'T' of int8 .*BatchMatMulV2"):
         tf.matmul(np.ones([1, 1, 1], np.int8), np.ones([1, 1, 1], np.int8))
+    # TF validates attr values, then finds the kernel, then checks the inputs against it.
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"^Value for attr 'T' of string"):
+        tf.matmul(tf.constant([["a"]]), 1)
+    with pytest.raises(tf.errors.NotFoundError, match=r"BatchMatMulV2\[T=DT_UINT8"):
+        tf.matmul(np.ones([2, 1, 2], np.uint8), tf.constant([[1, 2]]))
     u8 = tf.constant([[1]], tf.uint8)
     with pytest.raises(tf.errors.NotFoundError,
                        match=r"^Could not find device for node: \{\{node MatMul\}\} = MatMul\[T=DT_UINT8"):
