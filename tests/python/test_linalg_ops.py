@@ -180,3 +180,26 @@ def test_bool_operands_that_tf_would_conjugate_are_type_errors():
     for a, kwargs in [(b2, {"transpose_a": True}), (b3, {"adjoint_a": True})]:
         with pytest.raises(tf.errors.InvalidArgumentError, match=r"^Value for attr 'T' of bool"):
             tf.matmul(a, a, **kwargs)
+
+
+def test_sparse_hints_use_sparse_matmul_for_float32():
+    # TF: SparseMatMul leaves out the terms where the sparse operand is 0.
+    r = tf.matmul(tf.constant([[0., 1.]]), tf.constant([[np.nan], [1.]]), a_is_sparse=True)
+    assert r.numpy().tolist() == [[1.0]]
+    assert np.isnan(tf.matmul(tf.constant([[0., 1.]]), tf.constant([[np.inf], [1.]]), b_is_sparse=True).numpy()).all()
+    a = operand((2, 3), np.float32, 9)
+    np.testing.assert_array_equal(tf.matmul(a, a, b_is_sparse=True, adjoint_b=True).numpy(), a @ a.T)
+    assert tf.matmul(np.ones([2, 3], np.float64), np.ones([3, 3]), a_is_sparse=True).dtype == tf.float64
+    cases = [((2, 3), (2, 3), "SparseMatMul", "Matrix size incompatible: a: [2,3], b: [2,3]"),
+             ((3,), (2, 3), "SparseMatMul", "a is not a matrix"),
+             ((2, 2, 3), (2, 3), "SparseMatMul", "a is not a matrix"),
+             ((2, 3), (2, 3, 1), "SparseMatMul", "b is not a matrix")]
+    for a_shape, b_shape, op, text in cases:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            tf.matmul(tf.constant(np.ones(a_shape, np.float32)), tf.constant(np.ones(b_shape, np.float32)),
+                      a_is_sparse=True)
+        assert str(info.value) == tf_error(op, text)
+    # Sparse hints never take the batched ops.
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.matmul(tf.constant([[1, 2]]), np.ones([2, 1, 2], np.int32), b_is_sparse=True)
+    assert str(info.value) == tf_error("MatMul", "In[0] and In[1] has different ndims: [1,2] vs. [2,1,2]")
