@@ -103,16 +103,11 @@ void reduce(const In* in, const Shape& shape, const std::vector<bool>& reduced, 
     int64_t outer = 1, inner = 1;
     for (int i = 0; i < g; ++i) outer *= dims[i];
     for (size_t i = g + 1; i < dims.size(); ++i) inner *= dims[i];
-    Acc* dst;
+    Acc* dst = nullptr;
     if constexpr (kDirect) {
-      if (pass == n_passes - 1) {
-        dst = reinterpret_cast<Acc*>(out);
-      } else {
-        dst = (bufs[pass % 2] = std::unique_ptr<Acc[]>(new Acc[outer * inner])).get();
-      }
-    } else {
-      dst = (bufs[pass % 2] = std::unique_ptr<Acc[]>(new Acc[outer * inner])).get();
+      if (pass == n_passes - 1) dst = out;  // the last pass writes the output itself
     }
+    if (!dst) dst = (bufs[pass % 2] = std::unique_ptr<Acc[]>(new Acc[outer * inner])).get();
     if (pass == 0) {
       reduce_middle<R>(in, outer, dims[g], inner, dst);
     } else {

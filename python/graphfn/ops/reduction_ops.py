@@ -90,9 +90,11 @@ _AXIS_DTYPES = (dtypes.int8, dtypes.uint8, dtypes.int16, dtypes.int32, dtypes.in
 _AXIS_CAST_TO_INT32 = (dtypes.int8, dtypes.uint8, dtypes.int16)
 
 
-def _arg_reduce(op, input, axis, output_type):  # noqa: A002 (TF's name)
-    """TF's axis rules: None means 0; tensors need an integer dtype; other objects with a
-    dtype (NumPy values) are rejected; anything else must be a Python int."""
+@tf_export("argmax", "math.argmax")
+def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002 (TF's name)
+    """Index of the largest value along `axis` (the first on ties; NaN only if all are NaN).
+    TF's axis rules: None means 0; tensors need an integer dtype; other objects with a dtype
+    (NumPy values) are rejected; anything else must be a Python int."""
     if axis is None:
         axis = 0
     if isinstance(axis, Tensor):
@@ -106,14 +108,9 @@ def _arg_reduce(op, input, axis, output_type):  # noqa: A002 (TF's name)
         raise TypeError("axis must be int or Tensor with integer datatype")
     else:
         axis = int(axis)  # bool -> int
+    # (TF's fast path also gives up on an output_type that is not a DType, e.g. "int32".)
     fast_path = _fast_path.is_plain(input) and isinstance(output_type, dtypes.DType)
-    return _fast_path.call(fast_path, op, input, axis, output_type=dtypes.as_dtype(output_type))
-
-
-@tf_export("argmax", "math.argmax")
-def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
-    """Index of the largest value along `axis` (the first on ties; NaN only if all are NaN)."""
-    return _arg_reduce(ops.ArgMax, input, axis, output_type)
+    return _fast_path.call(fast_path, ops.ArgMax, input, axis, output_type=dtypes.as_dtype(output_type))
 
 
 @tf_export("argmin", "math.argmin")
@@ -121,8 +118,8 @@ def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
     """Unlike argmax, TF does not type-check the axis here: it is converted like any op input."""
     if axis is None:
         axis = 0
-    # (TF's fast path also gives up on an output_type that is not a DType, e.g. "int32".)
-    fast_path = _fast_path.is_plain(input) and _fast_path.is_plain(axis) and isinstance(output_type, dtypes.DType)
+    fast_path = (_fast_path.is_plain(input) and _fast_path.is_plain(axis) and
+                 isinstance(output_type, dtypes.DType))
     if not isinstance(input, Tensor):
         input = _core.to_tensor(input)
     return _fast_path.call(fast_path, ops.ArgMin, input, _axis_tensor(axis, fast_path),
