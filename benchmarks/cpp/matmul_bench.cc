@@ -7,11 +7,16 @@
 //       benchmarks/cpp/matmul_bench.cc build/dev/cpp/libgraphfn_lib.a -o /tmp/matmul_bench
 //   /tmp/matmul_bench
 //
-// Reference numbers (2-core Xeon, AVX-512, shared machine, best of 5 runs):
-//   10x10 int32 kernel ~70-80 ns (target <= 150 ns; Eigen's GEMM here was ~4x slower),
-//   1000x1000 float32 ~16-19 ms single-threaded Eigen GEMM vs NumPy/OpenBLAS ~21 ms on one
-//   thread and ~38-46 ms with its default 2 threads (the cores are shared, so threads do not
-//   help); Eigen with OpenMP on both cores measured 50-76 ms, so the kernel stays single-threaded.
+// Measurements (2-core Xeon VM with AVX-512, shared with other builds, so they
+// vary by +-30%; best of 5):
+//   10x10 int32: arithmetic alone ~90-100 ns (column-panel loop; for 10x10 float32 Eigen's GEMM
+//     takes ~160 ns against the loop's ~70 ns);
+//     the kernel call ~170-200 ns, of which ~70 ns is allocating the output tensor (~150 ns
+//     before Buffer::allocate stopped using aligned_alloc).
+//   float32 crossover panel loop / Eigen GEMM: n ~ 16 (hence kEigenGemmWork = 16^3).
+//   1000x1000 float32: ~16-19 ms (single-threaded Eigen GEMM) vs NumPy/OpenBLAS ~21 ms on one
+//     thread and ~33-46 ms with its default two threads (the cores are shared). Eigen with
+//     OpenMP on both cores measured 50-76 ms, so the kernel stays single-threaded.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

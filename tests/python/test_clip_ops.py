@@ -93,3 +93,11 @@ def test_non_numeric_dtypes_fail_in_minimum():
                            match=r"(?s)^Value for attr 'T' of %s is not in the list of allowed values: .*"
                                  r"\{\{node Minimum\}\}.*\[Op:Minimum\]" % dtype):
             tf.clip_by_value(t, lo, hi)
+
+
+def test_list_bounds_take_tensorflows_slow_path():
+    # TF passes Python bounds straight to Minimum/Maximum; a list makes it take its slow path,
+    # whose errors have no trailing " name: ".
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.clip_by_value(tf.constant([1., 5, 3]), [1., 2.], 4.)
+    assert str(info.value) == PREFIX % "Maximum" + "Incompatible shapes: [3] vs. [2] [Op:Maximum]"

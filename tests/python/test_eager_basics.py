@@ -171,3 +171,11 @@ def test_zero_d_numpy_values_stay_scalars():
     assert (tf.constant(1) + np.int32(1)).shape == ()
     # np.float64 is a Python float subclass but keeps its dtype.
     assert tf.constant(np.float64(1.5)).dtype == tf.float64
+
+
+def test_empty_lists_convert_to_any_dtype():
+    # TF 2.21: tf.convert_to_tensor([], dtype) works for every dtype.
+    for dtype in (tf.int32, tf.int64, tf.bool, tf.float32, tf.string):
+        t = tf.convert_to_tensor([], dtype)
+        assert t.dtype == dtype and t.shape == (0,)
+    assert tf.convert_to_tensor([[]], tf.int32).shape == (1, 0)

@@ -155,6 +155,11 @@ def test_dtype_errors_match_tensorflow():
             tf.matmul(x, x)
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"(?s)Value for attr 'T' of int8 .*BatchMatMulV2"):
         tf.matmul(np.ones([1, 1, 1], np.int8), np.ones([1, 1, 1], np.int8))
+    # TF validates attr values, then finds the kernel, then checks the inputs against it.
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"^Value for attr 'T' of string"):
+        tf.matmul(tf.constant([["a"]]), 1)
+    with pytest.raises(tf.errors.NotFoundError, match=r"BatchMatMulV2\[T=DT_UINT8"):
+        tf.matmul(np.ones([2, 1, 2], np.uint8), tf.constant([[1, 2]]))
     u8 = tf.constant([[1]], tf.uint8)
     with pytest.raises(tf.errors.NotFoundError,
                        match=r"^Could not find device for node: \{\{node MatMul\}\} = MatMul\[T=DT_UINT8"):
@@ -163,3 +168,38 @@ def test_dtype_errors_match_tensorflow():
         tf.matmul(tf.constant([[1]]), tf.constant([[1]]), output_type=tf.int64)
     with pytest.raises(tf.errors.NotFoundError, match=r"BatchMatMulV3\[Ta=DT_INT16, Tb=DT_INT16, Tout=DT_INT32"):
         tf.matmul(np.ones([2, 3], np.int16), np.ones([3, 3], np.int16), output_type=tf.int32)
+
+
+def test_bool_operands_that_tf_would_conjugate_are_type_errors():
+    # TF conjugates operands it folds into an adjoint; conj rejects bool.
+    b2, b3 = tf.constant([[True]]), tf.constant([[[True]]])
+    for a, b, kwargs in [(b2, b2, {"adjoint_a": True}), (b3, b3, {"transpose_b": True})]:
+        with pytest.raises(TypeError) as info:
+            tf.matmul(a, b, **kwargs)
+        assert str(info.value) == "Expected numeric or variant tensor, got dtype tf.bool."
+    for a, kwargs in [(b2, {"transpose_a": True}), (b3, {"adjoint_a": True})]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"^Value for attr 'T' of bool"):
+            tf.matmul(a, a, **kwargs)
+
+
+def test_sparse_hints_use_sparse_matmul_for_float32():
+    # TF: SparseMatMul leaves out the terms where the sparse operand is 0.
+    r = tf.matmul(tf.constant([[0., 1.]]), tf.constant([[np.nan], [1.]]), a_is_sparse=True)
+    assert r.numpy().tolist() == [[1.0]]
+    assert np.isnan(tf.matmul(tf.constant([[0., 1.]]), tf.constant([[np.inf], [1.]]), b_is_sparse=True).numpy()).all()
+    a = operand((2, 3), np.float32, 9)
+    np.testing.assert_array_equal(tf.matmul(a, a, b_is_sparse=True, adjoint_b=True).numpy(), a @ a.T)
+    assert tf.matmul(np.ones([2, 3], np.float64), np.ones([3, 3]), a_is_sparse=True).dtype == tf.float64
+    cases = [((2, 3), (2, 3), "SparseMatMul", "Matrix size incompatible: a: [2,3], b: [2,3]"),
+             ((3,), (2, 3), "SparseMatMul", "a is not a matrix"),
+             ((2, 2, 3), (2, 3), "SparseMatMul", "a is not a matrix"),
+             ((2, 3), (2, 3, 1), "SparseMatMul", "b is not a matrix")]
+    for a_shape, b_shape, op, text in cases:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            tf.matmul(tf.constant(np.ones(a_shape, np.float32)), tf.constant(np.ones(b_shape, np.float32)),
+                      a_is_sparse=True)
+        assert str(info.value) == tf_error(op, text)
+    # Sparse hints never take the batched ops.
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.matmul(tf.constant([[1, 2]]), np.ones([2, 1, 2], np.int32), b_is_sparse=True)
+    assert str(info.value) == tf_error("MatMul", "In[0] and In[1] has different ndims: [1,2] vs. [2,1,2]")

@@ -105,14 +105,19 @@ Tensor from_numpy(py::array arr, DType want, bool from_python_list, bool allow_c
   }
   DType target = natural;
   if (want != DType::kInvalid && want != natural) {
-    const bool lossy = (is_floating(natural) && !is_floating(want)) || want == DType::kString ||
-                       (want == DType::kBool && natural != DType::kBool);
+    // An empty list has no values to lose: [] converts to any dtype (TF: tf.constant([], tf.int32)).
+    const bool lossy = arr.size() > 0 &&
+                       ((is_floating(natural) && !is_floating(want)) || want == DType::kString ||
+                        (want == DType::kBool && natural != DType::kBool));
     // NumPy arrays are cast silently (as TF does); Python lists only when casting is allowed.
     if (lossy && from_python_list && !allow_cast) cannot_convert(original, want);
     target = want;
   }
-  if (target == DType::kString) cannot_convert(original, want);
-  // (np.ascontiguousarray would turn a 0-d array into a 1-d one.)
+  if (target == DType::kString) {
+    if (arr.size() == 0) return Tensor(DType::kString, shape_of(arr));
+    cannot_convert(original, want);
+  }
+  // asarray(order="C"), not ascontiguousarray: the latter turns 0-d arrays into shape (1,).
   py::array contiguous = numpy_module().attr("asarray")(arr, numpy_dtype(target), py::arg("order") = "C");
   Tensor t(target, shape_of(contiguous));
   if (t.num_elements() > 0) std::memcpy(t.raw_data(), contiguous.data(), t.bytes());

@@ -26,7 +26,7 @@ Status check_input_count(const OpDef& op, int num_inputs) {
 }
 
 Status resolve_type_attrs(const OpDef& op, const DType* input_dtypes, int num_inputs,
-                          const AttrMap& attrs, DType* type_attrs) {
+                          const AttrMap& attrs, DType* type_attrs, Status* input_mismatch) {
   const int n_types = static_cast<int>(op.type_attr_names.size());
   for (int i = 0; i < n_types; ++i) {
     type_attrs[i] = attrs.empty() ? DType::kInvalid : attrs.get_type(op.type_attr_names[i], DType::kInvalid);
@@ -48,9 +48,11 @@ Status resolve_type_attrs(const OpDef& op, const DType* input_dtypes, int num_in
         want = slot;
       }
       if (got != want) {
-        return errors::InvalidArgument("cannot compute ", op.name, " as input #", pos,
-                                       "(zero-based) was expected to be a ", dtype_tf_string(want),
-                                       " tensor but is a ", dtype_tf_string(got), " tensor");
+        Status mismatch = errors::InvalidArgument("cannot compute ", op.name, " as input #", pos,
+                                                  "(zero-based) was expected to be a ", dtype_tf_string(want),
+                                                  " tensor but is a ", dtype_tf_string(got), " tensor");
+        if (!input_mismatch) return mismatch;
+        if (input_mismatch->ok()) *input_mismatch = mismatch;
       }
     }
   }

@@ -14,7 +14,9 @@ Status check_input_count(const OpDef& op, int num_inputs);
 
 // Resolves the op's type attrs from input dtypes and explicit attrs, checking that inputs sharing
 // a type attr agree and that each dtype is allowed. `type_attrs` gets one entry per type attr.
+// With `input_mismatch`, a dtype mismatch is recorded there and resolution goes on, so callers
+// can report errors in TF's order (disallowed attr value, missing kernel, then the mismatch).
 Status resolve_type_attrs(const OpDef& op, const DType* input_dtypes, int num_inputs,
-                          const AttrMap& attrs, DType* type_attrs);
+                          const AttrMap& attrs, DType* type_attrs, Status* input_mismatch = nullptr);
 
 }  // namespace graphfn

@@ -1,4 +1,4 @@
-// Matrix product kernels (MatMul, BatchMatMulV2/V3). One 2-D routine does the work:
+// Matrix product kernels (MatMul, SparseMatMul, BatchMatMulV2/V3). One 2-D routine does the work:
 //  - small or integer products: an i-k-j loop over fixed-width column panels, vectorised over
 //    the panel (Eigen's GEMM packs and blocks first, several times slower at these sizes);
 //  - large float products: Eigen's GEMM on row-major Maps (single-threaded; see the report in
@@ -53,8 +53,9 @@ void transpose_into(const T* src, int64_t r, int64_t c, std::vector<T>* dst) {
 #endif
 
 // Columns [0, N) of c[m, n] = a[m, k] * b[k, n] (row-major, untransposed; b and c keep their
-// row stride n). With N fixed the accumulators live in registers.
-template <int N, typename A, typename B, typename C>
+// row stride n). With N fixed the accumulators live in registers. kSkipA/kSkipB (SparseMatMul)
+// leave out terms whose factor from that side is 0, so 0 * inf or 0 * NaN there adds nothing.
+template <int N, bool kSkipA, bool kSkipB, typename A, typename B, typename C>
 GRAPHFN_SLP_ONLY void gemm_panel(const A* a, const B* b, C* c, int64_t m, int64_t k, int64_t n) {
   using Acc = typename AccOf<C>::type;
   for (int64_t i = 0; i < m; ++i) {
@@ -62,8 +63,18 @@ GRAPHFN_SLP_ONLY void gemm_panel(const A* a, const B* b, C* c, int64_t m, int64_
     const A* arow = a + i * k;
     for (int64_t p = 0; p < k; ++p) {
       const Acc av = static_cast<Acc>(static_cast<C>(arow[p]));
+      if constexpr (kSkipA) {
+        if (av == Acc(0)) continue;
+      }
       const B* brow = b + p * n;
-      for (int j = 0; j < N; ++j) acc[j] += av * static_cast<Acc>(static_cast<C>(brow[j]));
+      for (int j = 0; j < N; ++j) {
+        const Acc bv = static_cast<Acc>(static_cast<C>(brow[j]));
+        if constexpr (kSkipB) {
+          acc[j] += bv == Acc(0) ? Acc(0) : av * bv;
+        } else {
+          acc[j] += av * bv;
+        }
+      }
     }
     C* crow = c + i * n;
     for (int j = 0; j < N; ++j) crow[j] = static_cast<C>(acc[j]);
@@ -72,17 +83,18 @@ GRAPHFN_SLP_ONLY void gemm_panel(const A* a, const B* b, C* c, int64_t m, int64_
 
 template <typename A, typename B, typename C>
 using PanelFn = void (*)(const A*, const B*, C*, int64_t, int64_t, int64_t);
-template <typename A, typename B, typename C, int... Ns>
+template <bool kSkipA, bool kSkipB, typename A, typename B, typename C, int... Ns>
 constexpr std::array<PanelFn<A, B, C>, sizeof...(Ns)> panel_table(std::integer_sequence<int, Ns...>) {
-  return {&gemm_panel<Ns, A, B, C>...};
+  return {&gemm_panel<Ns, kSkipA, kSkipB, A, B, C>...};
 }
 
 // c[m, n] = a[m, k] * b[k, n] in column panels of kPanel, the last one narrower.
-template <typename A, typename B, typename C>
+template <bool kSkipA, bool kSkipB, typename A, typename B, typename C>
 void gemm_panels(const A* a, const B* b, C* c, int64_t m, int64_t k, int64_t n) {
-  static constexpr auto kByWidth = panel_table<A, B, C>(std::make_integer_sequence<int, kPanel + 1>{});
+  static constexpr auto kByWidth =
+      panel_table<kSkipA, kSkipB, A, B, C>(std::make_integer_sequence<int, kPanel + 1>{});
   int64_t j = 0;
-  for (; j + kPanel <= n; j += kPanel) gemm_panel<kPanel>(a, b + j, c + j, m, k, n);
+  for (; j + kPanel <= n; j += kPanel) gemm_panel<kPanel, kSkipA, kSkipB>(a, b + j, c + j, m, k, n);
   if (j < n) kByWidth[n - j](a, b + j, c + j, m, k, n);
 }
 
@@ -100,11 +112,13 @@ void gemm_eigen(const T* a, const T* b, T* c, const Dims& d) {
 
 // One matrix product with optional transposes. `ta_buf`/`tb_buf` hold transposed copies for
 // the i-k-j loop; callers keep them across batches to reuse the memory.
-template <typename A, typename B, typename C>
+template <bool kSkipA = false, bool kSkipB = false, typename A, typename B, typename C>
 void matmul_2d(const A* a, const B* b, C* c, const Dims& d, std::vector<A>* ta_buf,
                std::vector<B>* tb_buf) {
-  if constexpr (std::is_floating_point_v<C> && std::is_same_v<A, C> && std::is_same_v<B, C>) {
-    if (d.k > 0 && d.m * d.k * d.n >= kEigenGemmWork) return gemm_eigen(a, b, c, d);
+  constexpr bool kDense = !kSkipA && !kSkipB;
+  if constexpr (kDense && std::is_floating_point_v<C> && std::is_same_v<A, C> && std::is_same_v<B, C>) {
+    // (The work estimate is in double: m*k*n of empty-ish operands could overflow int64.)
+    if (d.k > 0 && static_cast<double>(d.m) * d.k * d.n >= kEigenGemmWork) return gemm_eigen(a, b, c, d);
   }
   if (d.ta) {
     transpose_into(a, d.k, d.m, ta_buf);
@@ -114,7 +128,7 @@ void matmul_2d(const A* a, const B* b, C* c, const Dims& d, std::vector<A>* ta_b
     transpose_into(b, d.n, d.k, tb_buf);
     b = tb_buf->data();
   }
-  gemm_panels(a, b, c, d.m, d.k, d.n);
+  gemm_panels<kSkipA, kSkipB>(a, b, c, d.m, d.k, d.n);
 }
 
 int64_t batch_count(const Shape& s) {
@@ -173,21 +187,35 @@ Status batch_matmul(KernelContext& c) {
   return Status::OK();
 }
 
+template <bool kSkipA, bool kSkipB, typename T>
+Status matmul(KernelContext& c) {
+  const Tensor& a = c.input(0);
+  Tensor& out = c.allocate_output(0);
+  Dims d;
+  d.ta = c.attrs.get_bool("transpose_a", false);
+  d.tb = c.attrs.get_bool("transpose_b", false);
+  d.m = out.dim(0);
+  d.n = out.dim(1);
+  d.k = a.dim(d.ta ? 0 : 1);
+  if (out.num_elements() == 0) return Status::OK();
+  std::vector<T> ta_buf, tb_buf;
+  matmul_2d<kSkipA, kSkipB>(a.data<T>(), c.input(1).data<T>(), out.data<T>(), d, &ta_buf, &tb_buf);
+  return Status::OK();
+}
+
 template <typename T>
 struct MatMulKernel {
+  static Status compute(KernelContext& c) { return matmul<false, false, T>(c); }
+};
+
+template <typename T>
+struct SparseMatMulKernel {
   static Status compute(KernelContext& c) {
-    const Tensor& a = c.input(0);
-    Tensor& out = c.allocate_output(0);
-    Dims d;
-    d.ta = c.attrs.get_bool("transpose_a", false);
-    d.tb = c.attrs.get_bool("transpose_b", false);
-    d.m = out.dim(0);
-    d.n = out.dim(1);
-    d.k = a.dim(d.ta ? 0 : 1);
-    if (out.num_elements() == 0) return Status::OK();
-    std::vector<T> ta_buf, tb_buf;
-    matmul_2d(a.data<T>(), c.input(1).data<T>(), out.data<T>(), d, &ta_buf, &tb_buf);
-    return Status::OK();
+    const bool sa = c.attrs.get_bool("a_is_sparse", false), sb = c.attrs.get_bool("b_is_sparse", false);
+    if (sa && sb) return matmul<true, true, T>(c);
+    if (sa) return matmul<true, false, T>(c);
+    if (sb) return matmul<false, true, T>(c);
+    return matmul<false, false, T>(c);
   }
 };
 
@@ -196,23 +224,18 @@ struct BatchMatMulV2Kernel {
   static Status compute(KernelContext& c) { return batch_matmul<T, T, T>(c); }
 };
 
-// V3 is picked by Ta; the (Tb, Tout) pairs TF has CPU kernels for are resolved here.
+// V3 is picked by Ta; the shape function has admitted only the (Tb, Tout) pairs TF has CPU
+// kernels for: (Ta, Ta) and (u)int8 x (u)int8 -> int32.
 template <typename Ta>
 struct BatchMatMulV3Kernel {
   static Status compute(KernelContext& c) {
-    const DType ta = DTypeOf<Ta>::value, tb = c.type_attr("Tb"), tout = c.type_attr("Tout");
-    constexpr bool kSmallInt = std::is_same_v<Ta, int8_t> || std::is_same_v<Ta, uint8_t>;
-    if constexpr (kSmallInt) {
-      if (tout == DType::kInt32 && tb == DType::kInt8) return batch_matmul<Ta, int8_t, int32_t>(c);
-      if (tout == DType::kInt32 && tb == DType::kUInt8) return batch_matmul<Ta, uint8_t, int32_t>(c);
+    const DType tb = c.type_attr("Tb");
+    if constexpr (std::is_same_v<Ta, int8_t> || std::is_same_v<Ta, uint8_t>) {
+      if (tb == DType::kInt8) return batch_matmul<Ta, int8_t, int32_t>(c);
+      return batch_matmul<Ta, uint8_t, int32_t>(c);
     } else {
-      if (tb == ta && tout == ta) return batch_matmul<Ta, Ta, Ta>(c);
+      return batch_matmul<Ta, Ta, Ta>(c);
     }
-    return errors::NotFound("Could not find device for node: {{node BatchMatMulV3}} = BatchMatMulV3[Ta=",
-                            dtype_tf_enum(ta), ", Tb=", dtype_tf_enum(tb), ", Tout=", dtype_tf_enum(tout),
-                            "]\nAll kernels registered for op BatchMatMulV3:\n  device='CPU'; Ta, Tb in "
-                            "[DT_INT8, DT_UINT8]; Tout in [DT_INT32]\n  device='CPU'; Ta = Tb = Tout in "
-                            "[DT_INT16, DT_INT32, DT_INT64, DT_FLOAT, DT_DOUBLE]");
   }
 };
 
@@ -220,6 +243,7 @@ struct BatchMatMulV3Kernel {
 
 void register_matmul_kernels(OpRegistry& reg) {
   register_kernels<MatMulKernel>(reg, "MatMul", TypeList<float, double, int32_t, int64_t>{});
+  register_kernels<SparseMatMulKernel>(reg, "SparseMatMul", TypeList<float>{});
   register_kernels<BatchMatMulV2Kernel>(reg, "BatchMatMulV2", TypeList<float, double, int16_t, int32_t, int64_t>{});
   register_kernels<BatchMatMulV3Kernel>(reg, "BatchMatMulV3",
                                         TypeList<float, double, int8_t, uint8_t, int16_t, int32_t, int64_t>{});

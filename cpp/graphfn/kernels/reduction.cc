@@ -14,20 +14,22 @@ namespace {
 template <typename T>
 struct SumReducer {
   using Acc = T;
-  static constexpr bool kIdentityFinish = true, kEigenRow = true;
+  static constexpr bool kIdentityFinish = true;
+  template <typename In> static constexpr bool kFastRow = std::is_floating_point_v<In>;
   static Acc init() { return T(0); }
   template <typename X> static Acc step(Acc a, X x, int64_t) { return functors::wrap_add(a, static_cast<T>(x)); }
-  template <typename A> static Acc eigen_row(const A& x) { return x.sum(); }
+  template <typename A> static Acc fast_row(const A& x) { return x.sum(); }
   static T finish(Acc a, int64_t) { return a; }
 };
 
 template <typename T>
 struct MeanReducer {
   using Acc = std::conditional_t<std::is_floating_point_v<T>, T, int64_t>;
-  static constexpr bool kIdentityFinish = false, kEigenRow = true;
+  static constexpr bool kIdentityFinish = false;
+  template <typename In> static constexpr bool kFastRow = std::is_floating_point_v<In>;
   static Acc init() { return Acc(0); }
   template <typename X> static Acc step(Acc a, X x, int64_t) { return functors::wrap_add(a, static_cast<Acc>(x)); }
-  template <typename A> static Acc eigen_row(const A& x) { return x.sum(); }
+  template <typename A> static Acc fast_row(const A& x) { return x.sum(); }
   static T finish(Acc a, int64_t count) {
     if constexpr (std::is_floating_point_v<T>) {
       return a / static_cast<T>(count);  // 0/0 = NaN for empty reductions, as in TF
@@ -40,10 +42,11 @@ struct MeanReducer {
 template <typename T>
 struct ProdReducer {
   using Acc = T;
-  static constexpr bool kIdentityFinish = true, kEigenRow = true;
+  static constexpr bool kIdentityFinish = true;
+  template <typename In> static constexpr bool kFastRow = std::is_floating_point_v<In>;
   static Acc init() { return T(1); }
   template <typename X> static Acc step(Acc a, X x, int64_t) { return functors::wrap_mul(a, static_cast<T>(x)); }
-  template <typename A> static Acc eigen_row(const A& x) { return x.prod(); }
+  template <typename A> static Acc fast_row(const A& x) { return x.prod(); }
   static T finish(Acc a, int64_t) { return a; }
 };
 
@@ -51,33 +54,36 @@ struct ProdReducer {
 template <typename T>
 struct MaxReducer {
   using Acc = T;
-  static constexpr bool kIdentityFinish = true, kEigenRow = true;
+  static constexpr bool kIdentityFinish = true;
+  template <typename In> static constexpr bool kFastRow = std::is_floating_point_v<In>;
   static Acc init() {
     if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
     return std::numeric_limits<T>::lowest();
   }
   template <typename X> static Acc step(Acc a, X x, int64_t) { return functors::Maximum::apply(a, static_cast<T>(x)); }
-  template <typename A> static Acc eigen_row(const A& x) { return x.template maxCoeff<Eigen::PropagateNaN>(); }
+  template <typename A> static Acc fast_row(const A& x) { return x.template maxCoeff<Eigen::PropagateNaN>(); }
   static T finish(Acc a, int64_t) { return a; }
 };
 
 template <typename T>
 struct MinReducer {
   using Acc = T;
-  static constexpr bool kIdentityFinish = true, kEigenRow = true;
+  static constexpr bool kIdentityFinish = true;
+  template <typename In> static constexpr bool kFastRow = std::is_floating_point_v<In>;
   static Acc init() {
     if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
     return std::numeric_limits<T>::max();
   }
   template <typename X> static Acc step(Acc a, X x, int64_t) { return functors::Minimum::apply(a, static_cast<T>(x)); }
-  template <typename A> static Acc eigen_row(const A& x) { return x.template minCoeff<Eigen::PropagateNaN>(); }
+  template <typename A> static Acc fast_row(const A& x) { return x.template minCoeff<Eigen::PropagateNaN>(); }
   static T finish(Acc a, int64_t) { return a; }
 };
 
 template <typename T>
 struct AnyReducer {
   using Acc = bool;
-  static constexpr bool kIdentityFinish = true, kEigenRow = false;
+  static constexpr bool kIdentityFinish = true;
+  template <typename In> static constexpr bool kFastRow = false;
   static Acc init() { return false; }
   static Acc step(Acc a, bool x, int64_t) { return a || x; }
   static bool finish(Acc a, int64_t) { return a; }
@@ -86,7 +92,8 @@ struct AnyReducer {
 template <typename T>
 struct AllReducer {
   using Acc = bool;
-  static constexpr bool kIdentityFinish = true, kEigenRow = false;
+  static constexpr bool kIdentityFinish = true;
+  template <typename In> static constexpr bool kFastRow = false;
   static Acc init() { return true; }
   static Acc step(Acc a, bool x, int64_t) { return a && x; }
   static bool finish(Acc a, int64_t) { return a; }

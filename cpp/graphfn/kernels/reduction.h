@@ -8,7 +8,9 @@
 //                                             position along the reduced axis
 //   static Out finish(Acc acc, int64_t count);
 //   static constexpr bool kIdentityFinish;    finish(acc) == acc, Acc == Out: write in place
-//   static constexpr bool kEigenRow;          floats may use R::eigen_row(Eigen array)
+//   template <class In> static constexpr bool kFastRow;
+//                                             whether R::fast_row(Eigen array of In) folds a
+//                                             non-empty contiguous row (vectorised) instead
 //
 // The input is viewed as runs of kept/reduced dims; each reduced run is folded as the middle
 // axis of [outer, n, inner], innermost first, so any set of axes costs one pass per run.
@@ -23,11 +25,12 @@
 namespace graphfn {
 namespace reduction {
 
+// Fold of one contiguous row; reducers may supply a faster (vectorised) version.
 template <typename R, typename In>
 typename R::Acc fold_row(const In* p, int64_t n) {
-  if constexpr (R::kEigenRow && std::is_floating_point_v<In>) {
+  if constexpr (R::template kFastRow<In>) {
     if (n == 0) return R::init();
-    return R::eigen_row(Eigen::Map<const Eigen::Array<In, Eigen::Dynamic, 1>>(p, n));
+    return R::fast_row(Eigen::Map<const Eigen::Array<In, Eigen::Dynamic, 1>>(p, n));
   } else {
     typename R::Acc acc = R::init();
     for (int64_t i = 0; i < n; ++i) acc = R::step(acc, p[i], i);
@@ -100,16 +103,11 @@ void reduce(const In* in, const Shape& shape, const std::vector<bool>& reduced, 
     int64_t outer = 1, inner = 1;
     for (int i = 0; i < g; ++i) outer *= dims[i];
     for (size_t i = g + 1; i < dims.size(); ++i) inner *= dims[i];
-    Acc* dst;
+    Acc* dst = nullptr;
     if constexpr (kDirect) {
-      if (pass == n_passes - 1) {
-        dst = reinterpret_cast<Acc*>(out);
-      } else {
-        dst = (bufs[pass % 2] = std::unique_ptr<Acc[]>(new Acc[outer * inner])).get();
-      }
-    } else {
-      dst = (bufs[pass % 2] = std::unique_ptr<Acc[]>(new Acc[outer * inner])).get();
+      if (pass == n_passes - 1) dst = out;  // the last pass writes the output itself
     }
+    if (!dst) dst = (bufs[pass % 2] = std::unique_ptr<Acc[]>(new Acc[outer * inner])).get();
     if (pass == 0) {
       reduce_middle<R>(in, outer, dims[g], inner, dst);
     } else {

@@ -35,7 +35,24 @@ Status matmul_shape(InferenceContext& c) {
   return set_checked_output(c, c.input_dtype(0), Shape{rows(a, ta), cols(b, tb)});
 }
 
+// BatchMatMulV3 has CPU kernels for (T, T) -> T and (u)int8 x (u)int8 -> int32 only. TF finds
+// that out when it looks the kernel up, before any shape check.
+Status check_v3_types(InferenceContext& c) {
+  const DType ta = c.type_attr("Ta"), tb = c.type_attr("Tb"), tout = c.type_attr("Tout");
+  auto small_int = [](DType d) { return d == DType::kInt8 || d == DType::kUInt8; };
+  if ((small_int(ta) && small_int(tb) && tout == DType::kInt32) || (ta == tb && tb == tout)) {
+    return Status::OK();
+  }
+  return errors::NotFound("Could not find device for node: {{node BatchMatMulV3}} = BatchMatMulV3[Ta=",
+                          dtype_tf_enum(ta), ", Tb=", dtype_tf_enum(tb), ", Tout=", dtype_tf_enum(tout),
+                          "]\nAll kernels registered for op BatchMatMulV3:\n  device='CPU'; Ta, Tb in "
+                          "[DT_INT8, DT_UINT8]; Tout in [DT_INT32]\n  device='CPU'; Ta = Tb = Tout in "
+                          "[DT_INT16, DT_INT32, DT_INT64, DT_FLOAT, DT_DOUBLE]");
+}
+
 Status batch_matmul_shape(InferenceContext& c) {
+  const bool v3 = c.op().name == "BatchMatMulV3";
+  if (v3) GRAPHFN_RETURN_IF_ERROR(check_v3_types(c));
   const Shape& a = c.input_shape(0);
   const Shape& b = c.input_shape(1);
   if (a.rank() < 2) return errors::InvalidArgument("In[0] ndims must be >= 2: ", a.rank());
@@ -52,8 +69,22 @@ Status batch_matmul_shape(InferenceContext& c) {
   if (cols(a, adj_x) != rows(b, adj_y)) return size_incompatible(a, b);
   out.add_dim(rows(a, adj_x));
   out.add_dim(cols(b, adj_y));
-  const DType out_type = c.op().name == "BatchMatMulV3" ? c.type_attr("Tout") : c.input_dtype(0);
+  const DType out_type = v3 ? c.type_attr("Tout") : c.input_dtype(0);
   return set_checked_output(c, out_type, std::move(out));
+}
+
+// SparseMatMul (tf.matmul with a_is_sparse/b_is_sparse on float32) has its own messages.
+Status sparse_matmul_shape(InferenceContext& c) {
+  const Shape& a = c.input_shape(0);
+  const Shape& b = c.input_shape(1);
+  if (a.rank() != 2) return errors::InvalidArgument("a is not a matrix");
+  if (b.rank() != 2) return errors::InvalidArgument("b is not a matrix");
+  const bool ta = c.attrs().get_bool("transpose_a", false);
+  const bool tb = c.attrs().get_bool("transpose_b", false);
+  if (cols(a, ta) != rows(b, tb)) {
+    return errors::InvalidArgument("Matrix size incompatible: a: ", a, ", b: ", b);
+  }
+  return set_checked_output(c, DType::kFloat32, Shape{rows(a, ta), cols(b, tb)});
 }
 
 }  // namespace
@@ -65,6 +96,12 @@ void register_linalg_ops(OpRegistry& reg) {
       .attr("T: {float32, float64, int32, int64, uint8}")
       .attr("grad_a: bool = false").attr("grad_b: bool = false")
       .shape_fn(matmul_shape);
+  // Leaves out the terms where a sparse operand is 0 (float32 only: graphfn has no bfloat16).
+  reg.op("SparseMatMul").input("a: Ta").input("b: Tb").output("product: float32")
+      .attr("transpose_a: bool = false").attr("transpose_b: bool = false")
+      .attr("a_is_sparse: bool = false").attr("b_is_sparse: bool = false")
+      .attr("Ta: {float32} = DT_FLOAT").attr("Tb: {float32} = DT_FLOAT")
+      .shape_fn(sparse_matmul_shape);
   // tf.matmul's batched op when no output_type is asked for.
   reg.op("BatchMatMulV2").input("x: T").input("y: T").output("output: T")
       .attr("T: {float32, float64, int16, int32, int64, uint8}")

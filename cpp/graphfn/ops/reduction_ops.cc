@@ -36,7 +36,10 @@ Status arg_reduction_axis(const Tensor& dimension, const Shape& input, int* axis
     case DType::kInt64: value = static_cast<int32_t>(static_cast<uint32_t>(*dimension.data<int64_t>())); break;
     default: return errors::InvalidArgument("dimension must be int16, int32 or int64");
   }
-  return normalize_axis(value, input.rank(), axis, "dimension");
+  GRAPHFN_RETURN_IF_ERROR(normalize_axis(value, input.rank(), axis, "dimension"));
+  // TF names the axis as given (-1, not its normalised value).
+  if (input.dim(*axis) == 0) return errors::InvalidArgument("Reduction axis ", value, " is empty in shape ", input);
+  return Status::OK();
 }
 
 namespace {
@@ -69,9 +72,6 @@ Status arg_reduction_shape(InferenceContext& c) {
   const Shape& in = c.input_shape(0);
   int axis = 0;
   GRAPHFN_RETURN_IF_ERROR(arg_reduction_axis(*c.input_value(1), in, &axis));
-  if (in.dim(axis) == 0) {
-    return errors::InvalidArgument("Reduction axis ", axis, " is empty in shape ", in);
-  }
   Shape out = in;
   out.remove_dim(axis);
   return set_checked_output(c, c.type_attr("output_type"), std::move(out));

@@ -109,10 +109,15 @@ Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, cons
     dtypes[i] = inputs[i].dtype();
     ptrs[i] = &inputs[i];
   }
+  // TF's order: attr values are validated, then the kernel is looked up, then the inputs are
+  // checked against the kernel's signature, and only then does the kernel validate shapes.
   DType type_attrs[kMaxTypeAttrs];
-  GRAPHFN_RETURN_IF_ERROR(with_op_suffix(resolve_type_attrs(op, dtypes, num_inputs, attrs, type_attrs), op));
+  Status input_mismatch;
+  GRAPHFN_RETURN_IF_ERROR(
+      with_op_suffix(resolve_type_attrs(op, dtypes, num_inputs, attrs, type_attrs, &input_mismatch), op));
   KernelFn kernel = nullptr;
   GRAPHFN_RETURN_IF_ERROR(with_op_suffix(find_kernel(op, type_attrs, &kernel), op));
+  GRAPHFN_RETURN_IF_ERROR(with_op_suffix(input_mismatch, op));
   Status s = run_kernel(op, kernel, ptrs, num_inputs, attrs, type_attrs, outputs);
   return s.ok() ? s : with_node_prefix(s, op, function_name(op, num_inputs, attrs));
 }

@@ -3,7 +3,7 @@
 from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import EagerTensor, Tensor
-from graphfn.ops import math_ops
+from graphfn.ops import _fast_path
 from graphfn.ops._op_table import ops
 from graphfn.util.tf_export import tf_export
 
@@ -34,11 +34,11 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
             (lo._rank == 0 or lo._shape_tuple() == values._shape_tuple()) and
             (hi._rank == 0 or hi._shape_tuple() == values._shape_tuple())):
         return ops.ClipByValue(values, lo, hi)
-    t_min = math_ops.minimum(values, hi)
+    t_min = _fast_path.call(_fast_path.is_plain(clip_value_max), ops.Minimum, values, hi)
     _check_same_shape(values, t_min)
     if lo is None:
         lo = _like(clip_value_min, values)
-    t_max = math_ops.maximum(t_min, lo)
+    t_max = _fast_path.call(_fast_path.is_plain(clip_value_min), ops.Maximum, t_min, lo)
     _check_same_shape(values, t_max)
     return t_max
 

@@ -11,9 +11,10 @@ from graphfn.util.tf_export import tf_export
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False,
            name=None):
-    """Rank-2 operands use MatMul, higher ranks BatchMatMulV2 (batch dims broadcast); an
-    `output_type` that differs from an input dtype selects BatchMatMulV3, as in TF.
-    `*_is_sparse` and `grad_*` are hints that do not change the result."""
+    """TF's op choice: rank-2 operands use MatMul, higher ranks BatchMatMulV2 (batch dims
+    broadcast); an `output_type` that differs from an input dtype selects BatchMatMulV3;
+    `a_is_sparse`/`b_is_sparse` keep rank-2 ops and, for float32, use SparseMatMul (which
+    leaves out the terms where the sparse operand is 0). `grad_*` are hints."""
     if transpose_a and adjoint_a:
         raise ValueError("Only one of `transpose_a` and `adjoint_a` can be True. Received "
                          "`transpose_a`=%s, `adjoint_a`=%s." % (transpose_a, adjoint_a))
@@ -27,16 +28,34 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
             b = _core.to_tensor(b, a._dtype_enum)
         except (TypeError, ValueError):
             b = _core.to_tensor(b)
-    # Only real dtypes exist here, so the adjoint is the transpose.
-    adj_a = bool(transpose_a or adjoint_a)
-    adj_b = bool(transpose_b or adjoint_b)
     if output_type is not None:
         output_type = dtypes.as_dtype(output_type)
-        if output_type != a.dtype or output_type != b.dtype:
+    use_v3 = output_type is not None and (output_type != a.dtype or output_type != b.dtype)
+    sparse = bool(a_is_sparse or b_is_sparse)
+    # TF conjugates the operands it folds into an adjoint (batched: the transposed ones,
+    # rank 2: the adjoint ones); conj rejects bool and string. Real dtypes only here, so
+    # after that the adjoint is the transpose.
+    if not sparse and (_batched(a) or _batched(b)):
+        _check_conjugable(a, transpose_a)
+        _check_conjugable(b, transpose_b)
+        adj_a, adj_b = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
+        if use_v3:
             return ops.BatchMatMulV3(a, b, Tout=output_type, adj_x=adj_a, adj_y=adj_b)
-    if _batched(a) or _batched(b):
         return ops.BatchMatMulV2(a, b, adj_x=adj_a, adj_y=adj_b)
-    return ops.MatMul(a, b, transpose_a=adj_a, transpose_b=adj_b)
+    _check_conjugable(a, adjoint_a)
+    _check_conjugable(b, adjoint_b)
+    ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
+    if sparse and a.dtype == dtypes.float32 and b.dtype == dtypes.float32:
+        return ops.SparseMatMul(a, b, transpose_a=ta, transpose_b=tb, a_is_sparse=bool(a_is_sparse),
+                                b_is_sparse=bool(b_is_sparse))
+    if use_v3:
+        return ops.BatchMatMulV3(a, b, Tout=output_type, adj_x=ta, adj_y=tb)
+    return ops.MatMul(a, b, transpose_a=ta, transpose_b=tb)
+
+
+def _check_conjugable(x, conjugated):
+    if conjugated and x.dtype in (dtypes.bool, dtypes.string):
+        raise TypeError("Expected numeric or variant tensor, got dtype %r." % (x.dtype,))
 
 
 def _batched(t):

@@ -4,7 +4,8 @@ import numpy as np
 
 from graphfn import _core
 from graphfn.framework import dtypes
-from graphfn.framework.tensor import Tensor
+from graphfn.framework.tensor import EagerTensor, Tensor
+from graphfn.ops import _fast_path
 from graphfn.ops import math_ops
 from graphfn.ops._op_table import ops
 from graphfn.util.tf_export import tf_export
@@ -19,31 +20,24 @@ def _all_axes(rank):
     return axes
 
 
-def _is_plain(value):
-    """Values TF's eager fast path converts itself; lists, tuples and NumPy scalars make it
-    fall back to a slower path that converts axes differently."""
-    return isinstance(value, (Tensor, np.ndarray, int, float, str, bytes))
+def _every_axis(input_tensor):
+    rank = input_tensor._rank if isinstance(input_tensor, EagerTensor) else input_tensor.shape.rank
+    if rank is None:  # while tracing with an unknown rank: every axis, computed at run time
+        return ops.Range(0, ops.Rank(input_tensor), 1)
+    return _all_axes(rank)
 
 
-def _reduction_axes(input_tensor, axis, fast_path):
-    """TF's conversion of `axis`: None means every axis; NumPy arrays and empty lists become
-    int32; on the fast path Python values are converted to int32 when they can be (large ints
-    wrap, as TF does), elsewhere they keep their natural dtype (large ints become int64).
-    Non-integer axes are left for the op to reject."""
-    if axis is None:
-        rank = input_tensor.shape.rank
-        if rank is None:  # while tracing with an unknown rank: every axis, computed at run time
-            return ops.Range(0, ops.Rank(input_tensor), 1)
-        return _all_axes(rank)
+def _axis_tensor(axis, fast_path):
+    """TF's conversion of an axis argument: bools count as ints; NumPy arrays and empty lists
+    become int32. On TF's fast path a Python scalar must fit int32 (large ints wrap; floats
+    and strings raise TypeError); on its slow path values keep their natural dtype (large
+    ints become int64) and the op rejects non-integer axes."""
     if isinstance(axis, Tensor):
         return axis
-    if isinstance(axis, np.ndarray):
+    if isinstance(axis, bool):
+        axis = int(axis)
+    if isinstance(axis, np.ndarray) or fast_path:
         return _core.to_tensor(axis, dtypes.int32.as_datatype_enum)
-    if fast_path:
-        try:
-            return _core.to_tensor(axis, dtypes.int32.as_datatype_enum)
-        except (TypeError, ValueError):
-            pass
     axes = _core.to_tensor(axis)
     if axes._num_elements == 0 and axes.dtype != dtypes.int32:  # [] would be float32
         return _all_axes(0)
@@ -51,11 +45,16 @@ def _reduction_axes(input_tensor, axis, fast_path):
 
 
 def _reduce(op, input_tensor, axis, keepdims, dtype=None):
-    fast_path = _is_plain(input_tensor) and (axis is None or _is_plain(axis))
-    if not isinstance(input_tensor, Tensor):
-        input_tensor = _core.to_tensor(input_tensor, 0 if dtype is None else dtype.as_datatype_enum)
+    fast_path = _fast_path.is_plain(input_tensor) and (axis is None or _fast_path.is_plain(axis))
+    if dtype is not None and not (fast_path and isinstance(input_tensor, Tensor)):
+        # A tensor of another dtype: TF's fast path leaves it to the op (InvalidArgumentError),
+        # its slow path converts first (ValueError).
+        input_tensor = _core.to_tensor(input_tensor, dtype.as_datatype_enum)
+    elif not isinstance(input_tensor, Tensor):
+        input_tensor = _core.to_tensor(input_tensor)
     keepdims = False if keepdims is None else bool(keepdims)
-    return op(input_tensor, _reduction_axes(input_tensor, axis, fast_path), keep_dims=keepdims)
+    axes = _every_axis(input_tensor) if axis is None else _axis_tensor(axis, fast_path)
+    return _fast_path.call(fast_path, op, input_tensor, axes, keep_dims=keepdims)
 
 
 @tf_export("reduce_sum", "math.reduce_sum")
@@ -98,9 +97,11 @@ _AXIS_DTYPES = (dtypes.int8, dtypes.uint8, dtypes.int16, dtypes.int32, dtypes.in
 _AXIS_CAST_TO_INT32 = (dtypes.int8, dtypes.uint8, dtypes.int16)
 
 
-def _arg_reduce(op, input, axis, output_type):  # noqa: A002 (TF's name)
-    """TF's axis rules: None means 0; tensors need an integer dtype; other objects with a
-    dtype (NumPy values) are rejected; anything else must be a Python int."""
+@tf_export("argmax", "math.argmax")
+def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002 (TF's name)
+    """Index of the largest value along `axis` (the first on ties; NaN only if all are NaN).
+    TF's axis rules: None means 0; tensors need an integer dtype; other objects with a dtype
+    (NumPy values) are rejected; anything else must be a Python int."""
     if axis is None:
         axis = 0
     if isinstance(axis, Tensor):
@@ -114,15 +115,19 @@ def _arg_reduce(op, input, axis, output_type):  # noqa: A002 (TF's name)
         raise TypeError("axis must be int or Tensor with integer datatype")
     else:
         axis = int(axis)  # bool -> int
-    return op(input, axis, output_type=dtypes.as_dtype(output_type))
-
-
-@tf_export("argmax", "math.argmax")
-def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
-    """Index of the largest value along `axis` (the first on ties; NaN only if all are NaN)."""
-    return _arg_reduce(ops.ArgMax, input, axis, output_type)
+    # (TF's fast path also gives up on an output_type that is not a DType, e.g. "int32".)
+    fast_path = _fast_path.is_plain(input) and isinstance(output_type, dtypes.DType)
+    return _fast_path.call(fast_path, ops.ArgMax, input, axis, output_type=dtypes.as_dtype(output_type))
 
 
 @tf_export("argmin", "math.argmin")
 def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
-    return _arg_reduce(ops.ArgMin, input, axis, output_type)
+    """Unlike argmax, TF does not type-check the axis here: it is converted like any op input."""
+    if axis is None:
+        axis = 0
+    fast_path = (_fast_path.is_plain(input) and _fast_path.is_plain(axis) and
+                 isinstance(output_type, dtypes.DType))
+    if not isinstance(input, Tensor):
+        input = _core.to_tensor(input)
+    return _fast_path.call(fast_path, ops.ArgMin, input, _axis_tensor(axis, fast_path),
+                           output_type=dtypes.as_dtype(output_type))

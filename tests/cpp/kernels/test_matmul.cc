@@ -160,3 +160,43 @@ TEST_CASE("BatchMatMulV3 mixes (u)int8 inputs into int32", "[kernels][matmul]") 
   CHECK(s.message().find("BatchMatMulV3[Ta=DT_FLOAT, Tb=DT_FLOAT, Tout=DT_DOUBLE]") != std::string::npos);
   CHECK(run_error("BatchMatMulV3", {x, tensor<int32_t>({1, 1}, Shape{2, 1})}, to_int32).code() == Code::kNotFound);
 }
+
+TEST_CASE("a dtype without a kernel is reported before shape errors", "[kernels][matmul]") {
+  // TF 2.21: NotFound for uint8 MatMul even when the shapes do not match.
+  Tensor u8 = Tensor(DType::kUInt8, Shape{2, 3});
+  CHECK(run_error("MatMul", {u8, u8}).code() == Code::kNotFound);
+}
+
+TEST_CASE("attr and kernel errors come before input dtype mismatches", "[kernels][matmul]") {
+  // TF 2.21 order: disallowed attr value, then missing kernel, then mismatched input.
+  Tensor i8 = Tensor(DType::kInt8, Shape{1, 1}), f = Tensor(DType::kFloat32, Shape{1, 1});
+  CHECK(run_error("MatMul", {i8, f}).message().find("Value for attr 'T' of int8") != std::string::npos);
+  CHECK(run_error("MatMul", {Tensor(DType::kUInt8, Shape{1, 1}), f}).code() == Code::kNotFound);
+  CHECK(run_error("MatMul", {f, i8}).message().find("cannot compute MatMul as input #1") != std::string::npos);
+}
+
+TEST_CASE("SparseMatMul leaves out terms whose sparse factor is zero", "[kernels][matmul]") {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  AttrMap a_sparse;
+  a_sparse.set("a_is_sparse", true);
+  // Dense: 0 * NaN + 1 * 1 = NaN; with a sparse, the 0 term is skipped.
+  Tensor a = tensor<float>({0, 1}, Shape{1, 2});
+  CHECK(values<float>(run1("SparseMatMul", {a, tensor<float>({nan, 1}, Shape{2, 1})}, a_sparse)) == std::vector<float>{1});
+  CHECK(std::isnan(values<float>(run1("MatMul", {a, tensor<float>({nan, 1}, Shape{2, 1})}))[0]));
+  AttrMap b_sparse;
+  b_sparse.set("b_is_sparse", true);
+  CHECK(values<float>(run1("SparseMatMul", {tensor<float>({inf, 1}, Shape{1, 2}), tensor<float>({0, 2}, Shape{2, 1})},
+                           b_sparse)) == std::vector<float>{2});
+  AttrMap t;
+  t.set("transpose_a", true);
+  t.set("a_is_sparse", true);
+  auto x = std::vector<float>{1, 0, 2, 3, 0, 4};  // [3, 2], used transposed
+  CHECK(values<float>(run1("SparseMatMul", {tensor(x, Shape{3, 2}), tensor<float>({1, 1, 1}, Shape{3, 1})}, t)) ==
+        std::vector<float>{3, 7});
+  CHECK(run_error("SparseMatMul", {Tensor(DType::kFloat32, Shape{3}), a}).message().find("a is not a matrix") !=
+        std::string::npos);
+  CHECK(run_error("SparseMatMul", {a, Tensor(DType::kFloat32, Shape{2, 1, 1})}).message().find("b is not a matrix") !=
+        std::string::npos);
+  CHECK(run_error("SparseMatMul", {a, a}).message().find("Matrix size incompatible: a: [1,2], b: [1,2]") !=
+        std::string::npos);
+}
