@@ -15,6 +15,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     broadcast); an `output_type` that differs from an input dtype selects BatchMatMulV3;
     `a_is_sparse`/`b_is_sparse` keep rank-2 ops and, for float32, use SparseMatMul (which
     leaves out the terms where the sparse operand is 0). `grad_*` are hints."""
+    if (type(a) is EagerTensor and type(b) is EagerTensor and a._rank == 2 and b._rank == 2 and not (
+            transpose_a or transpose_b or adjoint_a or adjoint_b or a_is_sparse or b_is_sparse or output_type)):
+        return ops.MatMul(a, b)  # the common eager case, without the checks below
     if transpose_a and adjoint_a:
         raise ValueError("Only one of `transpose_a` and `adjoint_a` can be True. Received "
                          "`transpose_a`=%s, `adjoint_a`=%s." % (transpose_a, adjoint_a))
