@@ -155,6 +155,30 @@ void Graph::add_control_input(int node, int dependency) {
   deps.push_back(dependency);
 }
 
+std::unique_ptr<Graph> Graph::clone() const {
+  auto copy = std::make_unique<Graph>();
+  copy->nodes_.reserve(nodes_.size());
+  for (const auto& node : nodes_) copy->nodes_.push_back(std::make_unique<Node>(*node));
+  copy->by_name_ = by_name_;
+  copy->names_in_use_ = names_in_use_;
+  copy->arguments = arguments;
+  copy->results = results;
+  return copy;
+}
+
+void Graph::replace_with_const(int id, const Tensor& value) {
+  static const OpDef* const_op = OpRegistry::global().find("Const");
+  Node& node = *nodes_[id];
+  node.op = const_op;
+  node.inputs.clear();
+  node.attrs = AttrMap();
+  node.attrs.set("value", value);
+  node.attrs.set("dtype", value.dtype());
+  node.type_attrs = {value.dtype()};
+  node.output_dtypes = {value.dtype()};
+  node.output_shapes = {value.shape()};
+}
+
 std::string Graph::to_text() const {
   std::string out;
   for (const auto& node : nodes_) {

@@ -52,6 +52,13 @@ class Graph {
   Status add_placeholder(DType dtype, const Shape& shape, const std::string& name, int* id);
   void add_control_input(int node, int dependency);
 
+  // A deep copy (attr tensors share their immutable buffers). The traced graph stays exactly as
+  // traced, for as_graph_def(); optimization passes rewrite a copy that only the plan uses.
+  std::unique_ptr<Graph> clone() const;
+  // Turns node `id` into a Const holding `value`, keeping its id, name and control inputs
+  // (constant folding: consumers keep referring to the same node).
+  void replace_with_const(int id, const Tensor& value);
+
   // Reserves and returns "hint" if unused, else "hint_1", "hint_2", ... Like TF, names are
   // compared case-insensitively: after "add", "Add" becomes "Add_1".
   std::string unique_name(const std::string& hint);
