@@ -107,9 +107,9 @@ void bind_graph(py::module_& m) {
         // The plan runs an optimized copy; `g` stays as traced (as_graph_def() prints it).
         std::unique_ptr<Graph> optimized;
         const OptimizerOptions options{constant_folding, arithmetic_optimization, verify};
-        throw_if_error(optimized_copy(g, options, &optimized));
+        if (constant_folding || arithmetic_optimization) throw_if_error(optimized_copy(g, options, &optimized));
         std::shared_ptr<const Plan> plan;
-        throw_if_error(Plan::build(*optimized, &plan, name));
+        throw_if_error(Plan::build(optimized ? *optimized : g, &plan, name));
         return std::const_pointer_cast<Plan>(plan);
       }, py::arg("name"), py::arg("constant_folding") = true, py::arg("arithmetic_optimization") = true,
          py::arg("verify") = false);

@@ -81,8 +81,8 @@ bool simplify_arithmetic(Graph& graph) {
   EndpointRemap remap(graph.num_nodes());
   bool changed = false;
   for (int id = 0; id < graph.num_nodes(); ++id) {
-    Node& node = graph.mutable_node(id);
-    changed = remap.apply(node) || changed;
+    changed = remap.apply(graph, id) || changed;
+    const Node& node = graph.node(id);
     // A control input orders the node's consumers after something: bypassing would lose that.
     if (!node.control_inputs.empty() || node.output_dtypes.size() != 1 || !is_pure(graph, node)) continue;
     for (int r = 0; r < kNumRules; ++r) {

@@ -10,31 +10,24 @@
 namespace graphfn {
 namespace {
 
-// Inputs in a canonical order: a commutative op's two inputs sorted, so x+y and y+x match.
-std::vector<Endpoint> canonical_inputs(const Node& node) {
-  std::vector<Endpoint> in = node.inputs;
-  if (node.op->commutative && in.size() == 2) {
-    auto less = [](Endpoint a, Endpoint b) { return a.node != b.node ? a.node < b.node : a.index < b.index; };
-    if (less(in[1], in[0])) std::swap(in[0], in[1]);
-  }
-  return in;
-}
-
-std::vector<int> sorted_controls(const Node& node) {
-  std::vector<int> deps = node.control_inputs;
-  std::sort(deps.begin(), deps.end());
-  return deps;
-}
-
 void mix(size_t& h, size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); }
 
-// A hash over what equality compares, minus attr values (equal-hash candidates are compared in
-// full). A Const's value is hashed by its dtype, shape and first element bytes.
-size_t signature_hash(const Node& node, const std::vector<Endpoint>& inputs, const std::vector<int>& controls) {
+size_t endpoint_hash(Endpoint e) { return (static_cast<size_t>(e.node) << 8) ^ static_cast<size_t>(e.index); }
+
+// A hash of what same_computation() compares, cheap enough to run on every node: the attrs
+// contribute their kinds only (and a Const its dtype, shape and first bytes); candidates with
+// equal hashes are compared in full. Commutative inputs and control inputs hash in any order.
+size_t signature_hash(const Node& node) {
   size_t h = std::hash<const void*>()(node.op);
-  for (const Endpoint& e : inputs) mix(h, (static_cast<size_t>(e.node) << 8) ^ static_cast<size_t>(e.index));
-  for (int c : controls) mix(h, static_cast<size_t>(c) * 31);
-  for (const auto& [name, value] : node.attrs.items()) mix(h, std::hash<std::string>()(name) ^ value.index());
+  if (node.op->commutative && node.inputs.size() == 2) {
+    mix(h, endpoint_hash(node.inputs[0]) + endpoint_hash(node.inputs[1]));
+  } else {
+    for (const Endpoint& e : node.inputs) mix(h, endpoint_hash(e));
+  }
+  size_t controls = 0;
+  for (int c : node.control_inputs) controls += std::hash<int>()(c) * 0x9e3779b97f4a7c15ULL;
+  mix(h, controls);
+  for (const auto& item : node.attrs.items()) mix(h, item.second.index());
   if (const Tensor* t = node.const_value()) {
     mix(h, static_cast<size_t>(t->dtype()));
     for (int64_t d : t->shape().dims()) mix(h, static_cast<size_t>(d));
@@ -47,39 +40,44 @@ size_t signature_hash(const Node& node, const std::vector<Endpoint>& inputs, con
   return h;
 }
 
-struct Candidate {
-  int id;
-  std::vector<Endpoint> inputs;
-  std::vector<int> controls;
-};
+bool same_inputs(const Node& a, const Node& b) {
+  if (a.inputs == b.inputs) return true;
+  // x+y and y+x
+  return a.op->commutative && a.inputs.size() == 2 && b.inputs.size() == 2 && a.inputs[0] == b.inputs[1] &&
+         a.inputs[1] == b.inputs[0];
+}
 
-bool same_computation(const Graph& graph, const Candidate& a, const Node& b, const std::vector<Endpoint>& b_inputs,
-                      const std::vector<int>& b_controls) {
-  const Node& na = graph.node(a.id);
-  return na.op == b.op && a.inputs == b_inputs && a.controls == b_controls && attr_maps_equal(na.attrs, b.attrs);
+bool same_controls(const Node& a, const Node& b) {  // as sets (both are free of duplicates)
+  if (a.control_inputs.size() != b.control_inputs.size()) return false;
+  for (int c : a.control_inputs) {
+    if (std::find(b.control_inputs.begin(), b.control_inputs.end(), c) == b.control_inputs.end()) return false;
+  }
+  return true;
+}
+
+bool same_computation(const Node& a, const Node& b) {
+  return a.op == b.op && same_inputs(a, b) && same_controls(a, b) && attr_maps_equal(a.attrs, b.attrs);
 }
 
 }  // namespace
 
 bool eliminate_common_subexpressions(Graph& graph) {
   EndpointRemap remap(graph.num_nodes());
-  std::unordered_multimap<size_t, Candidate> seen;
+  std::unordered_multimap<size_t, int> seen;  // signature hash -> node kept
+  seen.reserve(graph.num_nodes());
   bool changed = false;
   for (int id = 0; id < graph.num_nodes(); ++id) {
-    Node& node = graph.mutable_node(id);
-    changed = remap.apply(node) || changed;
+    changed = remap.apply(graph, id) || changed;
+    const Node& node = graph.node(id);
     if (!is_pure(graph, node)) continue;
-    std::vector<Endpoint> inputs = canonical_inputs(node);
-    std::vector<int> controls = sorted_controls(node);
-    const size_t h = signature_hash(node, inputs, controls);
+    const size_t h = signature_hash(node);
     auto range = seen.equal_range(h);
-    auto match = std::find_if(range.first, range.second, [&](const auto& entry) {
-      return same_computation(graph, entry.second, node, inputs, controls);
-    });
+    auto match = std::find_if(range.first, range.second,
+                              [&](const auto& entry) { return same_computation(graph.node(entry.second), node); });
     if (match != range.second) {
-      remap.forward_node(id, match->second.id);  // "changed" once a use is redirected
+      remap.forward_node(id, match->second);  // "changed" once a use is redirected
     } else {
-      seen.emplace(h, Candidate{id, std::move(inputs), std::move(controls)});
+      seen.emplace(h, id);
     }
   }
   return remap.apply_results(graph) || changed;

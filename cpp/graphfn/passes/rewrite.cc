@@ -74,22 +74,21 @@ Endpoint EndpointRemap::resolve(Endpoint e) const {
   return it == endpoints_.end() ? e : it->second;
 }
 
-bool EndpointRemap::apply(Node& node) const {
-  bool changed = false;
-  for (Endpoint& in : node.inputs) {
-    const Endpoint to = resolve(in);
-    changed = changed || !(to == in);
-    in = to;
-  }
-  if (node.control_inputs.empty()) return changed;
+bool EndpointRemap::apply(Graph& graph, int id) const {
+  const Node& current = graph.node(id);
+  bool stale = false;
+  for (const Endpoint& in : current.inputs) stale = stale || !(resolve(in) == in);
+  for (int c : current.control_inputs) stale = stale || resolve_control(c) != c;
+  if (!stale) return false;
+  Node& node = graph.mutable_node(id);
+  for (Endpoint& in : node.inputs) in = resolve(in);
   std::vector<int> deps;
   for (int c : node.control_inputs) {
-    const int to = control_target_[c] >= 0 ? control_target_[c] : c;
-    changed = changed || to != c;
+    const int to = resolve_control(c);
     if (std::find(deps.begin(), deps.end(), to) == deps.end()) deps.push_back(to);
   }
   node.control_inputs = std::move(deps);
-  return changed;
+  return true;
 }
 
 bool EndpointRemap::apply_results(Graph& graph) const {

@@ -36,13 +36,15 @@ class EndpointRemap {
   // (common-subexpression elimination).
   void forward_node(int from, int to);
 
-  // Rewrites the node's inputs and control inputs; true if anything changed.
-  bool apply(Node& node) const;
+  // Rewrites node `id`'s inputs and control inputs; true if anything changed. Untouched nodes
+  // stay shared with the graph the rewritten one was cloned from.
+  bool apply(Graph& graph, int id) const;
   // Rewrites the graph's results (after the sweep).
   bool apply_results(Graph& graph) const;
 
  private:
   Endpoint resolve(Endpoint e) const;
+  int resolve_control(int node) const { return control_target_[node] >= 0 ? control_target_[node] : node; }
   std::vector<int> node_target_;     // whole-node forwarding, -1 if none
   std::vector<int> control_target_;  // where control dependencies on a node go, -1 if unchanged
   std::unordered_map<int64_t, Endpoint> endpoints_;
