@@ -121,7 +121,8 @@ def test_failing_constant_ops_fail_at_run_time_only_if_used():
             run(used, tf.constant(3), optimize=optimize)
         messages.append(_without_function_name(str(info.value)))
     assert messages[0] == messages[1] == (
-        "Graph execution error:\n\nDetected at node floordiv:\nInteger division by zero\n\t [[{{node floordiv}}]] [Op:F]")
+        "Graph execution error:\n\nDetected at node floordiv:\nInteger division by zero\n"
+        "\t [[{{node floordiv}}]] [Op:F]")
 
 
 def test_asserts_on_constants_still_run():
