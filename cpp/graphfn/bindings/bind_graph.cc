@@ -8,6 +8,7 @@
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/core/resource.h"
 #include "graphfn/passes/auto_control_deps.h"
+#include "graphfn/passes/pass_manager.h"
 #include "graphfn/runtime/plan.h"
 #include "graphfn/serialize/graph_def_text.h"
 
@@ -101,11 +102,17 @@ void bind_graph(py::module_& m) {
         return names;
       })
       .def("node_op", [](const Graph& g, int i) { return g.node(i).op->name; })
-      .def("build_plan", [](const Graph& g, const std::string& name) {
+      .def("build_plan", [](const Graph& g, const std::string& name, bool constant_folding,
+                            bool arithmetic_optimization, bool verify) {
+        // The plan runs an optimized copy; `g` stays as traced (as_graph_def() prints it).
+        std::unique_ptr<Graph> optimized;
+        const OptimizerOptions options{constant_folding, arithmetic_optimization, verify};
+        if (constant_folding || arithmetic_optimization) throw_if_error(optimized_copy(g, options, &optimized));
         std::shared_ptr<const Plan> plan;
-        throw_if_error(Plan::build(g, &plan, name));
+        throw_if_error(Plan::build(optimized ? *optimized : g, &plan, name));
         return std::const_pointer_cast<Plan>(plan);
-      });
+      }, py::arg("name"), py::arg("constant_folding") = true, py::arg("arithmetic_optimization") = true,
+         py::arg("verify") = false);
 
   m.def("push_graph", [](std::shared_ptr<Graph> g) { g_graph_stack.push_back(std::move(g)); });
   m.def("pop_graph", [] {

@@ -19,24 +19,36 @@ std::string lower(std::string s) {
 }
 }  // namespace
 
+Graph::Names& Graph::mutable_names() {
+  if (names_.use_count() > 1) names_ = std::make_shared<Names>(*names_);
+  return *names_;
+}
+
+Node& Graph::mutable_node(int id) {
+  std::shared_ptr<Node>& node = nodes_[id];
+  if (node.use_count() > 1) node = std::make_shared<Node>(*node);
+  return *node;
+}
+
 std::string Graph::unique_name(const std::string& hint) {
   const std::string base_key = lower(hint);
-  int& count = names_in_use_[base_key];
+  auto& names_in_use = mutable_names().in_use;
+  int& count = names_in_use[base_key];
   const int i = count++;
   if (i == 0) return hint;
   // Find the first free "hint_<k>", k >= i, and reserve it too.
   for (int k = i;; ++k) {
     const std::string key = base_key + "_" + std::to_string(k);
-    if (!names_in_use_.count(key)) {
-      names_in_use_[key] = 1;
+    if (!names_in_use.count(key)) {
+      names_in_use[key] = 1;
       return hint + "_" + std::to_string(k);
     }
   }
 }
 
 int Graph::find_node(const std::string& name) const {
-  auto it = by_name_.find(name);
-  return it == by_name_.end() ? -1 : it->second;
+  auto it = names_->by_name.find(name);
+  return it == names_->by_name.end() ? -1 : it->second;
 }
 
 namespace {
@@ -115,7 +127,7 @@ Status Graph::add_node(const OpDef& op, const std::string& name, const std::vect
     unknown_outputs(op, attrs, type_attrs, &outputs);
   }
 
-  auto node = std::make_unique<Node>();
+  auto node = std::make_shared<Node>();
   node->id = num_nodes();
   node->name = name_reserved ? name : unique_name(name.empty() ? op.name : name);
   node->op = &op;
@@ -127,7 +139,7 @@ Status Graph::add_node(const OpDef& op, const std::string& name, const std::vect
   node->attrs = std::move(attrs);
   node->output_dtypes = std::move(outputs.dtypes);
   node->output_shapes = std::move(outputs.shapes);
-  by_name_[node->name] = node->id;
+  mutable_names().by_name[node->name] = node->id;
   *id = node->id;
   nodes_.push_back(std::move(node));
   return Status::OK();
@@ -148,11 +160,35 @@ Status Graph::add_placeholder(DType dtype, const Shape& shape, const std::string
 }
 
 void Graph::add_control_input(int node, int dependency) {
-  auto& deps = nodes_[node]->control_inputs;
+  auto& deps = mutable_node(node).control_inputs;
   for (int d : deps) {
     if (d == dependency) return;
   }
   deps.push_back(dependency);
+}
+
+std::unique_ptr<Graph> Graph::clone() const {
+  auto copy = std::make_unique<Graph>();
+  copy->nodes_ = nodes_;
+  copy->names_ = names_;
+  copy->arguments = arguments;
+  copy->results = results;
+  return copy;
+}
+
+void Graph::replace_with_const(int id, const Tensor& value) {
+  static const OpDef* const_op = OpRegistry::global().find("Const");
+  auto node = std::make_shared<Node>();
+  node->id = id;
+  node->name = nodes_[id]->name;
+  node->op = const_op;
+  node->control_inputs = nodes_[id]->control_inputs;
+  node->attrs.set("value", value);
+  node->attrs.set("dtype", value.dtype());
+  node->type_attrs = {value.dtype()};
+  node->output_dtypes = {value.dtype()};
+  node->output_shapes = {value.shape()};
+  nodes_[id] = std::move(node);
 }
 
 std::string Graph::to_text() const {

@@ -52,13 +52,23 @@ class Graph {
   Status add_placeholder(DType dtype, const Shape& shape, const std::string& name, int* id);
   void add_control_input(int node, int dependency);
 
+  // A copy that shares nodes with this graph until either side changes them (copy on write):
+  // cloning costs a pointer per node. The traced graph stays exactly as traced, for
+  // as_graph_def(); optimization passes rewrite a clone that only the plan uses.
+  std::unique_ptr<Graph> clone() const;
+  // Turns node `id` into a Const holding `value`, keeping its id, name and control inputs
+  // (constant folding: consumers keep referring to the same node).
+  void replace_with_const(int id, const Tensor& value);
+
   // Reserves and returns "hint" if unused, else "hint_1", "hint_2", ... Like TF, names are
   // compared case-insensitively: after "add", "Add" becomes "Add_1".
   std::string unique_name(const std::string& hint);
 
   int num_nodes() const { return static_cast<int>(nodes_.size()); }
   const Node& node(int id) const { return *nodes_[id]; }
-  Node& mutable_node(int id) { return *nodes_[id]; }
+  // The node, first copied if it is shared with a clone. Graphs are built and rewritten by one
+  // thread at a time (under the GIL), which makes the use count exact.
+  Node& mutable_node(int id);
   int find_node(const std::string& name) const;  // -1 if absent
   DType dtype(Endpoint e) const { return nodes_[e.node]->output_dtypes[e.index]; }
   const Shape& shape(Endpoint e) const { return nodes_[e.node]->output_shapes[e.index]; }
@@ -71,9 +81,14 @@ class Graph {
   std::string to_text() const;
 
  private:
-  std::vector<std::unique_ptr<Node>> nodes_;
-  std::unordered_map<std::string, int> by_name_;
-  std::unordered_map<std::string, int> names_in_use_;  // lower-cased name -> next suffix
+  struct Names {
+    std::unordered_map<std::string, int> by_name;
+    std::unordered_map<std::string, int> in_use;  // lower-cased name -> next suffix
+  };
+  Names& mutable_names();  // copied first if shared with a clone
+
+  std::vector<std::shared_ptr<Node>> nodes_;
+  std::shared_ptr<Names> names_ = std::make_shared<Names>();
 };
 
 }  // namespace graphfn

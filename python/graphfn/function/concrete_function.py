@@ -7,6 +7,7 @@ from graphfn.framework.tensor import EagerTensor, Tensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function.function_type import FunctionType, output_type_of
 from graphfn.function.func_graph import FuncGraph
+from graphfn.function import optimizer_options
 from graphfn.util import nest
 
 _uids = itertools.count(1)
@@ -20,7 +21,7 @@ class ConcreteFunction:
         self._name = "__inference_%s_%d" % (name, next(_uids))
         self._python_name = name
         self._graph = FuncGraph(graph, self._python_name, inputs, outputs, structured_outputs)
-        self._plan = graph.build_plan(self._name)
+        self._plan = optimizer_options.build_plan(graph, self._name)
         self._signature = signature          # inspect.Signature of the Python function
         self._function_type = function_type  # parameters with their trace types
         self._arguments = arguments          # traced argument values (placeholders and literals)

@@ -54,3 +54,46 @@ TEST_CASE("unique names are case-insensitive like TF's", "[ir][graph]") {
   CHECK(g.unique_name("add_1") == "add_1_1");  // "add_1" was taken by "Add_1"
   CHECK(g.unique_name("sub") == "sub");
 }
+
+TEST_CASE("clone copies nodes, names, arguments and results", "[ir][graph]") {
+  Graph g;
+  int x = 0, y = 0, z = 0;
+  REQUIRE(g.add_placeholder(DType::kFloat32, Shape{3}, "x", &x).ok());
+  REQUIRE(g.add_const(vec<float>({1, 2, 3}), "y", &y).ok());
+  REQUIRE(g.add_node("AddV2", "add", {{x, 0}, {y, 0}}, AttrMap(), &z).ok());
+  g.add_control_input(z, y);
+  g.arguments = {x};
+  g.results = {{z, 0}};
+  std::unique_ptr<Graph> copy = g.clone();
+  CHECK(copy->to_text() == g.to_text());
+  CHECK(copy->arguments == g.arguments);
+  CHECK(copy->results == g.results);
+  CHECK(copy->find_node("add") == z);
+  // Rewriting the copy leaves the original alone, and new names stay unique in the copy.
+  copy->replace_with_const(z, vec<float>({0, 0, 0}));
+  CHECK(copy->node(z).const_value() != nullptr);
+  CHECK(copy->node(z).control_inputs == std::vector<int>{y});
+  CHECK(g.node(z).op->name == "AddV2");
+  CHECK(copy->unique_name("add") == "add_1");
+  CHECK(g.unique_name("add") == "add_1");  // names are copied on write too
+}
+
+TEST_CASE("clones share nodes until either side changes one", "[ir][graph]") {
+  Graph g;
+  int x = 0, y = 0, z = 0;
+  REQUIRE(g.add_placeholder(DType::kInt32, Shape{}, "x", &x).ok());
+  REQUIRE(g.add_node("Neg", "neg", {{x, 0}}, AttrMap(), &y).ok());
+  REQUIRE(g.add_node("Abs", "abs", {{y, 0}}, AttrMap(), &z).ok());
+  std::unique_ptr<Graph> copy = g.clone();
+  CHECK(&copy->node(y) == &g.node(y));
+  copy->mutable_node(z).inputs[0] = Endpoint{x, 0};
+  CHECK(&copy->node(z) != &g.node(z));
+  CHECK(g.node(z).inputs[0].node == y);
+  g.add_control_input(y, x);  // the original side copies too
+  CHECK(copy->node(y).control_inputs.empty());
+  int w = 0;
+  REQUIRE(copy->add_node("Neg", "neg", {{x, 0}}, AttrMap(), &w).ok());
+  CHECK(copy->node(w).name == "neg_1");
+  CHECK(g.num_nodes() == 3);
+  CHECK(g.find_node("neg_1") == -1);
+}

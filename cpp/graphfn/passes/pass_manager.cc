@@ -1,0 +1,43 @@
+#include "graphfn/passes/pass_manager.h"
+
+#include "graphfn/ir/verifier.h"
+#include "graphfn/passes/arithmetic_simplify.h"
+#include "graphfn/passes/constant_folding.h"
+#include "graphfn/passes/cse.h"
+
+namespace graphfn {
+namespace {
+
+// Runs one pass; with verification on, a broken invariant names the pass that broke it.
+template <typename Pass>
+Status run_pass(Graph& graph, const OptimizerOptions& options, const char* name, Pass pass, bool* changed) {
+  *changed = pass(graph) || *changed;
+  if (!options.verify) return Status::OK();
+  const Status s = verify_graph(graph);
+  return s.ok() ? s : Status(s.code(), std::string("after ") + name + ": " + s.message());
+}
+
+}  // namespace
+
+Status optimize(Graph& graph, const OptimizerOptions& options) {
+  bool changed = false;
+  if (options.constant_folding) {
+    GRAPHFN_RETURN_IF_ERROR(run_pass(graph, options, "constant folding", fold_constants, &changed));
+  }
+  if (options.arithmetic_optimization) {
+    GRAPHFN_RETURN_IF_ERROR(run_pass(graph, options, "CSE", eliminate_common_subexpressions, &changed));
+    GRAPHFN_RETURN_IF_ERROR(run_pass(graph, options, "arithmetic simplification", simplify_arithmetic, &changed));
+  }
+  // No second folding sweep: CSE and simplification only redirect uses to outputs that already
+  // existed, so they never give a node constant inputs it did not have when folding ran.
+  return Status::OK();
+}
+
+Status optimized_copy(const Graph& graph, const OptimizerOptions& options, std::unique_ptr<Graph>* out) {
+  std::unique_ptr<Graph> copy = graph.clone();
+  GRAPHFN_RETURN_IF_ERROR(optimize(*copy, options));
+  *out = std::move(copy);
+  return Status::OK();
+}
+
+}  // namespace graphfn
