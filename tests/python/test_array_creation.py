@@ -9,6 +9,7 @@ import numpy as np  # noqa: F401  (used by the expressions)
 import pytest
 
 import graphfn as tf
+from tf_goldens import golden_tests
 
 RESULTS = [
     ('tf.fill([2,3], 9)',
@@ -383,16 +384,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("expr, expected", RESULTS)
-def test_result_matches_tensorflow(expr, expected):
-    assert repr(eval(expr)) == expected
-
-
-@pytest.mark.parametrize("expr, error, message", ERRORS)
-def test_error_matches_tensorflow(expr, error, message):
-    with pytest.raises(error) as info:
-        eval(expr)
-    assert message in str(info.value)
+test_result_matches_tensorflow, test_error_matches_tensorflow = golden_tests(RESULTS, ERRORS)
 
 
 # Sizes from user data: TF's errors, never a crash and never an attempt to allocate.

@@ -9,6 +9,7 @@ import numpy as np  # noqa: F401  (used by the expressions)
 import pytest
 
 import graphfn as tf
+from tf_goldens import golden_tests
 
 RESULTS = [
     ('tf.reshape([1,2,3,4], [-1, 2])',
@@ -409,16 +410,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("expr, expected", RESULTS)
-def test_result_matches_tensorflow(expr, expected):
-    assert repr(eval(expr)) == expected
-
-
-@pytest.mark.parametrize("expr, error, message", ERRORS)
-def test_error_matches_tensorflow(expr, error, message):
-    with pytest.raises(error) as info:
-        eval(expr)
-    assert message in str(info.value)
+test_result_matches_tensorflow, test_error_matches_tensorflow = golden_tests(RESULTS, ERRORS)
 
 
 def test_reshape_like_ops_share_the_buffer():
