@@ -198,6 +198,13 @@ def _install_symbolic(cls):
             "See https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/"
             "reference/limitations.md#access-to-source-code for more information.")
 
+    def __len__(self):
+        dims = self._shape_dims
+        if dims is None or not dims or dims[0] is None:
+            raise TypeError("len is not well defined for a symbolic Tensor (%s). Please call `x.shape` rather "
+                            "than `len(x)` for shape information." % self.name)
+        return dims[0]
+
     def __iter__(self):
         from graphfn.framework import errors
         raise errors.OperatorNotAllowedInGraphError(

@@ -126,8 +126,15 @@ class Function(_core.FunctionBase):
 
     def _with_signature_specs(self, arguments):
         """input_signature: the parameters it covers are traced (and keyed) as their specs."""
-        specs = dict(zip(self._signature.parameters, self._input_signature))
-        return {name: specs.get(name, value) for name, value in arguments.items()}
+        arguments = dict(arguments)
+        for name, spec, position in _signature_slots(self._signature, self._input_signature):
+            if position is None:
+                arguments[name] = spec
+            elif position < len(arguments[name]):
+                values = list(arguments[name])
+                values[position] = spec
+                arguments[name] = tuple(values)
+        return arguments
 
     def _most_specific_match(self, key):
         candidates = [(k, cf) for k, cf in self._cache.items() if _key_is_subtype(key, k)]
@@ -251,30 +258,53 @@ def _check_input_signature(input_signature):
     return tuple(input_signature)
 
 
+def _signature_slots(signature, input_signature):
+    """(parameter name, spec, position in *args or None) for each spec of input_signature: specs
+    cover the positional parameters in order, then the elements of *args."""
+    slots, specs = [], list(input_signature)
+    for param in signature.parameters.values():
+        if not specs:
+            break
+        if param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
+            slots.append((param.name, specs.pop(0), None))
+        elif param.kind == param.VAR_POSITIONAL:
+            slots.extend((param.name, spec, i) for i, spec in enumerate(specs))
+            specs = []
+    return slots
+
+
 def _apply_input_signature(name, signature, input_signature, arguments):
     """Casts the arguments covered by input_signature to tensors of the spec's dtype; the trace
     uses the specs themselves, so None dimensions stay unknown."""
     from graphfn import _core
     from graphfn.framework.tensor import Tensor
-    params = list(signature.parameters)
-    for param_name, spec in zip(params, input_signature):
-        value = arguments[param_name]
-        if not isinstance(value, TensorSpec):
-            if isinstance(value, Tensor) and value.dtype != spec.dtype:
+
+    def cast(value, spec):
+        if isinstance(value, TensorSpec):
+            return value
+        if isinstance(value, Tensor) and value.dtype != spec.dtype:
+            ok = False
+        else:
+            try:
+                value = _core.to_tensor(value, spec.dtype.as_datatype_enum, True)
+                ok = spec.shape.is_compatible_with(value.shape)
+            except (TypeError, ValueError):
                 ok = False
-            else:
-                try:
-                    value = _core.to_tensor(value, spec.dtype.as_datatype_enum, True)
-                    ok = spec.shape.is_compatible_with(value.shape)
-                except (TypeError, ValueError):
-                    ok = False
-            if not ok:
-                given = TensorSpec(value.shape, value.dtype) if isinstance(value, Tensor) else value
-                raise TypeError(
-                    "Binding inputs to tf.function failed due to `Can not cast %r to %r`. Received args: "
-                    "%r and kwargs: {} for signature: %s." % (given, spec, tuple(arguments.values()),
-                                                              _signature_text(signature)))
-        arguments[param_name] = value
+        if not ok:
+            given = TensorSpec(value.shape, value.dtype) if isinstance(value, Tensor) else value
+            raise TypeError(
+                "Binding inputs to tf.function failed due to `Can not cast %r to %r`. Received args: "
+                "%r and kwargs: {} for signature: %s." % (given, spec, tuple(arguments.values()),
+                                                          _signature_text(signature)))
+        return value
+
+    for param_name, spec, position in _signature_slots(signature, input_signature):
+        if position is None:
+            arguments[param_name] = cast(arguments[param_name], spec)
+        elif position < len(arguments[param_name]):
+            values = list(arguments[param_name])
+            values[position] = cast(values[position], spec)
+            arguments[param_name] = tuple(values)
 
 
 @tf_export("function")

@@ -364,3 +364,16 @@ def test_function_called_inside_a_function_is_traced_inline(capsys):
     assert outer(tf.constant(3)).numpy() == 7
     assert outer(tf.constant(4)).numpy() == 9
     assert capsys.readouterr().out == "tracing inner\n"
+
+
+def test_len_of_a_graph_tensor_with_a_known_first_dimension(capsys):
+    @tf.function
+    def f(x):
+        print(len(x))
+        return x
+
+    f(tf.constant([1, 2, 3]))
+    assert capsys.readouterr().out == "3\n"
+    g = tf.function(lambda x: len(x), input_signature=[tf.TensorSpec([None], tf.int32)])
+    with pytest.raises(TypeError, match="len is not well defined for a symbolic Tensor"):
+        g(tf.constant([1]))

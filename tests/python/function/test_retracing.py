@@ -127,3 +127,10 @@ def test_clear_cache_forgets_every_trace(capsys):
     f.clear_cache()
     assert f(tf.constant(1)).numpy() == 2
     assert capsys.readouterr().out == "tracing\ntracing\n"
+
+
+def test_input_signature_covers_varargs():
+    f = tf.function(lambda *a: a[0] + a[1], input_signature=[tf.TensorSpec([None], tf.int32)] * 2)
+    assert f(tf.constant([1, 2]), [3, 4]).numpy().tolist() == [4, 6]
+    assert f(tf.constant([1]), tf.constant([2])).numpy().tolist() == [3]
+    assert f.experimental_get_tracing_count() == 1
