@@ -1,5 +1,7 @@
 """Shared pieces of the benchmark scripts: timing, the Markdown table, the environment line."""
 
+import argparse
+import json
 import os
 import platform
 import statistics
@@ -44,3 +46,20 @@ def environment(**versions):
     env.update(versions)
     env.update({"cpus": os.cpu_count(), "machine": platform.machine()})
     return env
+
+
+def main(doc, run, versions, others, default_repeat, argv=None):
+    """The command line shared by the benchmark scripts: --repeat, --json; prints the table."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=default_repeat, help="timeit runs per cell (median is reported)")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
+    args = parser.parse_args(argv)
+    results = run(args.repeat)
+    env = environment(**versions)
+    print(", ".join("%s %s" % kv for kv in env.items() if kv[1] is not None))
+    print()
+    print(markdown(results, others))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"environment": env, "repeat": args.repeat, "results": results}, f, indent=2)
+    return 0

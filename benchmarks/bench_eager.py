@@ -7,15 +7,14 @@ is that library's time divided by graphfn's (above 1: graphfn is faster). A row 
 does not exist yet (AttributeError) is skipped.
 """
 
-import argparse
-import json
 import os
 import sys
 
 import numpy as np
 
 import graphfn as gf
-from _harness import environment, markdown, time_per_call_us
+from _harness import main as harness_main
+from _harness import time_per_call_us
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 try:
@@ -82,19 +81,8 @@ def run(repeat):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=15, help="timeit runs per cell (median is reported)")
-    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
-    args = parser.parse_args(argv)
-
-    results = run(args.repeat)
-    env = environment(tensorflow=tf.__version__ if tf is not None else None)
-    print(", ".join("%s %s" % kv for kv in env.items() if kv[1] is not None))
-    print()
-    print(markdown(results, [name for name, _, _ in _libraries()][1:]))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"environment": env, "repeat": args.repeat, "results": results}, f, indent=2)
+    return harness_main(__doc__, run, {"tensorflow": tf.__version__ if tf is not None else None},
+                        [name for name, _, _ in _libraries()][1:], 15, argv)
 
 
 if __name__ == "__main__":

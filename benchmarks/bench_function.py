@@ -7,8 +7,6 @@ cache-hit call of a trivial function (x + 1 on a scalar); and tracing cost per r
 (tracing power(x, 1000) with a fresh function, divided by 1000). Cells are medians in µs.
 """
 
-import argparse
-import json
 import os
 import sys
 import time
@@ -16,7 +14,8 @@ import time
 import numpy as np
 
 import graphfn as gf
-from _harness import environment, markdown, time_per_call_us
+from _harness import main as harness_main
+from _harness import time_per_call_us
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 try:
@@ -106,21 +105,10 @@ def run(repeat):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=7, help="timeit runs per cell (median is reported)")
-    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
-    args = parser.parse_args(argv)
-    results = run(args.repeat)
-    env = environment(tensorflow=tf.__version__ if tf is not None else None,
-                      jax=jax.__version__ if jax is not None else None)
-    print(", ".join("%s %s" % kv for kv in env.items() if kv[1] is not None))
-    print()
+    versions = {"tensorflow": tf.__version__ if tf is not None else None,
+                "jax": jax.__version__ if jax is not None else None}
     others = (["TensorFlow"] if tf is not None else []) + (["JAX jit"] if jax is not None else [])
-    print(markdown(results, others))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"environment": env, "repeat": args.repeat, "results": results}, f, indent=2)
-    return 0
+    return harness_main(__doc__, run, versions, others, 7, argv)
 
 
 if __name__ == "__main__":
