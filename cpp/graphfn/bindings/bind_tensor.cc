@@ -18,8 +18,7 @@ void bind_tensor(py::module_& m) {
         return out;
       })
       .def("_numpy", [](const Tensor& t) { return to_numpy(t); })
-      .def("_buffer_address", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.raw_data()); })
-      .def("_debug_string", [](const Tensor& t) { return t.debug_string(); });
+      .def("_buffer_address", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.raw_data()); });
   set_eager_tensor_type(m.attr("EagerTensor"));
 
   m.def("to_tensor", [](py::handle value, int dtype, bool allow_cast) {

@@ -15,11 +15,6 @@ void bind_variables(py::module_& m) {
     throw_if_error(var->assign(*init));
     return make_resource_tensor(std::move(var));
   });
-  m.def("resource_id", [](py::handle handle) {
-    const Tensor* t = eager_tensor_ptr(handle);
-    if (!t || t->dtype() != DType::kResource) throw py::type_error("resource_id expects a resource tensor");
-    return reinterpret_cast<uintptr_t>(t->data<ResourceHandle>()->get());
-  });
 }
 
 }  // namespace graphfn

@@ -70,8 +70,4 @@ class TensorSpec:
         return "TensorSpec(shape=%s, dtype=%r, name=%r)" % (self._shape, self._dtype, self._name)
 
 
-def spec_without_name(spec):
-    return spec if spec.name is None else TensorSpec(spec.shape, spec.dtype)
-
-
 __all__ = ["TensorSpec", "TensorShape"]

@@ -8,7 +8,7 @@ import numpy as np
 from graphfn import _core
 from graphfn import context
 from graphfn.framework import dtypes
-from graphfn.framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from graphfn.framework.tensor import SymbolicTensor, Tensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function import trace_type as trace_types
 from graphfn.function.concrete_function import ConcreteFunction, make_function_type
@@ -82,31 +82,26 @@ def trace(python_function, name, signature, arguments):
                             structured_outputs)
 
 
-def _graph_inputs(traced_arguments):
-    """The placeholders, in feeding order: tensors, and each distinct variable's handle once."""
+def _feeding_leaves(arguments):
+    """The argument leaves that feed placeholders, in placeholder order: tensors and arrays, and
+    each distinct variable's handle once (aliased variables share one placeholder)."""
     from graphfn.variables import Variable
-    inputs, seen = [], set()
-    for value in traced_arguments.values():
+    seen = set()
+    for value in arguments.values():
         for leaf in nest.flatten(value):
-            if isinstance(leaf, SymbolicTensor):
-                inputs.append(leaf)
-            elif isinstance(leaf, Variable) and id(leaf) not in seen:
-                seen.add(id(leaf))
-                inputs.append(leaf.handle)
-    return inputs
+            if isinstance(leaf, Variable):
+                if id(leaf._handle) not in seen:
+                    seen.add(id(leaf._handle))
+                    yield leaf.handle
+            elif isinstance(leaf, (Tensor, np.ndarray)):
+                yield leaf
+
+
+def _graph_inputs(traced_arguments):
+    """The placeholders, in feeding order."""
+    return list(_feeding_leaves(traced_arguments))
 
 
 def flat_call_tensors(arguments):
     """The tensors a call passes to the traced graph, in placeholder order."""
-    from graphfn.variables import Variable
-    flat, seen = [], set()
-    for value in arguments.values():
-        for leaf in nest.flatten(value):
-            if isinstance(leaf, EagerTensor):
-                flat.append(leaf)
-            elif isinstance(leaf, np.ndarray):
-                flat.append(_core.to_tensor(leaf))
-            elif isinstance(leaf, Variable) and id(leaf._handle) not in seen:
-                seen.add(id(leaf._handle))
-                flat.append(leaf.handle)
-    return flat
+    return [_core.to_tensor(leaf) if isinstance(leaf, np.ndarray) else leaf for leaf in _feeding_leaves(arguments)]
