@@ -21,6 +21,8 @@ from graphfn.ops import check_ops as _check_ops  # noqa: F401
 from graphfn.ops import logging_ops as _logging_ops  # noqa: F401
 from graphfn.ops import math_ops as _math_ops  # noqa: F401
 from graphfn import variables as _variables  # noqa: F401
+from graphfn.framework import name_scope as _name_scope  # noqa: F401
+from graphfn.module import module as _module  # noqa: F401
 from graphfn.ops import random_ops as _random_ops  # noqa: F401
 from graphfn.ops import slicing as _slicing  # noqa: F401
 from graphfn.ops import clip_ops as _clip_ops  # noqa: F401

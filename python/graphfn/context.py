@@ -20,6 +20,18 @@ def graph_context(graph):
         _core.pop_graph()
 
 
+@tf_export("init_scope")
+@contextlib.contextmanager
+def init_scope():
+    """Leaves every graph being traced: code inside runs eagerly, once, at trace time (TF uses
+    it to create or initialise state from inside a function)."""
+    _core.push_graph(None)
+    try:
+        yield
+    finally:
+        _core.pop_graph()
+
+
 # Variable creation while tracing (TF's rule): allowed during a function's first trace only.
 # The Function sets the mode around each trace; eager code may always create variables.
 _ALLOWED, _SINGLETON_ONLY, _NON_FIRST_CALL = "allowed", "singleton", "non-first"

@@ -6,7 +6,7 @@ import numpy as np
 
 from graphfn import _core
 from graphfn import context
-from graphfn.framework import dtypes
+from graphfn.framework import dtypes, name_scope
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor, Tensor, numpy_text
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops._op_table import ops
@@ -29,7 +29,7 @@ class Variable:
         self._handle = _core.new_variable(value)
         self._dtype = value.dtype
         self._shape = value.shape
-        self._name = (name or "Variable") + ":0"
+        self._name = name_scope.current_scope() + (name or "Variable") + ":0"
         self._trainable = True if trainable is None else bool(trainable)
         context.note_variable_created(self)
 

@@ -86,6 +86,8 @@ void bind_graph(py::module_& m) {
         }
         return out;
       })
+      .def("unique_name", &Graph::unique_name)
+      .def_readwrite("name_scope", &Graph::name_scope)
       .def("to_text", &Graph::to_text)
       .def("graph_def_text", &graph_def_text)
       .def_property_readonly("num_nodes", &Graph::num_nodes)

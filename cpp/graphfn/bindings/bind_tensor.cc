@@ -4,6 +4,8 @@
 #include "graphfn/bindings/bind.h"
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/errors.h"
+#include "graphfn/bindings/graph_context.h"
+#include "graphfn/bindings/op_call.h"
 
 namespace graphfn {
 
@@ -21,8 +23,21 @@ void bind_tensor(py::module_& m) {
       .def("_buffer_address", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.raw_data()); });
   set_eager_tensor_type(m.attr("EagerTensor"));
 
-  m.def("to_tensor", [](py::handle value, int dtype, bool allow_cast) {
-        return to_tensor(value, static_cast<DType>(dtype), allow_cast);
+  // Python values, tensors and objects with __tf_tensor__ (a Variable read while tracing gives a
+  // graph tensor, which is returned as it is, dtype-checked).
+  m.def("to_tensor", [](py::handle value, int dtype, bool allow_cast) -> py::object {
+        const DType want = static_cast<DType>(dtype);
+        py::object converted = as_tensor_input(value);
+        if (const SymbolicTensor* t = symbolic_tensor_ptr(converted)) {
+          const DType have = t->graph->dtype(t->endpoint);
+          if (want != DType::kInvalid && have != want) {
+            throw py::value_error(std::string("Tensor conversion requested dtype ") + dtype_name(want) +
+                                  " for Tensor with dtype " + dtype_name(have) + ": " +
+                                  py::repr(converted).cast<std::string>());
+          }
+          return converted;
+        }
+        return py::cast(to_tensor(converted, want, allow_cast));
       },
       py::arg("value"), py::arg("dtype") = 0, py::arg("allow_cast") = false);
 }

@@ -141,13 +141,19 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
                       DType* known) {
   const OpDef& op = *h.op;
   const std::shared_ptr<Graph>& graph = current_graph_ptr();
-  const std::string name = graph->unique_name(h.name);
+  // A name ending in "/" is a scope's own name (TF's convention: a composite op named after the
+  // scope it opened, "truediv" around "truediv/Cast"); it was made unique with the scope.
+  const bool scope_name = !h.name.empty() && h.name.back() == '/';
+  const std::string name =
+      scope_name ? h.name.substr(0, h.name.size() - 1) : graph->unique_name(graph->name_scope + h.name);
   std::vector<Endpoint> endpoints;
   for_each_input(op, inputs, num_inputs, [&](int k, int j, py::handle v) {
     if (const SymbolicTensor* t = symbolic_tensor_ptr(v)) {
       if (t->graph != graph) {
-        throw py::value_error("Tensor " + py::str(v.attr("name")).cast<std::string>() +
-                              " must be from the same graph as the function being traced");
+        throw py::type_error(py::repr(v).cast<std::string>() +
+                             " is out of scope and cannot be used here. Use return values, explicit Python locals or "
+                             "TensorFlow collections to access it.\nPlease see https://www.tensorflow.org/guide/"
+                             "function#all_outputs_of_a_tffunction_must_be_return_values for more information.");
       }
       endpoints.push_back(t->endpoint);
       return;

@@ -25,6 +25,9 @@ py::object call_op(const OpHandle& h, const py::handle* inputs, int num_inputs, 
 // `op(*args, **kwargs)` from Python: positional inputs, keyword attrs.
 py::object call_op_with_python_args(const OpHandle& h, PyObject* args, PyObject* kwargs);
 
+// `v.__tf_tensor__()` for objects that implement TF's tensor protocol (graphfn.Variable), else v.
+py::object as_tensor_input(py::handle v);
+
 // Looks an op up by name, raising NotFoundError for an unknown one.
 const OpDef& find_op(const std::string& name);
 

@@ -73,6 +73,9 @@ class Graph {
   DType dtype(Endpoint e) const { return nodes_[e.node]->output_dtypes[e.index]; }
   const Shape& shape(Endpoint e) const { return nodes_[e.node]->output_shapes[e.index]; }
 
+  // The current tf.name_scope while tracing ("outer/inner/" or ""): op nodes are named inside it.
+  std::string name_scope;
+
   // The function signature: placeholders fed in order, and the fetched outputs.
   std::vector<int> arguments;
   std::vector<Endpoint> results;

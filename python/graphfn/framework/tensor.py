@@ -216,6 +216,10 @@ def _install_symbolic(cls):
             "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/"
             "reference/limitations.md#access-to-source-code for more information.")
 
+    def __getattr__(self, name):
+        # Only reached for missing attributes: name the type as TF does (not graphfn._core...).
+        raise AttributeError("'SymbolicTensor' object has no attribute '%s'" % name)
+
     _set_methods(cls, locals())
     cls.shape = property(lambda self: TensorShape(self._shape_dims))
     cls.ndim = property(lambda self: None if self._shape_dims is None else len(self._shape_dims))

@@ -31,35 +31,56 @@ class ConcreteFunction:
     # Calling -----------------------------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
+        # As TF: bind to the Python signature first; if that fails, to the flat signature of the
+        # graph's tensor inputs (so `cf(x)` works for a function traced as f(model, x)).
         try:
-            bound = self._signature.bind_partial(*args, **kwargs)  # traced Python values are defaults
-        except TypeError as e:
-            raise TypeError("Binding inputs to tf.function failed due to `%s`. Received args: %s and "
-                            "kwargs: %s for signature: %r.\nFallback to flat signature also failed due to: %s"
-                            % (e, args, kwargs, self._function_type, self._flat_error(args, kwargs))) from None
+            flat = self._bind_structured(args, kwargs)
+        except TypeError as structured_error:
+            try:
+                flat = self._bind_flat(args, kwargs)
+            except TypeError as flat_error:
+                raise TypeError("Binding inputs to tf.function failed due to `%s`. Received args: %s and "
+                                "kwargs: %s for signature: %r.\nFallback to flat signature also failed due to: %s"
+                                % (structured_error, args, kwargs, self._function_type, flat_error)) from None
+        return self._call_flat(flat)
+
+    def _bind_structured(self, args, kwargs):
+        """The graph's input tensors for a call bound to the Python signature; traced Python
+        values act as defaults and must match."""
+        bound = self._signature.bind_partial(*args, **kwargs)
         flat = []
         for param in self._function_type.parameters:
             traced = self._arguments[param.name]
             if param.name not in bound.arguments:
-                if nest.flatten(traced) and any(isinstance(v, Tensor) for v in nest.flatten(traced)):
-                    raise TypeError("Binding inputs to tf.function failed due to `missing a required argument: "
-                                    "'%s'`." % param.name)
+                if any(isinstance(v, Tensor) for v in nest.flatten(traced)):
+                    raise TypeError("missing a required argument: '%s'" % param.name)
                 continue
-            value = bound.arguments[param.name]
-            _check_and_flatten(param, traced, value, flat)
-        return self._call_flat(flat)
+            _check_and_flatten(param, traced, bound.arguments[param.name], flat)
+        return flat
 
-    def _flat_error(self, args, kwargs):
-        """TF's message for the flat (tensors-only) signature that is tried second."""
+    def _bind_flat(self, args, kwargs):
+        """The graph's input tensors for a call bound to the flat signature (tensors only)."""
         names = [t.name.split(":")[0] for t in self._graph.inputs]
         head = "%s(%s)" % (self._python_name, ", ".join(names))
-        if kwargs:
-            unexpected = [k for k in kwargs if k not in names]
-            if unexpected:
-                return "%s got unexpected keyword arguments: %s." % (head, ", ".join(unexpected))
+        unexpected = [k for k in kwargs if k not in names]
+        if unexpected:
+            raise TypeError("%s got unexpected keyword arguments: %s." % (head, ", ".join(unexpected)))
         if len(args) > len(names):
-            return "%s takes %d positional arguments, got %d." % (head, len(names), len(args))
-        return "%s missing required arguments" % head
+            raise TypeError("%s takes %d positional arguments, got %d." % (head, len(names), len(args)))
+        values = list(args) + [kwargs.get(name) for name in names[len(args):]]
+        missing = [name for name, v in zip(names, values) if v is None]
+        if missing:
+            raise TypeError("%s missing required arguments: %s." % (head, ", ".join(missing)))
+        for i, value in enumerate(values):
+            if not isinstance(value, EagerTensor):
+                raise TypeError("%s: expected argument #%d(zero-based) to be a Tensor; got %s (%s)."
+                                % (head, i, type(value).__name__, value))
+        return values
+
+    @property
+    def inference_fn(self):
+        """The graph as a function of its flat input tensors."""
+        return _InferenceFunction(self)
 
     def _call_flat(self, tensors):
         return self._pack(self._plan.run(tensors))
@@ -152,6 +173,22 @@ class ConcreteFunction:
 
     def __repr__(self):
         return "<ConcreteFunction %r at 0x%X>" % (self._function_type, id(self))
+
+
+class _InferenceFunction:
+    """ConcreteFunction.inference_fn: calls the graph with its flat input tensors."""
+
+    __slots__ = ("_function",)
+
+    def __init__(self, function):
+        self._function = function
+
+    @property
+    def name(self):
+        return self._function.name
+
+    def __call__(self, *tensors):
+        return self._function._call_flat(list(tensors))
 
 
 def _spec_or_value(value):

@@ -172,6 +172,12 @@ class Function(_core.FunctionBase):
             self._cache.clear()
             self._fast_clear()
 
+    def experimental_get_compiler_ir(self, *args, **kwargs):
+        if not self._jit_compile:
+            raise ValueError("Compiler IR can only be returned for functions marked with 'jit_compile=True'.")
+        raise NotImplementedError("graphfn does not compile functions with XLA, so there is no compiler IR; "
+                                  "jit_compile=True is accepted and ignored (see docs/function.md).")
+
     def experimental_get_tracing_count(self):
         return len(self._cache)
 

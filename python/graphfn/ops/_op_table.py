@@ -22,3 +22,16 @@ class _OpTable:
 
 
 ops = _OpTable()
+
+
+_named_handles = {}
+
+
+def node(op_type, name=None):
+    """The handle that adds `op_type` nodes named `name` (else after the op) while tracing."""
+    if name is None or name == op_type:
+        return getattr(ops, op_type)
+    handle = _named_handles.get((op_type, name))
+    if handle is None:
+        handle = _named_handles[op_type, name] = ops.named(op_type, name)
+    return handle

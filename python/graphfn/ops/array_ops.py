@@ -12,7 +12,7 @@ from graphfn.framework import dtypes
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops import math_ops
-from graphfn.ops._op_table import ops
+from graphfn.ops._op_table import node, ops
 from graphfn.util.tf_export import tf_export
 
 newaxis = None
@@ -40,19 +40,6 @@ def static_rank(t):
         return t._rank
     dims = t._shape_dims
     return None if dims is None else len(dims)
-
-
-_named_handles = {}
-
-
-def node(op_type, name=None):
-    """The handle that adds `op_type` nodes named `name` (else after the op) while tracing."""
-    if name is None or name == op_type:
-        return getattr(ops, op_type)
-    handle = _named_handles.get((op_type, name))
-    if handle is None:
-        handle = _named_handles[op_type, name] = ops.named(op_type, name)
-    return handle
 
 
 def _fully_known(dims):
@@ -120,7 +107,7 @@ def graph_constant(t, name=None, default_name="Const"):
     constants are graph tensors there; in eager mode it is returned as it is."""
     if not tracing() or not isinstance(t, EagerTensor):
         return t
-    return ops.named("Const", name or default_name)(value=t, dtype=t.dtype)
+    return node("Const", name or default_name)(value=t, dtype=t.dtype)
 
 
 @tf_export("constant")

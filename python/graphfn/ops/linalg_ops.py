@@ -4,6 +4,7 @@ from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import EagerTensor, Tensor
 from graphfn.ops._op_table import ops
+from graphfn.ops.array_ops import to_tensor
 from graphfn.util.tf_export import tf_export
 
 
@@ -24,13 +25,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     if transpose_b and adjoint_b:
         raise ValueError("Only one of `transpose_b` and `adjoint_b` can be True. Received "
                          "`transpose_b`=%s, `adjoint_b`=%s." % (transpose_b, adjoint_b))
-    if not isinstance(a, Tensor):
-        a = _core.to_tensor(a)
-    if not isinstance(b, Tensor):
-        try:  # b follows a's dtype when it can (TF's dtype_hint), else keeps its own
-            b = _core.to_tensor(b, a._dtype_enum)
-        except (TypeError, ValueError):
-            b = _core.to_tensor(b)
+    a = to_tensor(a)
+    b = to_tensor(b, dtype_hint=a.dtype)  # b follows a's dtype when it can, else keeps its own
     if output_type is not None:
         output_type = dtypes.as_dtype(output_type)
     use_v3 = output_type is not None and (output_type != a.dtype or output_type != b.dtype)

@@ -3,8 +3,9 @@
 from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework import errors
+from graphfn.framework.name_scope import name_scope
 from graphfn.framework.tensor import Tensor
-from graphfn.ops._op_table import ops
+from graphfn.ops._op_table import node, ops
 from graphfn.util.tf_export import tf_export
 
 
@@ -14,137 +15,137 @@ def _dtype_enum(dtype):
 
 @tf_export("add", "math.add")
 def add(x, y, name=None):
-    return ops.AddV2(x, y)
+    return node("AddV2", name or "Add")(x, y)
 
 
 @tf_export("subtract", "math.subtract")
 def subtract(x, y, name=None):
-    return ops.Sub(x, y)
+    return node("Sub", name)(x, y)
 
 
 @tf_export("multiply", "math.multiply")
 def multiply(x, y, name=None):
-    return ops.Mul(x, y)
+    return node("Mul", name)(x, y)
 
 
 @tf_export("math.floordiv")
 def floordiv(x, y, name=None):
-    return ops.FloorDiv(x, y)
+    return node("FloorDiv", name or "floordiv")(x, y)
 
 
 @tf_export("math.floormod", "math.mod")
 def floormod(x, y, name=None):
-    return ops.FloorMod(x, y)
+    return node("FloorMod", name)(x, y)
 
 
 @tf_export("pow", "math.pow")
 def pow(x, y, name=None):  # noqa: A001 (TF's name)
-    return ops.Pow(x, y)
+    return node("Pow", name)(x, y)
 
 
 @tf_export("maximum", "math.maximum")
 def maximum(x, y, name=None):
-    return ops.Maximum(x, y)
+    return node("Maximum", name)(x, y)
 
 
 @tf_export("minimum", "math.minimum")
 def minimum(x, y, name=None):
-    return ops.Minimum(x, y)
+    return node("Minimum", name)(x, y)
 
 
 @tf_export("negative", "math.negative")
 def negative(x, name=None):
-    return ops.Neg(x)
+    return node("Neg", name)(x)
 
 
 @tf_export("abs", "math.abs")
 def abs(x, name=None):  # noqa: A001
-    return ops.Abs(x)
+    return node("Abs", name)(x)
 
 
 @tf_export("sign", "math.sign")
 def sign(x, name=None):
-    return ops.Sign(x)
+    return node("Sign", name)(x)
 
 
 @tf_export("square", "math.square")
 def square(x, name=None):
-    return ops.Square(x)
+    return node("Square", name)(x)
 
 
 @tf_export("sqrt", "math.sqrt")
 def sqrt(x, name=None):
-    return ops.Sqrt(x)
+    return node("Sqrt", name)(x)
 
 
 @tf_export("exp", "math.exp")
 def exp(x, name=None):
-    return ops.Exp(x)
+    return node("Exp", name)(x)
 
 
 @tf_export("math.log")
 def log(x, name=None):
-    return ops.Log(x)
+    return node("Log", name)(x)
 
 
 @tf_export("tanh", "math.tanh", "nn.tanh")
 def tanh(x, name=None):
-    return ops.Tanh(x)
+    return node("Tanh", name)(x)
 
 
 @tf_export("sigmoid", "math.sigmoid", "nn.sigmoid")
 def sigmoid(x, name=None):
-    return ops.Sigmoid(x)
+    return node("Sigmoid", name)(x)
 
 
 @tf_export("nn.relu")
 def relu(features, name=None):
-    return ops.Relu(features)
+    return node("Relu", name)(features)
 
 
 @tf_export("less", "math.less")
 def less(x, y, name=None):
-    return ops.Less(x, y)
+    return node("Less", name)(x, y)
 
 
 @tf_export("less_equal", "math.less_equal")
 def less_equal(x, y, name=None):
-    return ops.LessEqual(x, y)
+    return node("LessEqual", name)(x, y)
 
 
 @tf_export("greater", "math.greater")
 def greater(x, y, name=None):
-    return ops.Greater(x, y)
+    return node("Greater", name)(x, y)
 
 
 @tf_export("greater_equal", "math.greater_equal")
 def greater_equal(x, y, name=None):
-    return ops.GreaterEqual(x, y)
+    return node("GreaterEqual", name)(x, y)
 
 
 @tf_export("equal", "math.equal")
 def equal(x, y, name=None):
-    return ops.Equal(x, y)
+    return node("Equal", name)(x, y)
 
 
 @tf_export("not_equal", "math.not_equal")
 def not_equal(x, y, name=None):
-    return ops.NotEqual(x, y)
+    return node("NotEqual", name)(x, y)
 
 
 @tf_export("logical_and", "math.logical_and")
 def logical_and(x, y, name=None):
-    return ops.LogicalAnd(x, y)
+    return node("LogicalAnd", name)(x, y)
 
 
 @tf_export("logical_or", "math.logical_or")
 def logical_or(x, y, name=None):
-    return ops.LogicalOr(x, y)
+    return node("LogicalOr", name)(x, y)
 
 
 @tf_export("logical_not", "math.logical_not")
 def logical_not(x, name=None):
-    return ops.LogicalNot(x)
+    return node("LogicalNot", name)(x)
 
 
 @tf_export("cast")
@@ -152,7 +153,7 @@ def cast(x, dtype, name=None):
     """Casts `x` to `dtype`; Python values are converted first (floats to float32, ...)."""
     if not isinstance(x, Tensor):
         x = _core.to_tensor(x)
-    return ops.Cast(x, DstT=dtypes.as_dtype(dtype))
+    return node("Cast", name)(x, DstT=dtypes.as_dtype(dtype))
 
 
 # TF's truediv: integer inputs are cast to a float type first (int8/int16/uint8 -> float32,
@@ -163,16 +164,27 @@ _TRUEDIV_FLOAT = {"int8": dtypes.float32, "int16": dtypes.float32, "uint8": dtyp
 
 @tf_export("truediv", "math.truediv")
 def truediv(x, y, name=None):
-    if not isinstance(x, Tensor):
-        x = _core.to_tensor(x, y._dtype_enum if isinstance(y, Tensor) else 0)
-    if not isinstance(y, Tensor):
+    python_x, python_y = not isinstance(x, Tensor), not isinstance(y, Tensor)
+    if python_x:
+        x = _core.to_tensor(x, 0 if python_y else y._dtype_enum)
+    if python_y:
         y = _core.to_tensor(y, x._dtype_enum)
     if x.dtype != y.dtype:
         raise TypeError("`x` and `y` must have the same dtype, got %r != %r." % (x.dtype, y.dtype))
     float_type = _TRUEDIV_FLOAT.get(x.dtype.name)
-    if float_type is not None:
-        x, y = cast(x, float_type), cast(y, float_type)
-    return ops.RealDiv(x, y)
+    if float_type is None and name is None:
+        return node("RealDiv", "truediv")(x, y)
+    # A composite op: in a graph, its constants and casts are named inside its scope
+    # ("truediv/y", "truediv/Cast"), and the division after the scope ("truediv").
+    from graphfn.ops.array_ops import graph_constant
+    with name_scope(name or "truediv") as scope:
+        if python_x:
+            x = graph_constant(x, "x")
+        if python_y:
+            y = graph_constant(y, "y")
+        if float_type is not None:
+            x, y = cast(x, float_type), cast(y, float_type)
+        return node("RealDiv", scope)(x, y)
 
 
 divide = truediv
