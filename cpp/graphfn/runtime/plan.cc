@@ -63,6 +63,7 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
     GRAPHFN_RETURN_IF_ERROR(find_kernel(*node.op, step.type_attrs, &step.kernel));
     for (const Endpoint& in : node.inputs) step.input_slots.push_back(first_slot[in.node] + in.index);
     step.first_output_slot = first_slot[i];
+    step.num_outputs = static_cast<int>(node.output_dtypes.size());
     // Static only if the inputs' traced shapes were fully known too: then, with static feeds,
     // the run-time input shapes are exactly the traced ones (data-dependent shapes never are).
     step.static_outputs = !node.output_shapes.empty();
@@ -75,6 +76,7 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
     plan->steps_.push_back(std::move(step));
   }
   for (const Endpoint& e : results) plan->result_slots_.push_back(first_slot[e.node] + e.index);
+  plan->schedule_releases();
   *out = std::move(plan);
   return Status::OK();
 }
@@ -113,10 +115,36 @@ Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* result
                                   "\n\t [[{{node " + step.node_name + "}}]] [Op:" + name_ + "]");
     }
     for (size_t k = 0; k < outputs.size(); ++k) slots[step.first_output_slot + k] = std::move(outputs[k]);
+    for (int slot : step.release_after) slots[slot] = Tensor();
   }
   results->resize(result_slots_.size());
   for (size_t i = 0; i < result_slots_.size(); ++i) (*results)[i] = slots[result_slots_[i]];
   return Status::OK();
+}
+
+void Plan::schedule_releases() {
+  constexpr int kNever = -1;
+  std::vector<int> last_reader(num_slots_, kNever);
+  for (int i = 0; i < num_steps(); ++i) {
+    for (int slot : steps_[i].input_slots) last_reader[slot] = i;
+  }
+  std::vector<bool> kept(num_slots_, false);  // results are returned, not released
+  for (int slot : result_slots_) kept[slot] = true;
+  for (int i = 0; i < num_steps(); ++i) {
+    Step& step = steps_[i];
+    auto release = [&](int slot) {
+      if (kept[slot]) return;
+      kept[slot] = true;  // once (a step may read a slot twice)
+      step.release_after.push_back(slot);
+    };
+    for (int slot : step.input_slots) {
+      if (last_reader[slot] == i) release(slot);
+    }
+    // Outputs that nothing reads (a stateful op's unused value) go as soon as they are made.
+    for (int k = 0; k < step.num_outputs; ++k) {
+      if (last_reader[step.first_output_slot + k] == kNever) release(step.first_output_slot + k);
+    }
+  }
 }
 
 std::vector<std::string> Plan::step_names() const {

@@ -41,12 +41,19 @@ class Plan {
     DType type_attrs[kMaxTypeAttrs];
     std::vector<int> input_slots;
     int first_output_slot;
+    int num_outputs;
+    // Slots whose last reader is this step (and outputs nothing reads): cleared after it runs,
+    // so intermediate buffers go back to the allocator while the plan runs and a chain of ops
+    // keeps only a few alive.
+    std::vector<int> release_after;
     // The traced output dtypes and shapes, when all shapes were fully known: with the feeds at
     // their traced shapes, the kernel runs without the shape function.
     bool static_outputs = false;
     std::vector<DType> output_dtypes;
     std::vector<Shape> output_shapes;
   };
+  void schedule_releases();
+
   std::string name_;
   std::vector<Step> steps_;
   int num_slots_ = 0;

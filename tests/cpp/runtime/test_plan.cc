@@ -88,3 +88,24 @@ TEST_CASE("run-time errors name the failing node", "[runtime][plan]") {
   CHECK(s.message() == "Graph execution error:\n\nDetected at node floordiv:\nInteger division by zero\n\t "
                        "[[{{node floordiv}}]] [Op:graph]");
 }
+
+TEST_CASE("intermediates are released early, results are kept", "[runtime][plan]") {
+  // y = x * x is both a result and read by z = y + y; x is read twice by one step.
+  Graph g;
+  int x = 0, y = 0, z = 0;
+  REQUIRE(g.add_placeholder(DType::kInt32, Shape{2}, "x", &x).ok());
+  REQUIRE(g.add_node("Mul", "mul", {{x, 0}, {x, 0}}, AttrMap(), &y).ok());
+  REQUIRE(g.add_node("AddV2", "add", {{y, 0}, {y, 0}}, AttrMap(), &z).ok());
+  g.arguments = {x};
+  g.results = {{z, 0}, {y, 0}};
+  std::shared_ptr<const Plan> plan;
+  REQUIRE(Plan::build(g, &plan).ok());
+  Tensor feed = vec<int32_t>({2, 3});
+  std::vector<Tensor> results;
+  for (int run = 0; run < 2; ++run) {
+    REQUIRE(plan->run(&feed, 1, &results).ok());
+    CHECK(values<int32_t>(results[0]) == std::vector<int32_t>{8, 18});
+    CHECK(values<int32_t>(results[1]) == std::vector<int32_t>{4, 9});
+  }
+  CHECK(values<int32_t>(feed) == std::vector<int32_t>{2, 3});
+}
