@@ -1,0 +1,87 @@
+"""Overloads of Python builtins for converted code: `range(tensor)` is tf.range, `len(tensor)`
+is static when the first dimension is known, `abs`/`int`/`float` of a tensor are ops."""
+
+import builtins
+import collections
+
+from graphfn.framework import dtypes
+from graphfn.framework.tensor import SymbolicTensor, Tensor
+
+# Graph tensors produced by tf.range in converted code -> (start, delta), so that `for i in
+# tf.range(...)` counts without gathering, and an empty range leaves `i` at `start` (AutoGraph's
+# documented deviation). Bounded: only the most recent ranges matter (the loop follows the call).
+_ranges = collections.OrderedDict()
+
+
+def note_range(result, start, limit, delta):
+    if isinstance(result, SymbolicTensor):
+        from graphfn.ops import array_ops
+        if limit is None:
+            start = 0
+        start = array_ops.convert_to_tensor(start, dtype=result.dtype) if not isinstance(start, Tensor) else start
+        delta = array_ops.convert_to_tensor(delta, dtype=result.dtype) if not isinstance(delta, Tensor) else delta
+        if start.dtype != result.dtype or delta.dtype != result.dtype:
+            from graphfn.ops import math_ops
+            start, delta = math_ops.cast(start, result.dtype), math_ops.cast(delta, result.dtype)
+        _ranges[id(result)] = (result, start, delta)
+        while len(_ranges) > 64:
+            _ranges.popitem(last=False)
+    return result
+
+
+def range_info(tensor):
+    entry = _ranges.get(id(tensor))
+    if entry is None or entry[0] is not tensor:
+        return None
+    return entry[1], entry[2]
+
+
+def tf_range(start, limit=None, delta=1, dtype=None, name="range"):
+    from graphfn.ops import array_ops
+    return note_range(array_ops.range_(start, limit, delta, dtype, name), start, limit, delta)
+
+
+def range_(start_or_stop, stop=None, step=None):
+    args = [a for a in (start_or_stop, stop, step) if a is not None]
+    if any(isinstance(a, Tensor) for a in args):
+        if stop is None:
+            return tf_range(start_or_stop)
+        return tf_range(start_or_stop, stop, 1 if step is None else step)
+    return builtins.range(*args)
+
+
+def len_(s):
+    if isinstance(s, SymbolicTensor):
+        dims = s.shape.dims
+        if dims is not None and dims and dims[0] is not None:
+            return dims[0]
+        if dims is not None and not dims:
+            raise ValueError("len requires a non-scalar tensor, got one of shape %s" % (s.shape,))
+        from graphfn.ops import array_ops
+        return array_ops.shape(s)[0]
+    return len(s)
+
+
+def abs_(x):
+    if isinstance(x, Tensor):
+        from graphfn.ops import math_ops
+        return math_ops.abs(x)
+    return abs(x)
+
+
+def int_(x=0, *args):
+    if isinstance(x, Tensor):
+        from graphfn.ops import math_ops
+        return math_ops.cast(x, dtypes.int32)
+    return int(x, *args)
+
+
+def float_(x=0.0):
+    if isinstance(x, Tensor):
+        from graphfn.ops import math_ops
+        return math_ops.cast(x, dtypes.float32)
+    return float(x)
+
+
+BUILTIN_OVERLOADS = {builtins.range: range_, builtins.len: len_, builtins.abs: abs_, builtins.int: int_,
+                     builtins.float: float_}
