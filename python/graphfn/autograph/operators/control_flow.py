@@ -77,7 +77,6 @@ class _BranchChecker:
         self.seen = {}
 
     def outputs(self, values, tag):
-        out = []
         for name, value in zip(self.names, values):
             if type(value) is UndefinedReturnValue:
                 raise ValueError("the %s branch must also have a return statement." % tag)
@@ -85,18 +84,24 @@ class _BranchChecker:
                 raise ValueError("'%s' must also be initialized in the %s branch" % (name, tag))
             if value is None or any(leaf is None for leaf in nest.flatten(value)):
                 raise ValueError("'%s' is None at the end of the %s branch." % (name, tag))
-            out.append(nest.map_structure(_to_tensor, value))
+        self.seen[tag] = values
+        if len(self.seen) == 2:
+            self._compare_structure(self.seen["main"], self.seen["else"])
+        out = tuple(nest.map_structure(_to_tensor, v) for v in values)
         self.seen[tag] = out
         if len(self.seen) == 2:
-            self._compare(self.seen["main"], self.seen["else"])
-        return tuple(out)
+            self._compare_dtypes(self.seen["main"], self.seen["else"])
+        return out
 
-    def _compare(self, main, other):
+    def _compare_structure(self, main, other):
         for name, a, b in zip(self.names, main, other):
             diff = structure.mismatch(a, b)
             if diff is not None:
                 raise TypeError("'%s' must have the same nested structure in the main and else branches:\n\n%s"
                                 % (name, diff))
+
+    def _compare_dtypes(self, main, other):
+        for name, a, b in zip(self.names, main, other):
             for x, y in zip(nest.flatten(a), nest.flatten(b)):
                 if x.dtype != y.dtype:
                     raise TypeError("'%s' has dtype %s in the main branch, but dtype %s in the else branch"
@@ -245,7 +250,7 @@ def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag
     for i in carried:
         inv = invariants.get(id(init[i]))
         if i in specs:
-            inv = nest.map_structure(lambda spec: spec[1], specs[i])
+            inv = nest.map_structure(lambda spec: spec.shape, specs[i])
         shape_inv.append(nest.map_structure(lambda t, inv=inv: inv if inv is not None else t.shape, loop_init[i])
                          if not isinstance(inv, TensorShape) else inv)
     declared = {i: s for i, s in zip(carried, shape_inv)}
@@ -347,16 +352,23 @@ def _probe_undefined(run_body, init, undefined, symbol_names, for_info):
             value = new[i]
             if type(value) is Undefined or value is None:
                 raise ValueError("'%s' must be defined before the loop." % symbol_names[i])
-            found[i] = nest.map_structure(lambda v: (_to_tensor(v).dtype, _to_tensor(v).shape), value)
+            found[i] = nest.map_structure(lambda v: _Spec(_to_tensor(v)), value)
         return array_ops.constant(0)
 
     cf().cond(array_ops.constant(False), probe, lambda: array_ops.constant(0))
     return found
 
 
+class _Spec:
+    __slots__ = ("dtype", "shape")
+
+    def __init__(self, tensor):
+        self.dtype, self.shape = tensor.dtype, tensor.shape
+
+
 def _placeholder(spec):
-    """A zero of the given (dtype, shape); unknown dimensions become 0."""
-    dtype, shape = spec
+    """A zero of the spec's dtype and shape; unknown dimensions become 0."""
+    dtype, shape = spec.dtype, spec.shape
     dims = [0 if d is None else d for d in (shape.dims or [])]
     if dtype == dtypes.string:
         value = np.full(dims, b"", dtype=object)

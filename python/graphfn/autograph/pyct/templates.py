@@ -102,6 +102,11 @@ def _aslist(r):
 def replace(source, **subs):
     """The statements of `source` with the substitutions applied (fresh nodes every call)."""
     body = copy.deepcopy(_parse(source))
+    for stmt in body:
+        for node in ast.walk(stmt):  # generated code takes its location from where it is used
+            for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+                if hasattr(node, attr):
+                    setattr(node, attr, None)
     replacer = _Replacer(subs)
     out = []
     for stmt in body:
