@@ -21,3 +21,6 @@ def transform(node, ctx, display_name):
     if ctx.is_top:
         node.name = "tf__" + display_name
         node.decorator_list = []
+    else:
+        node.decorator_list = [templates.replace_as_expression("ag__.autograph_artifact")] + node.decorator_list
+        base.located(node.decorator_list[0], node)

@@ -10,6 +10,8 @@ _LOOPS = (ast.For, ast.While)
 
 
 def contains(node, kind, into_loops):
+    if isinstance(node, _FUNCS):
+        return False  # a nested function's jumps are its own
     stack = [node]
     while stack:
         n = stack.pop()

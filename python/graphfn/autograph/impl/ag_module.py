@@ -11,6 +11,6 @@ for _name, _value in {
     "ConversionOptions": api.ConversionOptions, "STD": api.STD,
     "if_stmt": control_flow.if_stmt, "while_stmt": control_flow.while_stmt, "for_stmt": control_flow.for_stmt,
     "if_exp": control_flow.if_exp, "and_": logical.and_, "or_": logical.or_, "not_": logical.not_,
-    "ld": variables.ld, "Undefined": variables.Undefined, "UndefinedReturnValue": variables.UndefinedReturnValue,
+    "ld": variables.ld, "autograph_artifact": api.autograph_artifact, "Undefined": variables.Undefined, "UndefinedReturnValue": variables.UndefinedReturnValue,
 }.items():
     setattr(MODULE, _name, _value)

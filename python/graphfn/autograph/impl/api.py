@@ -61,6 +61,15 @@ class FunctionScope:
         return None if type(value) is UndefinedReturnValue else value
 
 
+def autograph_artifact(fn):
+    """Marks a function defined in converted code (already converted: called as-is)."""
+    try:
+        fn.__ag_do_not_convert__ = True
+    except AttributeError:
+        pass
+    return fn
+
+
 # Control status: do_not_convert disables conversion for everything it calls ----------------------
 
 _status = threading.local()

@@ -40,6 +40,9 @@ generated_code_names = weakref.WeakKeyDictionary()
 
 
 def _convert_function(node, namer, top, display_name, generated):
+    if top:  # the top function gets the plain names, nested ones numbered copies (as in TF)
+        for name in ("fscope", "do_return", "retval_"):
+            namer.reserve(name)
     fscope = "fscope" if top else namer.new("fscope")
     ctx = base.Context(namer, TOP_OPTIONS if top else NESTED_OPTIONS, fscope, top)
     for child in _direct_nested_functions(node):
@@ -61,7 +64,7 @@ def _direct_nested_functions(node):
 
 
 def _lambda_as_function(node):
-    fn = ast.FunctionDef(name="lam", args=node.args, body=[ast.Return(value=node.body)], decorator_list=[],
+    fn = ast.FunctionDef(name="lam", args=node.args, body=[ast.copy_location(ast.Return(value=node.body), node)], decorator_list=[],
                          returns=None, type_comment=None)
     return ast.copy_location(fn, node)
 
