@@ -123,7 +123,6 @@ def instantiate(entry, fn, ag_module):
     closure = tuple(cells[name] for name in entry.code.co_freevars)
     new = types.FunctionType(entry.code, fn.__globals__, entry.name, fn.__defaults__, closure)
     new.__kwdefaults__ = fn.__kwdefaults__
-    new.__ag_compiled = True
     return new
 
 

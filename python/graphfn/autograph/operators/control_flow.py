@@ -74,7 +74,7 @@ class _BranchChecker:
 
     def __init__(self, names):
         self.names = names
-        self.seen = {}
+        self.raw, self.seen = {}, {}
 
     def outputs(self, values, tag):
         for name, value in zip(self.names, values):
@@ -84,9 +84,9 @@ class _BranchChecker:
                 raise ValueError("'%s' must also be initialized in the %s branch" % (name, tag))
             if value is None or any(leaf is None for leaf in nest.flatten(value)):
                 raise ValueError("'%s' is None at the end of the %s branch." % (name, tag))
-        self.seen[tag] = values
-        if len(self.seen) == 2:
-            self._compare_structure(self.seen["main"], self.seen["else"])
+        self.raw[tag] = values
+        if len(self.raw) == 2:
+            self._compare_structure(self.raw["main"], self.raw["else"])
         out = tuple(nest.map_structure(_to_tensor, v) for v in values)
         self.seen[tag] = out
         if len(self.seen) == 2:

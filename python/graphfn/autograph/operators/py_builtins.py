@@ -15,25 +15,23 @@ _ranges = collections.OrderedDict()
 
 def note_range(result, start, limit, delta):
     if isinstance(result, SymbolicTensor):
-        from graphfn.ops import array_ops
-        if limit is None:
-            start = 0
-        start = array_ops.convert_to_tensor(start, dtype=result.dtype) if not isinstance(start, Tensor) else start
-        delta = array_ops.convert_to_tensor(delta, dtype=result.dtype) if not isinstance(delta, Tensor) else delta
-        if start.dtype != result.dtype or delta.dtype != result.dtype:
-            from graphfn.ops import math_ops
-            start, delta = math_ops.cast(start, result.dtype), math_ops.cast(delta, result.dtype)
-        _ranges[id(result)] = (result, start, delta)
+        _ranges[id(result)] = (result, 0 if limit is None else start, delta)
         while len(_ranges) > 64:
             _ranges.popitem(last=False)
     return result
 
 
 def range_info(tensor):
+    """(start, delta) as tensors of the range's dtype, made when a loop needs them."""
     entry = _ranges.get(id(tensor))
     if entry is None or entry[0] is not tensor:
         return None
-    return entry[1], entry[2]
+    from graphfn.ops import array_ops, math_ops
+    values = []
+    for v in entry[1:]:
+        v = v if isinstance(v, Tensor) else array_ops.convert_to_tensor(v)
+        values.append(v if v.dtype == tensor.dtype else math_ops.cast(v, tensor.dtype))
+    return tuple(values)
 
 
 def tf_range(start, limit=None, delta=1, dtype=None, name="range"):

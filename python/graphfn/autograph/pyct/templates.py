@@ -8,12 +8,10 @@ a list of names fills a `nonlocal`/`global` placeholder."""
 
 import ast
 import copy
-import functools
 
 
-@functools.lru_cache(maxsize=256)
 def _parse(source):
-    return ast.parse(source).body
+    return ast.parse(source).body  # a fresh parse is cheaper than deep-copying a cached tree
 
 
 class _Replacer(ast.NodeTransformer):
@@ -101,7 +99,7 @@ def _aslist(r):
 
 def replace(source, **subs):
     """The statements of `source` with the substitutions applied (fresh nodes every call)."""
-    body = copy.deepcopy(_parse(source))
+    body = _parse(source)
     for stmt in body:
         for node in ast.walk(stmt):  # generated code takes its location from where it is used
             for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
