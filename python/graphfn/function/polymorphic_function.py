@@ -35,6 +35,7 @@ class Function(_core.FunctionBase):
         self._signature = inspect.signature(python_function)
         self._input_signature = _check_input_signature(input_signature)
         self._autograph = autograph
+        self._converted = None  # the AutoGraph entry point, made on the first trace
         self._reduce_retracing = reduce_retracing
         self._jit_compile = jit_compile
         self._max_traces = max_traces
@@ -50,7 +51,7 @@ class Function(_core.FunctionBase):
             return self._python_function(*args, **kwargs)
         if not context.executing_eagerly():
             # Called while tracing another function: trace this one inline into that graph.
-            return self._python_function(*args, **kwargs)
+            return self._traced_function()(*args, **kwargs)
         arguments = self._bind(args, kwargs)
         concrete, traced = self._concrete_function_for(arguments)
         retracing.record_call(self._python_function, traced, self._fast_take_hits())
@@ -115,14 +116,23 @@ class Function(_core.FunctionBase):
         variable created unconditionally fails, and `if self.v is None:` patterns work)."""
         if self._cache:
             with context.variable_creation_scope(context._NON_FIRST_CALL):
-                return tracing.trace(self._python_function, self._name, self._signature, arguments)
+                return tracing.trace(self._traced_function(), self._name, self._signature, arguments)
         with context.variable_creation_scope(context._ALLOWED) as created:
-            concrete = tracing.trace(self._python_function, self._name, self._signature, arguments)
+            concrete = tracing.trace(self._traced_function(), self._name, self._signature, arguments)
         if not created:
             return concrete
         self._cache[key + (("<variable creation>", None),)] = concrete
         with context.variable_creation_scope(context._SINGLETON_ONLY):
-            return tracing.trace(self._python_function, self._name, self._signature, arguments)
+            return tracing.trace(self._traced_function(), self._name, self._signature, arguments)
+
+    def _traced_function(self):
+        """What tracing calls: the AutoGraph-converted function when autograph=True."""
+        if not self._autograph:
+            return self._python_function
+        if self._converted is None:
+            from graphfn.autograph.impl import api
+            self._converted = api.tf_convert(self._python_function)
+        return self._converted
 
     def _with_signature_specs(self, arguments):
         """input_signature: the parameters it covers are traced (and keyed) as their specs."""

@@ -1,0 +1,1 @@
+"""One AST transformer per construct, applied in order by impl/conversion.py."""

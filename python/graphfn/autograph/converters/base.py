@@ -1,0 +1,65 @@
+"""What every converter shares: the per-function context and a transformer that stays out of
+nested function definitions (each is converted on its own, see impl/conversion.py)."""
+
+import ast
+
+from graphfn.autograph.pyct import templates
+
+
+class UnsupportedLanguageElementError(NotImplementedError):
+    """The function uses Python syntax AutoGraph cannot convert."""
+
+
+class Context:
+    """Per-function conversion state: the gensym and the names the converters created (which
+    the variables converter must not wrap in ag__.ld)."""
+
+    def __init__(self, namer, options_source, fscope, is_top):
+        self.namer = namer
+        self.options_source = options_source
+        self.fscope = fscope
+        self.is_top = is_top
+        self.internal = {"ag__", fscope}
+
+    def new(self, base):
+        name = self.namer.new(base)
+        self.internal.add(name)
+        return name
+
+    def fixed(self, name):
+        self.internal.add(self.namer.reserve(name))
+        return name
+
+
+class Transformer(ast.NodeTransformer):
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def visit_FunctionDef(self, node):
+        return node  # converted separately
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
+    def visit_block(self, stmts):
+        out = []
+        for s in stmts:
+            r = self.visit(s)
+            if r is None:
+                continue
+            out.extend(r if isinstance(r, list) else [r])
+        return out
+
+
+def located(nodes, origin):
+    """Gives generated nodes the line of the statement they come from (tracebacks, error
+    rewriting); nodes keep locations they already have."""
+    for n in nodes if isinstance(nodes, list) else [nodes]:
+        for sub in ast.walk(n):
+            if "lineno" in sub._attributes and getattr(sub, "lineno", None) is None:
+                sub.lineno, sub.col_offset = origin.lineno, origin.col_offset
+                sub.end_lineno, sub.end_col_offset = origin.lineno, origin.col_offset
+    return nodes
+
+
+def not_expr(name):
+    return ast.UnaryOp(op=ast.Not(), operand=templates.name(name))

@@ -1,0 +1,124 @@
+"""`if`, `while` and `for` -> nested functions plus `ag__.if_stmt` / `ag__.while_stmt` /
+`ag__.for_stmt`, which decide at run time between Python and graph control flow.
+
+The state threaded through a construct is what it modifies that is also live (read afterwards,
+read inside before being written, or carried to the next iteration); it is read and written
+through `get_state` / `set_state`, and branch and body functions declare it `nonlocal`.
+Variables the construct may create but that are not defined before it start as
+`ag__.Undefined('x')`, so a later read fails with AutoGraph's error instead of a NameError."""
+
+import ast
+
+from graphfn.autograph.converters import base
+from graphfn.autograph.pyct import activity, templates
+
+
+class ControlFlow(base.Transformer):
+    def __init__(self, ctx, fn_node):
+        super().__init__(ctx)
+        self.globals = activity.declared(fn_node, ast.Global)
+        self.nonlocals = activity.declared(fn_node, ast.Nonlocal)
+        always = activity.nested_function_reads(fn_node) | self.nonlocals
+        activity.Liveness(always).block(fn_node.body, set())
+        activity.annotate_defined(fn_node.body, activity.function_params(fn_node) | self.nonlocals)
+        self.always = always
+
+    # Which variables a construct carries ---------------------------------------------------------
+
+    def _scope(self, node, modified):
+        live_in, live_out = node._ag_live_in, node._ag_live_out
+        live = live_in | live_out | self.always
+        modified = {m for m in modified if activity.root(m) not in self.globals}
+        basic = {m for m in modified if not activity.is_composite(m) and m in live}
+        composite = {m for m in modified if activity.is_composite(m) and activity.root(m) in live}
+        input_only = {m for m in basic if m in live_in and m not in live_out and m not in self.always}
+        scope = sorted(basic | composite, key=lambda v: (v in input_only, v))
+        undefined = sorted(m for m in modified if not activity.is_composite(m)
+                           and m not in node._ag_defined_in and m not in self.nonlocals)
+        return scope, len(scope) - len(input_only), undefined
+
+    def _state_functions(self, scope):
+        get_state, set_state = self.ctx.new("get_state"), self.ctx.new("set_state")
+        plain = [v for v in scope if not activity.is_composite(v)]
+        if scope:
+            values = ", ".join(scope) + ("," if len(scope) == 1 else "")
+            code = "def %s():\n    return (%s)\n\ndef %s(vars_):\n    nonlocal ag__names\n    %s = vars_\n" % (
+                get_state, values, set_state, values)
+        else:
+            code = "def %s():\n    return ()\n\ndef %s(block_vars):\n    pass\n" % (get_state, set_state)
+        self.ctx.internal.update(("vars_", "block_vars"))
+        return templates.replace(code, ag__names=plain), get_state, set_state
+
+    def _body_function(self, base_name, scope, body, args=()):
+        name = self.ctx.new(base_name)
+        plain = [v for v in scope if not activity.is_composite(v)]
+        fn = templates.replace("def %s(%s):\n    nonlocal ag__names\n    pass\n" % (name, ", ".join(args)), ag__names=plain)[0]
+        fn.body = fn.body[:-1] + (body or [ast.Pass()])
+        return fn, name
+
+    @staticmethod
+    def _undefined(names):
+        return [s for n in names for s in templates.replace("%s = ag__.Undefined(%r)" % (n, n))]
+
+    # Statements ----------------------------------------------------------------------------------
+
+    def visit_If(self, node):
+        scope, nouts, undefined = self._scope(node, activity.modified(node.body + node.orelse))
+        body, orelse = self.visit_block(node.body), self.visit_block(node.orelse)
+        state, get_state, set_state = self._state_functions(scope)
+        if_body, if_name = self._body_function("if_body", scope, body)
+        else_body, else_name = self._body_function("else_body", scope, orelse)
+        call = templates.replace(
+            "ag__.if_stmt(ag__test, %s, %s, %s, %s, ag__names, %d)" % (if_name, else_name, get_state, set_state, nouts),
+            ag__test=node.test, ag__names=templates.str_tuple(scope))
+        return base.located(state + [if_body, else_body] + self._undefined(undefined) + call, node)
+
+    def visit_While(self, node):
+        scope, _, undefined = self._scope(node, activity.modified(node.body))
+        body = self.visit_block(node.body)
+        state, get_state, set_state = self._state_functions(scope)
+        loop_body, body_name = self._body_function("loop_body", scope, body)
+        test_name = self.ctx.new("loop_test")
+        loop_test = templates.replace("def %s():\n    return ag__test" % test_name, ag__test=node.test)
+        call = templates.replace(
+            "ag__.while_stmt(%s, %s, %s, %s, ag__names, ag__opts)" % (test_name, body_name, get_state, set_state),
+            ag__names=templates.str_tuple(scope), ag__opts=_options(node, {}))
+        return base.located(state + [loop_body] + loop_test + self._undefined(undefined) + call, node)
+
+    def visit_For(self, node):
+        target_names = activity.modified([ast.Assign(targets=[node.target], value=ast.Constant(None))])
+        scope, _, undefined = self._scope(node, activity.modified(node.body) | target_names)
+        body = self.visit_block(node.body)
+        state, get_state, set_state = self._state_functions(scope)
+        self.ctx.internal.add("itr")
+        bind = ast.Assign(targets=[node.target], value=templates.name("itr"), lineno=None)
+        loop_body, body_name = self._body_function("loop_body", scope, [bind] + body, args=("itr",))
+        extra = getattr(node, "_ag_extra_tests", [])
+        pieces = state + [loop_body]
+        extra_name = "None"
+        if extra:
+            extra_name = self.ctx.new("extra_test")
+            test = extra[0] if len(extra) == 1 else ast.BoolOp(op=ast.And(), values=extra)
+            from graphfn.autograph.converters import logical_expressions
+            test = logical_expressions.LogicalExpressions(self.ctx).visit(test)
+            fn = templates.replace("def %s():\n    nonlocal ag__names\n    return ag__test" % extra_name,
+                                   ag__names=[v for v in scope if not activity.is_composite(v)], ag__test=test)
+            pieces += fn
+        iterate = ast.unparse(node.target).strip("()")
+        call = templates.replace(
+            "ag__.for_stmt(ag__iter, %s, %s, %s, %s, ag__names, ag__opts)" % (extra_name, body_name, get_state, set_state),
+            ag__iter=node.iter, ag__names=templates.str_tuple(scope),
+            ag__opts=_options(node, {"iterate_names": templates.const(iterate)}))
+        return base.located(pieces + self._undefined(undefined) + call, node)
+
+
+def _options(loop, extra):
+    keys, values = [], []
+    for key, value in getattr(loop, "_ag_loop_options", []) + list(extra.items()):
+        keys.append(templates.const(key))
+        values.append(value)
+    return ast.Dict(keys=keys, values=values)
+
+
+def transform(node, ctx):
+    node.body = ControlFlow(ctx, node).visit_block(node.body)

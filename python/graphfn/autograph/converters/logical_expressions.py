@@ -1,0 +1,28 @@
+"""`a and b` -> `ag__.and_(lambda: a, lambda: b)` (b stays lazy), `a or b` likewise,
+`not a` -> `ag__.not_(a)`."""
+
+import ast
+
+from graphfn.autograph.converters import base
+from graphfn.autograph.pyct import templates
+
+
+class LogicalExpressions(base.Transformer):
+    def visit_BoolOp(self, node):
+        self.generic_visit(node)
+        fn = "and_" if isinstance(node.op, ast.And) else "or_"
+        values = node.values
+        result = values[-1]
+        for left in reversed(values[:-1]):
+            result = templates.replace_as_expression("ag__.%s(lambda: a, lambda: b)" % fn, a=left, b=result)
+        return base.located(result, node)
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if not isinstance(node.op, ast.Not):
+            return node
+        return base.located(templates.replace_as_expression("ag__.not_(a)", a=node.operand), node)
+
+
+def transform(node, ctx):
+    node.body = LogicalExpressions(ctx).visit_block(node.body)

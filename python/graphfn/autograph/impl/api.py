@@ -1,0 +1,241 @@
+"""The conversion entry points: converted_call (what every call in converted code goes
+through), the wrapper graphfn.function traces, to_graph / to_code, do_not_convert."""
+
+import functools
+import inspect
+import logging
+import threading
+import types
+import weakref
+
+from graphfn.autograph.impl import config, conversion, error_utils
+from graphfn.autograph.pyct import parser
+
+_logger = logging.getLogger("graphfn.autograph")
+
+
+class ConversionOptions:
+    """How to convert: `recursive` converts callees too; `user_requested` converts even library
+    code (the function handed to graphfn.function)."""
+
+    __slots__ = ("recursive", "user_requested", "optional_features", "internal_convert_user_code")
+
+    def __init__(self, recursive=False, user_requested=False, optional_features=(), internal_convert_user_code=True):
+        self.recursive = recursive
+        self.user_requested = user_requested
+        self.optional_features = tuple(optional_features or ())
+        self.internal_convert_user_code = internal_convert_user_code
+
+    def call_options(self):
+        """The options for functions called from converted code."""
+        return ConversionOptions(self.recursive, False, self.optional_features, self.internal_convert_user_code)
+
+    def __repr__(self):
+        return "ConversionOptions[recursive=%s, user_requested=%s, optional_features=%s]" % (
+            self.recursive, self.user_requested, self.optional_features)
+
+
+STD = ConversionOptions(recursive=True)
+
+
+class FunctionScope:
+    """The `with` block around every converted function body; `ret` turns "never returned"
+    into None."""
+
+    __slots__ = ("name", "scope_name", "options", "callopts")
+
+    def __init__(self, function_name, scope_name, options):
+        self.name = function_name
+        self.scope_name = scope_name
+        self.options = options
+        self.callopts = options.call_options()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def ret(self, value, did_return):
+        from graphfn.autograph.operators.variables import UndefinedReturnValue
+        return None if type(value) is UndefinedReturnValue else value
+
+
+def autograph_artifact(fn):
+    """Marks a function defined in converted code (already converted: called as-is)."""
+    try:
+        fn.__ag_do_not_convert__ = True
+    except AttributeError:
+        pass
+    return fn
+
+
+# Control status: do_not_convert disables conversion for everything it calls ----------------------
+
+_status = threading.local()
+
+
+def _disabled():
+    return getattr(_status, "disabled", 0) > 0
+
+
+def do_not_convert(func=None):
+    """Runs `func` as written: neither it nor anything it calls is converted."""
+    if func is None:
+        return do_not_convert
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        _status.disabled = getattr(_status, "disabled", 0) + 1
+        try:
+            return func(*args, **kwargs)
+        finally:
+            _status.disabled -= 1
+
+    wrapper.__ag_do_not_convert__ = True
+    return wrapper
+
+
+# Conversion -----------------------------------------------------------------------------------------
+
+_instances = weakref.WeakKeyDictionary()  # original function -> converted function
+_warned = set()
+
+
+def _ag_module():
+    from graphfn.autograph.impl import ag_module
+    return ag_module.MODULE
+
+
+def convert_function(fn):
+    """The converted version of a plain Python function (cached)."""
+    converted = _instances.get(fn)
+    if converted is None:
+        converted = conversion.instantiate(conversion.convert(fn), fn, _ag_module())
+        try:
+            _instances[fn] = converted
+        except TypeError:
+            pass
+    return converted
+
+
+def _conversion_failed(fn, error):
+    if config.strict() or isinstance(error, RecursionError):
+        raise error
+    key = getattr(fn, "__code__", fn)
+    if key in _warned:
+        return
+    _warned.add(key)
+    _logger.warning(
+        "AutoGraph could not transform %s and will run it as-is.\nCause: %s\nTo silence this warning, decorate "
+        "the function with @graphfn.autograph.experimental.do_not_convert", fn, error)
+
+
+def _unwrap(f):
+    """(function to convert, object to bind as self or None), or (None, None) to call as-is."""
+    if inspect.ismethod(f):
+        func = f.__func__
+        return (func, f.__self__) if isinstance(func, types.FunctionType) else (None, None)
+    if isinstance(f, types.FunctionType):
+        return f, None
+    if not isinstance(f, type) and not isinstance(f, types.BuiltinFunctionType):
+        call = getattr(type(f), "__call__", None)
+        if isinstance(call, types.FunctionType):
+            return call, f
+    return None, None
+
+
+def converted_call(f, args, kwargs, caller_fscope=None, options=None):
+    """Calls f(*args, **kwargs), converting f first when it is user code."""
+    if kwargs is None:
+        kwargs = {}
+    if options is None:
+        options = caller_fscope.callopts if caller_fscope is not None else STD
+    try:
+        overload = _builtin_overloads().get(f)
+    except TypeError:  # unhashable callable
+        overload = None
+    if overload is not None:
+        return overload(*args, **kwargs)
+    if conversion.is_generated(f) or getattr(f, "__ag_do_not_convert__", False):
+        return f(*args, **kwargs)
+    if not options.recursive and not options.user_requested or _disabled():
+        return f(*args, **kwargs)
+    if isinstance(f, functools.partial):
+        return converted_call(f.func, f.args + tuple(args), {**f.keywords, **kwargs}, caller_fscope, options)
+    from graphfn.function.polymorphic_function import Function
+    if isinstance(f, Function):
+        return f(*args, **kwargs)
+    target, bound_self = _unwrap(f)
+    if target is None or conversion.is_generated(target) or getattr(target, "__ag_do_not_convert__", False):
+        return f(*args, **kwargs)
+    if not options.user_requested and config.is_library(target):
+        return f(*args, **kwargs)
+    if target.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR | inspect.CO_COROUTINE):
+        _conversion_failed(target, NotImplementedError("generators are not supported"))
+        return f(*args, **kwargs)
+    try:
+        converted = convert_function(target)
+    except (parser.SourceUnavailableError, Exception) as e:  # noqa: B014 - any conversion failure
+        _conversion_failed(target, e)
+        return f(*args, **kwargs)
+    if bound_self is not None:
+        return converted(bound_self, *args, **kwargs)
+    return converted(*args, **kwargs)
+
+
+_OVERLOADS = None
+
+
+def _builtin_overloads():
+    global _OVERLOADS
+    if _OVERLOADS is None:
+        from graphfn.autograph.operators import py_builtins
+        from graphfn.ops import array_ops
+        _OVERLOADS = dict(py_builtins.BUILTIN_OVERLOADS)
+        _OVERLOADS[array_ops.range_] = py_builtins.tf_range
+    return _OVERLOADS
+
+
+# Entry points ------------------------------------------------------------------------------------------
+
+def tf_convert(f):
+    """What graphfn.function traces when autograph=True: f converted (even if it is library
+    code), with errors raised while it runs rewritten to name the user's code."""
+    options = ConversionOptions(recursive=True, user_requested=True)
+
+    @functools.wraps(f)
+    def converted_entry(*args, **kwargs):
+        try:
+            return converted_call(f, args, kwargs, options=options)
+        except Exception as e:  # noqa: BLE001 - re-raised, possibly with a rewritten message
+            new = error_utils.rewrite(e)
+            if new is None:
+                raise
+            raise new.with_traceback(e.__traceback__) from None
+
+    return converted_entry
+
+
+def to_graph(entity, recursive=True, experimental_optional_features=None):
+    """The converted version of a Python function or method (graphfn.autograph.to_graph)."""
+    target, bound_self = _unwrap(entity)
+    if target is None:
+        raise ValueError("Expected a Python function or method, got %r" % (entity,))
+    converted = convert_function(target)
+    if bound_self is not None:
+        return types.MethodType(converted, bound_self)
+    return converted
+
+
+def to_code(entity, recursive=True, experimental_optional_features=None):
+    """The generated source of the converted function, as a string."""
+    from graphfn.function.polymorphic_function import Function
+    if isinstance(entity, Function):
+        entity = entity.python_function
+    target, _ = _unwrap(entity)
+    if target is None:
+        raise ValueError("Expected a Python function or method, got %r" % (entity,))
+    return conversion.convert(target).source
+
+

@@ -1,0 +1,131 @@
+"""Source-to-source conversion of one function: parse, run the converters, compile.
+
+The result is cached per code object (and options): later conversions of the same code only
+build a new function object around the cached code, with the original globals, defaults and
+closure cells. The generated code keeps the user's file name and line numbers, so tracebacks
+and AutoGraph's error rewriting point at the user's source."""
+
+import ast
+import threading
+import types
+import weakref
+
+from graphfn.autograph.converters import (base, break_statements, call_trees, conditional_expressions,
+                                          continue_statements, control_flow, directives, functions,
+                                          logical_expressions, return_statements, unsupported_features,
+                                          variables)
+from graphfn.autograph.pyct import naming, parser
+
+TOP_OPTIONS = ("ag__.ConversionOptions(recursive=True, user_requested=True, optional_features=(), "
+               "internal_convert_user_code=True)")
+NESTED_OPTIONS = "ag__.STD"
+
+_PIPELINE = (unsupported_features, directives, break_statements, continue_statements, return_statements,
+             call_trees, conditional_expressions, logical_expressions, variables, control_flow)
+
+
+class Converted:
+    """A converted code object, its generated source and how to rebuild functions from it."""
+
+    __slots__ = ("code", "source", "name")
+
+    def __init__(self, code, source, name):
+        self.code, self.source, self.name = code, source, name
+
+
+_cache = {}  # (code object, options key) -> Converted
+_lock = threading.Lock()
+# code objects of generated functions -> the user function name they belong to (error rewriting)
+generated_code_names = weakref.WeakKeyDictionary()
+
+
+def _convert_function(node, namer, top, display_name, generated):
+    if top:  # the top function gets the plain names, nested ones numbered copies (as in TF)
+        for name in ("fscope", "do_return", "retval_"):
+            namer.reserve(name)
+    fscope = "fscope" if top else namer.new("fscope")
+    ctx = base.Context(namer, TOP_OPTIONS if top else NESTED_OPTIONS, fscope, top)
+    for child in _direct_nested_functions(node):
+        _convert_function(child, namer, False, child.name, generated)
+    for converter in _PIPELINE:
+        converter.transform(node, ctx)
+    functions.transform(node, ctx, display_name)
+    generated |= ctx.internal
+
+
+def _direct_nested_functions(node):
+    stack = list(node.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield n
+        elif not isinstance(n, (ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(n))
+
+
+def _lambda_as_function(node):
+    fn = ast.FunctionDef(name="lam", args=node.args, body=[ast.copy_location(ast.Return(value=node.body), node)], decorator_list=[],
+                         returns=None, type_comment=None)
+    return ast.copy_location(fn, node)
+
+
+def convert(fn):
+    """The Converted entry for a Python function (parsing and transforming on a cache miss)."""
+    code = fn.__code__
+    entry = _cache.get(code)
+    if entry is not None:
+        return entry
+    with _lock:
+        entry = _cache.get(code)
+        if entry is None:
+            entry = _cache[code] = _convert_code(fn)
+    return entry
+
+
+def _convert_code(fn):
+    node, filename = parser.parse_entity(fn)
+    display_name = fn.__name__
+    if isinstance(node, ast.Lambda):
+        node, display_name = _lambda_as_function(node), "lam"
+    for stmt in ast.walk(node):
+        if isinstance(stmt, ast.Name) and stmt.id.startswith("ag__") and stmt.id != "ag__":
+            raise base.UnsupportedLanguageElementError("names starting with ag__ are reserved")
+    namer = naming.Namer(node)
+    generated = set()
+    _convert_function(node, namer, True, display_name, generated)
+    source = ast.unparse(node) + "\n"
+    freevars = fn.__code__.co_freevars
+    factory = ast.FunctionDef(
+        name="ag__factory", body=[node, ast.Return(value=ast.Name(id=node.name, ctx=ast.Load()))],
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=a) for a in ("ag__",) + freevars], vararg=None,
+                           kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+        decorator_list=[], returns=None, type_comment=None)
+    module = ast.Module(body=[ast.copy_location(factory, node)], type_ignores=[])
+    ast.fix_missing_locations(module)
+    factory_code = compile(module, filename, "exec").co_consts[0]
+    inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == node.name)
+    _register(inner, fn.__name__, generated)
+    return Converted(inner, source, node.name)
+
+
+def _register(code, display, generated):
+    generated_code_names[code] = display
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            name = const.co_name
+            _register(const, display if name in generated or name == "<lambda>" else name, generated)
+
+
+def instantiate(entry, fn, ag_module):
+    """A function running the converted code with fn's globals, defaults and closure."""
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    cells["ag__"] = types.CellType(ag_module)
+    closure = tuple(cells[name] for name in entry.code.co_freevars)
+    new = types.FunctionType(entry.code, fn.__globals__, entry.name, fn.__defaults__, closure)
+    new.__kwdefaults__ = fn.__kwdefaults__
+    return new
+
+
+def is_generated(fn):
+    code = getattr(fn, "__code__", None)
+    return code is not None and code in generated_code_names

@@ -1,0 +1,377 @@
+"""if_stmt / while_stmt / for_stmt / if_exp: run the construct as Python when its condition
+(or iterable) is a Python value or an eager tensor, and stage graph control flow
+(graphfn cond / while_loop) when it is a graph tensor.
+
+Graph paths check what TensorFlow's AutoGraph checks, with its messages: variables defined in
+one branch only, None values, branches or iterations that change dtype, shape or structure."""
+
+import numpy as np
+
+from graphfn import _core
+from graphfn.autograph.operators import structure
+from graphfn.autograph.operators.variables import Undefined, UndefinedReturnValue
+from graphfn.framework import dtypes
+from graphfn.framework.tensor import SymbolicTensor, Tensor
+from graphfn.framework.tensor_shape import TensorShape
+from graphfn.util import nest
+
+_LIMITATIONS = ("See https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/"
+                "reference/limitations.md#consistency-of-control-flow-types for more info.")
+PYTHON_MAX_ITERATIONS = 100000000
+
+
+def cf():
+    """The graph control-flow ops (imported lazily: they depend on the whole op library)."""
+    from graphfn.ops import control_flow_ops
+    return control_flow_ops
+
+
+def _ops():
+    from graphfn.ops import array_ops, math_ops
+    return array_ops, math_ops
+
+
+# Conditions ---------------------------------------------------------------------------------------
+
+def _verify_tf_condition(cond, tag):
+    """A graph condition must be a bool scalar (or hold exactly one bool)."""
+    extra = ""
+    if cond.dtype != dtypes.bool:
+        extra = "; to use as boolean Tensor, use `tf.cast`"
+    dims = cond.shape.dims
+    if dims is not None and dims and cond.dtype == dtypes.bool:
+        if all(d == 1 for d in dims):
+            return _ops()[0].reshape(cond, [])
+        extra = ""
+    elif not extra:
+        return cond
+    raise ValueError("condition of %s expected to be `tf.bool` scalar, got %s%s; to check for None, use "
+                     "`is not None`" % (tag, cond, extra))
+
+
+def _to_tensor(value):
+    if isinstance(value, Tensor):
+        return value
+    if hasattr(value, "__tf_tensor__"):
+        return value.__tf_tensor__()
+    from graphfn.ops import array_ops
+    return array_ops.convert_to_tensor(value)
+
+
+# if ---------------------------------------------------------------------------------------------
+
+def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+    if isinstance(cond, SymbolicTensor):
+        _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts)
+    elif cond:
+        body()
+    else:
+        orelse()
+
+
+class _BranchChecker:
+    """Checks each branch's outputs, then compares the second traced branch with the first."""
+
+    def __init__(self, names):
+        self.names = names
+        self.raw, self.seen = {}, {}
+
+    def outputs(self, values, tag):
+        for name, value in zip(self.names, values):
+            if type(value) is UndefinedReturnValue:
+                raise ValueError("the %s branch must also have a return statement." % tag)
+            if type(value) is Undefined:
+                raise ValueError("'%s' must also be initialized in the %s branch" % (name, tag))
+            if value is None or any(leaf is None for leaf in nest.flatten(value)):
+                raise ValueError("'%s' is None at the end of the %s branch." % (name, tag))
+        self.raw[tag] = values
+        if len(self.raw) == 2:
+            self._compare_structure(self.raw["main"], self.raw["else"])
+        out = tuple(nest.map_structure(_to_tensor, v) for v in values)
+        self.seen[tag] = out
+        if len(self.seen) == 2:
+            self._compare_dtypes(self.seen["main"], self.seen["else"])
+        return out
+
+    def _compare_structure(self, main, other):
+        for name, a, b in zip(self.names, main, other):
+            diff = structure.mismatch(a, b)
+            if diff is not None:
+                raise TypeError("'%s' must have the same nested structure in the main and else branches:\n\n%s"
+                                % (name, diff))
+
+    def _compare_dtypes(self, main, other):
+        for name, a, b in zip(self.names, main, other):
+            for x, y in zip(nest.flatten(a), nest.flatten(b)):
+                if x.dtype != y.dtype:
+                    raise TypeError("'%s' has dtype %s in the main branch, but dtype %s in the else branch"
+                                    % (name, x.dtype.name, y.dtype.name))
+
+
+def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+    cond = _verify_tf_condition(cond, "if statement")
+    init = get_state()
+    checker = _BranchChecker(symbol_names[:nouts])
+
+    def branch(fn, tag):
+        def traced():
+            set_state(init)
+            fn()
+            return checker.outputs(get_state()[:nouts], tag)
+        return traced
+
+    result = cf().cond(cond, branch(body, "main"), branch(orelse, "else"))
+    result = () if result is None else tuple(result) if isinstance(result, (list, tuple)) else (result,)
+    set_state(tuple(result) + tuple(init[nouts:]))
+
+
+def if_exp(cond, if_true, if_false, expr_repr):
+    """`x if c else y`."""
+    if isinstance(cond, SymbolicTensor):
+        cond = _verify_tf_condition(cond, "expression")
+        checker = _BranchChecker((expr_repr,))
+
+        def branch(fn, tag):
+            return lambda: checker.outputs((fn(),), tag)[0]
+        return cf().cond(cond, branch(if_true, "main"), branch(if_false, "else"))
+    return if_true() if cond else if_false()
+
+
+# while ------------------------------------------------------------------------------------------
+
+def while_stmt(test, body, get_state, set_state, symbol_names, opts):
+    # The first test decides the kind of loop. (TensorFlow evaluates it in a throw-away graph;
+    # here it is evaluated where it stands: an unused graph test is pruned at run time.)
+    first = test()
+    if isinstance(first, SymbolicTensor):
+        _tf_loop(test, None, body, get_state, set_state, symbol_names, opts, "while loop")
+        return
+    cond, iterations = first, 0
+    while True:
+        if isinstance(cond, SymbolicTensor):
+            raise NotImplementedError(
+                "The condition of while loop started as non-Tensor, then changed to Tensor. This may happen "
+                "either because variables changed type, or when a break or return statement inside the loop "
+                "depends on a Tensor condition. In both cases, changing to a TF loop should remove the error.\n"
+                + _LIMITATIONS)
+        if not cond:
+            return
+        iterations += 1
+        if iterations > PYTHON_MAX_ITERATIONS:
+            raise ValueError("iteration limit exceeded")
+        body()
+        cond = test()
+
+
+# for --------------------------------------------------------------------------------------------
+
+def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    if isinstance(iter_, SymbolicTensor):
+        _tf_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
+        return
+    for target in iter_:
+        if extra_test is not None:
+            go = extra_test()
+            if isinstance(go, SymbolicTensor):
+                raise NotImplementedError(
+                    "break and return statements which depend on a TF condition are not supported in Python "
+                    "for loops. Did you intend to make it a TF loop?\n" + _LIMITATIONS)
+            if not go:
+                break
+        body(target)
+
+
+def _tf_for(iterable, extra_test, body, get_state, set_state, symbol_names, opts):
+    from graphfn.autograph.operators import py_builtins
+    array_ops, math_ops = _ops()
+    info = py_builtins.range_info(iterable)
+    dims = iterable.shape.dims
+    if dims is not None and not dims:
+        raise TypeError("Cannot iterate over a scalar tensor.")
+    n = dims[0] if dims is not None and dims[0] is not None else array_ops.shape(iterable)[0]
+    if info is not None:
+        start, delta = info
+
+        def element(i):
+            return start + math_ops.cast(i, start.dtype) * delta
+        first_iterate = start
+    else:
+        def element(i):
+            return array_ops.gather(iterable, i)
+        first_iterate = None
+    iterate_names = [s.strip() for s in opts.get("iterate_names", "").split(",")]
+
+    def test(index):
+        go = math_ops.less(index, n)
+        if extra_test is not None:
+            go = math_ops.logical_and(go, _to_tensor(extra_test()))
+        return go
+
+    _tf_loop(test, (element, iterate_names, first_iterate), body, get_state, set_state, symbol_names, opts,
+             "for loop")
+
+
+# the graph loop shared by while and for -----------------------------------------------------------
+
+def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag):
+    """Stages `while test(): body()` as a graph while_loop. For a `for` loop, `for_info` is
+    (element(index) -> iterate value, iterate names, the iterate's value for an empty range) and
+    an index loop variable is added in front; `test` then takes the index."""
+    array_ops, math_ops = _ops()
+    init = list(get_state())
+    invariants = {id(v): TensorShape(s) if not isinstance(s, TensorShape) else s
+                  for v, s in opts.get("shape_invariants", ())}
+    undefined = [i for i, v in enumerate(init) if type(v) is Undefined or v is None]
+    if for_info is not None and for_info[2] is not None:
+        for i in list(undefined):
+            if symbol_names[i] in for_info[1]:
+                init[i] = for_info[2]  # AutoGraph: an empty tf.range leaves the iterate at `start`
+                undefined.remove(i)
+
+    def run_body(index, state):
+        set_state(tuple(state))
+        if for_info is None:
+            body()
+        else:
+            body(for_info[0](index))
+        return list(get_state())
+
+    specs = {}
+    if undefined:
+        specs = _probe_undefined(run_body, init, undefined, symbol_names, for_info)
+        for i in undefined:
+            init[i] = nest.map_structure(_placeholder, specs[i])
+    for i, (name, value) in enumerate(zip(symbol_names, init)):
+        if type(value) is UndefinedReturnValue:
+            init[i] = None
+    loop_init = [nest.map_structure(_to_tensor, v) if v is not None else None for v in init]
+    carried = [i for i, v in enumerate(loop_init) if v is not None]
+    shape_inv = []
+    for i in carried:
+        inv = invariants.get(id(init[i]))
+        if i in specs:
+            inv = nest.map_structure(lambda spec: spec.shape, specs[i])
+        shape_inv.append(nest.map_structure(lambda t, inv=inv: inv if inv is not None else t.shape, loop_init[i])
+                         if not isinstance(inv, TensorShape) else inv)
+    declared = {i: s for i, s in zip(carried, shape_inv)}
+
+    index0 = array_ops.constant(0) if for_info is not None else None
+    first0 = array_ops.constant(True) if undefined else None
+    dummy = array_ops.constant(0) if for_info is None and not undefined and not carried else None
+    extra = [v for v in (index0, first0, dummy) if v is not None]
+    loop_vars = tuple(extra) + tuple(loop_init[i] for i in carried)
+    n_extra = len(extra)
+
+    def unpack(vars_):
+        state = list(init)
+        for i, v in zip(carried, vars_[n_extra:]):
+            state[i] = v
+        return state
+
+    def cond_fn(*vars_):
+        set_state(tuple(unpack(vars_)))
+        go = test(vars_[0]) if for_info is not None else test()
+        go = _to_tensor(go)
+        return _verify_tf_condition(go, tag) if go.dtype != dtypes.bool or go.shape.dims else go
+
+    def body_fn(*vars_):
+        new = run_body(vars_[0] if for_info is not None else None, unpack(vars_))
+        out = []
+        for i in carried:
+            out.append(_check_iteration(symbol_names[i], vars_[n_extra + carried.index(i)], new[i], declared[i],
+                                        id(init[i]) in invariants or i in specs))
+        head = []
+        if index0 is not None:
+            head.append(vars_[0] + 1)
+        if first0 is not None:
+            head.append(array_ops.constant(False))
+        if dummy is not None:
+            head.append(vars_[0])
+        return tuple(head) + tuple(out)
+
+    kwargs = {}
+    if opts.get("maximum_iterations") is not None:
+        kwargs["maximum_iterations"] = opts["maximum_iterations"]
+    invariant_structure = tuple(v.shape for v in extra) + tuple(shape_inv)
+    final = cf().while_loop(cond_fn, body_fn, loop_vars, shape_invariants=invariant_structure, **kwargs)
+    final = tuple(final) if isinstance(final, (list, tuple)) else (final,)
+    if first0 is not None:
+        from graphfn.ops import check_ops
+        names = ", ".join(symbol_names[i] for i in undefined)
+        check_ops.Assert(math_ops.logical_not(final[1 if index0 is not None else 0]),
+                         ["loop must iterate at least once to initialize %s" % names])
+    state = unpack(final)
+    set_state(tuple(state))
+
+
+def _check_iteration(name, before, after, invariant, explicit):
+    """TF's checks of one loop variable after one iteration; returns the value to carry."""
+    if type(after) is Undefined or after is None:
+        raise ValueError("'%s' is None after one iteration." % name if after is None else
+                         "'%s' must be defined before the loop." % name)
+    after = nest.map_structure(_to_tensor, after)
+    diff = structure.mismatch(before, after)
+    if diff is not None:
+        raise TypeError("'%s' does not have the same nested structure after one iteration.\n\n%s" % (name, diff))
+    inv_leaves = nest.flatten(invariant) if not isinstance(invariant, TensorShape) else [invariant] * len(
+        nest.flatten(before))
+    for b, a, inv in zip(nest.flatten(before), nest.flatten(after), inv_leaves):
+        if b.dtype != a.dtype:
+            raise TypeError("'%s' has dtype %s before the loop, but dtype %s after one iteration"
+                            % (name, b.dtype.name, a.dtype.name))
+        if not _is_more_general(inv, a.shape):
+            if explicit:
+                raise ValueError("'%s' has shape %s after one iteration, which does not conform with the shape "
+                                 "invariant %s." % (name, a.shape, inv))
+            raise ValueError("'%s' has shape %s before the loop, but shape %s after one iteration. Use "
+                             "tf.autograph.experimental.set_loop_options to set shape invariants."
+                             % (name, b.shape, a.shape))
+    return after
+
+
+def _is_more_general(general, shape):
+    g, s = general.dims, shape.dims
+    if g is None:
+        return True
+    if s is None or len(g) != len(s):
+        return False
+    return all(x is None or x == y for x, y in zip(g, s))
+
+
+def _probe_undefined(run_body, init, undefined, symbol_names, for_info):
+    """Dtype and shape of the variables a graph loop creates, found by tracing the body once in a
+    branch that never runs (so its ops have no effect)."""
+    array_ops, _ = _ops()
+    found = {}
+
+    def probe():
+        index = array_ops.constant(0)
+        state = [v if i not in undefined else v for i, v in enumerate(init)]
+        new = run_body(index, state)
+        for i in undefined:
+            value = new[i]
+            if type(value) is Undefined or value is None:
+                raise ValueError("'%s' must be defined before the loop." % symbol_names[i])
+            found[i] = nest.map_structure(lambda v: _Spec(_to_tensor(v)), value)
+        return array_ops.constant(0)
+
+    cf().cond(array_ops.constant(False), probe, lambda: array_ops.constant(0))
+    return found
+
+
+class _Spec:
+    __slots__ = ("dtype", "shape")
+
+    def __init__(self, tensor):
+        self.dtype, self.shape = tensor.dtype, tensor.shape
+
+
+def _placeholder(spec):
+    """A zero of the spec's dtype and shape; unknown dimensions become 0."""
+    dtype, shape = spec.dtype, spec.shape
+    dims = [0 if d is None else d for d in (shape.dims or [])]
+    if dtype == dtypes.string:
+        value = np.full(dims, b"", dtype=object)
+    else:
+        value = np.zeros(dims, dtype=dtype.as_numpy_dtype)
+    return _core.to_tensor(value, dtype.as_datatype_enum, True)

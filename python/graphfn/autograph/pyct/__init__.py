@@ -1,0 +1,1 @@
+"""Generic Python AST tools used by the AutoGraph converters (nothing TF-specific here)."""

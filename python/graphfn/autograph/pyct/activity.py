@@ -1,0 +1,264 @@
+"""Activity analysis: which names a block of statements modifies and reads, which names are
+live after each statement, and which names may already be defined before it.
+
+Names are "qualified names": `x`, or composites such as `self.x` and `d['k']` (attribute chains
+and constant subscripts rooted at a plain name). Nested `def`s count as reading their free names
+everywhere in the enclosing function (they may be called at any time); lambdas read them where
+they are written, as AutoGraph does."""
+
+import ast
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def qn(node):
+    """The qualified name of a Name/Attribute/constant-Subscript chain, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = qn(node.value)
+        return None if base is None else "%s.%s" % (base, node.attr)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        base = qn(node.value)
+        return None if base is None else "%s[%r]" % (base, node.slice.value)
+    return None
+
+
+def root(name):
+    """The plain name a qualified name starts with."""
+    for i, ch in enumerate(name):
+        if ch in ".[":
+            return name[:i]
+    return name
+
+
+def is_composite(name):
+    return root(name) != name
+
+
+class _Collector(ast.NodeVisitor):
+    """Reads and writes of one node, not descending into nested function bodies."""
+
+    def __init__(self):
+        self.reads, self.writes, self.nested_reads = set(), set(), set()
+
+    def visit_Name(self, node):
+        (self.reads if isinstance(node.ctx, ast.Load) else self.writes).add(node.id)
+
+    def _composite(self, node):
+        if isinstance(node.ctx, ast.Store):
+            name = qn(node)
+            if name is not None:
+                self.writes.add(name)
+            # `a.b = 1` reads `a`; `d[k] = 1` reads d and k.
+            saved = node.ctx
+            node.ctx = ast.Load()
+            self.generic_visit(node)
+            node.ctx = saved
+        else:
+            self.generic_visit(node)
+
+    visit_Attribute = visit_Subscript = _composite
+
+    def visit_AugAssign(self, node):
+        self.visit(node.value)
+        target = node.target
+        name = qn(target)
+        if name is not None:
+            self.reads.add(root(name))
+            self.writes.add(name)
+        self.visit(target)
+
+    def _function(self, node):
+        if not isinstance(node, ast.Lambda):
+            self.writes.add(node.name)
+            for d in node.decorator_list:
+                self.visit(d)
+        args = getattr(node, "args", None)
+        if args is not None:
+            for d in args.defaults + [d for d in args.kw_defaults if d is not None]:
+                self.visit(d)
+        inner = _Collector()
+        for child in (node.body if isinstance(node.body, list) else [node.body]):
+            inner.visit(child)
+        params = set()
+        if args is not None:
+            params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+            params |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+        free = (inner.reads | inner.nested_reads) - params
+        if isinstance(node, ast.Lambda):
+            self.reads |= free - inner.writes
+        else:
+            self.nested_reads |= free
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = _function
+
+    def _comprehension(self, node):
+        inner = _Collector()
+        inner.generic_visit(node)
+        targets = set()
+        for gen in node.generators:
+            t = _Collector()
+            t.visit(gen.target)
+            targets |= t.writes
+        self.reads |= inner.reads - targets
+        self.nested_reads |= inner.nested_reads
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
+
+    def visit_Import(self, node):
+        for alias in node.names:
+            self.writes.add((alias.asname or alias.name).split(".")[0])
+
+    visit_ImportFrom = visit_Import
+
+    def visit_ExceptHandler(self, node):
+        if node.name:
+            self.writes.add(node.name)
+        self.generic_visit(node)
+
+    def visit_Global(self, node):
+        pass
+
+    visit_Nonlocal = visit_Global
+
+
+def _collect(nodes):
+    c = _Collector()
+    for n in nodes:
+        if n is not None:
+            c.visit(n)
+    return c
+
+
+def reads(nodes):
+    return _collect(nodes).reads
+
+
+def modified(stmts):
+    """Names (plain and composite) assigned anywhere in the statements, outside nested functions
+    except for the function names themselves."""
+    return _collect(stmts).writes
+
+
+def nested_function_reads(fn_node):
+    """Free names read by functions defined anywhere inside `fn_node` (always live)."""
+    out = set()
+    for stmt in fn_node.body:
+        out |= _collect([stmt]).nested_reads
+    return out
+
+
+def _simple_defs(targets):
+    """Plain names a statement definitely assigns (kills, for liveness)."""
+    out = set()
+    for t in targets:
+        if isinstance(t, ast.Name):
+            out.add(t.id)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            out |= _simple_defs(t.elts)
+        elif isinstance(t, ast.Starred):
+            out |= _simple_defs([t.value])
+    return out
+
+
+class Liveness:
+    """Backward liveness over statements. After `block(stmts, live_out)` every compound statement
+    has `_ag_live_in` / `_ag_live_out` attributes (sets of plain names)."""
+
+    def __init__(self, always_live=()):
+        self.always = set(always_live)
+
+    def block(self, stmts, live):
+        for stmt in reversed(stmts):
+            live = self.stmt(stmt, live)
+        return live
+
+    def stmt(self, s, live_out):
+        live_out = live_out | self.always
+        if isinstance(s, ast.If):
+            live = reads([s.test]) | self.block(s.body, live_out) | self.block(s.orelse, live_out)
+        elif isinstance(s, ast.While):
+            live = self._loop(s, live_out, lambda top: reads([s.test]) | self.block(s.body, top) | self.block(s.orelse, live_out))
+        elif isinstance(s, (ast.For, ast.AsyncFor)):
+            target_defs = _simple_defs([s.target])
+            extra = reads(getattr(s, "_ag_extra_tests", []))  # break/return flags, tested every iteration
+            head = lambda top: (self.block(s.body, top) - target_defs) | self.block(s.orelse, live_out) | extra
+            live = self._loop(s, live_out, head) | reads([s.iter])
+        elif isinstance(s, (ast.With, ast.AsyncWith)):
+            inner = self.block(s.body, live_out)
+            defs = _simple_defs([i.optional_vars for i in s.items if i.optional_vars is not None])
+            live = (inner - defs) | reads([i.context_expr for i in s.items])
+        elif isinstance(s, ast.Try):
+            after = self.block(s.finalbody, live_out)
+            handlers = set()
+            for h in s.handlers:
+                handlers |= self.block(h.body, after)
+            body = self.block(s.body, self.block(s.orelse, after) | handlers)
+            live = body | handlers | after  # any point of the body may raise
+        elif isinstance(s, (ast.Return, ast.Raise)):
+            live = reads([s]) | self.always
+        elif isinstance(s, ast.Assign):
+            live = (live_out - _simple_defs(s.targets)) | reads([s])
+        elif isinstance(s, ast.AnnAssign):
+            live = (live_out - _simple_defs([s.target])) | reads([s.value, s.annotation]) if s.value is not None else live_out
+        elif isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            live = (live_out - {s.name}) | reads([s])
+        else:
+            live = live_out | reads([s])
+        s._ag_live_in, s._ag_live_out = live, live_out
+        return live
+
+    def _loop(self, s, live_out, head):
+        top = set(live_out)
+        while True:
+            new = head(top) | live_out
+            if new <= top:
+                return top
+            top |= new
+
+
+def annotate_defined(stmts, defined, in_loop=()):
+    """Forward pass: sets `_ag_defined_in` (names possibly defined before the statement) on
+    compound statements. Names assigned anywhere in an enclosing loop count as defined (they may
+    come from an earlier iteration)."""
+    defined = set(defined) | set(in_loop)
+    for s in stmts:
+        s._ag_defined_in = set(defined)
+        if isinstance(s, ast.If):
+            annotate_defined(s.body, defined, in_loop)
+            annotate_defined(s.orelse, defined, in_loop)
+        elif isinstance(s, (ast.While, ast.For, ast.AsyncFor)):
+            loop_mods = {n for n in modified([s]) if not is_composite(n)}
+            annotate_defined(s.body, defined | loop_mods, set(in_loop) | loop_mods)
+            annotate_defined(s.orelse, defined | loop_mods, in_loop)
+        elif isinstance(s, (ast.With, ast.AsyncWith)):
+            annotate_defined(s.body, defined | modified([i.optional_vars for i in s.items if i.optional_vars]), in_loop)
+        elif isinstance(s, ast.Try):
+            annotate_defined(s.body, defined, in_loop)
+            after_body = defined | modified(s.body)
+            for h in s.handlers:
+                annotate_defined(h.body, after_body | ({h.name} if h.name else set()), in_loop)
+            annotate_defined(s.orelse, after_body, in_loop)
+            annotate_defined(s.finalbody, after_body | modified(s.handlers), in_loop)
+        defined |= {n for n in modified([s]) if not is_composite(n)}
+
+
+def function_params(fn_node):
+    args = fn_node.args
+    names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    return names | {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+
+
+def declared(fn_node, kind):
+    """Names declared `global` (kind=ast.Global) or `nonlocal` in the function's own body."""
+    out = set()
+    stack = list(fn_node.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, kind):
+            out |= set(n.names)
+        elif not isinstance(n, _FUNCS):
+            stack.extend(ast.iter_child_nodes(n))
+    return out
