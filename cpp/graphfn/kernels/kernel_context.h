@@ -18,6 +18,9 @@ struct KernelContext {
   const std::vector<DType>& output_dtypes;  // from the shape function
   const std::vector<Shape>& output_shapes;  // may hold unknown dims for data-dependent outputs
   std::vector<Tensor>* outputs;
+  // The graph node being run (its plan step), or null when eager. Kernels with state keep it
+  // per node in graphs, as TF's kernels do (two seeded random nodes each start their stream).
+  const void* node = nullptr;
 
   const Tensor& input(int i) const { return *inputs[i]; }
   DType type_attr(const std::string& name) const {

@@ -10,7 +10,9 @@
 //    gets a key from std::random_device when first used after a reset.
 // The table is an LRU cache bounded at kMaxRandomStreams entries, so loops that use a new op seed
 // per call (global seed set, op seed not) do not grow memory without bound.
-// Graph execution (later) should keep one stream per graph node instead of using this table.
+// In graphs the key also holds the node (KernelContext::node), so each random node has its own
+// stream, as each TF graph node has its own kernel: two nodes with the same seeds give equal
+// values within one call, and both advance from call to call.
 #pragma once
 #include <cstdint>
 

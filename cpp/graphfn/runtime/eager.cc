@@ -61,14 +61,14 @@ Status find_kernel(const OpDef& op, const DType* type_attrs, KernelFn* kernel) {
 
 Status run_kernel_with_shapes(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
                               const AttrMap& attrs, const DType* type_attrs, const std::vector<DType>& dtypes,
-                              const std::vector<Shape>& shapes, std::vector<Tensor>* outputs) {
+                              const std::vector<Shape>& shapes, std::vector<Tensor>* outputs, const void* node) {
   outputs->resize(dtypes.size());
-  KernelContext kc{op, inputs, num_inputs, attrs, type_attrs, dtypes, shapes, outputs};
+  KernelContext kc{op, inputs, num_inputs, attrs, type_attrs, dtypes, shapes, outputs, node};
   return kernel(kc);
 }
 
 Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
-                  const AttrMap& attrs, const DType* type_attrs, std::vector<Tensor>* outputs) {
+                  const AttrMap& attrs, const DType* type_attrs, std::vector<Tensor>* outputs, const void* node) {
   // Reuse one thread-local scratch for the shape function's results (no allocation per op);
   // a nested call (a kernel that runs ops) falls back to its own.
   thread_local InferenceOutputs scratch;
@@ -85,7 +85,7 @@ Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs,
   InferenceContext ic(op, inputs, num_inputs, attrs, type_attrs, shapes);
   if (op.shape_fn) GRAPHFN_RETURN_IF_ERROR(op.shape_fn(ic));
   outputs->resize(ic.num_outputs());
-  KernelContext kc{op, inputs, num_inputs, attrs, type_attrs, ic.output_dtypes(), ic.output_shapes(), outputs};
+  KernelContext kc{op, inputs, num_inputs, attrs, type_attrs, ic.output_dtypes(), ic.output_shapes(), outputs, node};
   return kernel(kc);
 }
 

@@ -107,8 +107,8 @@ Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* result
     const int n = static_cast<int>(inputs.size());
     Status s = feeds_static && step.static_outputs
                    ? run_kernel_with_shapes(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs,
-                                            step.output_dtypes, step.output_shapes, &outputs)
-                   : run_kernel(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs, &outputs);
+                                            step.output_dtypes, step.output_shapes, &outputs, &step)
+                   : run_kernel(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs, &outputs, &step);
     if (!s.ok()) {
       // TF's text, less the Python traceback of where the node was defined.
       return Status(s.code(), "Graph execution error:\n\nDetected at node " + step.node_name + ":\n" + s.message() +

@@ -194,3 +194,16 @@ def test_experimental_options_like_tensorflow():
     assert list(opts.get_experimental_options().items()) == [
         ("constant_folding", False), ("arithmetic_optimization", True), ("debug_stripper", False),
         ("disable_model_pruning", False), ("disable_meta_optimizer", True), ("min_graph_nodes", 2)]
+
+
+def test_seeded_random_nodes_each_have_their_own_stream():
+    # TF 2.21: equal values from the two nodes within a call, new values on the next call.
+    @tf.function
+    def f():
+        return tf.random.uniform([2], seed=1), tf.random.uniform([2], seed=1)
+
+    a, b = f()
+    c, d = f()
+    np.testing.assert_array_equal(a.numpy(), b.numpy())
+    np.testing.assert_array_equal(c.numpy(), d.numpy())
+    assert not np.array_equal(a.numpy(), c.numpy())
