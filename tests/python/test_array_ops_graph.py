@@ -242,8 +242,8 @@ def test_traced_function_matches_eager_and_tf_static_shapes(fn, args, signature,
 
 
 # Shapes TF derives from shape tensors built by other ops (tf.shape(x), a list packing
-# tf.shape(x)[0]): its shape inference looks at the ops producing the tensor. graphfn's shape
-# functions see an input's value only when it is a constant, so these stay less known.
+# tf.shape(x)[0]): its shape inference looks at the ops producing the tensor, and so does
+# graphfn's (cpp/graphfn/ir/shape_value.cc).
 _TF_SHAPES_FROM_SHAPE_TENSORS = [
     ("reshape_autopack", lambda x: tf.reshape(x, [tf.shape(x)[0], -1]), None, "int32 (2, 3)"),
     ("reshape_shape_of", lambda x: tf.reshape(x, tf.shape(x)), [S([None, 3])], "int32 (None, 3)"),
@@ -253,7 +253,6 @@ _TF_SHAPES_FROM_SHAPE_TENSORS = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="no partial evaluation of shape tensors while graph building")
 @pytest.mark.parametrize("fn,signature,tf_shape", [case[1:] for case in _TF_SHAPES_FROM_SHAPE_TENSORS],
                          ids=[case[0] for case in _TF_SHAPES_FROM_SHAPE_TENSORS])
 def test_shapes_tf_derives_from_shape_tensors(fn, signature, tf_shape):

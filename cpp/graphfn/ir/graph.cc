@@ -1,9 +1,11 @@
 #include "graphfn/ir/graph.h"
 
 #include <cctype>
+#include <optional>
 
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/shape_inference.h"
+#include "graphfn/ir/shape_value.h"
 #include "graphfn/ir/type_check.h"
 
 namespace graphfn {
@@ -59,6 +61,18 @@ int flat_position(const OpDef& op, int k, int num_inputs) {
   int pos = 0;
   for (int i = 0; i < k; ++i) pos += op.inputs[i].is_list() ? n_list : 1;
   return pos;
+}
+
+Tensor shape_as_tensor(const Shape& shape, DType dtype) {
+  Tensor t(dtype, Shape{shape.rank()});
+  for (int d = 0; d < shape.rank(); ++d) {
+    if (dtype == DType::kInt32) {
+      t.data<int32_t>()[d] = static_cast<int32_t>(shape.dim(d));
+    } else {
+      t.data<int64_t>()[d] = shape.dim(d);
+    }
+  }
+  return t;
 }
 
 bool shape_fn_applies(const OpDef& op, const std::vector<InputInfo>& infos) {
@@ -118,6 +132,23 @@ Status Graph::add_node(const OpDef& op, const std::string& name, const std::vect
   }
   DType type_attrs[kMaxTypeAttrs];
   GRAPHFN_RETURN_IF_ERROR(resolve_type_attrs(op, dtypes.data(), n, attrs, type_attrs));
+  std::vector<Tensor> derived_values;
+  std::vector<Shape> derived_shapes;
+  derived_values.reserve(op.shape_inputs.size());  // stable addresses for the infos
+  derived_shapes.reserve(op.shape_inputs.size());
+  for (int k : op.shape_inputs) {
+    if (op.inputs[k].is_list()) continue;
+    InputInfo& info = infos[flat_position(op, k, n)];
+    if (info.value) continue;
+    std::optional<Shape> value = partial_shape_value(*this, inputs[flat_position(op, k, n)]);
+    if (!value) continue;
+    if (value->fully_defined() && (info.dtype == DType::kInt32 || info.dtype == DType::kInt64)) {
+      // Fully derived: exactly the value the input will have, so shape functions see a constant.
+      info.value = &derived_values.emplace_back(shape_as_tensor(*value, info.dtype));
+    } else {
+      info.shape_value = &derived_shapes.emplace_back(std::move(*value));
+    }
+  }
 
   InferenceOutputs outputs;
   if (op.shape_fn && shape_fn_applies(op, infos)) {

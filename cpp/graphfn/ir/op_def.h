@@ -57,6 +57,9 @@ struct OpDef {
   // still validates at run time).
   bool handles_partial_shapes = false;
   std::vector<std::string> value_input_names;
+  // Inputs that are shape vectors: while tracing, a non-constant one gets the partial shape it
+  // will hold when the ops that built it tell (ir/shape_value.h).
+  std::vector<std::string> shape_input_names;
   // The type attr that selects the kernel ("T" unless set), and the kernels by dtype.
   std::string kernel_type_attr;
   std::array<KernelFn, kNumDTypes> kernels{};
@@ -72,6 +75,7 @@ struct OpDef {
   std::vector<int> input_type_index;          // per declared input: its type attr index, or -1
   std::vector<const AttrDef*> type_attr_defs; // per type attr
   std::vector<int> value_inputs;              // declared indices of value_input_names
+  std::vector<int> shape_inputs;              // declared indices of shape_input_names
   int num_fixed_inputs = 0;                   // declared inputs that are not lists
   bool has_list_input = false;
 };

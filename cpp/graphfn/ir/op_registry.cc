@@ -94,15 +94,20 @@ void OpDef::finalize() {
   }
   type_attr_defs.clear();
   for (const std::string& name : type_attr_names) type_attr_defs.push_back(find_attr(name));
-  value_inputs.clear();
-  for (const std::string& input : value_input_names) {
-    int index = -1;
-    for (size_t k = 0; k < inputs.size(); ++k) {
-      if (inputs[k].name == input) index = static_cast<int>(k);
+  auto indices_of = [&](const std::vector<std::string>& names, const char* what) {
+    std::vector<int> indices;
+    for (const std::string& input : names) {
+      int index = -1;
+      for (size_t k = 0; k < inputs.size(); ++k) {
+        if (inputs[k].name == input) index = static_cast<int>(k);
+      }
+      if (index < 0) throw std::logic_error(name + ": " + what + " of unknown input " + input);
+      indices.push_back(index);
     }
-    if (index < 0) throw std::logic_error(name + ": needs_value of unknown input " + input);
-    value_inputs.push_back(index);
-  }
+    return indices;
+  };
+  value_inputs = indices_of(value_input_names, "needs_value");
+  shape_inputs = indices_of(shape_input_names, "shape_input");
 }
 
 const AttrDef* OpDef::find_attr(const std::string& attr_name) const {

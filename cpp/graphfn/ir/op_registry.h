@@ -35,6 +35,8 @@ class OpDefBuilder {
   }
   // The shape function reads this input's value (an axis, a shape, ...).
   OpDefBuilder& needs_value(const std::string& input) { def_->value_input_names.push_back(input); return *this; }
+  // This input is a shape vector (see OpDef::shape_input_names).
+  OpDefBuilder& shape_input(const std::string& input) { def_->shape_input_names.push_back(input); return *this; }
   OpDefBuilder& kernel_type_attr(const std::string& attr) { def_->kernel_type_attr = attr; return *this; }
 
  private:

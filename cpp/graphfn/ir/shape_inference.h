@@ -23,6 +23,7 @@ struct InputInfo {
   const Shape* shape = nullptr;
   const Tensor* value = nullptr;
   const Shape* handle_shape = nullptr;  // resource inputs: the shape of the variable behind them
+  const Shape* shape_value = nullptr;   // shape inputs without a constant value: what they will hold
 };
 
 class InferenceContext {
@@ -53,6 +54,9 @@ class InferenceContext {
   // Shape functions must handle null by producing unknown dimensions.
   const Tensor* input_value(int i) const { return tensors_ ? tensors_[i] : infos_[i].value; }
   bool is_eager() const { return tensors_ != nullptr; }
+  // For a shape input (OpDef::shape_inputs) whose value is unknown while tracing, the partial
+  // shape it will hold, when the ops that built it tell; else null.
+  const Shape* input_shape_value(int i) const { return tensors_ ? nullptr : infos_[i].shape_value; }
   // For a resource input fed by a placeholder, the shape of the variable it will hold (TF's
   // handle data), when known.
   const Shape* input_handle_shape(int i) const { return tensors_ ? nullptr : infos_[i].handle_shape; }

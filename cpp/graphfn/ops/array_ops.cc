@@ -110,6 +110,29 @@ Status reshape_partial_input(const Shape& in, ReshapeRequest r, Shape* out) {
   return Status::OK();
 }
 
+// A reshape to a partially known shape (`tf.reshape(x, [tf.shape(y)[0], -1])`): its known
+// dims, and a single unknown one inferred when the input's size is known (as TF). Mismatches
+// are left to the kernel, which sees the actual values.
+Shape reshape_to_partial(const Shape& in, const Shape& target) {
+  Shape out = target;
+  int unknown = -1, num_unknown = 0;
+  int64_t known_product = 1;
+  for (int d = 0; d < target.rank(); ++d) {
+    if (target.dim(d) < 0) {
+      unknown = d;
+      ++num_unknown;
+    } else if (target.dim(d) > 0 && known_product > INT64_MAX / target.dim(d)) {
+      return out;  // no size fits; the kernel reports it
+    } else {
+      known_product *= target.dim(d);
+    }
+  }
+  if (num_unknown == 1 && in.fully_defined() && known_product > 0 && in.num_elements() % known_product == 0) {
+    out.set_dim(unknown, in.num_elements() / known_product);
+  }
+  return out;
+}
+
 Status reshape_shape(InferenceContext& c) {
   const Shape& in = c.input_shape(0);
   const Shape& sizes_shape = c.input_shape(1);
@@ -122,6 +145,8 @@ Status reshape_shape(InferenceContext& c) {
     GRAPHFN_RETURN_IF_ERROR(parse_reshape_request(*sizes, &r));
     GRAPHFN_RETURN_IF_ERROR(in.fully_defined() ? reshape_known_input(in, std::move(r), c.input_dtype(0), &out)
                                                : reshape_partial_input(in, std::move(r), &out));
+  } else if (const Shape* partial = c.input_shape_value(1)) {
+    out = reshape_to_partial(in, *partial);
   } else {
     // Only the output rank may be known: the length of the shape vector. A single dim holds all.
     const int64_t rank = static_length(sizes_shape);
@@ -397,7 +422,7 @@ void register_array_ops(OpRegistry& reg) {
   reg.op("Const").output("output: dtype").attr("value: tensor").attr("dtype: type").shape_fn(const_shape, true);
   reg.op("Identity").input("input: T").output("output: T").attr("T: type").shape_fn(shape_fns::unchanged, true);
   reg.op("Reshape").input("tensor: T").input("shape: Tshape").output("output: T").attr("T: type")
-      .attr("Tshape: {int32, int64} = DT_INT32").shape_fn(reshape_shape, true);
+      .attr("Tshape: {int32, int64} = DT_INT32").shape_fn(reshape_shape, true).shape_input("shape");
   reg.op("Transpose").input("x: T").input("perm: Tperm").output("y: T").attr("T: type")
       .attr("Tperm: {int32, int64} = DT_INT32").shape_fn(transpose_shape, true);
   reg.op("ExpandDims").input("input: T").input("dim: Tdim").output("output: T").attr("T: type")

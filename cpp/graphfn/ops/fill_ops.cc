@@ -18,6 +18,10 @@ Status fill_shape(InferenceContext& c) {
     return errors::InvalidArgument("value must represent a scalar, got shape ", value);
   }
   const Tensor* dims_t = c.input_value(0);
+  if (!dims_t && c.input_shape_value(0)) {  // partly known dims (`tf.fill(tf.shape(x), v)`)
+    c.set_output(0, c.input_dtype(1), *c.input_shape_value(0));
+    return Status::OK();
+  }
   if (!dims_t) {  // the output rank is the length of `dims`, if that is known
     c.set_output(0, c.input_dtype(1), unknown_dims(static_length(dims_shape)));
     return Status::OK();
@@ -169,7 +173,7 @@ Status one_hot_shape(InferenceContext& c) {
 // The shape functions take partial shapes and unknown (non-constant) value inputs, as TF's do.
 void register_fill_ops(OpRegistry& reg) {
   reg.op("Fill").input("dims: index_type").input("value: T").output("output: T").attr("T: type")
-      .attr("index_type: {int32, int64} = DT_INT32").shape_fn(fill_shape, true);
+      .attr("index_type: {int32, int64} = DT_INT32").shape_fn(fill_shape, true).shape_input("dims");
   reg.op("ZerosLike").input("x: T").output("y: T").attr("T: type").shape_fn(shape_fns::unchanged, true);
   reg.op("OnesLike").input("x: T").output("y: T").attr("T: {numbertype, bool}").shape_fn(shape_fns::unchanged, true);
   reg.op("Eye").input("num_rows: int64").input("num_columns: int64").input("batch_shape: int64")
