@@ -67,20 +67,6 @@ def test_output_streams(capfd, tmp_path):
         tf.print("x", output_stream=object())
 
 
-def test_print_in_a_function_runs_on_every_call(capfd):
-    @tf.function
-    def f(x):
-        print("Traced with", x)
-        tf.print("Executed with", x)
-
-    f(1)
-    f(1)
-    f(2)
-    captured = capfd.readouterr()
-    assert captured.out == "Traced with 1\nTraced with 2\n"
-    assert captured.err == "Executed with 1\nExecuted with 1\nExecuted with 2\n"
-
-
 def test_prints_keep_program_order_and_see_variable_updates(capfd):
     v = tf.Variable(1)
 

@@ -668,6 +668,7 @@ def test_D5_creating_a_variable_once():
     c = Count()
     assert str(c()) == "tf.Tensor(1, shape=(), dtype=int32)"
     assert str(c()) == "tf.Tensor(2, shape=(), dtype=int32)"
+    assert c.__call__.experimental_get_tracing_count() == 2  # traced again once the variable exists
 
 
 def test_D6_python_guarded_side_effect_and_init_scope():

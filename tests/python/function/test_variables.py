@@ -96,38 +96,6 @@ def test_creating_a_variable_on_every_call_is_rejected():
         h(1.0)
 
 
-def test_creating_a_variable_once_works_and_traces_twice():
-    class Counter:
-        def __init__(self):
-            self.count = None
-
-        @tf.function
-        def __call__(self):
-            if self.count is None:
-                self.count = tf.Variable(0)
-            return self.count.assign_add(1)
-
-    c = Counter()
-    assert str(c()) == "tf.Tensor(1, shape=(), dtype=int32)"
-    assert str(c()) == "tf.Tensor(2, shape=(), dtype=int32)"
-    assert c.__call__.experimental_get_tracing_count() == 2
-
-
-def test_creating_variables_on_a_later_trace_is_rejected():
-    holder = []
-
-    @tf.function
-    def f(x):
-        if x > 1:  # a Python value: a new trace for each
-            holder.append(tf.Variable(x))
-        return x
-
-    f(1)
-    with pytest.raises(ValueError, match="Creating variables on a non-first call to a function decorated with "
-                                         "tf.function."):
-        f(2)
-
-
 def test_variable_arguments_share_a_trace_by_shape_and_dtype():
     @tf.function
     def k(v):
