@@ -44,21 +44,6 @@ def test_assignment_errors():
         v.assign([1, 2])
 
 
-def test_automatic_control_dependencies_keep_program_order():
-    # The seeds' example: 10.0 only if the assignments run in the order written.
-    a = tf.Variable(1.0)
-    b = tf.Variable(2.0)
-
-    @tf.function
-    def f(x, y):
-        a.assign(y * b)
-        b.assign_add(x * a)
-        return a + b
-
-    assert repr(f(1.0, 2.0)) == "<tf.Tensor: shape=(), dtype=float32, numpy=10.0>"
-    assert (a.numpy(), b.numpy()) == (4.0, 6.0)
-
-
 def test_reads_see_writes_made_outside_between_calls():
     v = tf.Variable(1)
 
