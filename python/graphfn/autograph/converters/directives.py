@@ -3,7 +3,7 @@ turned into the loop's options dict (shape_invariants, maximum_iterations, ...).
 
 import ast
 
-from graphfn.autograph.converters.base import Transformer
+from graphfn.autograph.converters.base import StatementTransformer
 
 
 def _is_directive(stmt, name):
@@ -13,7 +13,7 @@ def _is_directive(stmt, name):
     return (isinstance(func, ast.Attribute) and func.attr == name) or (isinstance(func, ast.Name) and func.id == name)
 
 
-class Directives(Transformer):
+class Directives(StatementTransformer):
     def _loop(self, node):
         self.generic_visit(node)
         if node.body and _is_directive(node.body[0], "set_loop_options"):

@@ -4,12 +4,16 @@ assignment and whatever follows a statement that may have jumped is guarded by `
 import ast
 
 from graphfn.autograph.converters import base
+from graphfn.autograph.pyct.traversal import STATEMENT_FIELDS
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _LOOPS = (ast.For, ast.While)
 
 
 def contains(node, kind, into_loops):
+    """Whether a `kind` statement (Break, Continue, Return) is in node, outside nested functions
+    (and outside nested loops unless into_loops). Jumps are statements: only statement blocks
+    are searched."""
     if isinstance(node, _FUNCS):
         return False  # a nested function's jumps are its own
     stack = [node]
@@ -17,10 +21,14 @@ def contains(node, kind, into_loops):
         n = stack.pop()
         if isinstance(n, kind):
             return True
-        for child in ast.iter_child_nodes(n):
-            if isinstance(child, _FUNCS) or (not into_loops and isinstance(child, _LOOPS)):
+        for field in STATEMENT_FIELDS:
+            block = getattr(n, field, None)
+            if not isinstance(block, list):
                 continue
-            stack.append(child)
+            for child in block:
+                if isinstance(child, _FUNCS) or (not into_loops and isinstance(child, _LOOPS)):
+                    continue
+                stack.append(child)
     return False
 
 

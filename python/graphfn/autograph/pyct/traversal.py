@@ -1,0 +1,138 @@
+"""Fast AST traversal: ast.NodeVisitor / NodeTransformer / ast.walk with the same contracts.
+
+The standard ones go through ast.iter_fields and a getattr per visited node, and descend into
+every Load/Store/operator singleton; a conversion visits the growing tree a dozen times, so that
+overhead was most of its cost. Here the visit method is looked up once per node class, and
+fields that never hold statements or expressions (ctx, operators, identifiers) are skipped (no
+converter visits those)."""
+
+import ast
+
+_AST = ast.AST
+_SCALAR_FIELDS = frozenset(("ctx", "op", "ops", "id", "attr", "arg", "kind", "type_comment", "level",
+                            "is_async", "conversion", "simple", "name", "asname", "module", "tag"))
+# Where statements live: everything else is an expression (or part of one).
+STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+_child_fields = {}  # node class -> the fields that may hold child nodes
+
+
+def child_fields(cls):
+    fields = _child_fields.get(cls)
+    if fields is None:
+        fields = _child_fields[cls] = tuple(f for f in cls._fields if f not in _SCALAR_FIELDS)
+    return fields
+
+
+def iter_children(node):
+    """The child nodes of `node` (like ast.iter_child_nodes, without ctx/operator leaves)."""
+    for field in child_fields(node.__class__):
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            for item in value:
+                if isinstance(item, _AST):
+                    yield item
+        elif isinstance(value, _AST):
+            yield value
+
+
+def walk(node):
+    """Every node under `node` (itself included), in no particular order, like ast.walk."""
+    stack = [node]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        yield node
+        for field in child_fields(node.__class__):
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, _AST):
+                        push(item)
+            elif isinstance(value, _AST):
+                push(value)
+
+
+class _Dispatch:
+    """visit(node) calls self.visit_<Class>(node), or generic_visit; one lookup per class."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._methods = {}
+
+    def visit(self, node):
+        cls = node.__class__
+        method = self._methods.get(cls)
+        if method is None:
+            method = self._methods[cls] = getattr(type(self), "visit_" + cls.__name__, type(self).generic_visit)
+        return method(self, node)
+
+
+class NodeVisitor(_Dispatch):
+    def generic_visit(self, node):
+        for field in child_fields(node.__class__):
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, _AST):
+                        self.visit(item)
+            elif isinstance(value, _AST):
+                self.visit(value)
+
+
+class NodeTransformer(_Dispatch):
+    """A visit method returns the node, a replacement, a list to splice into a list field, or
+    None to remove it (ast.NodeTransformer's contract)."""
+
+    def generic_visit(self, node):
+        return self.transform_fields(node, child_fields(node.__class__))
+
+    def transform_fields(self, node, fields):
+        for field in fields:
+            old = getattr(node, field, None)
+            if isinstance(old, list):
+                new = []
+                for item in old:
+                    if isinstance(item, _AST):
+                        item = self.visit(item)
+                        if item is None:
+                            continue
+                        if not isinstance(item, _AST):
+                            new.extend(item)
+                            continue
+                    new.append(item)
+                old[:] = new
+            elif isinstance(old, _AST):
+                replacement = self.visit(old)
+                if replacement is None:
+                    delattr(node, field)
+                else:
+                    setattr(node, field, replacement)
+        return node
+
+
+def fix_missing_locations(node):
+    """ast.fix_missing_locations without the recursion: a node without a line (or with a None
+    end) takes its parent's. (Every located node class has all four location attributes.)"""
+    stack = [(node, 1, 0, 1, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, lineno, col, end_lineno, end_col = pop()
+        if node._attributes:
+            if hasattr(node, "lineno"):
+                lineno = node.lineno
+            else:
+                node.lineno = lineno
+            if getattr(node, "end_lineno", None) is None:
+                node.end_lineno = end_lineno
+            else:
+                end_lineno = node.end_lineno
+            if hasattr(node, "col_offset"):
+                col = node.col_offset
+            else:
+                node.col_offset = col
+            if getattr(node, "end_col_offset", None) is None:
+                node.end_col_offset = end_col
+            else:
+                end_col = node.end_col_offset
+        for child in iter_children(node):
+            push((child, lineno, col, end_lineno, end_col))
