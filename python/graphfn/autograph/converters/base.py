@@ -58,15 +58,28 @@ class StatementTransformer(Transformer):
         return self.transform_fields(node, traversal.STATEMENT_FIELDS)
 
 
+# Filler `pass` statements put into the blocks of existing (located) statements and not located
+# yet: while there are some, located() also searches the blocks of located statements.
+# (Conversions run one at a time, under impl/conversion.py's lock.)
+pending_fillers = set()
+
+
+def filler():
+    """A `pass` for a block left empty by a rewrite."""
+    node = ast.Pass()
+    pending_fillers.add(node)
+    return node
+
+
 def located(nodes, origin):
     """Gives generated nodes the line of the statement they come from (tracebacks, error
     rewriting); nodes keep locations they already have."""
     lineno, col = origin.lineno, origin.col_offset
     for n in nodes if isinstance(nodes, list) else [nodes]:
-        for sub in traversal.walk(n):
-            if getattr(sub, "lineno", None) is None and "lineno" in sub._attributes:
-                sub.lineno = sub.end_lineno = lineno
-                sub.col_offset = sub.end_col_offset = col
+        for sub in traversal.unlocated(n, bool(pending_fillers)):
+            sub.lineno = sub.end_lineno = lineno
+            sub.col_offset = sub.end_col_offset = col
+            pending_fillers.discard(sub)
     return nodes
 
 

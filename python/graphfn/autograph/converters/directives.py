@@ -3,7 +3,7 @@ turned into the loop's options dict (shape_invariants, maximum_iterations, ...).
 
 import ast
 
-from graphfn.autograph.converters.base import StatementTransformer
+from graphfn.autograph.converters.base import StatementTransformer, filler
 
 
 def _is_directive(stmt, name):
@@ -20,7 +20,7 @@ class Directives(StatementTransformer):
             call = node.body.pop(0).value
             node._ag_loop_options = [(k.arg, k.value) for k in call.keywords]
             if not node.body:
-                node.body = [ast.Pass()]
+                node.body = [filler()]
         for stmt in node.body[1:]:
             if _is_directive(stmt, "set_loop_options"):
                 raise ValueError("set_loop_options must be the first statement in the loop block")

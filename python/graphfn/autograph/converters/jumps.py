@@ -79,11 +79,11 @@ class Guard:
         if isinstance(s, ast.If):
             s.body, a = self.block(s.body)
             s.orelse, b = self.block(s.orelse)
-            s.body = s.body or [ast.Pass()]
+            s.body = s.body or [base.filler()]
             return a and b and bool(s.orelse)
         if isinstance(s, _LOOPS):
             s.body, _ = self.block(s.body)
-            s.body = s.body or [ast.Pass()]
+            s.body = s.body or [base.filler()]
             if self.on_loop is not None:
                 self.on_loop(s)
             return False
@@ -94,10 +94,10 @@ class Guard:
             s.body, _ = self.block(s.body)
             for h in s.handlers:
                 h.body, _ = self.block(h.body)
-                h.body = h.body or [ast.Pass()]
+                h.body = h.body or [base.filler()]
             s.orelse, _ = self.block(s.orelse)
             s.finalbody, _ = self.block(s.finalbody)
-            s.body = s.body or [ast.Pass()]
+            s.body = s.body or [base.filler()]
             return False
         return False
 

@@ -88,12 +88,14 @@ def source(fn):
     converted tree around for a rare to_code."""
     entry = convert(fn)
     if entry.source is None:
-        entry.source = ast.unparse(_transform(fn)[0]) + "\n"
+        with _lock:
+            entry.source = ast.unparse(_transform(fn)[0]) + "\n"
     return entry.source
 
 
 def _transform(fn):
     """(converted FunctionDef, file name, names of the generated functions)."""
+    base.pending_fillers.clear()  # left over by a conversion that failed
     node, filename = parser.parse_entity(fn)
     display_name = fn.__name__
     if isinstance(node, ast.Lambda):
@@ -110,13 +112,17 @@ def _transform(fn):
 def _convert_code(fn):
     node, filename, generated = _transform(fn)
     freevars = fn.__code__.co_freevars
+
+    def at_function(new):  # the wrapper's nodes all take the converted function's location
+        return ast.copy_location(new, node)
+
     factory = ast.FunctionDef(
-        name="ag__factory", body=[node, ast.Return(value=ast.Name(id=node.name, ctx=ast.Load()))],
-        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=a) for a in ("ag__",) + freevars], vararg=None,
-                           kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+        name="ag__factory", body=[node, at_function(ast.Return(value=at_function(ast.Name(id=node.name, ctx=ast.Load()))))],
+        args=ast.arguments(posonlyargs=[], args=[at_function(ast.arg(arg=a)) for a in ("ag__",) + freevars],
+                           vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
         decorator_list=[], returns=None, type_comment=None)
-    module = ast.Module(body=[ast.copy_location(factory, node)], type_ignores=[])
-    traversal.fix_missing_locations(module)
+    module = ast.Module(body=[at_function(factory)], type_ignores=[])
+    traversal.fix_missing_locations(module, bool(base.pending_fillers))
     factory_code = compile(module, filename, "exec").co_consts[0]
     inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == node.name)
     _register(inner, fn.__name__, generated)

@@ -110,13 +110,48 @@ class NodeTransformer(_Dispatch):
         return node
 
 
-def fix_missing_locations(node):
-    """ast.fix_missing_locations without the recursion: a node without a line (or with a None
-    end) takes its parent's. (Every located node class has all four location attributes.)"""
+
+# Locations. The converters give what they generate a location as soon as they make it
+# (converters/base.py located), so the only nodes without one that can sit under a located node
+# are filler statements (`pass`) put into the blocks of compound statements. The walks below
+# skip located nodes (all of them, or with `into_blocks` all but compound statements), which
+# makes locating the generated code linear instead of quadratic in its nesting depth.
+
+_holds_blocks = {}  # node class -> whether it has statement (or expression) bodies
+
+
+def _may_hide_unlocated(node, into_blocks):
+    if getattr(node, "lineno", None) is None:
+        return True
+    if not into_blocks:
+        return False
+    cls = node.__class__
+    found = _holds_blocks.get(cls)
+    if found is None:
+        found = _holds_blocks[cls] = any(f in cls._fields for f in STATEMENT_FIELDS)
+    return found
+
+
+def unlocated(node, into_blocks):
+    """The nodes under `node` (itself included) that can have a location but have none."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if _may_hide_unlocated(node, into_blocks):  # asked before the caller locates it
+            stack.extend(iter_children(node))
+        if getattr(node, "lineno", None) is None and node._attributes:
+            yield node
+
+
+def fix_missing_locations(node, into_blocks):
+    """ast.fix_missing_locations: a node without a line (or with a None end) takes its parent's.
+    (Every located node class has all four location attributes.)"""
     stack = [(node, 1, 0, 1, 0)]
     pop, push = stack.pop, stack.append
     while stack:
         node, lineno, col, end_lineno, end_col = pop()
+        if not _may_hide_unlocated(node, into_blocks) and node.end_lineno is not None and node.end_col_offset is not None:
+            continue  # located, with everything under it
         if node._attributes:
             if hasattr(node, "lineno"):
                 lineno = node.lineno
