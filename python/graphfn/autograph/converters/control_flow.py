@@ -136,7 +136,7 @@ def ag__set(block_vars):
 
 
 def _tuple(elts, ctx):
-    return ast.Tuple(elts=elts, ctx=ctx, lineno=None, col_offset=None, end_lineno=None, end_col_offset=None)
+    return ast.Tuple(elts=elts, ctx=ctx)
 
 
 def _options(loop, extra):

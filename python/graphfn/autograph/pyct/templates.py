@@ -16,7 +16,7 @@ import copy
 
 _AST = ast.AST
 _STMT_LISTS = ("body", "orelse", "finalbody")
-_NO_LOCATION = dict.fromkeys(("lineno", "col_offset", "end_lineno", "end_col_offset"))
+_LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 _parsed = {}  # source -> statements (only read: uses get copies)
 _parsed_expressions = {}  # source -> expression node, with its locations
 
@@ -29,30 +29,44 @@ def _template(source):
 
 
 class _Instance:
-    """Copies template nodes, applying the substitutions."""
+    """Copies template nodes, applying the substitutions. Copies get no location unless
+    keep_location (base.located gives generated code the user's line)."""
 
-    def __init__(self, subs):
+    def __init__(self, subs, keep_location=False):
         self.subs = subs
+        self.keep_location = keep_location
 
     def node(self, node):
         """A copy of `node`: a node, a list of statements, or None (an empty nonlocal)."""
         cls = node.__class__
+        if not cls._fields:
+            # Load, Store, operators: shared singletons, as ast.parse makes them
+            return node if not cls._attributes else self._located(cls(), node)
         if cls is ast.Name:
             return self._name(node)
         if cls is ast.Expr and node.value.__class__ is ast.Name and isinstance(self.subs.get(node.value.id), list):
             return self.subs[node.value.id]
-        if cls is ast.FunctionDef:
-            return self._function(node)
         if cls is ast.Nonlocal or cls is ast.Global:
             return self._declaration(node)
-        return self._copy(node, self._field)
+        new = self._located(cls(*[self._field(f, getattr(node, f)) for f in cls._fields]), node)
+        if cls is ast.FunctionDef:
+            new.name = self.subs.get(node.name, node.name)
+            for a in new.args.args:
+                a.arg = self.subs.get(a.arg, a.arg)
+        return new
+
+    def _located(self, new, node):
+        if self.keep_location:
+            for attr in _LOCATION:
+                setattr(new, attr, getattr(node, attr))
+        return new
 
     def _name(self, node):
         value = self.subs.get(node.id)
         if value is None:
-            return ast.Name(id=node.id, ctx=node.ctx, **_NO_LOCATION)
+            return self._located(ast.Name(node.id, node.ctx), node)
         if isinstance(value, str):
-            return ast.Name(id=value, ctx=node.ctx)
+            return ast.Name(value, node.ctx)
         if isinstance(value, _AST):
             value = copy.copy(value)
             if hasattr(value, "ctx"):
@@ -60,33 +74,17 @@ class _Instance:
             return value
         raise ValueError("cannot substitute %r for name %s" % (value, node.id))
 
-    def _function(self, node):
-        new = _copy_plain(node)  # decorators, defaults and annotations are not substituted
-        new.name = self.subs.get(node.name, node.name)
-        for a in new.args.args:
-            a.arg = self.subs.get(a.arg, a.arg)
-        new.body = self._statements(node.body, True)
-        return new
-
     def _declaration(self, node):
         names = []
         for n in node.names:
             value = self.subs.get(n, n)
             names.extend(value if isinstance(value, (list, tuple)) else [value])
-        return node.__class__(names=names, **_NO_LOCATION) if names else None
-
-    def _statements(self, stmts, is_body):
-        out = []
-        for s in stmts:
-            r = self.node(s)
-            if r is not None:
-                out.extend(r if isinstance(r, list) else [r])
-        return out or [ast.Pass()] if is_body else out
+        return self._located(node.__class__(names), node) if names else None
 
     def _field(self, name, value):
-        if isinstance(value, list):
+        if value.__class__ is list:
             if name in _STMT_LISTS and value and isinstance(value[0], ast.stmt):
-                return self._statements(value, name == "body")
+                return self.statements(value, name == "body")
             out = []
             for item in value:
                 if isinstance(item, _AST):
@@ -100,37 +98,19 @@ class _Instance:
             return self.node(value)
         return value
 
-    @staticmethod
-    def _copy(node, field, keep_location=False):
-        cls = node.__class__
-        if not cls._fields and not cls._attributes:
-            return node  # Load, Store, operators: shared singletons, as ast.parse makes them
-        kwargs = {f: field(f, getattr(node, f)) for f in cls._fields}
-        for attr in cls._attributes:
-            kwargs[attr] = getattr(node, attr) if keep_location else None
-        return cls(**kwargs)
-
-
-def _plain_field(name, value):
-    if isinstance(value, list):
-        return [_copy_plain(v) if isinstance(v, _AST) else v for v in value]
-    return _copy_plain(value) if isinstance(value, _AST) else value
-
-
-def _copy_plain(node, keep_location=False):
-    field = _keep_field if keep_location else _plain_field
-    return _Instance._copy(node, field, keep_location)
-
-
-def _keep_field(name, value):
-    if isinstance(value, list):
-        return [_copy_plain(v, True) if isinstance(v, _AST) else v for v in value]
-    return _copy_plain(value, True) if isinstance(value, _AST) else value
+    def statements(self, stmts, is_body):
+        """The copied statements; a `body` emptied by substitutions becomes `pass`."""
+        out = []
+        for s in stmts:
+            r = self.node(s)
+            if r is not None:
+                out.extend(r if isinstance(r, list) else [r])
+        return out or [ast.Pass()] if is_body else out
 
 
 def replace(source, **subs):
     """The statements of `source` with the substitutions applied (fresh nodes every call)."""
-    return _Instance(subs)._statements(_template(source), False)
+    return _Instance(subs).statements(_template(source), False)
 
 
 def replace_as_expression(source, **subs):
@@ -143,7 +123,7 @@ def parse_expression(source):
     node = _parsed_expressions.get(source)
     if node is None:
         node = _parsed_expressions[source] = ast.parse(source, mode="eval").body
-    return _copy_plain(node, keep_location=True)
+    return _Instance({}, keep_location=True).node(node)
 
 
 def name(id_, store=False):
@@ -153,7 +133,7 @@ def name(id_, store=False):
 def qualified(qn, store=False):
     """The expression for a qualified name (`x`, `self.x`, `d['k']`), as a Load or Store target."""
     if qn.isidentifier():
-        return ast.Name(id=qn, ctx=ast.Store() if store else ast.Load(), **_NO_LOCATION)
+        return ast.Name(qn, ast.Store() if store else ast.Load())
     node = replace_as_expression(qn)  # `self.x`, `d['k']`: rare, the parse is cached
     if store:
         node.ctx = ast.Store()
