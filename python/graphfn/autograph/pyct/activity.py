@@ -50,13 +50,18 @@ class _Collector(NodeVisitor):
         self.reads, self.writes, self.nested_reads = set(), set(), set()
         self.memo = memo
 
-    def visit(self, node):
-        if self.memo is None or not isinstance(node, ast.stmt):
-            return super().visit(node)
+    def _method(self, cls):
+        if self.memo is not None and issubclass(cls, ast.stmt):
+            return _Collector._memoized
+        return super()._method(cls)
+
+    def _memoized(self, node):
         found = self.memo.get(node)  # keyed by the node itself: alive, so never a reused id
         if found is None:
             inner = _Collector(self.memo)
-            super(_Collector, inner).visit(node)
+            method = NodeVisitor._method(inner, node.__class__)
+            if method is not None:
+                method(inner, node)
             found = self.memo[node] = (inner.reads, inner.writes, inner.nested_reads)
         self.reads |= found[0]
         self.writes |= found[1]

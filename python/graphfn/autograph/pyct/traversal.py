@@ -14,12 +14,14 @@ _SCALAR_FIELDS = frozenset(("ctx", "op", "ops", "id", "attr", "arg", "kind", "ty
 # Where statements live: everything else is an expression (or part of one).
 STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 _child_fields = {}  # node class -> the fields that may hold child nodes
+_NO_CHILDREN = (ast.Constant, ast.MatchSingleton)  # their `value` is a Python constant
 
 
 def child_fields(cls):
     fields = _child_fields.get(cls)
     if fields is None:
-        fields = _child_fields[cls] = tuple(f for f in cls._fields if f not in _SCALAR_FIELDS)
+        fields = () if cls in _NO_CHILDREN else tuple(f for f in cls._fields if f not in _SCALAR_FIELDS)
+        _child_fields[cls] = fields
     return fields
 
 
@@ -53,18 +55,27 @@ def walk(node):
 
 
 class _Dispatch:
-    """visit(node) calls self.visit_<Class>(node), or generic_visit; one lookup per class."""
+    """visit(node) calls self.visit_<Class>(node), or generic_visit; one lookup per class.
+    Internally, None stands for "nothing to do" (a leaf such as a Name or a Constant with no
+    visit method): the loops below skip those without a call."""
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls._methods = {}
 
+    def _method(self, cls):
+        try:
+            return self._methods[cls]
+        except KeyError:
+            method = getattr(type(self), "visit_" + cls.__name__, None)
+            if method is None and child_fields(cls):
+                method = type(self).generic_visit
+            self._methods[cls] = method
+            return method
+
     def visit(self, node):
-        cls = node.__class__
-        method = self._methods.get(cls)
-        if method is None:
-            method = self._methods[cls] = getattr(type(self), "visit_" + cls.__name__, type(self).generic_visit)
-        return method(self, node)
+        method = self._method(node.__class__)
+        return self.generic_visit(node) if method is None else method(self, node)
 
 
 class NodeVisitor(_Dispatch):
@@ -74,9 +85,13 @@ class NodeVisitor(_Dispatch):
             if isinstance(value, list):
                 for item in value:
                     if isinstance(item, _AST):
-                        self.visit(item)
+                        method = self._method(item.__class__)
+                        if method is not None:
+                            method(self, item)
             elif isinstance(value, _AST):
-                self.visit(value)
+                method = self._method(value.__class__)
+                if method is not None:
+                    method(self, value)
 
 
 class NodeTransformer(_Dispatch):
@@ -90,26 +105,32 @@ class NodeTransformer(_Dispatch):
         for field in fields:
             old = getattr(node, field, None)
             if isinstance(old, list):
-                new = []
+                new, changed = [], False
                 for item in old:
                     if isinstance(item, _AST):
-                        item = self.visit(item)
-                        if item is None:
-                            continue
-                        if not isinstance(item, _AST):
-                            new.extend(item)
-                            continue
+                        method = self._method(item.__class__)
+                        if method is not None:
+                            result = method(self, item)
+                            if result is not item:
+                                changed = True
+                                if result is None:
+                                    continue
+                                if not isinstance(result, _AST):
+                                    new.extend(result)
+                                    continue
+                                item = result
                     new.append(item)
-                old[:] = new
+                if changed:
+                    old[:] = new
             elif isinstance(old, _AST):
-                replacement = self.visit(old)
-                if replacement is None:
-                    delattr(node, field)
-                else:
-                    setattr(node, field, replacement)
+                method = self._method(old.__class__)
+                if method is not None:
+                    replacement = method(self, old)
+                    if replacement is None:
+                        delattr(node, field)
+                    elif replacement is not old:
+                        setattr(node, field, replacement)
         return node
-
-
 
 # Locations. The converters give what they generate a location as soon as they make it
 # (converters/base.py located), so the only nodes without one that can sit under a located node
