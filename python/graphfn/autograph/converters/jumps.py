@@ -4,7 +4,7 @@ assignment and whatever follows a statement that may have jumped is guarded by `
 import ast
 
 from graphfn.autograph.converters import base
-from graphfn.autograph.pyct.traversal import STATEMENT_FIELDS
+from graphfn.autograph.pyct.traversal import iter_block_items
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _LOOPS = (ast.For, ast.While)
@@ -21,14 +21,10 @@ def contains(node, kind, into_loops):
         n = stack.pop()
         if isinstance(n, kind):
             return True
-        for field in STATEMENT_FIELDS:
-            block = getattr(n, field, None)
-            if not isinstance(block, list):
+        for child in iter_block_items(n):
+            if isinstance(child, _FUNCS) or (not into_loops and isinstance(child, _LOOPS)):
                 continue
-            for child in block:
-                if isinstance(child, _FUNCS) or (not into_loops and isinstance(child, _LOOPS)):
-                    continue
-                stack.append(child)
+            stack.append(child)
     return False
 
 

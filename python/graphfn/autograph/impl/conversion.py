@@ -61,7 +61,7 @@ def _direct_nested_functions(node):
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
             yield n
         elif not isinstance(n, (ast.Lambda, ast.ClassDef)):
-            stack.extend(traversal.iter_children(n))
+            stack.extend(traversal.iter_block_items(n))  # a def is a statement
 
 
 def _lambda_as_function(node):

@@ -12,7 +12,7 @@ about nested blocks over and over)."""
 
 import ast
 
-from graphfn.autograph.pyct.traversal import NodeVisitor, iter_children
+from graphfn.autograph.pyct.traversal import NodeVisitor, iter_block_items
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -285,5 +285,5 @@ def declared(fn_node):
         if n.__class__ in found:
             found[n.__class__].update(n.names)
         elif not isinstance(n, _FUNCS):
-            stack.extend(iter_children(n))
+            stack.extend(iter_block_items(n))  # declarations are statements
     return found[ast.Global], found[ast.Nonlocal]

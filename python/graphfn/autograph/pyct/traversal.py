@@ -37,6 +37,24 @@ def iter_children(node):
             yield value
 
 
+_block_fields = {}  # node class -> its STATEMENT_FIELDS, in its own field order (Try: body, handlers...)
+
+
+def block_fields(cls):
+    fields = _block_fields.get(cls)
+    if fields is None:
+        fields = _block_fields[cls] = tuple(f for f in cls._fields if f in STATEMENT_FIELDS)
+    return fields
+
+
+def iter_block_items(node):
+    """What node's statement blocks hold (statements, except handlers, match cases), in order."""
+    for field in block_fields(node.__class__):
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            yield from value
+
+
 def walk(node):
     """Every node under `node` (itself included), in no particular order, like ast.walk."""
     stack = [node]
@@ -156,10 +174,18 @@ def _may_hide_unlocated(node, into_blocks):
 def unlocated(node, into_blocks):
     """The nodes under `node` (itself included) that can have a location but have none."""
     stack = [node]
+    pop, push = stack.pop, stack.append
     while stack:
-        node = stack.pop()
+        node = pop()
         if _may_hide_unlocated(node, into_blocks):  # asked before the caller locates it
-            stack.extend(iter_children(node))
+            for field in child_fields(node.__class__):
+                value = getattr(node, field, None)
+                if isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, _AST):
+                            push(item)
+                elif isinstance(value, _AST):
+                    push(value)
         if getattr(node, "lineno", None) is None and node._attributes:
             yield node
 
