@@ -76,10 +76,9 @@ def located(nodes, origin):
     rewriting); nodes keep locations they already have."""
     lineno, col = origin.lineno, origin.col_offset
     for n in nodes if isinstance(nodes, list) else [nodes]:
-        for sub in traversal.unlocated(n, bool(pending_fillers)):
-            sub.lineno = sub.end_lineno = lineno
-            sub.col_offset = sub.end_col_offset = col
-            pending_fillers.discard(sub)
+        done = traversal.locate(n, lineno, col, bool(pending_fillers))
+        if pending_fillers:
+            pending_fillers.difference_update(done)
     return nodes
 
 

@@ -48,7 +48,15 @@ class _Instance:
             return self.subs[node.value.id]
         if cls is ast.Nonlocal or cls is ast.Global:
             return self._declaration(node)
-        new = self._located(cls(*[self._field(f, getattr(node, f)) for f in cls._fields]), node)
+        values = []
+        for f in cls._fields:
+            value = getattr(node, f)
+            if value.__class__ is list:
+                value = self._list(f, value)
+            elif isinstance(value, _AST):
+                value = self.node(value)
+            values.append(value)  # identifiers and constants are shared
+        new = self._located(cls(*values), node)
         if cls is ast.FunctionDef:
             new.name = self.subs.get(node.name, node.name)
             for a in new.args.args:
@@ -81,22 +89,18 @@ class _Instance:
             names.extend(value if isinstance(value, (list, tuple)) else [value])
         return self._located(node.__class__(names), node) if names else None
 
-    def _field(self, name, value):
-        if value.__class__ is list:
-            if name in _STMT_LISTS and value and isinstance(value[0], ast.stmt):
-                return self.statements(value, name == "body")
-            out = []
-            for item in value:
-                if isinstance(item, _AST):
-                    r = self.node(item)
-                    if r is not None:
-                        out.extend(r if isinstance(r, list) else [r])
-                else:
-                    out.append(item)
-            return out
-        if isinstance(value, _AST):
-            return self.node(value)
-        return value
+    def _list(self, name, value):
+        if name in _STMT_LISTS and value and isinstance(value[0], ast.stmt):
+            return self.statements(value, name == "body")
+        out = []
+        for item in value:
+            if isinstance(item, _AST):
+                r = self.node(item)
+                if r is not None:
+                    out.extend(r if isinstance(r, list) else [r])
+            else:
+                out.append(item)
+        return out
 
     def statements(self, stmts, is_body):
         """The copied statements; a `body` emptied by substitutions becomes `pass`."""

@@ -171,13 +171,14 @@ def _may_hide_unlocated(node, into_blocks):
     return found
 
 
-def unlocated(node, into_blocks):
-    """The nodes under `node` (itself included) that can have a location but have none."""
-    stack = [node]
+def locate(node, lineno, col, into_blocks):
+    """Gives the nodes under `node` (itself included) that have no location this one (as
+    start and end); returns those it located."""
+    stack, done = [node], []
     pop, push = stack.pop, stack.append
     while stack:
         node = pop()
-        if _may_hide_unlocated(node, into_blocks):  # asked before the caller locates it
+        if _may_hide_unlocated(node, into_blocks):
             for field in child_fields(node.__class__):
                 value = getattr(node, field, None)
                 if isinstance(value, list):
@@ -186,8 +187,11 @@ def unlocated(node, into_blocks):
                             push(item)
                 elif isinstance(value, _AST):
                     push(value)
-        if getattr(node, "lineno", None) is None and node._attributes:
-            yield node
+            if getattr(node, "lineno", None) is None and node._attributes:
+                node.lineno = node.end_lineno = lineno
+                node.col_offset = node.end_col_offset = col
+                done.append(node)
+    return done
 
 
 def fix_missing_locations(node, into_blocks):
