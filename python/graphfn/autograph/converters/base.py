@@ -3,7 +3,7 @@ nested function definitions (each is converted on its own, see impl/conversion.p
 
 import ast
 
-from graphfn.autograph.pyct import templates
+from graphfn.autograph.pyct import templates, traversal
 
 
 class UnsupportedLanguageElementError(NotImplementedError):
@@ -31,7 +31,7 @@ class Context:
         return name
 
 
-class Transformer(ast.NodeTransformer):
+class Transformer(traversal.NodeTransformer):
     def __init__(self, ctx):
         self.ctx = ctx
 
@@ -50,14 +50,35 @@ class Transformer(ast.NodeTransformer):
         return out
 
 
+class StatementTransformer(Transformer):
+    """For converters that rewrite only statements: does not descend into expressions (they
+    cannot hold statements; nested functions are converted on their own)."""
+
+    def generic_visit(self, node):
+        return self.transform_fields(node, traversal.block_fields(node.__class__))
+
+
+# Filler `pass` statements put into the blocks of existing (located) statements and not located
+# yet: while there are some, located() also searches the blocks of located statements.
+# (Conversions run one at a time, under impl/conversion.py's lock.)
+pending_fillers = set()
+
+
+def filler():
+    """A `pass` for a block left empty by a rewrite."""
+    node = ast.Pass()
+    pending_fillers.add(node)
+    return node
+
+
 def located(nodes, origin):
     """Gives generated nodes the line of the statement they come from (tracebacks, error
     rewriting); nodes keep locations they already have."""
+    lineno, col = origin.lineno, origin.col_offset
     for n in nodes if isinstance(nodes, list) else [nodes]:
-        for sub in ast.walk(n):
-            if "lineno" in sub._attributes and getattr(sub, "lineno", None) is None:
-                sub.lineno, sub.col_offset = origin.lineno, origin.col_offset
-                sub.end_lineno, sub.end_col_offset = origin.lineno, origin.col_offset
+        done = traversal.locate(n, lineno, col, bool(pending_fillers))
+        if pending_fillers:
+            pending_fillers.difference_update(done)
     return nodes
 
 

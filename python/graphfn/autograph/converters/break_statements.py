@@ -4,10 +4,10 @@ converter then guards what follows."""
 import ast
 
 from graphfn.autograph.converters import base, jumps
-from graphfn.autograph.pyct import templates
+from graphfn.autograph.pyct import templates, traversal
 
 
-class BreakStatements(base.Transformer):
+class BreakStatements(base.StatementTransformer):
     def _loop(self, node):
         node.body = self.visit_block(node.body)  # inner loops first: their breaks are theirs
         if not jumps.contains(ast.Module(body=node.body), ast.Break, into_loops=False):
@@ -15,12 +15,12 @@ class BreakStatements(base.Transformer):
         flag = self.ctx.new("break_")
         node.body = _Replace(flag).visit_block(node.body)
         jumps.add_loop_condition(node, flag)
-        return base.located(templates.replace("%s = False" % flag), node) + [node]
+        return base.located(templates.replace("ag__flag = False", ag__flag=flag), node) + [node]
 
     visit_For = visit_While = _loop
 
 
-class _Replace(ast.NodeTransformer):
+class _Replace(traversal.NodeTransformer):
     def __init__(self, flag):
         self.flag = flag
 
@@ -32,7 +32,7 @@ class _Replace(ast.NodeTransformer):
         return out
 
     def visit_Break(self, node):
-        return base.located(templates.replace("%s = True\ncontinue" % self.flag), node)
+        return base.located(templates.replace("ag__flag = True\ncontinue", ag__flag=self.flag), node)
 
     def _skip(self, node):
         return node

@@ -7,16 +7,16 @@ from graphfn.autograph.converters import base, jumps
 from graphfn.autograph.pyct import templates
 
 
-class ContinueStatements(base.Transformer):
+class ContinueStatements(base.StatementTransformer):
     def _loop(self, node):
         node.body = self.visit_block(node.body)
         if not jumps.contains(ast.Module(body=node.body), ast.Continue, into_loops=False):
             return node
         flag = self.ctx.new("continue_")
-        guard = jumps.Guard(ast.Continue, lambda s: templates.replace("%s = True" % flag), flag,
+        guard = jumps.Guard(ast.Continue, lambda s: templates.replace("ag__flag = True", ag__flag=flag), flag,
                             into_loops=False, move_into_else=False)
         body, _ = guard.block(node.body)
-        node.body = base.located(templates.replace("%s = False" % flag), node) + body
+        node.body = base.located(templates.replace("ag__flag = False", ag__flag=flag), node) + body
         return node
 
     visit_For = visit_While = _loop

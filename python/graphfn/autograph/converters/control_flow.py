@@ -13,14 +13,16 @@ from graphfn.autograph.converters import base
 from graphfn.autograph.pyct import activity, templates
 
 
-class ControlFlow(base.Transformer):
+class ControlFlow(base.StatementTransformer):
     def __init__(self, ctx, fn_node):
         super().__init__(ctx)
-        self.globals = activity.declared(fn_node, ast.Global)
-        self.nonlocals = activity.declared(fn_node, ast.Nonlocal)
-        always = activity.nested_function_reads(fn_node) | self.nonlocals
-        activity.Liveness(always).block(fn_node.body, set())
-        activity.annotate_defined(fn_node.body, activity.function_params(fn_node) | self.nonlocals)
+        # Statements are only replaced top-down, after their own analysis was read: the memo of
+        # each statement's reads and writes stays valid for the whole pass.
+        self.memo = {}
+        self.globals, self.nonlocals = activity.declared(fn_node)
+        always = activity.nested_function_reads(fn_node, self.memo) | self.nonlocals
+        activity.Liveness(always, self.memo).block(fn_node.body, set())
+        activity.annotate_defined(fn_node.body, activity.function_params(fn_node) | self.nonlocals, memo=self.memo)
         self.always = always
 
     # Which variables a construct carries ---------------------------------------------------------
@@ -40,54 +42,57 @@ class ControlFlow(base.Transformer):
     def _state_functions(self, scope):
         get_state, set_state = self.ctx.new("get_state"), self.ctx.new("set_state")
         plain = [v for v in scope if not activity.is_composite(v)]
-        if scope:
-            values = ", ".join(scope) + ("," if len(scope) == 1 else "")
-            code = "def %s():\n    return (%s)\n\ndef %s(vars_):\n    nonlocal ag__names\n    %s = vars_\n" % (
-                get_state, values, set_state, values)
-        else:
-            code = "def %s():\n    return ()\n\ndef %s(block_vars):\n    pass\n" % (get_state, set_state)
         self.ctx.internal.update(("vars_", "block_vars"))
-        return templates.replace(code, ag__names=plain), get_state, set_state
+        if not scope:
+            return templates.replace(_NO_STATE, ag__get=get_state, ag__set=set_state), get_state, set_state
+        values = _tuple([templates.qualified(v) for v in scope], ast.Load())
+        targets = _tuple([templates.qualified(v, store=True) for v in scope], ast.Store())
+        return templates.replace(_STATE, ag__get=get_state, ag__set=set_state, ag__names=plain, ag__values=values,
+                                 ag__targets=targets), get_state, set_state
 
     def _body_function(self, base_name, scope, body, args=()):
         name = self.ctx.new(base_name)
         plain = [v for v in scope if not activity.is_composite(v)]
-        fn = templates.replace("def %s(%s):\n    nonlocal ag__names\n    pass\n" % (name, ", ".join(args)), ag__names=plain)[0]
+        fn = templates.replace("def ag__fn(%s):\n    nonlocal ag__names\n    pass\n" % ", ".join(args), ag__fn=name,
+                               ag__names=plain)[0]
         fn.body = fn.body[:-1] + (body or [ast.Pass()])
         return fn, name
 
     @staticmethod
     def _undefined(names):
-        return [s for n in names for s in templates.replace("%s = ag__.Undefined(%r)" % (n, n))]
+        return [s for n in names for s in templates.replace("ag__var = ag__.Undefined(ag__name)", ag__var=n,
+                                                            ag__name=templates.const(n))]
 
     # Statements ----------------------------------------------------------------------------------
 
     def visit_If(self, node):
-        scope, nouts, undefined = self._scope(node, activity.modified(node.body + node.orelse))
+        scope, nouts, undefined = self._scope(node, activity.modified(node.body + node.orelse, self.memo))
         body, orelse = self.visit_block(node.body), self.visit_block(node.orelse)
         state, get_state, set_state = self._state_functions(scope)
         if_body, if_name = self._body_function("if_body", scope, body)
         else_body, else_name = self._body_function("else_body", scope, orelse)
         call = templates.replace(
-            "ag__.if_stmt(ag__test, %s, %s, %s, %s, ag__names, %d)" % (if_name, else_name, get_state, set_state, nouts),
+            "ag__.if_stmt(ag__test, ag__if, ag__else, ag__get, ag__set, ag__names, ag__nouts)", ag__if=if_name,
+            ag__else=else_name, ag__get=get_state, ag__set=set_state, ag__nouts=templates.const(nouts),
             ag__test=node.test, ag__names=templates.str_tuple(scope))
         return base.located(state + [if_body, else_body] + self._undefined(undefined) + call, node)
 
     def visit_While(self, node):
-        scope, _, undefined = self._scope(node, activity.modified(node.body))
+        scope, _, undefined = self._scope(node, activity.modified(node.body, self.memo))
         body = self.visit_block(node.body)
         state, get_state, set_state = self._state_functions(scope)
         loop_body, body_name = self._body_function("loop_body", scope, body)
         test_name = self.ctx.new("loop_test")
-        loop_test = templates.replace("def %s():\n    return ag__test" % test_name, ag__test=node.test)
+        loop_test = templates.replace("def ag__fn():\n    return ag__test", ag__fn=test_name, ag__test=node.test)
         call = templates.replace(
-            "ag__.while_stmt(%s, %s, %s, %s, ag__names, ag__opts)" % (test_name, body_name, get_state, set_state),
+            "ag__.while_stmt(ag__test, ag__body, ag__get, ag__set, ag__names, ag__opts)", ag__test=test_name,
+            ag__body=body_name, ag__get=get_state, ag__set=set_state,
             ag__names=templates.str_tuple(scope), ag__opts=_options(node, {}))
         return base.located(state + [loop_body] + loop_test + self._undefined(undefined) + call, node)
 
     def visit_For(self, node):
         target_names = activity.modified([ast.Assign(targets=[node.target], value=ast.Constant(None))])
-        scope, _, undefined = self._scope(node, activity.modified(node.body) | target_names)
+        scope, _, undefined = self._scope(node, activity.modified(node.body, self.memo) | target_names)
         body = self.visit_block(node.body)
         state, get_state, set_state = self._state_functions(scope)
         self.ctx.internal.add("itr")
@@ -95,21 +100,43 @@ class ControlFlow(base.Transformer):
         loop_body, body_name = self._body_function("loop_body", scope, [bind] + body, args=("itr",))
         extra = getattr(node, "_ag_extra_tests", [])
         pieces = state + [loop_body]
-        extra_name = "None"
+        extra_name = templates.const(None)
         if extra:
             extra_name = self.ctx.new("extra_test")
             test = extra[0] if len(extra) == 1 else ast.BoolOp(op=ast.And(), values=extra)
             from graphfn.autograph.converters import logical_expressions
             test = logical_expressions.LogicalExpressions(self.ctx).visit(test)
-            fn = templates.replace("def %s():\n    nonlocal ag__names\n    return ag__test" % extra_name,
+            fn = templates.replace("def ag__fn():\n    nonlocal ag__names\n    return ag__test", ag__fn=extra_name,
                                    ag__names=[v for v in scope if not activity.is_composite(v)], ag__test=test)
             pieces += fn
         iterate = ast.unparse(node.target).strip("()")
         call = templates.replace(
-            "ag__.for_stmt(ag__iter, %s, %s, %s, %s, ag__names, ag__opts)" % (extra_name, body_name, get_state, set_state),
-            ag__iter=node.iter, ag__names=templates.str_tuple(scope),
+            "ag__.for_stmt(ag__iter, ag__extra, ag__body, ag__get, ag__set, ag__names, ag__opts)", ag__extra=extra_name,
+            ag__body=body_name, ag__get=get_state, ag__set=set_state, ag__iter=node.iter, ag__names=templates.str_tuple(scope),
             ag__opts=_options(node, {"iterate_names": templates.const(iterate)}))
         return base.located(pieces + self._undefined(undefined) + call, node)
+
+
+_STATE = """
+def ag__get():
+    return ag__values
+
+def ag__set(vars_):
+    nonlocal ag__names
+    ag__targets = vars_
+"""
+
+_NO_STATE = """
+def ag__get():
+    return ()
+
+def ag__set(block_vars):
+    pass
+"""
+
+
+def _tuple(elts, ctx):
+    return ast.Tuple(elts=elts, ctx=ctx)
 
 
 def _options(loop, extra):

@@ -3,7 +3,7 @@ turned into the loop's options dict (shape_invariants, maximum_iterations, ...).
 
 import ast
 
-from graphfn.autograph.converters.base import Transformer
+from graphfn.autograph.converters.base import StatementTransformer, filler
 
 
 def _is_directive(stmt, name):
@@ -13,14 +13,14 @@ def _is_directive(stmt, name):
     return (isinstance(func, ast.Attribute) and func.attr == name) or (isinstance(func, ast.Name) and func.id == name)
 
 
-class Directives(Transformer):
+class Directives(StatementTransformer):
     def _loop(self, node):
         self.generic_visit(node)
         if node.body and _is_directive(node.body[0], "set_loop_options"):
             call = node.body.pop(0).value
             node._ag_loop_options = [(k.arg, k.value) for k in call.keywords]
             if not node.body:
-                node.body = [ast.Pass()]
+                node.body = [filler()]
         for stmt in node.body[1:]:
             if _is_directive(stmt, "set_loop_options"):
                 raise ValueError("set_loop_options must be the first statement in the loop block")

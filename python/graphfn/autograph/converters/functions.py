@@ -8,10 +8,10 @@ from graphfn.autograph.pyct import templates
 
 
 def transform(node, ctx, display_name):
-    options = ast.parse(ctx.options_source, mode="eval").body
-    scope = templates.replace("with ag__.FunctionScope(ag__name, ag__scope, ag__options) as %s:\n    pass" % ctx.fscope,
+    options = templates.parse_expression(ctx.options_source)
+    scope = templates.replace("with ag__.FunctionScope(ag__name, ag__scope, ag__options) as ag__fscope:\n    pass",
                               ag__name=templates.const(display_name), ag__scope=templates.const(ctx.fscope),
-                              ag__options=options)[0]
+                              ag__options=options, ag__fscope=ctx.fscope)[0]
     body = node.body
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and \
             isinstance(body[0].value.value, str):

@@ -4,12 +4,16 @@ assignment and whatever follows a statement that may have jumped is guarded by `
 import ast
 
 from graphfn.autograph.converters import base
+from graphfn.autograph.pyct.traversal import iter_block_items
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _LOOPS = (ast.For, ast.While)
 
 
 def contains(node, kind, into_loops):
+    """Whether a `kind` statement (Break, Continue, Return) is in node, outside nested functions
+    (and outside nested loops unless into_loops). Jumps are statements: only statement blocks
+    are searched."""
     if isinstance(node, _FUNCS):
         return False  # a nested function's jumps are its own
     stack = [node]
@@ -17,7 +21,7 @@ def contains(node, kind, into_loops):
         n = stack.pop()
         if isinstance(n, kind):
             return True
-        for child in ast.iter_child_nodes(n):
+        for child in iter_block_items(n):
             if isinstance(child, _FUNCS) or (not into_loops and isinstance(child, _LOOPS)):
                 continue
             stack.append(child)
@@ -71,11 +75,11 @@ class Guard:
         if isinstance(s, ast.If):
             s.body, a = self.block(s.body)
             s.orelse, b = self.block(s.orelse)
-            s.body = s.body or [ast.Pass()]
+            s.body = s.body or [base.filler()]
             return a and b and bool(s.orelse)
         if isinstance(s, _LOOPS):
             s.body, _ = self.block(s.body)
-            s.body = s.body or [ast.Pass()]
+            s.body = s.body or [base.filler()]
             if self.on_loop is not None:
                 self.on_loop(s)
             return False
@@ -86,10 +90,10 @@ class Guard:
             s.body, _ = self.block(s.body)
             for h in s.handlers:
                 h.body, _ = self.block(h.body)
-                h.body = h.body or [ast.Pass()]
+                h.body = h.body or [base.filler()]
             s.orelse, _ = self.block(s.orelse)
             s.finalbody, _ = self.block(s.finalbody)
-            s.body = s.body or [ast.Pass()]
+            s.body = s.body or [base.filler()]
             return False
         return False
 

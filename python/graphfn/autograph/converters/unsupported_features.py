@@ -1,11 +1,17 @@
 """Rejects syntax the converters do not handle, naming the construct."""
 
-import ast
+from graphfn.autograph.converters.base import UnsupportedLanguageElementError
+from graphfn.autograph.pyct.traversal import NodeVisitor
 
-from graphfn.autograph.converters.base import Transformer, UnsupportedLanguageElementError
 
+class UnsupportedFeatures(NodeVisitor):
+    """Only looks (raises on the first unsupported construct, in source order)."""
 
-class UnsupportedFeatures(Transformer):
+    def visit_FunctionDef(self, node):
+        pass  # converted on its own
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
     def visit_For(self, node):
         if node.orelse:
             raise UnsupportedLanguageElementError("for/else statement not yet supported")
@@ -33,4 +39,6 @@ class UnsupportedFeatures(Transformer):
 
 
 def transform(node, ctx):
-    UnsupportedFeatures(ctx).visit_block(node.body)
+    checker = UnsupportedFeatures()
+    for stmt in node.body:
+        checker.visit(stmt)

@@ -236,6 +236,6 @@ def to_code(entity, recursive=True, experimental_optional_features=None):
     target, _ = _unwrap(entity)
     if target is None:
         raise ValueError("Expected a Python function or method, got %r" % (entity,))
-    return conversion.convert(target).source
+    return conversion.source(target)
 
 

@@ -14,7 +14,7 @@ from graphfn.autograph.converters import (base, break_statements, call_trees, co
                                           continue_statements, control_flow, directives, functions,
                                           logical_expressions, return_statements, unsupported_features,
                                           variables)
-from graphfn.autograph.pyct import naming, parser
+from graphfn.autograph.pyct import naming, parser, traversal
 
 TOP_OPTIONS = ("ag__.ConversionOptions(recursive=True, user_requested=True, optional_features=(), "
                "internal_convert_user_code=True)")
@@ -25,12 +25,13 @@ _PIPELINE = (unsupported_features, directives, break_statements, continue_statem
 
 
 class Converted:
-    """A converted code object, its generated source and how to rebuild functions from it."""
+    """A converted code object and how to rebuild functions from it. `source` (the generated
+    text) is made on the first to_code: most conversions never need it."""
 
     __slots__ = ("code", "source", "name")
 
-    def __init__(self, code, source, name):
-        self.code, self.source, self.name = code, source, name
+    def __init__(self, code, name):
+        self.code, self.source, self.name = code, None, name
 
 
 _cache = {}  # (code object, options key) -> Converted
@@ -60,7 +61,7 @@ def _direct_nested_functions(node):
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
             yield n
         elif not isinstance(n, (ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(n))
+            stack.extend(traversal.iter_block_items(n))  # a def is a statement
 
 
 def _lambda_as_function(node):
@@ -82,30 +83,50 @@ def convert(fn):
     return entry
 
 
-def _convert_code(fn):
+def source(fn):
+    """The generated source of fn's conversion. Converting again is cheaper than keeping every
+    converted tree around for a rare to_code."""
+    entry = convert(fn)
+    if entry.source is None:
+        with _lock:
+            entry.source = ast.unparse(_transform(fn)[0]) + "\n"
+    return entry.source
+
+
+def _transform(fn):
+    """(converted FunctionDef, file name, names of the generated functions)."""
+    base.pending_fillers.clear()  # left over by a conversion that failed
     node, filename = parser.parse_entity(fn)
     display_name = fn.__name__
     if isinstance(node, ast.Lambda):
         node, display_name = _lambda_as_function(node), "lam"
-    for stmt in ast.walk(node):
+    for stmt in traversal.walk(node):
         if isinstance(stmt, ast.Name) and stmt.id.startswith("ag__") and stmt.id != "ag__":
             raise base.UnsupportedLanguageElementError("names starting with ag__ are reserved")
     namer = naming.Namer(node)
     generated = set()
     _convert_function(node, namer, True, display_name, generated)
-    source = ast.unparse(node) + "\n"
+    return node, filename, generated
+
+
+def _convert_code(fn):
+    node, filename, generated = _transform(fn)
     freevars = fn.__code__.co_freevars
+
+    def at_function(new):  # the wrapper's nodes all take the converted function's location
+        return ast.copy_location(new, node)
+
     factory = ast.FunctionDef(
-        name="ag__factory", body=[node, ast.Return(value=ast.Name(id=node.name, ctx=ast.Load()))],
-        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=a) for a in ("ag__",) + freevars], vararg=None,
-                           kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+        name="ag__factory", body=[node, at_function(ast.Return(value=at_function(ast.Name(id=node.name, ctx=ast.Load()))))],
+        args=ast.arguments(posonlyargs=[], args=[at_function(ast.arg(arg=a)) for a in ("ag__",) + freevars],
+                           vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
         decorator_list=[], returns=None, type_comment=None)
-    module = ast.Module(body=[ast.copy_location(factory, node)], type_ignores=[])
-    ast.fix_missing_locations(module)
+    module = ast.Module(body=[at_function(factory)], type_ignores=[])
+    traversal.fix_missing_locations(module, bool(base.pending_fillers))
     factory_code = compile(module, filename, "exec").co_consts[0]
     inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == node.name)
     _register(inner, fn.__name__, generated)
-    return Converted(inner, source, node.name)
+    return Converted(inner, node.name)
 
 
 def _register(code, display, generated):

@@ -4,9 +4,15 @@ live after each statement, and which names may already be defined before it.
 Names are "qualified names": `x`, or composites such as `self.x` and `d['k']` (attribute chains
 and constant subscripts rooted at a plain name). Nested `def`s count as reading their free names
 everywhere in the enclosing function (they may be called at any time); lambdas read them where
-they are written, as AutoGraph does."""
+they are written, as AutoGraph does.
+
+The functions take an optional `memo` dict: with one, what each statement reads and writes is
+found once and reused by later queries on the same, unchanged, statements (the converters ask
+about nested blocks over and over)."""
 
 import ast
+
+from graphfn.autograph.pyct.traversal import NodeVisitor, iter_block_items
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -37,11 +43,29 @@ def is_composite(name):
     return root(name) != name
 
 
-class _Collector(ast.NodeVisitor):
+class _Collector(NodeVisitor):
     """Reads and writes of one node, not descending into nested function bodies."""
 
-    def __init__(self):
+    def __init__(self, memo=None):
         self.reads, self.writes, self.nested_reads = set(), set(), set()
+        self.memo = memo
+
+    def _method(self, cls):
+        if self.memo is not None and issubclass(cls, ast.stmt):
+            return _Collector._memoized
+        return super()._method(cls)
+
+    def _memoized(self, node):
+        found = self.memo.get(node)  # keyed by the node itself: alive, so never a reused id
+        if found is None:
+            inner = _Collector(self.memo)
+            method = NodeVisitor._method(inner, node.__class__)
+            if method is not None:
+                method(inner, node)
+            found = self.memo[node] = (inner.reads, inner.writes, inner.nested_reads)
+        self.reads |= found[0]
+        self.writes |= found[1]
+        self.nested_reads |= found[2]
 
     def visit_Name(self, node):
         (self.reads if isinstance(node.ctx, ast.Load) else self.writes).add(node.id)
@@ -79,7 +103,7 @@ class _Collector(ast.NodeVisitor):
         if args is not None:
             for d in args.defaults + [d for d in args.kw_defaults if d is not None]:
                 self.visit(d)
-        inner = _Collector()
+        inner = _Collector(self.memo)
         for child in (node.body if isinstance(node.body, list) else [node.body]):
             inner.visit(child)
         params = set()
@@ -95,7 +119,7 @@ class _Collector(ast.NodeVisitor):
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = _function
 
     def _comprehension(self, node):
-        inner = _Collector()
+        inner = _Collector(self.memo)
         inner.generic_visit(node)
         targets = set()
         for gen in node.generators:
@@ -124,30 +148,27 @@ class _Collector(ast.NodeVisitor):
     visit_Nonlocal = visit_Global
 
 
-def _collect(nodes):
-    c = _Collector()
+def _collect(nodes, memo=None):
+    c = _Collector(memo)
     for n in nodes:
         if n is not None:
             c.visit(n)
     return c
 
 
-def reads(nodes):
-    return _collect(nodes).reads
+def reads(nodes, memo=None):
+    return _collect(nodes, memo).reads
 
 
-def modified(stmts):
+def modified(stmts, memo=None):
     """Names (plain and composite) assigned anywhere in the statements, outside nested functions
     except for the function names themselves."""
-    return _collect(stmts).writes
+    return _collect(stmts, memo).writes
 
 
-def nested_function_reads(fn_node):
+def nested_function_reads(fn_node, memo=None):
     """Free names read by functions defined anywhere inside `fn_node` (always live)."""
-    out = set()
-    for stmt in fn_node.body:
-        out |= _collect([stmt]).nested_reads
-    return out
+    return _collect(fn_node.body, memo).nested_reads
 
 
 def _simple_defs(targets):
@@ -167,8 +188,12 @@ class Liveness:
     """Backward liveness over statements. After `block(stmts, live_out)` every compound statement
     has `_ag_live_in` / `_ag_live_out` attributes (sets of plain names)."""
 
-    def __init__(self, always_live=()):
+    def __init__(self, always_live=(), memo=None):
         self.always = set(always_live)
+        self.memo = memo
+
+    def _reads(self, nodes):
+        return reads(nodes, self.memo)
 
     def block(self, stmts, live):
         for stmt in reversed(stmts):
@@ -178,18 +203,18 @@ class Liveness:
     def stmt(self, s, live_out):
         live_out = live_out | self.always
         if isinstance(s, ast.If):
-            live = reads([s.test]) | self.block(s.body, live_out) | self.block(s.orelse, live_out)
+            live = self._reads([s.test]) | self.block(s.body, live_out) | self.block(s.orelse, live_out)
         elif isinstance(s, ast.While):
-            live = self._loop(s, live_out, lambda top: reads([s.test]) | self.block(s.body, top) | self.block(s.orelse, live_out))
+            live = self._loop(s, live_out, lambda top: self._reads([s.test]) | self.block(s.body, top) | self.block(s.orelse, live_out))
         elif isinstance(s, (ast.For, ast.AsyncFor)):
             target_defs = _simple_defs([s.target])
-            extra = reads(getattr(s, "_ag_extra_tests", []))  # break/return flags, tested every iteration
+            extra = self._reads(getattr(s, "_ag_extra_tests", []))  # break/return flags, tested every iteration
             head = lambda top: (self.block(s.body, top) - target_defs) | self.block(s.orelse, live_out) | extra
-            live = self._loop(s, live_out, head) | reads([s.iter])
+            live = self._loop(s, live_out, head) | self._reads([s.iter])
         elif isinstance(s, (ast.With, ast.AsyncWith)):
             inner = self.block(s.body, live_out)
             defs = _simple_defs([i.optional_vars for i in s.items if i.optional_vars is not None])
-            live = (inner - defs) | reads([i.context_expr for i in s.items])
+            live = (inner - defs) | self._reads([i.context_expr for i in s.items])
         elif isinstance(s, ast.Try):
             after = self.block(s.finalbody, live_out)
             handlers = set()
@@ -198,15 +223,15 @@ class Liveness:
             body = self.block(s.body, self.block(s.orelse, after) | handlers)
             live = body | handlers | after  # any point of the body may raise
         elif isinstance(s, (ast.Return, ast.Raise)):
-            live = reads([s]) | self.always
+            live = self._reads([s]) | self.always
         elif isinstance(s, ast.Assign):
-            live = (live_out - _simple_defs(s.targets)) | reads([s])
+            live = (live_out - _simple_defs(s.targets)) | self._reads([s])
         elif isinstance(s, ast.AnnAssign):
-            live = (live_out - _simple_defs([s.target])) | reads([s.value, s.annotation]) if s.value is not None else live_out
+            live = (live_out - _simple_defs([s.target])) | self._reads([s.value, s.annotation]) if s.value is not None else live_out
         elif isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            live = (live_out - {s.name}) | reads([s])
+            live = (live_out - {s.name}) | self._reads([s])
         else:
-            live = live_out | reads([s])
+            live = live_out | self._reads([s])
         s._ag_live_in, s._ag_live_out = live, live_out
         return live
 
@@ -219,7 +244,7 @@ class Liveness:
             top |= new
 
 
-def annotate_defined(stmts, defined, in_loop=()):
+def annotate_defined(stmts, defined, in_loop=(), memo=None):
     """Forward pass: sets `_ag_defined_in` (names possibly defined before the statement) on
     compound statements. Names assigned anywhere in an enclosing loop count as defined (they may
     come from an earlier iteration)."""
@@ -227,22 +252,22 @@ def annotate_defined(stmts, defined, in_loop=()):
     for s in stmts:
         s._ag_defined_in = set(defined)
         if isinstance(s, ast.If):
-            annotate_defined(s.body, defined, in_loop)
-            annotate_defined(s.orelse, defined, in_loop)
+            annotate_defined(s.body, defined, in_loop, memo)
+            annotate_defined(s.orelse, defined, in_loop, memo)
         elif isinstance(s, (ast.While, ast.For, ast.AsyncFor)):
-            loop_mods = {n for n in modified([s]) if not is_composite(n)}
-            annotate_defined(s.body, defined | loop_mods, set(in_loop) | loop_mods)
-            annotate_defined(s.orelse, defined | loop_mods, in_loop)
+            loop_mods = {n for n in modified([s], memo) if not is_composite(n)}
+            annotate_defined(s.body, defined | loop_mods, set(in_loop) | loop_mods, memo)
+            annotate_defined(s.orelse, defined | loop_mods, in_loop, memo)
         elif isinstance(s, (ast.With, ast.AsyncWith)):
-            annotate_defined(s.body, defined | modified([i.optional_vars for i in s.items if i.optional_vars]), in_loop)
+            annotate_defined(s.body, defined | modified([i.optional_vars for i in s.items if i.optional_vars], memo), in_loop, memo)
         elif isinstance(s, ast.Try):
-            annotate_defined(s.body, defined, in_loop)
-            after_body = defined | modified(s.body)
+            annotate_defined(s.body, defined, in_loop, memo)
+            after_body = defined | modified(s.body, memo)
             for h in s.handlers:
-                annotate_defined(h.body, after_body | ({h.name} if h.name else set()), in_loop)
-            annotate_defined(s.orelse, after_body, in_loop)
-            annotate_defined(s.finalbody, after_body | modified(s.handlers), in_loop)
-        defined |= {n for n in modified([s]) if not is_composite(n)}
+                annotate_defined(h.body, after_body | ({h.name} if h.name else set()), in_loop, memo)
+            annotate_defined(s.orelse, after_body, in_loop, memo)
+            annotate_defined(s.finalbody, after_body | modified(s.handlers, memo), in_loop, memo)
+        defined |= {n for n in modified([s], memo) if not is_composite(n)}
 
 
 def function_params(fn_node):
@@ -251,14 +276,14 @@ def function_params(fn_node):
     return names | {a.arg for a in (args.vararg, args.kwarg) if a is not None}
 
 
-def declared(fn_node, kind):
-    """Names declared `global` (kind=ast.Global) or `nonlocal` in the function's own body."""
-    out = set()
+def declared(fn_node):
+    """(names declared `global`, names declared `nonlocal`) in the function's own body."""
+    found = {ast.Global: set(), ast.Nonlocal: set()}
     stack = list(fn_node.body)
     while stack:
         n = stack.pop()
-        if isinstance(n, kind):
-            out |= set(n.names)
+        if n.__class__ in found:
+            found[n.__class__].update(n.names)
         elif not isinstance(n, _FUNCS):
-            stack.extend(ast.iter_child_nodes(n))
-    return out
+            stack.extend(iter_block_items(n))  # declarations are statements
+    return found[ast.Global], found[ast.Nonlocal]

@@ -2,14 +2,20 @@
 
 import ast
 
+from graphfn.autograph.pyct.traversal import walk
+
+_NAME_FIELD = {ast.Name: "id", ast.arg: "arg", ast.FunctionDef: "name", ast.AsyncFunctionDef: "name"}
+
 
 class Namer:
     """Hands out `base`, `base_1`, `base_2`... skipping names used anywhere in the function."""
 
     def __init__(self, node):
-        self._used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-        self._used |= {n.arg for n in ast.walk(node) if isinstance(n, ast.arg)}
-        self._used |= {n.name for n in ast.walk(node) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        self._used = set()
+        for n in walk(node):
+            field = _NAME_FIELD.get(n.__class__)
+            if field is not None:
+                self._used.add(getattr(n, field))
         self._counts = {}
 
     def new(self, base):

@@ -6,6 +6,7 @@ compiled from it (after conversion) reports the user's file and lines in traceba
 import ast
 import inspect
 import linecache
+import re
 import textwrap
 
 
@@ -21,21 +22,67 @@ def parse_entity(fn):
     code = fn.__code__
     if code.co_name == "<lambda>":
         return _parse_lambda(code), code.co_filename
-    try:
-        lines, first = inspect.getsourcelines(fn)
-    except (OSError, TypeError) as e:
-        raise SourceUnavailableError("could not get source code: %s" % e) from None
-    source = textwrap.dedent("".join(lines))
-    try:
-        module = ast.parse(source)
-    except SyntaxError:
-        # e.g. a def continued from a backslash line: give up like AutoGraph does.
-        raise SourceUnavailableError("could not parse the source code of %s" % fn.__qualname__) from None
-    node = module.body[0] if module.body else None
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        raise SourceUnavailableError("expected a function definition for %s" % fn.__qualname__)
-    ast.increment_lineno(node, first - 1)
+    node, block = None, _def_block(code)
+    if block is not None:
+        try:
+            node = _parse_def(*block)
+        except SyntaxError:
+            pass  # e.g. a string or brackets continued at column 0
+    if node is None:  # not a plain indented block: inspect's tokenizer finds where it ends
+        try:
+            lines, first = inspect.getsourcelines(fn)
+        except (OSError, TypeError) as e:
+            raise SourceUnavailableError("could not get source code: %s" % e) from None
+        try:
+            node = _parse_def(lines, first)
+        except SyntaxError:
+            # e.g. a def continued from a backslash line: give up like AutoGraph does.
+            raise SourceUnavailableError("could not parse the source code of %s" % fn.__qualname__) from None
+        if node is None:
+            raise SourceUnavailableError("expected a function definition for %s" % fn.__qualname__)
     return node, code.co_filename
+
+
+def _parse_def(lines, first):
+    """The function defined by `lines` (first one numbered `first`), or None; SyntaxError."""
+    # Blank lines in front give the nodes the file's line numbers (no ast.increment_lineno walk).
+    module = ast.parse("\n" * (first - 1) + textwrap.dedent("".join(lines)))
+    node = module.body[0] if module.body else None
+    return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+_DEF = re.compile(r"\s*(async\s+)?def\s")
+
+
+def _indent(line):
+    return len(line) - len(line.lstrip())
+
+
+def _def_block(code):
+    """(lines, first line number) of the def starting at code.co_firstlineno (decorators first),
+    read from linecache up to its last line indented deeper than the def; None when the lines
+    do not look like that. inspect.getsourcelines gives the same block but tokenizes the file
+    to find it, which cost more than the rest of parsing."""
+    linecache.checkcache(code.co_filename)  # as inspect does: a file edited since it was read
+    lines = linecache.getlines(code.co_filename)
+    start = code.co_firstlineno - 1
+    if not 0 <= start < len(lines):
+        return None
+    indent = _indent(lines[start])
+    i = start
+    while i < len(lines) and lines[i].lstrip().startswith("@") and _indent(lines[i]) == indent:
+        i += 1
+    if i >= len(lines) or _indent(lines[i]) != indent or not _DEF.match(lines[i]):
+        return None
+    end = i + 1
+    for j in range(i + 1, len(lines)):
+        text = lines[j].strip()
+        if not text or text.startswith("#"):
+            continue
+        if _indent(lines[j]) <= indent:
+            break
+        end = j + 1
+    return lines[start:end], start + 1
 
 
 def _parse_lambda(code):

@@ -1,0 +1,224 @@
+"""Fast AST traversal: ast.NodeVisitor / NodeTransformer / ast.walk with the same contracts.
+
+The standard ones go through ast.iter_fields and a getattr per visited node, and descend into
+every Load/Store/operator singleton; a conversion visits the growing tree a dozen times, so that
+overhead was most of its cost. Here the visit method is looked up once per node class, and
+fields that never hold statements or expressions (ctx, operators, identifiers) are skipped (no
+converter visits those)."""
+
+import ast
+
+_AST = ast.AST
+_SCALAR_FIELDS = frozenset(("ctx", "op", "ops", "id", "attr", "arg", "kind", "type_comment", "level",
+                            "is_async", "conversion", "simple", "name", "asname", "module", "tag"))
+# Where statements live: everything else is an expression (or part of one).
+STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+_child_fields = {}  # node class -> the fields that may hold child nodes
+_NO_CHILDREN = (ast.Constant, ast.MatchSingleton)  # their `value` is a Python constant
+
+
+def child_fields(cls):
+    fields = _child_fields.get(cls)
+    if fields is None:
+        fields = () if cls in _NO_CHILDREN else tuple(f for f in cls._fields if f not in _SCALAR_FIELDS)
+        _child_fields[cls] = fields
+    return fields
+
+
+def iter_children(node):
+    """The child nodes of `node` (like ast.iter_child_nodes, without ctx/operator leaves)."""
+    for field in child_fields(node.__class__):
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            for item in value:
+                if isinstance(item, _AST):
+                    yield item
+        elif isinstance(value, _AST):
+            yield value
+
+
+_block_fields = {}  # node class -> its STATEMENT_FIELDS, in its own field order (Try: body, handlers...)
+
+
+def block_fields(cls):
+    fields = _block_fields.get(cls)
+    if fields is None:
+        fields = _block_fields[cls] = tuple(f for f in cls._fields if f in STATEMENT_FIELDS)
+    return fields
+
+
+def iter_block_items(node):
+    """What node's statement blocks hold (statements, except handlers, match cases), in order."""
+    for field in block_fields(node.__class__):
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            yield from value
+
+
+def walk(node):
+    """Every node under `node` (itself included), in no particular order, like ast.walk."""
+    stack = [node]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        yield node
+        for field in child_fields(node.__class__):
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, _AST):
+                        push(item)
+            elif isinstance(value, _AST):
+                push(value)
+
+
+class _Dispatch:
+    """visit(node) calls self.visit_<Class>(node), or generic_visit; one lookup per class.
+    Internally, None stands for "nothing to do" (a leaf such as a Name or a Constant with no
+    visit method): the loops below skip those without a call."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._methods = {}
+
+    def _method(self, cls):
+        try:
+            return self._methods[cls]
+        except KeyError:
+            method = getattr(type(self), "visit_" + cls.__name__, None)
+            if method is None and child_fields(cls):
+                method = type(self).generic_visit
+            self._methods[cls] = method
+            return method
+
+    def visit(self, node):
+        method = self._method(node.__class__)
+        return self.generic_visit(node) if method is None else method(self, node)
+
+
+class NodeVisitor(_Dispatch):
+    def generic_visit(self, node):
+        for field in child_fields(node.__class__):
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, _AST):
+                        method = self._method(item.__class__)
+                        if method is not None:
+                            method(self, item)
+            elif isinstance(value, _AST):
+                method = self._method(value.__class__)
+                if method is not None:
+                    method(self, value)
+
+
+class NodeTransformer(_Dispatch):
+    """A visit method returns the node, a replacement, a list to splice into a list field, or
+    None to remove it (ast.NodeTransformer's contract)."""
+
+    def generic_visit(self, node):
+        return self.transform_fields(node, child_fields(node.__class__))
+
+    def transform_fields(self, node, fields):
+        for field in fields:
+            old = getattr(node, field, None)
+            if isinstance(old, list):
+                new, changed = [], False
+                for item in old:
+                    if isinstance(item, _AST):
+                        method = self._method(item.__class__)
+                        if method is not None:
+                            result = method(self, item)
+                            if result is not item:
+                                changed = True
+                                if result is None:
+                                    continue
+                                if not isinstance(result, _AST):
+                                    new.extend(result)
+                                    continue
+                                item = result
+                    new.append(item)
+                if changed:
+                    old[:] = new
+            elif isinstance(old, _AST):
+                method = self._method(old.__class__)
+                if method is not None:
+                    replacement = method(self, old)
+                    if replacement is None:
+                        delattr(node, field)
+                    elif replacement is not old:
+                        setattr(node, field, replacement)
+        return node
+
+# Locations. The converters give what they generate a location as soon as they make it
+# (converters/base.py located), so the only nodes without one that can sit under a located node
+# are filler statements (`pass`) put into the blocks of compound statements. The walks below
+# skip located nodes (all of them, or with `into_blocks` all but compound statements), which
+# makes locating the generated code linear instead of quadratic in its nesting depth.
+
+_holds_blocks = {}  # node class -> whether it has statement (or expression) bodies
+
+
+def _may_hide_unlocated(node, into_blocks):
+    if getattr(node, "lineno", None) is None:
+        return True
+    if not into_blocks:
+        return False
+    cls = node.__class__
+    found = _holds_blocks.get(cls)
+    if found is None:
+        found = _holds_blocks[cls] = any(f in cls._fields for f in STATEMENT_FIELDS)
+    return found
+
+
+def locate(node, lineno, col, into_blocks):
+    """Gives the nodes under `node` (itself included) that have no location this one (as
+    start and end); returns those it located."""
+    stack, done = [node], []
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        if _may_hide_unlocated(node, into_blocks):
+            for field in child_fields(node.__class__):
+                value = getattr(node, field, None)
+                if isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, _AST):
+                            push(item)
+                elif isinstance(value, _AST):
+                    push(value)
+            if getattr(node, "lineno", None) is None and node._attributes:
+                node.lineno = node.end_lineno = lineno
+                node.col_offset = node.end_col_offset = col
+                done.append(node)
+    return done
+
+
+def fix_missing_locations(node, into_blocks):
+    """ast.fix_missing_locations: a node without a line (or with a None end) takes its parent's.
+    (Every located node class has all four location attributes.)"""
+    stack = [(node, 1, 0, 1, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, lineno, col, end_lineno, end_col = pop()
+        if not _may_hide_unlocated(node, into_blocks) and node.end_lineno is not None and node.end_col_offset is not None:
+            continue  # located, with everything under it
+        if node._attributes:
+            if hasattr(node, "lineno"):
+                lineno = node.lineno
+            else:
+                node.lineno = lineno
+            if getattr(node, "end_lineno", None) is None:
+                node.end_lineno = end_lineno
+            else:
+                end_lineno = node.end_lineno
+            if hasattr(node, "col_offset"):
+                col = node.col_offset
+            else:
+                node.col_offset = col
+            if getattr(node, "end_col_offset", None) is None:
+                node.end_col_offset = end_col
+            else:
+                end_col = node.end_col_offset
+        for child in iter_children(node):
+            push((child, lineno, col, end_lineno, end_col))
