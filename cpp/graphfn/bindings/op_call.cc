@@ -141,15 +141,16 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
                       DType* known) {
   const OpDef& op = *h.op;
   const std::shared_ptr<Graph>& graph = current_graph_ptr();
-  const std::string name = graph->unique_name(h.name);
+  const std::string name = graph->unique_name(graph->name_scope + h.name);
   std::vector<Endpoint> endpoints;
   for_each_input(op, inputs, num_inputs, [&](int k, int j, py::handle v) {
     if (const SymbolicTensor* t = symbolic_tensor_ptr(v)) {
-      if (t->graph != graph) {
+      const Endpoint e = capture(*graph, *t);
+      if (e.node < 0) {
         throw py::value_error("Tensor " + py::str(v.attr("name")).cast<std::string>() +
                               " must be from the same graph as the function being traced");
       }
-      endpoints.push_back(t->endpoint);
+      endpoints.push_back(e);
       return;
     }
     const Tensor* eager = eager_tensor_ptr(v);

@@ -1,6 +1,7 @@
 // AttrValue: the value of an op attribute (TF's attrs: T, transpose_a, keep_dims, axis, ...).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <variant>
@@ -12,8 +13,19 @@
 
 namespace graphfn {
 
+class Graph;
+
+// A function-valued attr (If's branches, While's cond and body): a subgraph the node owns, with
+// its arguments and results, and its name in the function library ("cond_true_12"). Subgraphs
+// are immutable once built; an optimized copy replaces the attr's graph.
+struct FuncAttr {
+  std::string name;
+  std::shared_ptr<const Graph> graph;
+  bool operator==(const FuncAttr& o) const { return name == o.name && graph == o.graph; }
+};
+
 using AttrValue = std::variant<std::monostate, int64_t, double, bool, std::string, DType, Shape,
-                               std::vector<int64_t>, Tensor>;
+                               std::vector<int64_t>, Tensor, std::vector<DType>, std::vector<Shape>, FuncAttr>;
 
 // A small ordered name -> value map; ops have few attrs, so a linear scan beats hashing.
 class AttrMap {
@@ -30,6 +42,9 @@ class AttrMap {
   const std::string* get_string(const std::string& name) const;
   const std::vector<int64_t>* get_int_list(const std::string& name) const;
   const Tensor* get_tensor(const std::string& name) const;
+  const std::vector<DType>* get_type_list(const std::string& name) const;
+  const std::vector<Shape>* get_shape_list(const std::string& name) const;
+  const FuncAttr* get_func(const std::string& name) const;
 
  private:
   std::vector<std::pair<std::string, AttrValue>> items_;

@@ -77,6 +77,29 @@ class Graph {
   std::vector<int> arguments;
   std::vector<Endpoint> results;
 
+  // Tracing a branch or loop body (a subgraph of a node of `enclosing`): nodes are named inside
+  // `name_scope` ("cond/"), and a tensor of an enclosing graph used here becomes a placeholder
+  // of this graph, `captures` recording which outer output feeds it.
+  struct Capture {
+    Endpoint outer;   // in `enclosing`
+    int placeholder;  // here
+  };
+  Graph* enclosing = nullptr;
+  std::string name_scope;
+  std::vector<Capture> captures;
+
+  // True if a node here or in a subgraph is stateful or touches a resource (If, not StatelessIf).
+  bool is_stateful() const;
+  // Calls fn(name, subgraph) for every func attr of every node.
+  template <typename Fn>
+  void for_each_subgraph(Fn&& fn) const {
+    for (const auto& node : nodes_) {
+      for (const auto& item : node->attrs.items()) {
+        if (const auto* f = std::get_if<FuncAttr>(&item.second)) fn(*node, *f);
+      }
+    }
+  }
+
   // A compact listing for debugging and tests: "add = AddV2[T=int32](x, y:0) -> int32[]".
   std::string to_text() const;
 

@@ -40,6 +40,13 @@ Status verify_node(const Graph& graph, const Node& node) {
       return broken(node, "has type attr " + node.op->type_attr_names[t] + " unlike its inputs");
     }
   }
+  for (const auto& item : node.attrs.items()) {
+    const FuncAttr* f = std::get_if<FuncAttr>(&item.second);
+    if (!f) continue;
+    if (!f->graph) return broken(node, "has a function attr without a graph");
+    const Status sub = verify_graph(*f->graph);
+    if (!sub.ok()) return broken(node, "has an invalid function " + f->name + ": " + sub.message());
+  }
   if (const Tensor* value = node.const_value()) {
     if (node.output_dtypes.size() != 1 || node.output_dtypes[0] != value->dtype() ||
         node.output_shapes[0] != value->shape()) {

@@ -15,6 +15,7 @@ void register_fill_ops(OpRegistry& reg);
 void register_linalg_ops(OpRegistry& reg);
 void register_reduction_ops(OpRegistry& reg);
 void register_clip_ops(OpRegistry& reg);
+void register_control_flow_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -45,6 +46,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_linalg_ops(reg);
   register_reduction_ops(reg);
   register_clip_ops(reg);
+  register_control_flow_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);

@@ -33,8 +33,31 @@ Status optimize(Graph& graph, const OptimizerOptions& options) {
   return Status::OK();
 }
 
+namespace {
+
+// Replaces every subgraph (If branches, While cond/body) by an optimized copy, innermost first.
+Status optimize_subgraphs(Graph& graph, const OptimizerOptions& options) {
+  for (int id = 0; id < graph.num_nodes(); ++id) {
+    if (graph.node(id).op->control_flow == OpDef::ControlFlow::kNone) continue;
+    std::vector<std::pair<std::string, FuncAttr>> replaced;
+    for (const auto& [name, value] : graph.node(id).attrs.items()) {
+      const FuncAttr* f = std::get_if<FuncAttr>(&value);
+      if (!f || !f->graph) continue;
+      std::unique_ptr<Graph> optimized;
+      GRAPHFN_RETURN_IF_ERROR(optimized_copy(*f->graph, options, &optimized));
+      replaced.emplace_back(name, FuncAttr{f->name, std::move(optimized)});
+    }
+    Node& node = graph.mutable_node(id);
+    for (auto& [name, f] : replaced) node.attrs.set(name, std::move(f));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Status optimized_copy(const Graph& graph, const OptimizerOptions& options, std::unique_ptr<Graph>* out) {
   std::unique_ptr<Graph> copy = graph.clone();
+  GRAPHFN_RETURN_IF_ERROR(optimize_subgraphs(*copy, options));
   GRAPHFN_RETURN_IF_ERROR(optimize(*copy, options));
   *out = std::move(copy);
   return Status::OK();

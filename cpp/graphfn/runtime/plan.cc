@@ -25,6 +25,29 @@ std::vector<bool> needed_nodes(const Graph& graph, const std::vector<Endpoint>& 
   return needed;
 }
 
+// TF's truth value of an If predicate or a While condition: a scalar's value (non-zero, a
+// non-empty string), or for other shapes whether the tensor has elements.
+bool truth_value(const Tensor& t) {
+  if (t.shape().rank() != 0) return t.num_elements() > 0;
+  if (t.dtype() == DType::kBool) return *t.data<bool>();
+  if (t.dtype() == DType::kString) return !t.data<std::string>()->empty();
+  bool result = false;
+  visit_dtype(t.dtype(), NumericTypes{}, [&](auto zero) { result = *t.data<decltype(zero)>() != decltype(zero)(0); });
+  return result;
+}
+
+Status compile_subgraphs(const Node& node, const char* first, const char* second,
+                         std::vector<std::shared_ptr<const Plan>>* out, const std::string& name) {
+  for (const char* attr : {first, second}) {
+    const FuncAttr* f = node.attrs.get_func(attr);
+    if (!f || !f->graph) return errors::Internal("node ", node.name, " has no ", attr, " function");
+    std::shared_ptr<const Plan> plan;
+    GRAPHFN_RETURN_IF_ERROR(Plan::build(*f->graph, &plan, name));
+    out->push_back(std::move(plan));
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status Plan::build(const Graph& graph, std::shared_ptr<const Plan>* out, const std::string& name) {
@@ -60,9 +83,19 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
     step.node_name = node.name;
     step.attrs = node.attrs;
     for (size_t t = 0; t < node.type_attrs.size(); ++t) step.type_attrs[t] = node.type_attrs[t];
-    GRAPHFN_RETURN_IF_ERROR(find_kernel(*node.op, step.type_attrs, &step.kernel));
     for (const Endpoint& in : node.inputs) step.input_slots.push_back(first_slot[in.node] + in.index);
     step.first_output_slot = first_slot[i];
+    step.num_outputs = static_cast<int>(node.output_dtypes.size());
+    if (node.op->control_flow != OpDef::ControlFlow::kNone) {
+      const bool is_if = node.op->control_flow == OpDef::ControlFlow::kIf;
+      GRAPHFN_RETURN_IF_ERROR(compile_subgraphs(node, is_if ? "then_branch" : "cond",
+                                                is_if ? "else_branch" : "body", &step.sub_plans, name));
+      step.first_sub = plan->num_sub_frames_;
+      plan->num_sub_frames_ += 2;
+      plan->steps_.push_back(std::move(step));
+      continue;
+    }
+    GRAPHFN_RETURN_IF_ERROR(find_kernel(*node.op, step.type_attrs, &step.kernel));
     // Static only if the inputs' traced shapes were fully known too: then, with static feeds,
     // the run-time input shapes are exactly the traced ones (data-dependent shapes never are).
     step.static_outputs = !node.output_shapes.empty();
@@ -79,43 +112,124 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
   return Status::OK();
 }
 
+void Plan::init_frame(Frame& frame) const {
+  frame.slots.assign(num_slots_, Tensor());
+  for (const auto& [slot, value] : constants_) frame.slots[slot] = value;
+  frame.sub.clear();
+  frame.sub.resize(num_sub_frames_);
+  for (const Step& step : steps_) {
+    for (size_t k = 0; k < step.sub_plans.size(); ++k) {
+      auto sub = std::make_unique<Frame>();
+      step.sub_plans[k]->init_frame(*sub);
+      frame.sub[step.first_sub + k] = std::move(sub);
+    }
+  }
+}
+
 Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* results) const {
   if (num_feeds != static_cast<int>(feed_slots_.size())) {
     return errors::InvalidArgument(name_, " expects ", feed_slots_.size(), " inputs, got ", num_feeds);
   }
-  std::vector<Tensor> slots(num_slots_);
+  Frame frame;
+  init_frame(frame);
   for (int i = 0; i < num_feeds; ++i) {
     if (feeds[i].dtype() != feed_dtypes_[i]) {
       return errors::InvalidArgument("cannot compute ", name_, " as input #", i, "(zero-based) was expected to be a ",
                                      dtype_tf_string(feed_dtypes_[i]), " tensor but is a ",
                                      dtype_tf_string(feeds[i].dtype()), " tensor [Op:", name_, "]");
     }
-    slots[feed_slots_[i]] = feeds[i];
+    frame.slots[feed_slots_[i]] = feeds[i];
   }
-  for (const auto& [slot, value] : constants_) slots[slot] = value;
-
   // Static shapes hold when every feed has exactly its traced (fully known) shape.
   bool feeds_static = true;
   for (int i = 0; i < num_feeds; ++i) feeds_static = feeds_static && feeds[i].shape() == feed_shapes_[i];
-  std::vector<const Tensor*> inputs;
-  std::vector<Tensor> outputs;
+  const std::string* failed = nullptr;
+  Status s = execute(frame, feeds_static, &failed);
+  if (!s.ok()) {
+    const std::string node = failed ? *failed : std::string("?");
+    // TF's text, less the Python traceback of where the node was defined.
+    return Status(s.code(), "Graph execution error:\n\nDetected at node " + node + ":\n" + s.message() +
+                                "\n\t [[{{node " + node + "}}]] [Op:" + name_ + "]");
+  }
+  results->resize(result_slots_.size());
+  for (size_t i = 0; i < result_slots_.size(); ++i) (*results)[i] = frame.slots[result_slots_[i]];
+  return Status::OK();
+}
+
+Status Plan::execute_with(Frame& frame, const Tensor* const* feeds, int n, const std::string** failed_node) const {
+  bool feeds_static = true;
+  for (int i = 0; i < n; ++i) {
+    frame.slots[feed_slots_[i]] = *feeds[i];
+    feeds_static = feeds_static && feeds[i]->shape() == feed_shapes_[i];
+  }
+  return execute(frame, feeds_static, failed_node);
+}
+
+Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed_node) const {
+  std::vector<Tensor>& slots = frame.slots;
+  std::vector<const Tensor*>& inputs = frame.inputs;
+  std::vector<Tensor>& outputs = frame.outputs;
   for (const Step& step : steps_) {
+    Status s;
+    if (step.first_sub >= 0) {
+      s = step.op->control_flow == OpDef::ControlFlow::kIf ? run_if(step, frame, failed_node)
+                                                            : run_while(step, frame, failed_node);
+      if (!s.ok()) return s;
+      continue;
+    }
     inputs.clear();
-    for (int s : step.input_slots) inputs.push_back(&slots[s]);
+    for (int slot : step.input_slots) inputs.push_back(&slots[slot]);
     const int n = static_cast<int>(inputs.size());
-    Status s = feeds_static && step.static_outputs
-                   ? run_kernel_with_shapes(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs,
-                                            step.output_dtypes, step.output_shapes, &outputs)
-                   : run_kernel(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs, &outputs);
+    s = feeds_static && step.static_outputs
+            ? run_kernel_with_shapes(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs,
+                                     step.output_dtypes, step.output_shapes, &outputs)
+            : run_kernel(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs, &outputs);
     if (!s.ok()) {
-      // TF's text, less the Python traceback of where the node was defined.
-      return Status(s.code(), "Graph execution error:\n\nDetected at node " + step.node_name + ":\n" + s.message() +
-                                  "\n\t [[{{node " + step.node_name + "}}]] [Op:" + name_ + "]");
+      *failed_node = &step.node_name;
+      return s;
     }
     for (size_t k = 0; k < outputs.size(); ++k) slots[step.first_output_slot + k] = std::move(outputs[k]);
   }
-  results->resize(result_slots_.size());
-  for (size_t i = 0; i < result_slots_.size(); ++i) (*results)[i] = slots[result_slots_[i]];
+  return Status::OK();
+}
+
+Status Plan::run_if(const Step& step, Frame& frame, const std::string** failed_node) const {
+  const bool taken = truth_value(frame.slots[step.input_slots[0]]);
+  const Plan& branch = *step.sub_plans[taken ? 0 : 1];
+  Frame& sub = *frame.sub[step.first_sub + (taken ? 0 : 1)];
+  // The branch's feeds are the node's inputs after the predicate.
+  frame.inputs.clear();
+  for (size_t i = 1; i < step.input_slots.size(); ++i) frame.inputs.push_back(&frame.slots[step.input_slots[i]]);
+  GRAPHFN_RETURN_IF_ERROR(branch.execute_with(sub, frame.inputs.data(), static_cast<int>(frame.inputs.size()),
+                                              failed_node));
+  for (int k = 0; k < step.num_outputs; ++k) frame.slots[step.first_output_slot + k] = branch.result(sub, k);
+  return Status::OK();
+}
+
+Status Plan::run_while(const Step& step, Frame& frame, const std::string** failed_node) const {
+  const Plan& cond = *step.sub_plans[0];
+  const Plan& body = *step.sub_plans[1];
+  Frame& cond_frame = *frame.sub[step.first_sub];
+  Frame& body_frame = *frame.sub[step.first_sub + 1];
+  // The loop state is copied out of the body's results each iteration (a result may be a feed
+  // slot the next iteration overwrites); the vectors are the frame's, reused: no bookkeeping is
+  // allocated per iteration.
+  const int n = static_cast<int>(step.input_slots.size());
+  std::vector<Tensor>& state = frame.loop_vars;
+  std::vector<const Tensor*>& feeds = frame.inputs;  // no kernel runs in this frame meanwhile
+  state.resize(n);
+  feeds.resize(n);
+  for (int i = 0; i < n; ++i) {
+    state[i] = frame.slots[step.input_slots[i]];
+    feeds[i] = &state[i];
+  }
+  for (;;) {
+    GRAPHFN_RETURN_IF_ERROR(cond.execute_with(cond_frame, feeds.data(), n, failed_node));
+    if (!truth_value(cond.result(cond_frame, 0))) break;
+    GRAPHFN_RETURN_IF_ERROR(body.execute_with(body_frame, feeds.data(), n, failed_node));
+    for (int i = 0; i < n; ++i) state[i] = body.result(body_frame, i);
+  }
+  for (int k = 0; k < step.num_outputs; ++k) frame.slots[step.first_output_slot + k] = std::move(state[k]);
   return Status::OK();
 }
 

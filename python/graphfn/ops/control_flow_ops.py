@@ -1,0 +1,221 @@
+"""graphfn.cond and graphfn.while_loop, as TF 2.x's.
+
+Eagerly they simply run Python. While tracing, each branch (or the loop's cond and body) is
+traced into a child graph of the graph being built; tensors of enclosing graphs used there are
+captured as extra inputs (the C++ side, bindings/bind_control_flow.cc, does the capturing and
+adds the If / While node that owns the child graphs)."""
+
+from graphfn import _core
+from graphfn import context
+from graphfn.framework import dtypes
+from graphfn.framework.tensor import SymbolicTensor, Tensor
+from graphfn.framework.tensor_shape import TensorShape
+from graphfn.ops import array_ops
+from graphfn.ops._op_table import ops
+from graphfn.util import nest
+from graphfn.util.tf_export import tf_export
+
+
+def _to_graph_tensor(value):
+    """A value used as a graph input: variables are read, Python values become constants."""
+    if hasattr(value, "__tf_tensor__"):
+        value = value.__tf_tensor__()
+    if isinstance(value, SymbolicTensor):
+        return value
+    if not isinstance(value, Tensor):
+        value = _core.to_tensor(value)
+    return array_ops.graph_constant(value)
+
+
+def _trace(graph, fn, args=()):
+    """Calls fn(*args) with `graph` current; returns what it returned."""
+    with context.graph_context(graph):
+        return fn(*args)
+
+
+def _outputs(graph, structure):
+    """The structure with every leaf but None passed through an Identity of `graph` (TF's branch
+    outputs)."""
+    with context.graph_context(graph):
+        return nest.map_structure(lambda v: None if v is None else ops.Identity(_to_graph_tensor(v)), structure)
+
+
+# cond ------------------------------------------------------------------------------------------
+
+_COND_MISMATCH = ("true_fn and false_fn arguments to tf.cond must have the same number, type, and overall "
+                  "structure of return values.\n\ntrue_fn output: %s\nfalse_fn output: %s\n\nError details:\n%s")
+
+
+@tf_export("cond")
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """Returns true_fn() if pred is true, else false_fn()."""
+    if true_fn is None:
+        raise TypeError("cond(): 'true_fn' argument required")
+    if false_fn is None:
+        raise TypeError("cond(): 'false_fn' argument required")
+    if not callable(true_fn):
+        raise TypeError("'true_fn' must be callable.")
+    if not callable(false_fn):
+        raise TypeError("'false_fn' must be callable.")
+    if context.executing_eagerly():
+        return true_fn() if pred else false_fn()
+    if isinstance(pred, bool):
+        raise TypeError("pred must not be a Python bool")
+    outer = _core.current_graph()
+    pred = _to_graph_tensor(pred)
+    name = _core.unique_scoped_name(outer, name or "cond")
+    branches, results = [], []
+    for fn in (true_fn, false_fn):
+        graph = _core.subgraph(outer, name + "/")
+        results.append(_outputs(graph, _trace(graph, fn)))
+        branches.append(graph)
+    true_out, false_out = results
+    try:
+        nest.assert_same_structure(true_out, false_out)
+    except (ValueError, TypeError) as e:
+        raise TypeError(_COND_MISMATCH % (true_out, false_out, e)) from None
+    flat_true = [t for t in nest.flatten(true_out) if t is not None]
+    flat_false = [t for t in nest.flatten(false_out) if t is not None]
+    if len(flat_true) != len(flat_false):
+        raise ValueError("Lengths of branch outputs of cond must match.\nlen(graphs[0].outputs): %d\n"
+                         "len(graphs[1].outputs): %d\n" % (len(flat_true), len(flat_false)))
+    for t, f in zip(flat_true, flat_false):
+        if t.dtype != f.dtype:
+            raise TypeError(_COND_MISMATCH % (true_out, false_out, "%s and %s have different types" % (t, f)))
+    for graph, flat_out in zip(branches, (flat_true, flat_false)):
+        graph.set_results(flat_out)
+        graph.add_auto_control_deps()
+    flat = iter(_core.make_if(outer, name, pred, branches[0], branches[1]))
+    return nest.pack_sequence_as(true_out, [None if t is None else next(flat) for t in nest.flatten(true_out)])
+
+
+# while_loop ------------------------------------------------------------------------------------
+
+def _shape_less_than_or_equal(shape, bound):
+    """True if `shape` is at least as specific as `bound` (TF's loop-shape rule)."""
+    if bound.rank is None:
+        return True
+    if shape.rank != bound.rank:
+        return False
+    return all(b is None or s == b for s, b in zip(shape.dims, bound.dims))
+
+
+def _run_eagerly(cond_fn, body, loop_vars, maximum_iterations):
+    structure = list(loop_vars)
+    loop_vars = nest.map_structure(lambda v: v if v is None or isinstance(v, Tensor) else _core.to_tensor(v),
+                                   loop_vars)
+    iterations = 0
+    while (maximum_iterations is None or iterations < int(maximum_iterations)) and cond_fn(*loop_vars):
+        loop_vars = body(*loop_vars)
+        nest.assert_same_structure(structure, list(loop_vars), check_types=False)
+        iterations += 1
+    return loop_vars
+
+
+@tf_export("while_loop")
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, back_prop=True,
+               swap_memory=False, maximum_iterations=None, name=None):
+    """Repeats body while cond is true; returns the loop variables' final values, in the
+    structure of `loop_vars`."""
+    if not callable(cond):
+        raise TypeError("'cond' must be callable.")
+    if not callable(body):
+        raise TypeError("'body' must be callable.")
+    if parallel_iterations < 1:
+        raise TypeError("'parallel_iterations' must be a positive integer.")
+    if not isinstance(loop_vars, Tensor) and not loop_vars:
+        raise ValueError("'loop_vars' must be provided.")
+    if context.executing_eagerly():
+        return _run_eagerly(cond, body, loop_vars, maximum_iterations)
+
+    outer = _core.current_graph()
+    flat_in = [_to_graph_tensor(v) for v in nest.flatten(loop_vars)]
+    if any(v is None for v in nest.flatten(loop_vars)):
+        raise ValueError("None values not supported.")
+    packed_in = nest.pack_sequence_as(loop_vars, flat_in)
+    if shape_invariants is None:
+        invariants = [TensorShape(t.shape) for t in flat_in]
+    else:
+        nest.assert_same_structure(loop_vars, shape_invariants, check_types=False)
+        invariants = [TensorShape(s) for s in _flatten_up_to(loop_vars, shape_invariants)]
+    name = _core.unique_scoped_name(outer, name or "while")
+    scope = name + "/"
+    max_iter = _maximum_iterations(outer, maximum_iterations, scope)
+    counter = _core.graph_const(outer, _core.to_tensor(0), scope + "loop_counter")
+    state = [counter, max_iter] + flat_in
+
+    def placeholders(graph):
+        args = [graph.add_placeholder(dtypes.int32.as_datatype_enum, (), scope + "loop_counter"),
+                graph.add_placeholder(dtypes.int32.as_datatype_enum, (), scope + "maximum_iterations")]
+        for t, shape in zip(flat_in, invariants):
+            dims = None if shape.rank is None else tuple(shape.dims)
+            args.append(graph.add_placeholder(t._dtype_enum, dims, scope + "Placeholder"))
+        return args
+
+    cond_graph = _core.subgraph(outer, scope)
+    cond_args = placeholders(cond_graph)
+    with context.graph_context(cond_graph):
+        keep_going = cond(*_as_loop_vars(loop_vars, cond_args[2:]))
+        keep_going = _to_graph_tensor(keep_going)
+        if maximum_iterations is not None:
+            keep_going = ops.LogicalAnd(ops.Less(cond_args[0], cond_args[1]), keep_going)
+        cond_graph.set_results([ops.Identity(keep_going)])
+    cond_graph.add_auto_control_deps()
+
+    body_graph = _core.subgraph(outer, scope)
+    body_args = placeholders(body_graph)
+    with context.graph_context(body_graph):
+        out = body(*_as_loop_vars(loop_vars, body_args[2:]))
+        if not isinstance(out, (list, tuple, dict)) and not (hasattr(out, "_fields")):
+            out = [out]
+        nest.assert_same_structure(out, loop_vars, check_types=False)
+        flat_out = [_to_graph_tensor(v) for v in nest.flatten(out)]
+        _check_loop_outputs(flat_in, flat_out, invariants)
+        next_counter = ops.named("AddV2", "add")(body_args[0], 1)
+        body_graph.set_results([ops.Identity(next_counter), ops.Identity(body_args[1])] +
+                               [ops.Identity(t) for t in flat_out])
+    body_graph.add_auto_control_deps()
+
+    outputs = _core.make_while(outer, name, state, cond_graph, body_graph, parallel_iterations)
+    return nest.pack_sequence_as(packed_in, outputs[2:2 + len(flat_in)])
+
+
+def _as_loop_vars(loop_vars, placeholders):
+    """The loop variables as the user's functions see them: `loop_vars`' structure, unpacked."""
+    packed = nest.pack_sequence_as(loop_vars, placeholders)
+    return packed if isinstance(loop_vars, (list, tuple)) and not hasattr(loop_vars, "_fields") else [packed]
+
+
+def _flatten_up_to(structure, values):
+    """`values` (shape invariants) flattened as far as `structure` goes: a TensorShape is a leaf."""
+    if isinstance(structure, dict):
+        return [leaf for k in sorted(structure) for leaf in _flatten_up_to(structure[k], values[k])]
+    if isinstance(structure, (list, tuple)):
+        return [leaf for s, v in zip(structure, values) for leaf in _flatten_up_to(s, v)]
+    return [values]
+
+
+def _maximum_iterations(outer, maximum_iterations, scope):
+    """The int32 scalar the loop counter is compared with (-1 when unlimited)."""
+    if isinstance(maximum_iterations, Tensor) and maximum_iterations.dtype != dtypes.int32:
+        raise ValueError("maximum_iterations: Tensor conversion requested dtype int32 for Tensor with dtype %s: %r"
+                         % (maximum_iterations.dtype.name, maximum_iterations))
+    if isinstance(maximum_iterations, SymbolicTensor):
+        return maximum_iterations
+    if isinstance(maximum_iterations, float):
+        raise TypeError("Expected int32, but got %r of type 'float'." % maximum_iterations)
+    value = _core.to_tensor(-1 if maximum_iterations is None else maximum_iterations, dtypes.int32.as_datatype_enum)
+    return _core.graph_const(outer, value, scope + "maximum_iterations")
+
+
+def _check_loop_outputs(flat_in, flat_out, invariants):
+    for t_in, t_out, shape in zip(flat_in, flat_out, invariants):
+        if t_in.dtype != t_out.dtype:
+            raise TypeError("Loop var %s enters the loop with type %r but has type %r after 1 iteration. %s type "
+                            "should remain constant." % (t_in.name, t_in.dtype, t_out.dtype, t_in.name))
+        out_shape = TensorShape(t_out.shape)
+        if not _shape_less_than_or_equal(out_shape, shape):
+            raise ValueError(
+                "Input tensor `%s` enters the loop with shape %s, but has shape %s after one iteration. To allow "
+                "the shape to vary across iterations, use the `shape_invariants` argument of tf.while_loop to "
+                "specify a less-specific shape." % (t_in.name, shape, out_shape))
