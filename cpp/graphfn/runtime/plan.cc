@@ -25,15 +25,23 @@ std::vector<bool> needed_nodes(const Graph& graph, const std::vector<Endpoint>& 
   return needed;
 }
 
-// TF's truth value of an If predicate or a While condition: a scalar's value (non-zero, a
-// non-empty string), or for other shapes whether the tensor has elements.
-bool truth_value(const Tensor& t) {
-  if (t.shape().rank() != 0) return t.num_elements() > 0;
-  if (t.dtype() == DType::kBool) return *t.data<bool>();
-  if (t.dtype() == DType::kString) return !t.data<std::string>()->empty();
-  bool result = false;
-  visit_dtype(t.dtype(), NumericTypes{}, [&](auto zero) { result = *t.data<decltype(zero)>() != decltype(zero)(0); });
-  return result;
+// An If predicate or While condition (a bool, checked when the plan is built): TF's lowered
+// control flow (Switch) wants exactly one element.
+Status truth_value(const Tensor& t, bool* value) {
+  if (t.num_elements() != 1) {
+    return errors::InvalidArgument("The second input must be a scalar, but it has shape ", t.shape().to_string());
+  }
+  *value = *t.data<bool>();
+  return Status::OK();
+}
+
+// TF rejects a non-bool predicate when it lowers If/While to Switch/LoopCond nodes.
+Status check_bool(DType dt, const char* input, const std::string& node, const char* op_text,
+                  const std::string& function) {
+  if (dt == DType::kBool) return Status::OK();
+  return errors::InvalidArgument("Input '", input, "' passed ", dtype_tf_string(dt),
+                                 " expected bool while building NodeDef '", node, "' using Op<name=", op_text,
+                                 "> [Op:", function, "]");
 }
 
 Status compile_subgraphs(const Node& node, const char* first, const char* second,
@@ -90,6 +98,16 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
       const bool is_if = node.op->control_flow == OpDef::ControlFlow::kIf;
       GRAPHFN_RETURN_IF_ERROR(compile_subgraphs(node, is_if ? "then_branch" : "cond",
                                                 is_if ? "else_branch" : "body", &step.sub_plans, name));
+      step.pred_node_name = node.name + (is_if ? "/switch_pred" : "/LoopCond");
+      if (is_if) {
+        GRAPHFN_RETURN_IF_ERROR(check_bool(node.type_attrs[0], "pred", step.pred_node_name + "/_2",
+                                           "Switch; signature=data:T, pred:bool -> output_false:T, output_true:T; "
+                                           "attr=T:type", name));
+      } else {
+        const Graph& cond = *node.attrs.get_func("cond")->graph;
+        GRAPHFN_RETURN_IF_ERROR(check_bool(cond.dtype(cond.results[0]), "input", step.pred_node_name + "/_8",
+                                           "LoopCond; signature=input:bool -> output:bool", name));
+      }
       step.first_sub = plan->num_sub_frames_;
       plan->num_sub_frames_ += 2;
       plan->steps_.push_back(std::move(step));
@@ -159,8 +177,10 @@ Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* result
 Status Plan::execute_with(Frame& frame, const Tensor* const* feeds, int n, const std::string** failed_node) const {
   bool feeds_static = true;
   for (int i = 0; i < n; ++i) {
-    frame.slots[feed_slots_[i]] = *feeds[i];
-    feeds_static = feeds_static && feeds[i]->shape() == feed_shapes_[i];
+    Tensor& slot = frame.slots[feed_slots_[i]];
+    // Loop invariants are fed the same tensor every iteration: skip the reference counting.
+    if (slot.buffer() != feeds[i]->buffer() || slot.shape() != feeds[i]->shape()) slot = *feeds[i];
+    feeds_static = feeds_static && slot.shape() == feed_shapes_[i];
   }
   return execute(frame, feeds_static, failed_node);
 }
@@ -188,13 +208,19 @@ Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed
       *failed_node = &step.node_name;
       return s;
     }
-    for (size_t k = 0; k < outputs.size(); ++k) slots[step.first_output_slot + k] = std::move(outputs[k]);
+    // Swapped, not moved: the slot's previous tensor may be recycled by the next kernel.
+    for (size_t k = 0; k < outputs.size(); ++k) std::swap(slots[step.first_output_slot + k], outputs[k]);
   }
   return Status::OK();
 }
 
 Status Plan::run_if(const Step& step, Frame& frame, const std::string** failed_node) const {
-  const bool taken = truth_value(frame.slots[step.input_slots[0]]);
+  bool taken = false;
+  Status s = truth_value(frame.slots[step.input_slots[0]], &taken);
+  if (!s.ok()) {
+    *failed_node = &step.pred_node_name;
+    return s;
+  }
   const Plan& branch = *step.sub_plans[taken ? 0 : 1];
   Frame& sub = *frame.sub[step.first_sub + (taken ? 0 : 1)];
   // The branch's feeds are the node's inputs after the predicate.
@@ -225,9 +251,18 @@ Status Plan::run_while(const Step& step, Frame& frame, const std::string** faile
   }
   for (;;) {
     GRAPHFN_RETURN_IF_ERROR(cond.execute_with(cond_frame, feeds.data(), n, failed_node));
-    if (!truth_value(cond.result(cond_frame, 0))) break;
+    bool keep_going = false;
+    Status s = truth_value(cond.result(cond_frame, 0), &keep_going);
+    if (!s.ok()) {
+      *failed_node = &step.pred_node_name;
+      return s;
+    }
+    if (!keep_going) break;
     GRAPHFN_RETURN_IF_ERROR(body.execute_with(body_frame, feeds.data(), n, failed_node));
-    for (int i = 0; i < n; ++i) state[i] = body.result(body_frame, i);
+    for (int i = 0; i < n; ++i) {
+      const Tensor& next = body.result(body_frame, i);
+      if (next.buffer() != state[i].buffer() || next.shape() != state[i].shape()) state[i] = next;
+    }
   }
   for (int k = 0; k < step.num_outputs; ++k) frame.slots[step.first_output_slot + k] = std::move(state[k]);
   return Status::OK();

@@ -64,6 +64,7 @@ class Plan {
     // If: {then, else}; While: {cond, body}. Their frames are Frame::sub[first_sub + i].
     std::vector<std::shared_ptr<const Plan>> sub_plans;
     int first_sub = -1;
+    std::string pred_node_name;  // named in predicate errors, as TF's lowered Switch/LoopCond
   };
 
   void init_frame(Frame& frame) const;

@@ -212,7 +212,7 @@ def _check_loop_outputs(flat_in, flat_out, invariants):
     for t_in, t_out, shape in zip(flat_in, flat_out, invariants):
         if t_in.dtype != t_out.dtype:
             raise TypeError("Loop var %s enters the loop with type %r but has type %r after 1 iteration. %s type "
-                            "should remain constant." % (t_in.name, t_in.dtype, t_out.dtype, t_in.name))
+                            "should remain constant." % (t_in.name, str(t_in.dtype), str(t_out.dtype), t_in.name))
         out_shape = TensorShape(t_out.shape)
         if not _shape_less_than_or_equal(out_shape, shape):
             raise ValueError(
