@@ -60,7 +60,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     if context.executing_eagerly():
         return true_fn() if pred else false_fn()
     if isinstance(pred, bool):
-        raise TypeError("pred must not be a Python bool")
+        raise TypeError("pred must not be a Python bool", pred)
     outer = _core.current_graph()
     pred = _to_graph_tensor(pred)
     name = _core.unique_scoped_name(outer, name or "cond")
@@ -70,15 +70,19 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         results.append(_outputs(graph, _trace(graph, fn)))
         branches.append(graph)
     true_out, false_out = results
-    try:
-        nest.assert_same_structure(true_out, false_out)
-    except (ValueError, TypeError) as e:
-        raise TypeError(_COND_MISMATCH % (true_out, false_out, e)) from None
+    # TF's checks, in TF's order: leaf counts, tensor counts, structure, dtypes.
+    leaves = [len(nest.flatten(out)) for out in results]
+    if leaves[0] != leaves[1]:
+        raise AssertionError(str(leaves))
     flat_true = [t for t in nest.flatten(true_out) if t is not None]
     flat_false = [t for t in nest.flatten(false_out) if t is not None]
     if len(flat_true) != len(flat_false):
         raise ValueError("Lengths of branch outputs of cond must match.\nlen(graphs[0].outputs): %d\n"
                          "len(graphs[1].outputs): %d\n" % (len(flat_true), len(flat_false)))
+    try:
+        nest.assert_same_structure(true_out, false_out)
+    except (ValueError, TypeError) as e:
+        raise TypeError(_COND_MISMATCH % (true_out, false_out, e)) from None
     for t, f in zip(flat_true, flat_false):
         if t.dtype != f.dtype:
             raise TypeError(_COND_MISMATCH % (true_out, false_out, "%s and %s have different types" % (t, f)))
@@ -129,9 +133,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         return _run_eagerly(cond, body, loop_vars, maximum_iterations)
 
     outer = _core.current_graph()
-    flat_in = [_to_graph_tensor(v) for v in nest.flatten(loop_vars)]
     if any(v is None for v in nest.flatten(loop_vars)):
         raise ValueError("None values not supported.")
+    flat_in = [_to_graph_tensor(v) for v in nest.flatten(loop_vars)]
     packed_in = nest.pack_sequence_as(loop_vars, flat_in)
     if shape_invariants is None:
         invariants = [TensorShape(t.shape) for t in flat_in]
@@ -211,7 +215,7 @@ def _maximum_iterations(outer, maximum_iterations, scope):
 def _check_loop_outputs(flat_in, flat_out, invariants):
     for t_in, t_out, shape in zip(flat_in, flat_out, invariants):
         if t_in.dtype != t_out.dtype:
-            raise TypeError("Loop var %s enters the loop with type %r but has type %r after 1 iteration. %s type "
+            raise TypeError("Loop var %s enters the loop with type %s but has type %s after 1 iteration. %s type "
                             "should remain constant." % (t_in.name, str(t_in.dtype), str(t_out.dtype), t_in.name))
         out_shape = TensorShape(t_out.shape)
         if not _shape_less_than_or_equal(out_shape, shape):
