@@ -359,3 +359,21 @@ def test_errors_inside_branches_and_bodies_name_the_inner_node():
 
     message = _raises(g, tf.constant(0), tf.errors.InvalidArgumentError)
     assert "indices = 3 is not in [0, 2)\n\t [[{{node while/GatherV2}}]]" in message
+
+
+def test_a_tensor_leaked_from_a_branch_is_out_of_scope():
+    leak = []
+
+    @tf.function
+    def f(x):
+        def true_fn():
+            y = x * 2
+            leak.append(y)
+            return y
+        return tf.cond(x > 0, true_fn, lambda: x) + leak[0]
+
+    assert _raises(f, tf.constant(1), ValueError).startswith(
+        "<tf.Tensor 'cond/mul:0' shape=() dtype=int32> is out of scope and cannot be used here. Use return values, "
+        "explicit Python locals or TensorFlow collections to access it.\nPlease see "
+        "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_return_values for more "
+        "information.")

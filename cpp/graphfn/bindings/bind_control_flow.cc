@@ -80,6 +80,12 @@ std::vector<int> add_capture_arguments(Graph& graph, const std::vector<Endpoint>
   return placeholders;
 }
 
+// A subgraph owned by a node captures nothing more; it must not keep a pointer to the graph
+// enclosing it (which it may outlive, e.g. held by a SymbolicTensor).
+void finish_tracing(std::initializer_list<Graph*> graphs) {
+  for (Graph* g : graphs) g->enclosing = nullptr;
+}
+
 // The most specific shape both branches' outputs satisfy.
 Shape common_shape(const Shape& a, const Shape& b) {
   if (!a.known_rank() || !b.known_rank() || a.rank() != b.rank()) return Shape::unknown_rank();
@@ -115,6 +121,7 @@ py::list make_if(const std::shared_ptr<Graph>& outer, const std::string& name, c
   const std::vector<Endpoint> captured = union_of_captures({then_graph.get(), else_graph.get()});
   add_capture_arguments(*then_graph, captured);
   add_capture_arguments(*else_graph, captured);
+  finish_tracing({then_graph.get(), else_graph.get()});
 
   std::vector<Endpoint> inputs{pred.endpoint};
   inputs.insert(inputs.end(), captured.begin(), captured.end());
@@ -158,6 +165,7 @@ py::list make_while(const std::shared_ptr<Graph>& outer, const std::string& name
   const std::vector<Endpoint> captured = union_of_captures({cond.get(), body.get()});
   add_capture_arguments(*cond, captured);
   for (int placeholder : add_capture_arguments(*body, captured)) body->results.push_back(Endpoint{placeholder, 0});
+  finish_tracing({cond.get(), body.get()});
   inputs.insert(inputs.end(), captured.begin(), captured.end());
 
   std::vector<Shape> shapes;  // the loop state's shapes: the body placeholders' (the invariants)

@@ -147,8 +147,12 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
     if (const SymbolicTensor* t = symbolic_tensor_ptr(v)) {
       const Endpoint e = capture(*graph, *t);
       if (e.node < 0) {
-        throw py::value_error("Tensor " + py::str(v.attr("name")).cast<std::string>() +
-                              " must be from the same graph as the function being traced");
+        // TF's InaccessibleTensorError (a ValueError), less where the tensor was defined.
+        throw py::value_error(py::repr(v).cast<std::string>() +
+                              " is out of scope and cannot be used here. Use return values, explicit Python locals "
+                              "or TensorFlow collections to access it.\nPlease see "
+                              "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_return_"
+                              "values for more information.");
       }
       endpoints.push_back(e);
       return;
