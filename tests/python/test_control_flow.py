@@ -377,3 +377,46 @@ def test_a_tensor_leaked_from_a_branch_is_out_of_scope():
         "explicit Python locals or TensorFlow collections to access it.\nPlease see "
         "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_return_values for more "
         "information.")
+
+
+# switch_case --------------------------------------------------------------------------------------
+
+def test_switch_case_in_function():
+    @tf.function
+    def f(i, x):
+        return tf.switch_case(i, [lambda: x + 1, lambda: x * 2, lambda: x - 3])
+
+    assert [f(tf.constant(k), tf.constant(10)).numpy() for k in (0, 1, 2, 5, -1)] == [11, 20, 7, 7, 7]
+    nodes = f.get_concrete_function(tf.constant(0), tf.constant(10)).graph.as_graph_def().node
+    assert [(n.name, n.op, list(n.input)) for n in nodes] == [
+        ("i", "Placeholder", []), ("x", "Placeholder", []),
+        ("switch_case/indexed_case", "StatelessCase", ["i", "x"]),
+        ("switch_case/indexed_case/Identity", "Identity", ["switch_case/indexed_case"]),
+        ("Identity", "Identity", ["switch_case/indexed_case/Identity"])]
+
+    @tf.function
+    def g(i, x):
+        return tf.switch_case(i, {0: lambda: x + 1, 1: lambda: x * 2}, default=lambda: x - 3)
+
+    assert [g(tf.constant(k), tf.constant(10)).numpy() for k in (0, 1, 5)] == [11, 20, 7]
+
+
+def test_switch_case_eager_and_errors():
+    assert tf.switch_case(tf.constant(1), [lambda: 1, lambda: 2]) == 2
+    assert tf.switch_case(tf.constant(7), [lambda: 1, lambda: 2]) == 2
+    with pytest.raises(TypeError) as e:
+        tf.switch_case(1, [lambda: 1, lambda: 2])
+    assert str(e.value) == "'branch_index' must be a Tensor, got <class 'int'>"
+    with pytest.raises(TypeError) as e:
+        tf.switch_case(tf.constant(1.0), [lambda: 1, lambda: 2])
+    assert str(e.value) == "'branch_index' must be an integer Tensor, got <dtype: 'float32'>"
+
+    @tf.function
+    def f(i, x):
+        return tf.switch_case(i, [lambda: x + 1, lambda: 2.0])
+
+    t = 'Tensor("switch_case/indexed_case/Identity:0", shape=(), dtype=%s)'
+    assert _raises(lambda i: f(i, tf.constant(10)), tf.constant(0), TypeError) == (
+        "branches[0] and branches[1] arguments to tf.switch_case must have the same number, type, and overall "
+        "structure of return values.\n\nbranches[0] output: %s\nbranches[1] output: %s\n\nError details:\n%s and %s "
+        "have different types" % (t % "int32", t % "float32", t % "int32", t % "float32"))

@@ -51,7 +51,7 @@ std::vector<Endpoint> endpoints_of(const std::vector<const SymbolicTensor*>& ten
 }
 
 // The outer tensors every subgraph captured, each once, in first-seen order.
-std::vector<Endpoint> union_of_captures(std::initializer_list<const Graph*> graphs) {
+std::vector<Endpoint> union_of_captures(const std::vector<const Graph*>& graphs) {
   std::vector<Endpoint> all;
   for (const Graph* g : graphs) {
     for (const Graph::Capture& c : g->captures) {
@@ -108,37 +108,55 @@ py::list outputs_of(const std::shared_ptr<Graph>& graph, int node, int first, in
   return out;
 }
 
-// Adds an If / StatelessIf node named `name` (reserved by the caller) to `outer`, with outer
-// Identity nodes "name/Identity", ...; returns those.
-py::list make_if(const std::shared_ptr<Graph>& outer, const std::string& name, const SymbolicTensor& pred,
-                 const std::shared_ptr<Graph>& then_graph, const std::shared_ptr<Graph>& else_graph) {
-  if (pred.graph != outer) throw py::value_error("the predicate of cond must come from the graph being traced");
-  const size_t n = then_graph->results.size();
-  if (else_graph->results.size() != n ||
-      dtypes_of(*then_graph, then_graph->results) != dtypes_of(*else_graph, else_graph->results)) {
-    throw py::type_error("true_fn and false_fn must return the same number and types of tensors");
+// Adds an If / StatelessIf node (two branches) or a Case / StatelessCase node (N branches) named
+// `name` (reserved by the caller) to `outer`, with outer Identity nodes "name/Identity", ...;
+// returns those. The Python side has checked that the branches return alike.
+py::list make_branches(const std::shared_ptr<Graph>& outer, const std::string& name, const SymbolicTensor& selector,
+                       const std::vector<std::shared_ptr<Graph>>& branches, bool is_case) {
+  if (selector.graph != outer) throw py::value_error("the branch selector must come from the graph being traced");
+  if (branches.empty() || (!is_case && branches.size() != 2)) throw py::value_error("wrong number of branches");
+  const bool is_if = !is_case;
+  const Graph& first = *branches[0];
+  const size_t n = first.results.size();
+  std::vector<const Graph*> all;
+  for (const auto& b : branches) {
+    if (b->results.size() != n || dtypes_of(*b, b->results) != dtypes_of(first, first.results)) {
+      throw py::type_error("branches must return the same number and types of tensors");
+    }
+    all.push_back(b.get());
   }
-  const std::vector<Endpoint> captured = union_of_captures({then_graph.get(), else_graph.get()});
-  add_capture_arguments(*then_graph, captured);
-  add_capture_arguments(*else_graph, captured);
-  finish_tracing({then_graph.get(), else_graph.get()});
+  const std::vector<Endpoint> captured = union_of_captures(all);
+  for (const auto& b : branches) add_capture_arguments(*b, captured);
 
-  std::vector<Endpoint> inputs{pred.endpoint};
+  std::vector<Endpoint> inputs{selector.endpoint};
   inputs.insert(inputs.end(), captured.begin(), captured.end());
   std::vector<Shape> shapes;
   for (size_t i = 0; i < n; ++i) {
-    shapes.push_back(common_shape(then_graph->shape(then_graph->results[i]), else_graph->shape(else_graph->results[i])));
+    Shape shape = first.shape(first.results[i]);
+    for (const auto& b : branches) shape = common_shape(shape, b->shape(b->results[i]));
+    shapes.push_back(std::move(shape));
   }
+  bool stateful = false;
+  for (const auto& b : branches) stateful = stateful || b->is_stateful();
   AttrMap attrs;
   attrs.set("Tin", dtypes_of(*outer, captured));
-  attrs.set("Tout", dtypes_of(*then_graph, then_graph->results));
-  attrs.set("then_branch", FuncAttr{function_name(name, "true"), then_graph});
-  attrs.set("else_branch", FuncAttr{function_name(name, "false"), else_graph});
+  attrs.set("Tout", dtypes_of(first, first.results));
+  if (is_if) {
+    attrs.set("then_branch", FuncAttr{function_name(name, "true"), branches[0]});
+    attrs.set("else_branch", FuncAttr{function_name(name, "false"), branches[1]});
+  } else {
+    std::vector<FuncAttr> funcs;
+    for (size_t k = 0; k < branches.size(); ++k) {
+      funcs.push_back(FuncAttr{function_name(name, ("branch" + std::to_string(k)).c_str()), branches[k]});
+    }
+    attrs.set("branches", std::move(funcs));
+  }
   attrs.set("output_shapes", shapes);
-  const bool stateful = then_graph->is_stateful() || else_graph->is_stateful();
-  const OpDef* op = OpRegistry::global().find(stateful ? "If" : "StatelessIf");
+  for (const auto& b : branches) finish_tracing({b.get()});
+  const char* op_name = is_if ? (stateful ? "If" : "StatelessIf") : (stateful ? "Case" : "StatelessCase");
   int id = 0;
-  throw_if_error(outer->add_node(*op, name, inputs, std::move(attrs), &id, /*name_reserved=*/true));
+  throw_if_error(outer->add_node(*OpRegistry::global().find(op_name), name, inputs, std::move(attrs), &id,
+                                 /*name_reserved=*/true));
   py::list out;
   for (size_t i = 0; i < n; ++i) {
     int identity = 0;
@@ -201,8 +219,9 @@ void bind_control_flow(py::module_& m) {
     return g;
   });
   m.def("unique_scoped_name", [](Graph& g, const std::string& hint) { return g.unique_name(g.name_scope + hint); });
+  m.def("unique_name", [](Graph& g, const std::string& name) { return g.unique_name(name); });
   m.def("name_scope", [](const Graph& g) { return g.name_scope; });
-  m.def("make_if", &make_if);
+  m.def("make_branches", &make_branches);
   m.def("make_while", &make_while);
   m.def("graph_const", [](const std::shared_ptr<Graph>& g, const Tensor& value, const std::string& name) {
     int id = 0;

@@ -77,4 +77,9 @@ const FuncAttr* AttrMap::get_func(const std::string& name) const {
   return v && std::holds_alternative<FuncAttr>(*v) ? &std::get<FuncAttr>(*v) : nullptr;
 }
 
+const std::vector<FuncAttr>* AttrMap::get_func_list(const std::string& name) const {
+  const AttrValue* v = find(name);
+  return v && std::holds_alternative<std::vector<FuncAttr>>(*v) ? &std::get<std::vector<FuncAttr>>(*v) : nullptr;
+}
+
 }  // namespace graphfn

@@ -25,7 +25,18 @@ struct FuncAttr {
 };
 
 using AttrValue = std::variant<std::monostate, int64_t, double, bool, std::string, DType, Shape,
-                               std::vector<int64_t>, Tensor, std::vector<DType>, std::vector<Shape>, FuncAttr>;
+                               std::vector<int64_t>, Tensor, std::vector<DType>, std::vector<Shape>, FuncAttr,
+                               std::vector<FuncAttr>>;
+
+// Calls fn(const FuncAttr&) for the functions an attr value holds: a func, or a list(func)'s.
+template <typename Fn>
+void for_each_func(const AttrValue& v, Fn&& fn) {
+  if (const auto* f = std::get_if<FuncAttr>(&v)) {
+    fn(*f);
+  } else if (const auto* list = std::get_if<std::vector<FuncAttr>>(&v)) {
+    for (const FuncAttr& g : *list) fn(g);
+  }
+}
 
 // A small ordered name -> value map; ops have few attrs, so a linear scan beats hashing.
 class AttrMap {
@@ -45,6 +56,7 @@ class AttrMap {
   const std::vector<DType>* get_type_list(const std::string& name) const;
   const std::vector<Shape>* get_shape_list(const std::string& name) const;
   const FuncAttr* get_func(const std::string& name) const;
+  const std::vector<FuncAttr>* get_func_list(const std::string& name) const;
 
  private:
   std::vector<std::pair<std::string, AttrValue>> items_;

@@ -90,12 +90,12 @@ class Graph {
 
   // True if a node here or in a subgraph is stateful or touches a resource (If, not StatelessIf).
   bool is_stateful() const;
-  // Calls fn(name, subgraph) for every func attr of every node.
+  // Calls fn(node, function) for every function (func or list(func) attr) of every node.
   template <typename Fn>
   void for_each_subgraph(Fn&& fn) const {
     for (const auto& node : nodes_) {
       for (const auto& item : node->attrs.items()) {
-        if (const auto* f = std::get_if<FuncAttr>(&item.second)) fn(*node, *f);
+        for_each_func(item.second, [&](const FuncAttr& f) { fn(*node, f); });
       }
     }
   }

@@ -51,7 +51,7 @@ struct OpDef {
   // last write and writes after earlier reads and writes of the same resource.
   enum class ResourceAccess { kNone, kRead, kWrite } resource_access = ResourceAccess::kNone;
   // If/While: the node runs its subgraphs (func attrs) instead of a kernel; plans compile them.
-  enum class ControlFlow { kNone, kIf, kWhile } control_flow = ControlFlow::kNone;
+  enum class ControlFlow { kNone, kIf, kCase, kWhile } control_flow = ControlFlow::kNone;
   ShapeFn shape_fn = nullptr;
   // While tracing, inputs may have partial shapes and unknown values. A shape function runs only
   // when the values it reads are constants (value_input_names) and, unless it handles partial

@@ -1,5 +1,5 @@
 // Functional control flow, as TF 2.x writes it: If / StatelessIf run one of two branch
-// subgraphs, While / StatelessWhile run a body subgraph while a cond subgraph says so. The
+// subgraphs, Case / StatelessCase one of N, While / StatelessWhile run a body subgraph while a cond subgraph says so. The
 // branches and bodies are func attrs (FuncAttr); the plan compiles them into sub-plans
 // (runtime/plan.cc). The stateful variants are picked when a subgraph holds a stateful op.
 #include "graphfn/ir/op_registry.h"
@@ -46,6 +46,14 @@ void register_control_flow_ops(OpRegistry& reg) {
         .attr("then_branch: func").attr("else_branch: func").attr("output_shapes: list(shape) = []")
         .control_flow(OpDef::ControlFlow::kIf).shape_fn(if_shape, true);
     if (std::string(name) == "If") def.stateful();
+  }
+  for (const char* name : {"Case", "StatelessCase"}) {
+    auto def = reg.op(name);
+    def.input("branch_index: int32").input("input: Tin").output("output: Tout")
+        .attr("Tin: list(type)").attr("Tout: list(type)").attr("branches: list(func)")
+        .attr("output_shapes: list(shape) = []")
+        .control_flow(OpDef::ControlFlow::kCase).shape_fn(if_shape, true);
+    if (std::string(name) == "Case") def.stateful();
   }
   for (const char* name : {"While", "StatelessWhile"}) {
     auto def = reg.op(name);

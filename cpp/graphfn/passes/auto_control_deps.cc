@@ -45,7 +45,7 @@ void add_auto_control_deps(Graph& graph) {
     if (op->control_flow != OpDef::ControlFlow::kNone && op->stateful) {
       access = OpDef::ResourceAccess::kWrite;
       for (const auto& item : node.attrs.items()) {
-        if (const auto* f = std::get_if<FuncAttr>(&item.second)) subgraph_resources(*f->graph, &keys);
+        for_each_func(item.second, [&](const FuncAttr& f) { subgraph_resources(*f.graph, &keys); });
       }
     }
     for (const Endpoint& in : node.inputs) {

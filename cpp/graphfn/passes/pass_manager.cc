@@ -41,16 +41,24 @@ namespace {
 Status optimize_subgraphs(Graph& graph, const OptimizerOptions& options) {
   for (int id = 0; id < graph.num_nodes(); ++id) {
     if (graph.node(id).op->control_flow == OpDef::ControlFlow::kNone) continue;
-    std::vector<std::pair<std::string, FuncAttr>> replaced;
+    std::vector<std::pair<std::string, AttrValue>> replaced;
     for (const auto& [name, value] : graph.node(id).attrs.items()) {
-      const FuncAttr* f = std::get_if<FuncAttr>(&value);
-      if (!f || !f->graph) continue;
-      std::unique_ptr<Graph> optimized;
-      GRAPHFN_RETURN_IF_ERROR(optimized_copy(*f->graph, options, &optimized));
-      replaced.emplace_back(name, FuncAttr{f->name, std::move(optimized)});
+      std::vector<FuncAttr> optimized;
+      Status s;
+      for_each_func(value, [&](const FuncAttr& f) {
+        std::unique_ptr<Graph> copy;
+        if (s.ok()) s = optimized_copy(*f.graph, options, &copy);
+        optimized.push_back(FuncAttr{f.name, std::move(copy)});
+      });
+      GRAPHFN_RETURN_IF_ERROR(s);
+      if (std::holds_alternative<FuncAttr>(value)) {
+        replaced.emplace_back(name, std::move(optimized[0]));
+      } else if (!optimized.empty()) {
+        replaced.emplace_back(name, std::move(optimized));
+      }
     }
     Node& node = graph.mutable_node(id);
-    for (auto& [name, f] : replaced) node.attrs.set(name, std::move(f));
+    for (auto& [name, value] : replaced) node.attrs.set(name, std::move(value));
   }
   return Status::OK();
 }

@@ -44,16 +44,21 @@ Status check_bool(DType dt, const char* input, const std::string& node, const ch
                                  "> [Op:", function, "]");
 }
 
-Status compile_subgraphs(const Node& node, const char* first, const char* second,
+// Compiles the functions of the given attrs (each a func or a list(func)), in order.
+Status compile_subgraphs(const Node& node, std::initializer_list<const char*> attrs,
                          std::vector<std::shared_ptr<const Plan>>* out, const std::string& name) {
-  for (const char* attr : {first, second}) {
-    const FuncAttr* f = node.attrs.get_func(attr);
-    if (!f || !f->graph) return errors::Internal("node ", node.name, " has no ", attr, " function");
-    std::shared_ptr<const Plan> plan;
-    GRAPHFN_RETURN_IF_ERROR(Plan::build(*f->graph, &plan, name));
-    out->push_back(std::move(plan));
+  for (const char* attr : attrs) {
+    const AttrValue* value = node.attrs.find(attr);
+    if (!value) return errors::Internal("node ", node.name, " has no ", attr, " function");
+    Status s;
+    for_each_func(*value, [&](const FuncAttr& f) {
+      std::shared_ptr<const Plan> plan;
+      if (s.ok()) s = f.graph ? Plan::build(*f.graph, &plan, name) : errors::Internal("function without a graph");
+      out->push_back(std::move(plan));
+    });
+    GRAPHFN_RETURN_IF_ERROR(s);
   }
-  return Status::OK();
+  return out->empty() ? errors::Internal("node ", node.name, " has no functions") : Status::OK();
 }
 
 }  // namespace
@@ -95,11 +100,18 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
     step.first_output_slot = first_slot[i];
     step.num_outputs = static_cast<int>(node.output_dtypes.size());
     if (node.op->control_flow != OpDef::ControlFlow::kNone) {
-      const bool is_if = node.op->control_flow == OpDef::ControlFlow::kIf;
-      GRAPHFN_RETURN_IF_ERROR(compile_subgraphs(node, is_if ? "then_branch" : "cond",
-                                                is_if ? "else_branch" : "body", &step.sub_plans, name));
-      step.pred_node_name = node.name + (is_if ? "/switch_pred" : "/LoopCond");
-      if (is_if) {
+      const OpDef::ControlFlow kind = node.op->control_flow;
+      const bool is_if = kind == OpDef::ControlFlow::kIf;
+      if (kind == OpDef::ControlFlow::kCase) {
+        GRAPHFN_RETURN_IF_ERROR(compile_subgraphs(node, {"branches"}, &step.sub_plans, name));
+      } else {
+        GRAPHFN_RETURN_IF_ERROR(compile_subgraphs(node, {is_if ? "then_branch" : "cond", is_if ? "else_branch" : "body"},
+                                                  &step.sub_plans, name));
+      }
+      step.pred_node_name = node.name + (kind == OpDef::ControlFlow::kWhile ? "/LoopCond" : "/switch_pred");
+      if (kind == OpDef::ControlFlow::kCase) {
+        // branch_index is int32 by the op's signature.
+      } else if (is_if) {
         GRAPHFN_RETURN_IF_ERROR(check_bool(node.type_attrs[0], "pred", step.pred_node_name + "/_2",
                                            "Switch; signature=data:T, pred:bool -> output_false:T, output_true:T; "
                                            "attr=T:type", name));
@@ -109,7 +121,7 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
                                            "LoopCond; signature=input:bool -> output:bool", name));
       }
       step.first_sub = plan->num_sub_frames_;
-      plan->num_sub_frames_ += 2;
+      plan->num_sub_frames_ += static_cast<int>(step.sub_plans.size());
       plan->steps_.push_back(std::move(step));
       continue;
     }
@@ -192,8 +204,8 @@ Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed
   for (const Step& step : steps_) {
     Status s;
     if (step.first_sub >= 0) {
-      s = step.op->control_flow == OpDef::ControlFlow::kIf ? run_if(step, frame, failed_node)
-                                                            : run_while(step, frame, failed_node);
+      s = step.op->control_flow == OpDef::ControlFlow::kWhile ? run_while(step, frame, failed_node)
+                                                               : run_branch(step, frame, failed_node);
       if (!s.ok()) return s;
       continue;
     }
@@ -214,15 +226,29 @@ Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed
   return Status::OK();
 }
 
-Status Plan::run_if(const Step& step, Frame& frame, const std::string** failed_node) const {
-  bool taken = false;
-  Status s = truth_value(frame.slots[step.input_slots[0]], &taken);
-  if (!s.ok()) {
-    *failed_node = &step.pred_node_name;
-    return s;
+Status Plan::run_branch(const Step& step, Frame& frame, const std::string** failed_node) const {
+  // If: then (0) or else (1). Case: the indexed branch; an index out of range takes the last.
+  const Tensor& selector = frame.slots[step.input_slots[0]];
+  int taken = 0;
+  if (step.op->control_flow == OpDef::ControlFlow::kIf) {
+    bool value = false;
+    Status s = truth_value(selector, &value);
+    if (!s.ok()) {
+      *failed_node = &step.pred_node_name;
+      return s;
+    }
+    taken = value ? 0 : 1;
+  } else {
+    if (selector.num_elements() != 1) {
+      *failed_node = &step.pred_node_name;
+      return errors::InvalidArgument("branch_index must be a scalar, but it has shape ", selector.shape().to_string());
+    }
+    const int32_t index = *selector.data<int32_t>();
+    const int n = static_cast<int>(step.sub_plans.size());
+    taken = index >= 0 && index < n ? index : n - 1;
   }
-  const Plan& branch = *step.sub_plans[taken ? 0 : 1];
-  Frame& sub = *frame.sub[step.first_sub + (taken ? 0 : 1)];
+  const Plan& branch = *step.sub_plans[taken];
+  Frame& sub = *frame.sub[step.first_sub + taken];
   // The branch's feeds are the node's inputs after the predicate.
   frame.inputs.clear();
   for (size_t i = 1; i < step.input_slots.size(); ++i) frame.inputs.push_back(&frame.slots[step.input_slots[i]]);

@@ -61,7 +61,7 @@ class Plan {
     bool static_outputs = false;
     std::vector<DType> output_dtypes;
     std::vector<Shape> output_shapes;
-    // If: {then, else}; While: {cond, body}. Their frames are Frame::sub[first_sub + i].
+    // If: {then, else}; Case: the branches; While: {cond, body}. Frames: Frame::sub[first_sub + i].
     std::vector<std::shared_ptr<const Plan>> sub_plans;
     int first_sub = -1;
     std::string pred_node_name;  // named in predicate errors, as TF's lowered Switch/LoopCond
@@ -71,7 +71,7 @@ class Plan {
   // Runs the steps on a frame whose feed slots are filled. On error, *failed_node names the node
   // (inside a sub-plan for errors in a branch or body).
   Status execute(Frame& frame, bool feeds_static, const std::string** failed_node) const;
-  Status run_if(const Step& step, Frame& frame, const std::string** failed_node) const;
+  Status run_branch(const Step& step, Frame& frame, const std::string** failed_node) const;  // If, Case
   Status run_while(const Step& step, Frame& frame, const std::string** failed_node) const;
   // Places `n` tensors into the feed slots and runs; results stay in the frame's result slots.
   Status execute_with(Frame& frame, const Tensor* const* feeds, int n, const std::string** failed_node) const;

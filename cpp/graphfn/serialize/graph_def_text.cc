@@ -131,6 +131,14 @@ void write_attr_value(Writer& w, const AttrValue& v) {
     w.open("func");
     w.line("name: \"" + escaped(f->name) + "\"");
     w.close();
+  } else if (const auto* funcs = std::get_if<std::vector<FuncAttr>>(&v)) {
+    w.open("list");
+    for (const FuncAttr& g : *funcs) {
+      w.open("func");
+      w.line("name: \"" + escaped(g.name) + "\"");
+      w.close();
+    }
+    w.close();
   }
   w.close();
 }

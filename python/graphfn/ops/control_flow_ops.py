@@ -42,8 +42,41 @@ def _outputs(graph, structure):
 
 # cond ------------------------------------------------------------------------------------------
 
-_COND_MISMATCH = ("true_fn and false_fn arguments to tf.cond must have the same number, type, and overall "
-                  "structure of return values.\n\ntrue_fn output: %s\nfalse_fn output: %s\n\nError details:\n%s")
+_MISMATCH = ("%s and %s arguments to %s must have the same number, type, and overall structure of return values."
+             "\n\n%s output: %s\n%s output: %s\n\nError details:\n%s")
+
+
+def _branches(outer, name, selector, fns, labels, api, is_case):
+    """Traces each of `fns` into a child graph of `outer` scoped `name/`, checks that they return
+    alike (TF's checks, in TF's order) and adds the If / Case node; returns its outputs in the
+    structure the first branch returned."""
+    branches, results = [], []
+    for fn in fns:
+        graph = _core.subgraph(outer, name + "/")
+        results.append(_outputs(graph, _trace(graph, fn)))
+        branches.append(graph)
+    flats = [[t for t in nest.flatten(out) if t is not None] for out in results]
+    for i in range(1, len(results)):
+        first, other = results[0], results[i]
+        leaves = [len(nest.flatten(first)), len(nest.flatten(other))]
+        if leaves[0] != leaves[1]:
+            raise AssertionError(str(leaves))
+        if len(flats[0]) != len(flats[i]):
+            raise ValueError("Lengths of branch outputs of %s must match.\nlen(graphs[0].outputs): %d\n"
+                             "len(graphs[%d].outputs): %d\n" % (api.split(".")[-1], len(flats[0]), i, len(flats[i])))
+        try:
+            nest.assert_same_structure(first, other)
+        except (ValueError, TypeError) as e:
+            raise TypeError(_MISMATCH % (labels[0], labels[i], api, labels[0], first, labels[i], other, e)) from None
+        for t, f in zip(flats[0], flats[i]):
+            if t.dtype != f.dtype:
+                raise TypeError(_MISMATCH % (labels[0], labels[i], api, labels[0], first, labels[i], other,
+                                             "%s and %s have different types" % (t, f)))
+    for graph, flat_out in zip(branches, flats):
+        graph.set_results(flat_out)
+        graph.add_auto_control_deps()
+    flat = iter(_core.make_branches(outer, name, selector, branches, is_case))
+    return nest.pack_sequence_as(results[0], [None if t is None else next(flat) for t in nest.flatten(results[0])])
 
 
 @tf_export("cond")
@@ -64,33 +97,47 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     outer = _core.current_graph()
     pred = _to_graph_tensor(pred)
     name = _core.unique_scoped_name(outer, name or "cond")
-    branches, results = [], []
-    for fn in (true_fn, false_fn):
-        graph = _core.subgraph(outer, name + "/")
-        results.append(_outputs(graph, _trace(graph, fn)))
-        branches.append(graph)
-    true_out, false_out = results
-    # TF's checks, in TF's order: leaf counts, tensor counts, structure, dtypes.
-    leaves = [len(nest.flatten(out)) for out in results]
-    if leaves[0] != leaves[1]:
-        raise AssertionError(str(leaves))
-    flat_true = [t for t in nest.flatten(true_out) if t is not None]
-    flat_false = [t for t in nest.flatten(false_out) if t is not None]
-    if len(flat_true) != len(flat_false):
-        raise ValueError("Lengths of branch outputs of cond must match.\nlen(graphs[0].outputs): %d\n"
-                         "len(graphs[1].outputs): %d\n" % (len(flat_true), len(flat_false)))
-    try:
-        nest.assert_same_structure(true_out, false_out)
-    except (ValueError, TypeError) as e:
-        raise TypeError(_COND_MISMATCH % (true_out, false_out, e)) from None
-    for t, f in zip(flat_true, flat_false):
-        if t.dtype != f.dtype:
-            raise TypeError(_COND_MISMATCH % (true_out, false_out, "%s and %s have different types" % (t, f)))
-    for graph, flat_out in zip(branches, (flat_true, flat_false)):
-        graph.set_results(flat_out)
-        graph.add_auto_control_deps()
-    flat = iter(_core.make_if(outer, name, pred, branches[0], branches[1]))
-    return nest.pack_sequence_as(true_out, [None if t is None else next(flat) for t in nest.flatten(true_out)])
+    return _branches(outer, name, pred, (true_fn, false_fn), ("true_fn", "false_fn"), "tf.cond", False)
+
+
+@tf_export("switch_case")
+def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
+    """Runs branch_fns[branch_index]() (the last branch, or `default`, when out of range)."""
+    if not isinstance(branch_index, Tensor):
+        raise TypeError("'branch_index' must be a Tensor, got %s" % type(branch_index))
+    if not branch_index.dtype.is_integer:
+        raise TypeError("'branch_index' must be an integer Tensor, got %s" % branch_index.dtype)
+    fns = _branch_functions(branch_fns, default)
+    if context.executing_eagerly():
+        index = int(branch_index)
+        return fns[index if 0 <= index < len(fns) else -1]()
+    outer = _core.current_graph()
+    if branch_index.dtype != dtypes.int32:
+        branch_index = ops.Cast(branch_index, DstT=dtypes.int32)
+    base = _core.unique_scoped_name(outer, name or "switch_case")
+    node = _core.unique_name(outer, base + "/indexed_case")
+    labels = ["branches[%d]" % i for i in range(len(fns))]
+    return _branches(outer, node, branch_index, fns, labels, "tf.switch_case", True)
+
+
+def _branch_functions(branch_fns, default):
+    """The branches in index order: a list of callables, of (index, callable) pairs, or a dict;
+    `default` last."""
+    if isinstance(branch_fns, dict):
+        branch_fns = sorted(branch_fns.items())
+    if not isinstance(branch_fns, (list, tuple)) or not branch_fns:
+        raise TypeError("branch_fns must be a list, tuple, or dict")
+    if all(isinstance(b, tuple) and len(b) == 2 for b in branch_fns):
+        keys = [k for k, _ in branch_fns]
+        if keys != list(range(len(keys))):
+            raise ValueError("branch indices (keys) must form contiguous range of [0 to %d) but found {%s}"
+                             % (len(keys), ",".join(str(k) for k in keys)))
+        branch_fns = [fn for _, fn in sorted(branch_fns, key=lambda kv: kv[0])]
+    fns = list(branch_fns) + ([default] if default is not None else [])
+    for fn in fns:
+        if not callable(fn):
+            raise TypeError("br_fn must be callable: %s" % (fn,))
+    return fns
 
 
 # while_loop ------------------------------------------------------------------------------------

@@ -156,6 +156,38 @@ TEST_CASE("If wants a bool predicate with one element, as TF's lowered Switch", 
   CHECK(*out[0].data<int32_t>() == 1);
 }
 
+TEST_CASE("Case runs the indexed branch, the last one when out of range", "[runtime][control_flow]") {
+  auto branch = [](int32_t k) {
+    return subgraph({DType::kInt32}, "switch_case/indexed_case/", [k](Graph& b, const std::vector<int>& a) {
+      const int c = constant(b, scalar<int32_t>(k), "switch_case/indexed_case/Const");
+      return std::vector<Endpoint>{{add(b, "Mul", {{a[0], 0}, {c, 0}}, "switch_case/indexed_case/mul"), 0}};
+    });
+  };
+  Graph g;
+  int i = 0, x = 0;
+  REQUIRE(g.add_placeholder(DType::kInt32, Shape(), "i", &i).ok());
+  REQUIRE(g.add_placeholder(DType::kInt32, Shape(), "x", &x).ok());
+  g.arguments = {i, x};
+  const int c = add(g, "StatelessCase", {{i, 0}, {x, 0}}, "switch_case/indexed_case",
+                    attrs_of({{"Tin", std::vector<DType>{DType::kInt32}}, {"Tout", std::vector<DType>{DType::kInt32}},
+                              {"branches", std::vector<FuncAttr>{{"b0", branch(10)}, {"b1", branch(20)},
+                                                                 {"b2", branch(30)}}}}));
+  g.results = {{c, 0}};
+  CHECK(run_int(g, {scalar<int32_t>(0), scalar<int32_t>(2)}) == 20);
+  CHECK(run_int(g, {scalar<int32_t>(1), scalar<int32_t>(2)}) == 40);
+  CHECK(run_int(g, {scalar<int32_t>(2), scalar<int32_t>(2)}) == 60);
+  CHECK(run_int(g, {scalar<int32_t>(9), scalar<int32_t>(2)}) == 60);
+  CHECK(run_int(g, {scalar<int32_t>(-1), scalar<int32_t>(2)}) == 60);
+  std::unique_ptr<Graph> optimized;
+  OptimizerOptions options;
+  options.verify = true;
+  REQUIRE(optimized_copy(g, options, &optimized).ok());
+  CHECK(run_int(*optimized, {scalar<int32_t>(1), scalar<int32_t>(3)}) == 60);
+  const std::string text = graph_def_text(g);
+  CHECK(text.find("      list {\n        func {\n          name: \"b0\"\n        }\n        func {\n") !=
+        std::string::npos);
+}
+
 TEST_CASE("While loops its body while the cond holds", "[runtime][control_flow]") {
   Graph g;
   build_count(g, 0);
