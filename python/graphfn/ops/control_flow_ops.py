@@ -11,6 +11,7 @@ from graphfn.framework import dtypes
 from graphfn.framework.tensor import SymbolicTensor, Tensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops import array_ops
+from graphfn.ops import tensor_array_ops
 from graphfn.ops._op_table import ops
 from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
@@ -35,9 +36,15 @@ def _trace(graph, fn, args=()):
 
 def _outputs(graph, structure):
     """The structure with every leaf but None passed through an Identity of `graph` (TF's branch
-    outputs)."""
+    outputs); a TensorArray's flow goes through it."""
+    def output(v):
+        if v is None:
+            return None
+        if isinstance(v, tensor_array_ops.TensorArray):
+            return v._with_flow(ops.Identity(v.flow))
+        return ops.Identity(_to_graph_tensor(v))
     with context.graph_context(graph):
-        return nest.map_structure(lambda v: None if v is None else ops.Identity(_to_graph_tensor(v)), structure)
+        return nest.map_structure(output, structure)
 
 
 # cond ------------------------------------------------------------------------------------------
@@ -55,7 +62,7 @@ def _branches(outer, name, selector, fns, labels, api, is_case):
         graph = _core.subgraph(outer, name + "/")
         results.append(_outputs(graph, _trace(graph, fn)))
         branches.append(graph)
-    flats = [[t for t in nest.flatten(out) if t is not None] for out in results]
+    flats = [[t for t in tensor_array_ops.to_flows(nest.flatten(out)) if t is not None] for out in results]
     for i in range(1, len(results)):
         first, other = results[0], results[i]
         leaves = [len(nest.flatten(first)), len(nest.flatten(other))]
@@ -76,7 +83,9 @@ def _branches(outer, name, selector, fns, labels, api, is_case):
         graph.set_results(flat_out)
         graph.add_auto_control_deps()
     flat = iter(_core.make_branches(outer, name, selector, branches, is_case))
-    return nest.pack_sequence_as(results[0], [None if t is None else next(flat) for t in nest.flatten(results[0])])
+    leaves = nest.flatten(results[0])
+    outputs = [None if t is None else next(flat) for t in leaves]
+    return nest.pack_sequence_as(results[0], tensor_array_ops.from_flows(leaves, outputs, leaves))
 
 
 @tf_export("cond")
@@ -182,8 +191,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     outer = _core.current_graph()
     if any(v is None for v in nest.flatten(loop_vars)):
         raise ValueError("None values not supported.")
-    flat_in = [_to_graph_tensor(v) for v in nest.flatten(loop_vars)]
-    packed_in = nest.pack_sequence_as(loop_vars, flat_in)
+    # TensorArrays travel as their flows (TensorLists) and are rebuilt around them.
+    leaves = nest.flatten(loop_vars)
+    flat_in = [_to_graph_tensor(v) for v in tensor_array_ops.to_flows(leaves)]
     if shape_invariants is None:
         invariants = [TensorShape(t.shape) for t in flat_in]
     else:
@@ -206,7 +216,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     cond_graph = _core.subgraph(outer, scope)
     cond_args = placeholders(cond_graph)
     with context.graph_context(cond_graph):
-        keep_going = cond(*_as_loop_vars(loop_vars, cond_args[2:]))
+        keep_going = cond(*_as_loop_vars(loop_vars, tensor_array_ops.from_flows(leaves, cond_args[2:])))
         keep_going = _to_graph_tensor(keep_going)
         if maximum_iterations is not None:
             keep_going = ops.LogicalAnd(ops.Less(cond_args[0], cond_args[1]), keep_going)
@@ -216,11 +226,12 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     body_graph = _core.subgraph(outer, scope)
     body_args = placeholders(body_graph)
     with context.graph_context(body_graph):
-        out = body(*_as_loop_vars(loop_vars, body_args[2:]))
+        out = body(*_as_loop_vars(loop_vars, tensor_array_ops.from_flows(leaves, body_args[2:])))
         if not isinstance(out, (list, tuple, dict)) and not (hasattr(out, "_fields")):
             out = [out]
         nest.assert_same_structure(out, loop_vars, check_types=False)
-        flat_out = [_to_graph_tensor(v) for v in nest.flatten(out)]
+        out_leaves = nest.flatten(out)
+        flat_out = [_to_graph_tensor(v) for v in tensor_array_ops.to_flows(out_leaves)]
         _check_loop_outputs(flat_in, flat_out, invariants)
         next_counter = ops.named("AddV2", "add")(body_args[0], 1)
         body_graph.set_results([ops.Identity(next_counter), ops.Identity(body_args[1])] +
@@ -228,7 +239,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     body_graph.add_auto_control_deps()
 
     outputs = _core.make_while(outer, name, state, cond_graph, body_graph, parallel_iterations)
-    return nest.pack_sequence_as(packed_in, outputs[2:2 + len(flat_in)])
+    results = outputs[2:2 + len(flat_in)]
+    return nest.pack_sequence_as(loop_vars, tensor_array_ops.from_flows(leaves, results, out_leaves))
 
 
 def _as_loop_vars(loop_vars, placeholders):
