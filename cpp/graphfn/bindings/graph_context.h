@@ -20,6 +20,11 @@ struct SymbolicTensor {
 Graph* current_graph();
 const std::shared_ptr<Graph>& current_graph_ptr();
 
+// `t`'s endpoint as seen from `graph`: itself, or, for a tensor of a graph enclosing `graph` (a
+// branch or loop body being traced), a placeholder capturing it in every graph in between.
+// node = -1 if `t` belongs to an unrelated graph.
+Endpoint capture(Graph& graph, const SymbolicTensor& t);
+
 // The SymbolicTensor inside a Python object, or null.
 const SymbolicTensor* symbolic_tensor_ptr(py::handle value);
 

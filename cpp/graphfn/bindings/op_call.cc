@@ -149,13 +149,19 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
   std::vector<Endpoint> endpoints;
   for_each_input(op, inputs, num_inputs, [&](int k, int j, py::handle v) {
     if (const SymbolicTensor* t = symbolic_tensor_ptr(v)) {
-      if (t->graph != graph) {
-        throw py::type_error(py::repr(v).cast<std::string>() +
-                             " is out of scope and cannot be used here. Use return values, explicit Python locals or "
-                             "TensorFlow collections to access it.\nPlease see https://www.tensorflow.org/guide/"
-                             "function#all_outputs_of_a_tffunction_must_be_return_values for more information.");
+      const Endpoint e = capture(*graph, *t);
+      if (e.node < 0) {
+        // As TF: a tensor of another function's graph is a TypeError; one leaked from a branch or
+        // loop body of this function, an InaccessibleTensorError (a ValueError).
+        const std::string message =
+            py::repr(v).cast<std::string>() +
+            " is out of scope and cannot be used here. Use return values, explicit Python locals or TensorFlow "
+            "collections to access it.\nPlease see https://www.tensorflow.org/guide/function#all_outputs_of_a_"
+            "tffunction_must_be_return_values for more information.";
+        if (t->graph->is_subgraph) throw py::value_error(message);
+        throw py::type_error(message);
       }
-      endpoints.push_back(t->endpoint);
+      endpoints.push_back(e);
       return;
     }
     const Tensor* eager = eager_tensor_ptr(v);

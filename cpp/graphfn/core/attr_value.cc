@@ -62,4 +62,24 @@ const Tensor* AttrMap::get_tensor(const std::string& name) const {
   return v && std::holds_alternative<Tensor>(*v) ? &std::get<Tensor>(*v) : nullptr;
 }
 
+const std::vector<DType>* AttrMap::get_type_list(const std::string& name) const {
+  const AttrValue* v = find(name);
+  return v && std::holds_alternative<std::vector<DType>>(*v) ? &std::get<std::vector<DType>>(*v) : nullptr;
+}
+
+const std::vector<Shape>* AttrMap::get_shape_list(const std::string& name) const {
+  const AttrValue* v = find(name);
+  return v && std::holds_alternative<std::vector<Shape>>(*v) ? &std::get<std::vector<Shape>>(*v) : nullptr;
+}
+
+const FuncAttr* AttrMap::get_func(const std::string& name) const {
+  const AttrValue* v = find(name);
+  return v && std::holds_alternative<FuncAttr>(*v) ? &std::get<FuncAttr>(*v) : nullptr;
+}
+
+const std::vector<FuncAttr>* AttrMap::get_func_list(const std::string& name) const {
+  const AttrValue* v = find(name);
+  return v && std::holds_alternative<std::vector<FuncAttr>>(*v) ? &std::get<std::vector<FuncAttr>>(*v) : nullptr;
+}
+
 }  // namespace graphfn

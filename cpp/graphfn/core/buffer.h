@@ -29,6 +29,9 @@ class Buffer {
 
   void* data() const { return data_; }
   size_t bytes() const { return bytes_; }
+  // Plain bytes this buffer allocated itself (not wrapped memory, not C++ objects): a kernel may
+  // overwrite them once nothing else refers to the buffer.
+  bool recyclable() const { return !release_ && object_dtype_ == DType::kInvalid; }
 
  private:
   // Small tensors (scalars, short vectors) live inside the Buffer object itself, so a new eager

@@ -204,6 +204,7 @@ std::unique_ptr<Graph> Graph::clone() const {
   copy->names_ = names_;
   copy->arguments = arguments;
   copy->results = results;
+  copy->name_scope = name_scope;
   return copy;
 }
 
@@ -220,6 +221,15 @@ void Graph::replace_with_const(int id, const Tensor& value) {
   node->output_dtypes = {value.dtype()};
   node->output_shapes = {value.shape()};
   nodes_[id] = std::move(node);
+}
+
+bool Graph::is_stateful() const {
+  for (const auto& node : nodes_) {
+    if (node->op->stateful || node->op->resource_access != OpDef::ResourceAccess::kNone) return true;
+  }
+  bool stateful = false;
+  for_each_subgraph([&](const Node&, const FuncAttr& f) { stateful = stateful || f.graph->is_stateful(); });
+  return stateful;
 }
 
 std::string Graph::to_text() const {

@@ -73,12 +73,34 @@ class Graph {
   DType dtype(Endpoint e) const { return nodes_[e.node]->output_dtypes[e.index]; }
   const Shape& shape(Endpoint e) const { return nodes_[e.node]->output_shapes[e.index]; }
 
-  // The current tf.name_scope while tracing ("outer/inner/" or ""): op nodes are named inside it.
-  std::string name_scope;
-
   // The function signature: placeholders fed in order, and the fetched outputs.
   std::vector<int> arguments;
   std::vector<Endpoint> results;
+
+  // Tracing a branch or loop body (a subgraph of a node of `enclosing`): nodes are named inside
+  // `name_scope` ("cond/"), and a tensor of an enclosing graph used here becomes a placeholder
+  // of this graph, `captures` recording which outer output feeds it.
+  struct Capture {
+    Endpoint outer;   // in `enclosing`
+    int placeholder;  // here
+  };
+  Graph* enclosing = nullptr;
+  bool is_subgraph = false;  // a branch or body (kept after `enclosing` is dropped)
+  // The current tf.name_scope while tracing ("outer/inner/" or ""): op nodes are named inside it.
+  std::string name_scope;
+  std::vector<Capture> captures;
+
+  // True if a node here or in a subgraph is stateful or touches a resource (If, not StatelessIf).
+  bool is_stateful() const;
+  // Calls fn(node, function) for every function (func or list(func) attr) of every node.
+  template <typename Fn>
+  void for_each_subgraph(Fn&& fn) const {
+    for (const auto& node : nodes_) {
+      for (const auto& item : node->attrs.items()) {
+        for_each_func(item.second, [&](const FuncAttr& f) { fn(*node, f); });
+      }
+    }
+  }
 
   // A compact listing for debugging and tests: "add = AddV2[T=int32](x, y:0) -> int32[]".
   std::string to_text() const;

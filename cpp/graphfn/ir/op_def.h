@@ -50,6 +50,8 @@ struct OpDef {
   // How the op uses its resource inputs: automatic control dependencies order reads after the
   // last write and writes after earlier reads and writes of the same resource.
   enum class ResourceAccess { kNone, kRead, kWrite } resource_access = ResourceAccess::kNone;
+  // If/While: the node runs its subgraphs (func attrs) instead of a kernel; plans compile them.
+  enum class ControlFlow { kNone, kIf, kCase, kWhile } control_flow = ControlFlow::kNone;
   ShapeFn shape_fn = nullptr;
   // While tracing, inputs may have partial shapes and unknown values. A shape function runs only
   // when the values it reads are constants (value_input_names) and, unless it handles partial

@@ -66,6 +66,8 @@ AttrValue parse_default(const std::string& kind, const std::string& text) {
     return dt;
   }
   if (kind == "list(int)") return std::vector<int64_t>{};
+  if (kind == "list(shape)") return std::vector<Shape>{};
+  if (kind == "list(type)") return std::vector<DType>{};
   throw std::logic_error("no default syntax for attr kind " + kind);
 }
 

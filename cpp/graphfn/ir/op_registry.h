@@ -24,6 +24,7 @@ class OpDefBuilder {
   OpDefBuilder& output(const std::string& spec);
   OpDefBuilder& attr(const std::string& spec);
   OpDefBuilder& stateful() { def_->stateful = true; return *this; }
+  OpDefBuilder& control_flow(OpDef::ControlFlow kind) { def_->control_flow = kind; return *this; }
   OpDefBuilder& commutative() { def_->commutative = true; return *this; }
   OpDefBuilder& reads_resource() { def_->resource_access = OpDef::ResourceAccess::kRead; return *this; }
   OpDefBuilder& writes_resource() { def_->resource_access = OpDef::ResourceAccess::kWrite; return *this; }

@@ -40,6 +40,19 @@ Status verify_node(const Graph& graph, const Node& node) {
       return broken(node, "has type attr " + node.op->type_attr_names[t] + " unlike its inputs");
     }
   }
+  Status sub;
+  for (const auto& item : node.attrs.items()) {
+    for_each_func(item.second, [&](const FuncAttr& f) {
+      if (!sub.ok()) return;
+      if (!f.graph) {
+        sub = broken(node, "has a function attr without a graph");
+        return;
+      }
+      sub = verify_graph(*f.graph);
+      if (!sub.ok()) sub = broken(node, "has an invalid function " + f.name + ": " + sub.message());
+    });
+  }
+  GRAPHFN_RETURN_IF_ERROR(sub);
   if (const Tensor* value = node.const_value()) {
     if (node.output_dtypes.size() != 1 || node.output_dtypes[0] != value->dtype() ||
         node.output_shapes[0] != value->shape()) {

@@ -27,8 +27,20 @@ struct KernelContext {
     const int i = op.type_attr_index(name);
     return i < 0 ? DType::kInvalid : type_attrs[i];
   }
-  // Allocates output i with the inferred dtype and shape.
-  Tensor& allocate_output(int i) { return set_output(i, Tensor(output_dtypes[i], output_shapes[i])); }
+  // Allocates output i with the inferred dtype and shape. The graph executor leaves the tensor
+  // the node produced last time in the output slot: when nothing else refers to it and it has
+  // the same dtype and shape, its buffer is reused (a loop's scalars cost no allocation).
+  Tensor& allocate_output(int i) {
+    if (i < static_cast<int>(outputs->size())) {
+      Tensor& old = (*outputs)[i];
+      const auto& buffer = old.buffer();
+      if (buffer && buffer.use_count() == 1 && buffer->recyclable() && old.dtype() == output_dtypes[i] &&
+          old.shape() == output_shapes[i]) {
+        return old;
+      }
+    }
+    return set_output(i, Tensor(output_dtypes[i], output_shapes[i]));
+  }
   // Allocates output i with a shape only known now (data-dependent ops).
   Status allocate_output(int i, const Shape& shape, Tensor** out) {
     Tensor t;

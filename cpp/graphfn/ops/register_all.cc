@@ -15,6 +15,8 @@ void register_fill_ops(OpRegistry& reg);
 void register_linalg_ops(OpRegistry& reg);
 void register_reduction_ops(OpRegistry& reg);
 void register_clip_ops(OpRegistry& reg);
+void register_control_flow_ops(OpRegistry& reg);
+void register_list_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -32,6 +34,7 @@ void register_matmul_kernels(OpRegistry& reg);
 void register_reduction_kernels(OpRegistry& reg);
 void register_argminmax_kernels(OpRegistry& reg);
 void register_clip_kernels(OpRegistry& reg);
+void register_list_kernels(OpRegistry& reg);
 
 void register_builtin_ops(OpRegistry& reg) {
   register_math_ops(reg);
@@ -45,6 +48,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_linalg_ops(reg);
   register_reduction_ops(reg);
   register_clip_ops(reg);
+  register_control_flow_ops(reg);
+  register_list_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -62,6 +67,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_reduction_kernels(reg);
   register_argminmax_kernels(reg);
   register_clip_kernels(reg);
+  register_list_kernels(reg);
 }
 
 }  // namespace graphfn

@@ -17,6 +17,15 @@ const void* resource_key(const Graph& graph, Endpoint e) {
   return &src;
 }
 
+// The variables a subgraph's nodes use through captured handles (resource Consts), at any depth.
+void subgraph_resources(const Graph& graph, std::vector<const void*>* out) {
+  for (int id = 0; id < graph.num_nodes(); ++id) {
+    const Tensor* value = graph.node(id).const_value();
+    if (value && value->dtype() == DType::kResource) out->push_back(value->data<ResourceHandle>()->get());
+  }
+  graph.for_each_subgraph([&](const Node&, const FuncAttr& f) { subgraph_resources(*f.graph, out); });
+}
+
 struct ResourceState {
   int last_write = -1;
   std::vector<int> reads_since_write;
@@ -29,12 +38,23 @@ void add_auto_control_deps(Graph& graph) {
   int last_stateful = -1;  // the chain of stateful ops without resources
   for (int id = 0; id < graph.num_nodes(); ++id) {
     const Node& node = graph.node(id);
-    const OpDef::ResourceAccess access = node.op->resource_access;
-    bool touches_resource = false;
+    const OpDef* op = node.op;  // `node` may be copied (on write) once control inputs are added
+    OpDef::ResourceAccess access = op->resource_access;
+    std::vector<const void*> keys;
+    // A stateful If/While may write any resource it is given or its subgraphs capture.
+    if (op->control_flow != OpDef::ControlFlow::kNone && op->stateful) {
+      access = OpDef::ResourceAccess::kWrite;
+      for (const auto& item : node.attrs.items()) {
+        for_each_func(item.second, [&](const FuncAttr& f) { subgraph_resources(*f.graph, &keys); });
+      }
+    }
     for (const Endpoint& in : node.inputs) {
-      if (graph.dtype(in) != DType::kResource || access == OpDef::ResourceAccess::kNone) continue;
-      touches_resource = true;
-      ResourceState& state = resources[resource_key(graph, in)];
+      if (graph.dtype(in) == DType::kResource && access != OpDef::ResourceAccess::kNone) {
+        keys.push_back(resource_key(graph, in));
+      }
+    }
+    for (const void* key : keys) {
+      ResourceState& state = resources[key];
       if (state.last_write >= 0 && state.last_write != id) graph.add_control_input(id, state.last_write);
       if (access == OpDef::ResourceAccess::kRead) {
         state.reads_since_write.push_back(id);
@@ -46,7 +66,9 @@ void add_auto_control_deps(Graph& graph) {
         state.last_write = id;
       }
     }
-    if (node.op->stateful && !touches_resource) {
+    // Stateful ops without resources run in program order; so do stateful If/While nodes, whose
+    // subgraphs may also print or assert.
+    if (op->stateful && (keys.empty() || op->control_flow != OpDef::ControlFlow::kNone)) {
       if (last_stateful >= 0) graph.add_control_input(id, last_stateful);
       last_stateful = id;
     }

@@ -1,5 +1,6 @@
 // The optimization pipeline a concrete function's plan is built from: constant folding, then
-// common-subexpression elimination, then arithmetic simplification. Automatic control
+// common-subexpression elimination, then arithmetic simplification, then dead loop variables;
+// the subgraphs of If/While nodes are optimized first, the same way. Automatic control
 // dependencies are not part of it: they are added to the traced graph itself (as_graph_def()
 // shows them), before any optimization.
 #pragma once

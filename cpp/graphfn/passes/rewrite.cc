@@ -8,6 +8,8 @@ namespace graphfn {
 
 bool is_pure(const Graph& graph, const Node& node) {
   if (node.op->stateful || node.op->resource_access != OpDef::ResourceAccess::kNone) return false;
+  // A StatelessIf/While is pure, but only plans can run its subgraphs (folding cannot).
+  if (node.op->control_flow != OpDef::ControlFlow::kNone) return false;
   if (node.inputs.empty() && !node.const_value()) return false;  // Placeholder: fed at run time
   for (const Endpoint& in : node.inputs) {
     if (graph.dtype(in) == DType::kResource) return false;

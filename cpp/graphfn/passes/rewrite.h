@@ -13,7 +13,7 @@ namespace graphfn {
 
 // True when a node computes a pure function of its inputs and attrs: not stateful, no resource
 // access or resource-dtype inputs/outputs, and not a source fed from outside (a Placeholder).
-// Only such nodes may be folded or merged.
+// Only such nodes may be folded or merged; control-flow nodes are never.
 bool is_pure(const Graph& graph, const Node& node);
 
 // Value equality: same dtype, shape and elements (floats compared bit for bit, so -0.0 and 0.0

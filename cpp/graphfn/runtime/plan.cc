@@ -25,6 +25,42 @@ std::vector<bool> needed_nodes(const Graph& graph, const std::vector<Endpoint>& 
   return needed;
 }
 
+// An If predicate or While condition (a bool, checked when the plan is built): TF's lowered
+// control flow (Switch) wants exactly one element.
+Status truth_value(const Tensor& t, bool* value) {
+  if (t.num_elements() != 1) {
+    return errors::InvalidArgument("The second input must be a scalar, but it has shape ", t.shape().to_string());
+  }
+  *value = *t.data<bool>();
+  return Status::OK();
+}
+
+// TF rejects a non-bool predicate when it lowers If/While to Switch/LoopCond nodes.
+Status check_bool(DType dt, const char* input, const std::string& node, const char* op_text,
+                  const std::string& function) {
+  if (dt == DType::kBool) return Status::OK();
+  return errors::InvalidArgument("Input '", input, "' passed ", dtype_tf_string(dt),
+                                 " expected bool while building NodeDef '", node, "' using Op<name=", op_text,
+                                 "> [Op:", function, "]");
+}
+
+// Compiles the functions of the given attrs (each a func or a list(func)), in order.
+Status compile_subgraphs(const Node& node, std::initializer_list<const char*> attrs,
+                         std::vector<std::shared_ptr<const Plan>>* out, const std::string& name) {
+  for (const char* attr : attrs) {
+    const AttrValue* value = node.attrs.find(attr);
+    if (!value) return errors::Internal("node ", node.name, " has no ", attr, " function");
+    Status s;
+    for_each_func(*value, [&](const FuncAttr& f) {
+      std::shared_ptr<const Plan> plan;
+      if (s.ok()) s = f.graph ? Plan::build(*f.graph, &plan, name) : errors::Internal("function without a graph");
+      out->push_back(std::move(plan));
+    });
+    GRAPHFN_RETURN_IF_ERROR(s);
+  }
+  return out->empty() ? errors::Internal("node ", node.name, " has no functions") : Status::OK();
+}
+
 }  // namespace
 
 Status Plan::build(const Graph& graph, std::shared_ptr<const Plan>* out, const std::string& name) {
@@ -60,10 +96,36 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
     step.node_name = node.name;
     step.attrs = node.attrs;
     for (size_t t = 0; t < node.type_attrs.size(); ++t) step.type_attrs[t] = node.type_attrs[t];
-    GRAPHFN_RETURN_IF_ERROR(find_kernel(*node.op, step.type_attrs, &step.kernel));
     for (const Endpoint& in : node.inputs) step.input_slots.push_back(first_slot[in.node] + in.index);
     step.first_output_slot = first_slot[i];
     step.num_outputs = static_cast<int>(node.output_dtypes.size());
+    if (node.op->control_flow != OpDef::ControlFlow::kNone) {
+      const OpDef::ControlFlow kind = node.op->control_flow;
+      const bool is_if = kind == OpDef::ControlFlow::kIf;
+      if (kind == OpDef::ControlFlow::kCase) {
+        GRAPHFN_RETURN_IF_ERROR(compile_subgraphs(node, {"branches"}, &step.sub_plans, name));
+      } else {
+        GRAPHFN_RETURN_IF_ERROR(compile_subgraphs(node, {is_if ? "then_branch" : "cond", is_if ? "else_branch" : "body"},
+                                                  &step.sub_plans, name));
+      }
+      step.pred_node_name = node.name + (kind == OpDef::ControlFlow::kWhile ? "/LoopCond" : "/switch_pred");
+      if (kind == OpDef::ControlFlow::kCase) {
+        // branch_index is int32 by the op's signature.
+      } else if (is_if) {
+        GRAPHFN_RETURN_IF_ERROR(check_bool(node.type_attrs[0], "pred", step.pred_node_name + "/_2",
+                                           "Switch; signature=data:T, pred:bool -> output_false:T, output_true:T; "
+                                           "attr=T:type", name));
+      } else {
+        const Graph& cond = *node.attrs.get_func("cond")->graph;
+        GRAPHFN_RETURN_IF_ERROR(check_bool(cond.dtype(cond.results[0]), "input", step.pred_node_name + "/_8",
+                                           "LoopCond; signature=input:bool -> output:bool", name));
+      }
+      step.first_sub = plan->num_sub_frames_;
+      plan->num_sub_frames_ += static_cast<int>(step.sub_plans.size());
+      plan->steps_.push_back(std::move(step));
+      continue;
+    }
+    GRAPHFN_RETURN_IF_ERROR(find_kernel(*node.op, step.type_attrs, &step.kernel));
     // Static only if the inputs' traced shapes were fully known too: then, with static feeds,
     // the run-time input shapes are exactly the traced ones (data-dependent shapes never are).
     step.static_outputs = !node.output_shapes.empty();
@@ -76,75 +138,160 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
     plan->steps_.push_back(std::move(step));
   }
   for (const Endpoint& e : results) plan->result_slots_.push_back(first_slot[e.node] + e.index);
-  plan->schedule_releases();
   *out = std::move(plan);
   return Status::OK();
+}
+
+void Plan::init_frame(Frame& frame) const {
+  frame.slots.assign(num_slots_, Tensor());
+  for (const auto& [slot, value] : constants_) frame.slots[slot] = value;
+  frame.sub.clear();
+  frame.sub.resize(num_sub_frames_);
+  for (const Step& step : steps_) {
+    for (size_t k = 0; k < step.sub_plans.size(); ++k) {
+      auto sub = std::make_unique<Frame>();
+      step.sub_plans[k]->init_frame(*sub);
+      frame.sub[step.first_sub + k] = std::move(sub);
+    }
+  }
 }
 
 Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* results) const {
   if (num_feeds != static_cast<int>(feed_slots_.size())) {
     return errors::InvalidArgument(name_, " expects ", feed_slots_.size(), " inputs, got ", num_feeds);
   }
-  std::vector<Tensor> slots(num_slots_);
+  Frame frame;
+  init_frame(frame);
   for (int i = 0; i < num_feeds; ++i) {
     if (feeds[i].dtype() != feed_dtypes_[i]) {
       return errors::InvalidArgument("cannot compute ", name_, " as input #", i, "(zero-based) was expected to be a ",
                                      dtype_tf_string(feed_dtypes_[i]), " tensor but is a ",
                                      dtype_tf_string(feeds[i].dtype()), " tensor [Op:", name_, "]");
     }
-    slots[feed_slots_[i]] = feeds[i];
+    frame.slots[feed_slots_[i]] = feeds[i];
   }
-  for (const auto& [slot, value] : constants_) slots[slot] = value;
-
   // Static shapes hold when every feed has exactly its traced (fully known) shape.
   bool feeds_static = true;
   for (int i = 0; i < num_feeds; ++i) feeds_static = feeds_static && feeds[i].shape() == feed_shapes_[i];
-  std::vector<const Tensor*> inputs;
-  std::vector<Tensor> outputs;
-  for (const Step& step : steps_) {
-    inputs.clear();
-    for (int s : step.input_slots) inputs.push_back(&slots[s]);
-    const int n = static_cast<int>(inputs.size());
-    Status s = feeds_static && step.static_outputs
-                   ? run_kernel_with_shapes(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs,
-                                            step.output_dtypes, step.output_shapes, &outputs, &step)
-                   : run_kernel(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs, &outputs, &step);
-    if (!s.ok()) {
-      // TF's text, less the Python traceback of where the node was defined.
-      return Status(s.code(), "Graph execution error:\n\nDetected at node " + step.node_name + ":\n" + s.message() +
-                                  "\n\t [[{{node " + step.node_name + "}}]] [Op:" + name_ + "]");
-    }
-    for (size_t k = 0; k < outputs.size(); ++k) slots[step.first_output_slot + k] = std::move(outputs[k]);
-    for (int slot : step.release_after) slots[slot] = Tensor();
+  const std::string* failed = nullptr;
+  Status s = execute(frame, feeds_static, &failed);
+  if (!s.ok()) {
+    const std::string node = failed ? *failed : std::string("?");
+    // TF's text, less the Python traceback of where the node was defined.
+    return Status(s.code(), "Graph execution error:\n\nDetected at node " + node + ":\n" + s.message() +
+                                "\n\t [[{{node " + node + "}}]] [Op:" + name_ + "]");
   }
   results->resize(result_slots_.size());
-  for (size_t i = 0; i < result_slots_.size(); ++i) (*results)[i] = slots[result_slots_[i]];
+  for (size_t i = 0; i < result_slots_.size(); ++i) (*results)[i] = frame.slots[result_slots_[i]];
   return Status::OK();
 }
 
-void Plan::schedule_releases() {
-  constexpr int kNever = -1;
-  std::vector<int> last_reader(num_slots_, kNever);
-  for (int i = 0; i < num_steps(); ++i) {
-    for (int slot : steps_[i].input_slots) last_reader[slot] = i;
+Status Plan::execute_with(Frame& frame, const Tensor* const* feeds, int n, const std::string** failed_node) const {
+  bool feeds_static = true;
+  for (int i = 0; i < n; ++i) {
+    Tensor& slot = frame.slots[feed_slots_[i]];
+    // Loop invariants are fed the same tensor every iteration: skip the reference counting.
+    if (slot.buffer() != feeds[i]->buffer() || slot.shape() != feeds[i]->shape()) slot = *feeds[i];
+    feeds_static = feeds_static && slot.shape() == feed_shapes_[i];
   }
-  std::vector<bool> kept(num_slots_, false);  // results are returned, not released
-  for (int slot : result_slots_) kept[slot] = true;
-  for (int i = 0; i < num_steps(); ++i) {
-    Step& step = steps_[i];
-    auto release = [&](int slot) {
-      if (kept[slot]) return;
-      kept[slot] = true;  // once (a step may read a slot twice)
-      step.release_after.push_back(slot);
-    };
-    for (int slot : step.input_slots) {
-      if (last_reader[slot] == i) release(slot);
+  return execute(frame, feeds_static, failed_node);
+}
+
+Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed_node) const {
+  std::vector<Tensor>& slots = frame.slots;
+  std::vector<const Tensor*>& inputs = frame.inputs;
+  std::vector<Tensor>& outputs = frame.outputs;
+  for (const Step& step : steps_) {
+    Status s;
+    if (step.first_sub >= 0) {
+      s = step.op->control_flow == OpDef::ControlFlow::kWhile ? run_while(step, frame, failed_node)
+                                                               : run_branch(step, frame, failed_node);
+      if (!s.ok()) return s;
+      continue;
     }
-    // Outputs that nothing reads (a stateful op's unused value) go as soon as they are made.
-    for (int k = 0; k < step.num_outputs; ++k) {
-      if (last_reader[step.first_output_slot + k] == kNever) release(step.first_output_slot + k);
+    inputs.clear();
+    for (int slot : step.input_slots) inputs.push_back(&slots[slot]);
+    const int n = static_cast<int>(inputs.size());
+    s = feeds_static && step.static_outputs
+            ? run_kernel_with_shapes(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs,
+                                     step.output_dtypes, step.output_shapes, &outputs, &step)
+            : run_kernel(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs, &outputs, &step);
+    if (!s.ok()) {
+      *failed_node = &step.node_name;
+      return s;
+    }
+    // Swapped, not moved: the slot's previous tensor may be recycled by the next kernel.
+    for (size_t k = 0; k < outputs.size(); ++k) std::swap(slots[step.first_output_slot + k], outputs[k]);
+  }
+  return Status::OK();
+}
+
+Status Plan::run_branch(const Step& step, Frame& frame, const std::string** failed_node) const {
+  // If: then (0) or else (1). Case: the indexed branch; an index out of range takes the last.
+  const Tensor& selector = frame.slots[step.input_slots[0]];
+  int taken = 0;
+  if (step.op->control_flow == OpDef::ControlFlow::kIf) {
+    bool value = false;
+    Status s = truth_value(selector, &value);
+    if (!s.ok()) {
+      *failed_node = &step.pred_node_name;
+      return s;
+    }
+    taken = value ? 0 : 1;
+  } else {
+    if (selector.num_elements() != 1) {
+      *failed_node = &step.pred_node_name;
+      return errors::InvalidArgument("branch_index must be a scalar, but it has shape ", selector.shape().to_string());
+    }
+    const int32_t index = *selector.data<int32_t>();
+    const int n = static_cast<int>(step.sub_plans.size());
+    taken = index >= 0 && index < n ? index : n - 1;
+  }
+  const Plan& branch = *step.sub_plans[taken];
+  Frame& sub = *frame.sub[step.first_sub + taken];
+  // The branch's feeds are the node's inputs after the predicate.
+  frame.inputs.clear();
+  for (size_t i = 1; i < step.input_slots.size(); ++i) frame.inputs.push_back(&frame.slots[step.input_slots[i]]);
+  GRAPHFN_RETURN_IF_ERROR(branch.execute_with(sub, frame.inputs.data(), static_cast<int>(frame.inputs.size()),
+                                              failed_node));
+  for (int k = 0; k < step.num_outputs; ++k) frame.slots[step.first_output_slot + k] = branch.result(sub, k);
+  return Status::OK();
+}
+
+Status Plan::run_while(const Step& step, Frame& frame, const std::string** failed_node) const {
+  const Plan& cond = *step.sub_plans[0];
+  const Plan& body = *step.sub_plans[1];
+  Frame& cond_frame = *frame.sub[step.first_sub];
+  Frame& body_frame = *frame.sub[step.first_sub + 1];
+  // The loop state is copied out of the body's results each iteration (a result may be a feed
+  // slot the next iteration overwrites); the vectors are the frame's, reused: no bookkeeping is
+  // allocated per iteration.
+  const int n = static_cast<int>(step.input_slots.size());
+  std::vector<Tensor>& state = frame.loop_vars;
+  std::vector<const Tensor*>& feeds = frame.inputs;  // no kernel runs in this frame meanwhile
+  state.resize(n);
+  feeds.resize(n);
+  for (int i = 0; i < n; ++i) {
+    state[i] = frame.slots[step.input_slots[i]];
+    feeds[i] = &state[i];
+  }
+  for (;;) {
+    GRAPHFN_RETURN_IF_ERROR(cond.execute_with(cond_frame, feeds.data(), n, failed_node));
+    bool keep_going = false;
+    Status s = truth_value(cond.result(cond_frame, 0), &keep_going);
+    if (!s.ok()) {
+      *failed_node = &step.pred_node_name;
+      return s;
+    }
+    if (!keep_going) break;
+    GRAPHFN_RETURN_IF_ERROR(body.execute_with(body_frame, feeds.data(), n, failed_node));
+    for (int i = 0; i < n; ++i) {
+      const Tensor& next = body.result(body_frame, i);
+      if (next.buffer() != state[i].buffer() || next.shape() != state[i].shape()) state[i] = next;
     }
   }
+  for (int k = 0; k < step.num_outputs; ++k) frame.slots[step.first_output_slot + k] = std::move(state[k]);
+  return Status::OK();
 }
 
 std::vector<std::string> Plan::step_names() const {

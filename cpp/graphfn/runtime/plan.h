@@ -2,6 +2,10 @@
 // need (plus every stateful node: non-strict execution runs nothing else), in topological order,
 // each step holding its kernel pointer, resolved type attrs and the slot numbers of its inputs
 // and outputs. Constants are pre-placed in their slots. Running a plan is a flat loop.
+//
+// Control flow: an If or While node's subgraphs are compiled into sub-plans when the plan is
+// built. If runs the taken branch's plan; While alternates its cond and body plans. A run keeps
+// its scratch (slots, and the frames of sub-plans) in a Frame, reused across a loop's iterations.
 #pragma once
 #include <memory>
 #include <string>
@@ -32,6 +36,16 @@ class Plan {
   // Names of the nodes that run, in order (for tests and debugging).
   std::vector<std::string> step_names() const;
 
+  // The scratch of one run: slots (constants placed once) and, per control-flow step, the frames
+  // of its sub-plans. Made once per run of the outermost plan, reused by every loop iteration.
+  struct Frame {
+    std::vector<Tensor> slots;
+    std::vector<const Tensor*> inputs;
+    std::vector<Tensor> outputs;
+    std::vector<Tensor> loop_vars;
+    std::vector<std::unique_ptr<Frame>> sub;  // by Step::first_sub
+  };
+
  private:
   struct Step {
     const OpDef* op;
@@ -41,22 +55,32 @@ class Plan {
     DType type_attrs[kMaxTypeAttrs];
     std::vector<int> input_slots;
     int first_output_slot;
-    int num_outputs;
-    // Slots whose last reader is this step (and outputs nothing reads): cleared after it runs,
-    // so intermediate buffers go back to the allocator while the plan runs and a chain of ops
-    // keeps only a few alive.
-    std::vector<int> release_after;
+    int num_outputs = 0;
     // The traced output dtypes and shapes, when all shapes were fully known: with the feeds at
     // their traced shapes, the kernel runs without the shape function.
     bool static_outputs = false;
     std::vector<DType> output_dtypes;
     std::vector<Shape> output_shapes;
+    // If: {then, else}; Case: the branches; While: {cond, body}. Frames: Frame::sub[first_sub + i].
+    std::vector<std::shared_ptr<const Plan>> sub_plans;
+    int first_sub = -1;
+    std::string pred_node_name;  // named in predicate errors, as TF's lowered Switch/LoopCond
   };
-  void schedule_releases();
+
+  void init_frame(Frame& frame) const;
+  // Runs the steps on a frame whose feed slots are filled. On error, *failed_node names the node
+  // (inside a sub-plan for errors in a branch or body).
+  Status execute(Frame& frame, bool feeds_static, const std::string** failed_node) const;
+  Status run_branch(const Step& step, Frame& frame, const std::string** failed_node) const;  // If, Case
+  Status run_while(const Step& step, Frame& frame, const std::string** failed_node) const;
+  // Places `n` tensors into the feed slots and runs; results stay in the frame's result slots.
+  Status execute_with(Frame& frame, const Tensor* const* feeds, int n, const std::string** failed_node) const;
+  const Tensor& result(const Frame& frame, int i) const { return frame.slots[result_slots_[i]]; }
 
   std::string name_;
   std::vector<Step> steps_;
   int num_slots_ = 0;
+  int num_sub_frames_ = 0;
   std::vector<int> feed_slots_;
   std::vector<DType> feed_dtypes_;
   std::vector<Shape> feed_shapes_;  // traced placeholder shapes (static steps assume them)

@@ -47,3 +47,52 @@ def _pack(structure, leaves):
     if isinstance(structure, (list, tuple)):
         return type(structure)(_pack(v, leaves) for v in structure)
     return next(leaves)
+
+
+def is_nested(structure):
+    return _children(structure) is not None
+
+
+class _Dot:
+    def __repr__(self):
+        return "."
+
+
+def _describe(structure):
+    return "type=%s str=%s" % (type(structure).__name__, structure)
+
+
+def assert_same_structure(nest1, nest2, check_types=True):
+    """Raises ValueError (TypeError for differing sequence types) with TF's message unless both
+    structures have the same nesting."""
+    try:
+        _assert_same(nest1, nest2, check_types)
+    except (ValueError, TypeError) as e:
+        dots = [map_structure(lambda _: _Dot(), s) for s in (nest1, nest2)]
+        raise type(e)("The two structures don't have the same nested structure.\n\nFirst structure: %s\n\n"
+                      "Second structure: %s\n\nMore specifically: %s\nEntire first structure:\n%s\n"
+                      "Entire second structure:\n%s" % (_describe(nest1), _describe(nest2), e, dots[0], dots[1])) from None
+
+
+def _assert_same(a, b, check_types):
+    a_seq, b_seq = is_nested(a), is_nested(b)
+    if a_seq != b_seq:
+        seq, leaf = (a, b) if a_seq else (b, a)
+        raise ValueError('Substructure "%s" is a sequence, while substructure "%s" is not'
+                         % (_describe(seq), _describe(leaf)))
+    if not a_seq:
+        return
+    if check_types:
+        if type(a) is not type(b):
+            raise TypeError("The two namedtuples don't have the same sequence type. First structure %s has type %s, "
+                            "while second structure %s has type %s"
+                            % (_describe(a), type(a).__name__, _describe(b), type(b).__name__))
+        if isinstance(a, dict) and set(a) != set(b):
+            raise ValueError("The two dictionaries don't have the same set of keys. First structure has keys type=list "
+                             "str=%s, while second structure has keys type=list str=%s" % (list(a), list(b)))
+    children_a, children_b = _children(a), _children(b)
+    for x, y in zip(children_a, children_b):
+        _assert_same(x, y, check_types)
+    if len(children_a) != len(children_b):
+        raise ValueError("The two structures don't have the same number of elements. First structure: %s. "
+                         "Second structure: %s" % (_describe(a), _describe(b)))

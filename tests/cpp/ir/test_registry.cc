@@ -22,6 +22,7 @@ TEST_CASE("every registered op has a shape function and at least one kernel", "[
     const OpDef* op = OpRegistry::global().find(name);
     INFO(name);
     CHECK(op->shape_fn != nullptr);
+    if (op->control_flow != OpDef::ControlFlow::kNone) continue;  // the plan runs their subgraphs
     bool any_kernel = false;
     for (KernelFn k : op->kernels) any_kernel = any_kernel || k != nullptr;
     CHECK(any_kernel);
