@@ -1,0 +1,164 @@
+"""Seed examples and loop cases on tensor conditions: bodies traced once into graph
+cond/while_loop ops, tf.print running on every iteration. Expected output from TF 2.21."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+import graphfn as tf
+
+
+def _run(code):
+    """stdout and stderr of a snippet run as a script (tf.print writes to fd 2; AutoGraph reads
+    the script's source, which `python -c` would not have)."""
+    with tempfile.TemporaryDirectory() as folder:
+        script = os.path.join(folder, "snippet.py")
+        with open(script, "w") as f:
+            f.write("import graphfn as tf\n" + textwrap.dedent(code))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+        r = subprocess.run([sys.executable, script], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    return r.stdout, r.stderr
+
+
+def test_c5_fizzbuzz():
+    out, err = _run("""
+        @tf.function
+        def fizzbuzz(n):
+          for i in tf.range(1, n + 1):
+            print('Tracing for loop')
+            if i % 15 == 0:
+              print('Tracing fizzbuzz branch'); tf.print('fizzbuzz')
+            elif i % 3 == 0:
+              print('Tracing fizz branch'); tf.print('fizz')
+            elif i % 5 == 0:
+              print('Tracing buzz branch'); tf.print('buzz')
+            else:
+              print('Tracing default branch'); tf.print(i)
+        fizzbuzz(tf.constant(5)); fizzbuzz(tf.constant(20))
+    """)
+    assert out == ("Tracing for loop\nTracing fizzbuzz branch\nTracing fizz branch\nTracing buzz branch\n"
+                   "Tracing default branch\n")
+    assert err.split() == "1 2 fizz 4 buzz 1 2 fizz 4 buzz fizz 7 8 fizz buzz 11 fizz 13 14 fizzbuzz 16 17 fizz 19 buzz".split()
+
+
+def test_seed_fizzbuzz_counter():
+    out, _ = _run("""
+        @tf.function
+        def fizzbuzz(max_num):
+            counter = 0
+            for num in tf.range(max_num):
+                if num % 3 == 0 and num % 5 == 0:
+                    tf.print('FizzBuzz')
+                elif num % 3 == 0:
+                    tf.print('Fizz')
+                else:
+                    tf.print(num)
+                counter += 1
+            return counter
+        print(fizzbuzz(tf.constant(15)).numpy())
+    """)
+    assert out == "15\n"
+
+
+def test_seed_tanh_loop_prints_each_iteration():
+    _, err = _run("""
+        @tf.function
+        def f(x):
+            while tf.reduce_sum(x) > 1:
+                tf.print(x)
+                x = tf.tanh(x)
+            return x
+        f(tf.random.uniform([5]) * 0 + 1)
+    """)
+    assert len(err.splitlines()) >= 2
+
+
+def test_seed_keras_style_call():
+    class CustomModel:
+        @tf.function
+        def call(self, input_data):
+            if tf.reduce_mean(input_data) > 0:
+                return input_data
+            else:
+                return input_data // 2
+
+    m = CustomModel()
+    assert m.call(tf.constant([1, 2])).numpy().tolist() == [1, 2]
+    assert m.call(tf.constant([-3, -5])).numpy().tolist() == [-2, -3]
+
+
+def test_c21_tensor_for_loops():
+    def continue_in_single_for(l):
+        s = 0
+        for c in l:
+            if c % 2 > 0:
+                continue
+            s += c
+        return s
+
+    def break_in_single_for(l):
+        s = 0
+        for c in l:
+            if c % 2 > 0:
+                break
+            s += c
+        return s
+
+    assert tf.function(continue_in_single_for)(tf.constant([1, 2, 3, 4])).numpy() == 6
+    assert tf.function(break_in_single_for)(tf.constant([2, 4, 5, 6])).numpy() == 6
+
+
+def test_c24_set_loop_options_shape_invariant():
+    @tf.function
+    def grow(n):
+        v = tf.constant([0])
+        for i in tf.range(n):
+            tf.autograph.experimental.set_loop_options(shape_invariants=[(v, tf.TensorShape([None]))])
+            v = tf.concat([v, [i]], 0)
+        return v
+
+    assert grow(tf.constant(3)).numpy().tolist() == [0, 0, 1, 2]
+
+
+def test_c7_c29_c31_loop_traced_once():
+    v = tf.Variable(1)
+
+    @tf.function
+    def f(x):
+        for i in tf.range(x):
+            v.assign_add(i)
+
+    f(3)
+    assert v.numpy() == 4
+    out, err = _run("""
+        @tf.function
+        def f(n):
+          for i in tf.range(n):
+            print('body')
+            tf.print(i)
+        f(tf.constant(3)); f(tf.constant(2))
+    """)
+    assert out == "body\n" and err.split() == ["0", "1", "2", "0", "1"]
+    _, err = _run("""
+        @tf.function
+        def f():
+          a = 0
+          l = lambda: tf.print(a)
+          for i in tf.range(3):
+            a = i
+          l()
+        f()
+        @tf.function
+        def g():
+          a = 0
+          def p():
+            tf.print(a)
+          for i in tf.range(3):
+            a = i
+          p()
+        g()
+    """)
+    assert err.split() == ["0", "2"]
