@@ -138,8 +138,38 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
     plan->steps_.push_back(std::move(step));
   }
   for (const Endpoint& e : results) plan->result_slots_.push_back(first_slot[e.node] + e.index);
+  plan->schedule_releases();
   *out = std::move(plan);
   return Status::OK();
+}
+
+void Plan::schedule_releases() {
+  // Only slots that steps fill: constants and feeds stay for the frame's later runs (loop
+  // iterations), results are returned.
+  std::vector<bool> releasable(num_slots_, false);
+  for (const Step& step : steps_) {
+    for (int k = 0; k < step.num_outputs; ++k) releasable[step.first_output_slot + k] = true;
+  }
+  for (int slot : result_slots_) releasable[slot] = false;
+  constexpr int kNever = -1;
+  std::vector<int> last_reader(num_slots_, kNever);
+  for (int i = 0; i < num_steps(); ++i) {
+    for (int slot : steps_[i].input_slots) last_reader[slot] = i;
+  }
+  for (int i = 0; i < num_steps(); ++i) {
+    Step& step = steps_[i];
+    auto release = [&](int slot) {
+      if (!releasable[slot]) return;
+      releasable[slot] = false;  // once, though a step may read a slot twice
+      step.release_after.push_back(slot);
+    };
+    for (int slot : step.input_slots) {
+      if (last_reader[slot] == i) release(slot);
+    }
+    for (int k = 0; k < step.num_outputs; ++k) {
+      if (last_reader[step.first_output_slot + k] == kNever) release(step.first_output_slot + k);
+    }
+  }
 }
 
 void Plan::init_frame(Frame& frame) const {
@@ -207,6 +237,7 @@ Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed
       s = step.op->control_flow == OpDef::ControlFlow::kWhile ? run_while(step, frame, failed_node)
                                                                : run_branch(step, frame, failed_node);
       if (!s.ok()) return s;
+      for (int slot : step.release_after) slots[slot] = Tensor();
       continue;
     }
     inputs.clear();
@@ -222,6 +253,17 @@ Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed
     }
     // Swapped, not moved: the slot's previous tensor may be recycled by the next kernel.
     for (size_t k = 0; k < outputs.size(); ++k) std::swap(slots[step.first_output_slot + k], outputs[k]);
+    // Intermediates are dropped after their last reader, so a chain of ops keeps only a few
+    // buffers alive; one is offered to the next kernel, whose allocate_output reuses an unshared
+    // buffer of its dtype and shape (no malloc in a chain of same-shaped ops).
+    for (int slot : step.release_after) {
+      if (!outputs.empty() && !outputs[0].buffer()) {
+        outputs[0] = std::move(slots[slot]);
+        slots[slot] = Tensor();
+      } else {
+        slots[slot] = Tensor();
+      }
+    }
   }
   return Status::OK();
 }

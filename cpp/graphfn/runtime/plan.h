@@ -56,6 +56,8 @@ class Plan {
     std::vector<int> input_slots;
     int first_output_slot;
     int num_outputs = 0;
+    // Slots whose last reader is this step, and outputs nothing reads: cleared after it runs.
+    std::vector<int> release_after;
     // The traced output dtypes and shapes, when all shapes were fully known: with the feeds at
     // their traced shapes, the kernel runs without the shape function.
     bool static_outputs = false;
@@ -67,6 +69,7 @@ class Plan {
     std::string pred_node_name;  // named in predicate errors, as TF's lowered Switch/LoopCond
   };
 
+  void schedule_releases();
   void init_frame(Frame& frame) const;
   // Runs the steps on a frame whose feed slots are filled. On error, *failed_node names the node
   // (inside a sub-plan for errors in a branch or body).
