@@ -209,9 +209,6 @@ class Function(_core.FunctionBase):
             self._instances[instance] = bound
         return bound
 
-    def __repr__(self):
-        return "<graphfn.function %s>" % self._name
-
 
 _core.install_function_call_slot(Function)
 

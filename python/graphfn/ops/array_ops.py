@@ -11,7 +11,7 @@ from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor
 from graphfn.framework.tensor_shape import TensorShape
-from graphfn.ops import math_ops
+from graphfn.ops import _fast_path, math_ops
 from graphfn.ops._op_table import node, ops
 from graphfn.util.tf_export import tf_export
 
@@ -311,7 +311,9 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         axis = batch_dims
     if _is_zero(axis):
         batch_dims = 0  # TF drops batch_dims when gathering along axis 0
-    return node("GatherV2", name)(params, indices, axis, batch_dims=_make_int(batch_dims, "batch_dims"))
+    fast_path = _fast_path.is_plain(params) and _fast_path.is_plain(indices) and _fast_path.is_plain(axis)
+    return _fast_path.call(fast_path, node("GatherV2", name), params, indices, axis,
+                           batch_dims=_make_int(batch_dims, "batch_dims"))
 
 
 def _is_zero(value):
