@@ -22,4 +22,4 @@ if [ -n "${GRAPHFN_SANITIZE:-}" ]; then SANITIZE=ON; BUILD_DIR=build/cpp-tests-s
 
 echo "== Python tests (pytest)"
 # The package under test is the installed one (python/ is not on sys.path).
-"$PYTHON" -m pytest -q tests/python
+"$PYTHON" -m pytest -q tests/python tests/conformance  # conformance: the seed documents' cells
