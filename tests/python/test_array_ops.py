@@ -449,3 +449,13 @@ def test_gather_matches_numpy_take():
     for axis in range(3):
         i = idx % x.shape[axis]
         np.testing.assert_array_equal(tf.gather(x, i, axis=axis).numpy(), np.take(x, i, axis=axis))
+
+
+def test_gather_error_suffix_follows_tensorflows_calling_path():
+    # TF 2.21: a list argument takes the slow path, whose errors lack the trailing " name: ".
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.gather(tf.constant([0.0]), [1])
+    assert str(info.value).endswith("indices[0] = 1 is not in [0, 1) [Op:GatherV2]")
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.gather(tf.constant([0.0]), tf.constant([1]))
+    assert str(info.value).endswith("indices[0] = 1 is not in [0, 1) [Op:GatherV2] name: ")

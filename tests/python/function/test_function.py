@@ -1,6 +1,7 @@
 """graphfn.function: tracing, polymorphism, concrete functions. Expected text comes from the seed
 documents (outputs printed by TensorFlow) and from TensorFlow 2.21 for the modern formats."""
 
+import re
 import numpy as np
 import pytest
 
@@ -381,3 +382,9 @@ def test_len_of_a_graph_tensor_with_a_known_first_dimension(capsys):
     g = tf.function(lambda x: len(x), input_signature=[tf.TensorSpec([None], tf.int32)], autograph=False)
     with pytest.raises(TypeError, match="len is not well defined for a symbolic Tensor"):
         g(tf.constant([1]))
+
+
+def test_function_repr_is_the_plain_object_repr():
+    # TF 2.21: <tensorflow.python.eager.polymorphic_function.polymorphic_function.Function object at 0x...>
+    assert re.fullmatch(r"<graphfn\.function\.polymorphic_function\.Function object at 0x[0-9a-f]+>",
+                        repr(tf.function(lambda x: x)))
