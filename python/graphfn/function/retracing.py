@@ -4,6 +4,7 @@ TF, retrace explanations: with `graphfn.config.explain_retracing(True)` (or the 
 variable GRAPHFN_EXPLAIN_RETRACING=1) every retrace logs which arguments changed and how."""
 
 import collections
+import weakref
 import logging
 import os
 
@@ -22,7 +23,7 @@ class _Detector:
         self.warnings = 0
 
 
-_detectors = {}
+_detectors = weakref.WeakKeyDictionary()  # by code object, forgotten with it (as TF)
 _explain = [os.environ.get("GRAPHFN_EXPLAIN_RETRACING", "") not in ("", "0")]
 
 

@@ -134,3 +134,26 @@ def test_input_signature_covers_varargs():
     assert f(tf.constant([1, 2]), [3, 4]).numpy().tolist() == [4, 6]
     assert f(tf.constant([1]), tf.constant([2])).numpy().tolist() == [3]
     assert f.experimental_get_tracing_count() == 1
+
+
+def test_dropped_functions_release_their_code(tmp_path):
+    # The retracing counts and AutoGraph's conversions are kept per code object, weakly (as TF):
+    # re-running a notebook cell must not keep the old cell's code alive.
+    import gc
+    import weakref
+    source = ("import graphfn as tf\n"
+              "@tf.function\n"
+              "def relu(x):\n"
+              "    if tf.reduce_sum(x) > 0:\n"
+              "        return x\n"
+              "    return x * 0\n"
+              "for n in range(1, 7):\n"
+              "    relu(tf.ones([n]))\n")
+    path = tmp_path / "cell.py"
+    path.write_text(source)
+    namespace = {}
+    exec(compile(source, str(path), "exec"), namespace)
+    code = weakref.ref(namespace["relu"].python_function.__code__)
+    namespace.clear()
+    gc.collect()
+    assert code() is None

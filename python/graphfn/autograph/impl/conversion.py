@@ -34,7 +34,8 @@ class Converted:
         self.code, self.source, self.name = code, None, name
 
 
-_cache = {}  # (code object, options key) -> Converted
+# user code object -> Converted; weak, so code that is gone (a re-run notebook cell) is dropped
+_cache = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 # code objects of generated functions -> the user function name they belong to (error rewriting)
 generated_code_names = weakref.WeakKeyDictionary()
