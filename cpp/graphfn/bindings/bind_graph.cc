@@ -88,6 +88,7 @@ void bind_graph(py::module_& m) {
       })
       .def("unique_name", &Graph::unique_name)
       .def_readwrite("name_scope", &Graph::name_scope)
+      .def_readonly("is_subgraph", &Graph::is_subgraph)
       .def("to_text", &Graph::to_text)
       .def("graph_def_text", &graph_def_text)
       .def_property_readonly("num_nodes", &Graph::num_nodes)
@@ -132,6 +133,11 @@ void bind_graph(py::module_& m) {
       })
       .def_property_readonly("_op_name", [](const SymbolicTensor& t) { return node_of(t).name; })
       .def_property_readonly("_op_type", [](const SymbolicTensor& t) { return node_of(t).op->name; })
+      .def_property_readonly("_op_inputs", [](const SymbolicTensor& t) {
+        std::vector<SymbolicTensor> inputs;
+        for (const Endpoint& e : node_of(t).inputs) inputs.push_back(SymbolicTensor{t.graph, e});
+        return inputs;
+      })
       .def_property_readonly("value_index", [](const SymbolicTensor& t) { return t.endpoint.index; })
       .def_property_readonly("graph", [](const SymbolicTensor& t) { return t.graph; })
       .def("_same_graph", [](const SymbolicTensor& t, const std::shared_ptr<Graph>& g) { return t.graph == g; });

@@ -152,13 +152,17 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
       const Endpoint e = capture(*graph, *t);
       if (e.node < 0) {
         // As TF: a tensor of another function's graph is a TypeError; one leaked from a branch or
-        // loop body of this function, an InaccessibleTensorError (a ValueError).
+        // loop body of this function, an InaccessibleTensorError (a ValueError subclass).
         const std::string message =
             py::repr(v).cast<std::string>() +
             " is out of scope and cannot be used here. Use return values, explicit Python locals or TensorFlow "
             "collections to access it.\nPlease see https://www.tensorflow.org/guide/function#all_outputs_of_a_"
             "tffunction_must_be_return_values for more information.";
-        if (t->graph->is_subgraph) throw py::value_error(message);
+        if (t->graph->is_subgraph) {
+          py::object cls = py::module_::import("graphfn.framework.errors").attr("InaccessibleTensorError");
+          PyErr_SetString(cls.ptr(), message.c_str());
+          throw py::error_already_set();
+        }
         throw py::type_error(message);
       }
       endpoints.push_back(e);

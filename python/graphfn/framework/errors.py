@@ -85,6 +85,10 @@ class OperatorNotAllowedInGraphError(TypeError):
     """A Python operation (bool(), iteration) was applied to a symbolic tensor while tracing."""
 
 
+class InaccessibleTensorError(ValueError):
+    """A tensor of a branch or loop body used outside it (TF keeps it out of tf.errors too)."""
+
+
 _BY_CODE = {
     CANCELLED: CancelledError, UNKNOWN: UnknownError, INVALID_ARGUMENT: InvalidArgumentError,
     DEADLINE_EXCEEDED: DeadlineExceededError, NOT_FOUND: NotFoundError,

@@ -227,13 +227,18 @@ def _install_symbolic(cls):
 
 
 class _Operation:
-    """The op that produced a symbolic tensor (its name and type only, for now)."""
+    """The op that produced a symbolic tensor: its name, type and input tensors."""
 
-    __slots__ = ("name", "type")
+    __slots__ = ("name", "type", "_tensor")
 
     def __init__(self, tensor):
         self.name = tensor._op_name
         self.type = tensor._op_type
+        self._tensor = tensor
+
+    @property
+    def inputs(self):
+        return tuple(self._tensor._op_inputs)
 
     def __repr__(self):
         return "<tf.Operation '%s' type=%s>" % (self.name, self.type)

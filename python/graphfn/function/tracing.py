@@ -47,6 +47,12 @@ def _output(value, graph, python_function):
     if hasattr(value, "__tf_tensor__"):
         value = value.__tf_tensor__()
     if isinstance(value, SymbolicTensor) and not value._same_graph(graph):
+        if value.graph.is_subgraph:
+            from graphfn.framework import errors
+            raise errors.InaccessibleTensorError(
+                "%r is out of scope and cannot be used here. Use return values, explicit Python locals or "
+                "TensorFlow collections to access it.\nPlease see https://www.tensorflow.org/guide/function"
+                "#all_outputs_of_a_tffunction_must_be_return_values for more information." % (value,))
         raise ValueError("Tensor %s is from another graph and cannot be returned by %r" % (value.name, python_function))
     if not isinstance(value, Tensor):
         try:

@@ -1,13 +1,9 @@
-"""Graph-tensor conditions: staged cond / while_loop with AutoGraph's checks and messages
-(TF 2.21 texts). Run against graphfn.ops.control_flow_ops when it exists, else against the
-test-only fake in fake_control_flow.py (values for small loops, messages)."""
+"""Graph-tensor conditions: staged graph cond / while_loop with AutoGraph's checks and messages
+(TF 2.21 texts)."""
 
 import pytest
 
 import graphfn as tf
-
-pytestmark = pytest.mark.usefixtures("fake_cf")
-
 
 def _raises(exc, fragment, fn, *args):
     with pytest.raises(exc) as e:

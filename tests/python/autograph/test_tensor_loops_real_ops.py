@@ -162,3 +162,58 @@ def test_c7_c29_c31_loop_traced_once():
         g()
     """)
     assert err.split() == ["0", "2"]
+
+
+def test_first_while_test_runs_in_a_throw_away_graph(capfd):
+    # TF 2.21 prints "test 0", "test 1", "test 2": the test that picks the kind of loop is built
+    # in a graph that never runs.
+    def check(i, n):
+        tf.print("test", i)
+        return i < n
+
+    @tf.function
+    def f(n):
+        i = 0
+        while check(i, n):
+            i += 1
+        return i
+
+    assert f(tf.constant(2)).numpy() == 2
+    assert capfd.readouterr().err == "test 0\ntest 1\ntest 2\n"
+
+
+def test_variable_created_in_loop_leaves_no_probe_in_the_graph(capfd):
+    @tf.function
+    def g(n):
+        i = 0
+        while i < n:
+            tf.print("body", i)
+            j = i * 2
+            i += 1
+        return j
+
+    assert g(tf.constant(2)).numpy() == 2
+    assert capfd.readouterr().err == "body 0\nbody 1\n"  # TF 2.21's output
+    ops = [n.op for n in g.get_concrete_function(tf.constant(2)).graph.as_graph_def().node]
+    assert "If" not in ops and "StatelessIf" not in ops and ops.count("While") == 1
+
+
+def test_range_loops_are_recognised_by_the_range_op():
+    r = tf.range(2, 11, 3)  # made outside converted code: still a Range op
+
+    @tf.function
+    def f(x):
+        s = 0
+        for i in x:
+            s = s * 100 + i
+        return i, s
+
+    @tf.function
+    def h(n):
+        return f(tf.range(2, n, 3))
+
+    i, s = h(tf.constant(11))
+    assert i.numpy() == 8 and s.numpy() == 20508
+    i, s = h(tf.constant(2))
+    assert i.numpy() == 2 and s.numpy() == 0  # an empty tf.range leaves the iterate at start
+    assert r.numpy().tolist() == [2, 5, 8]

@@ -191,9 +191,7 @@ def _builtin_overloads():
     global _OVERLOADS
     if _OVERLOADS is None:
         from graphfn.autograph.operators import py_builtins
-        from graphfn.ops import array_ops
         _OVERLOADS = dict(py_builtins.BUILTIN_OVERLOADS)
-        _OVERLOADS[array_ops.range_] = py_builtins.tf_range
     return _OVERLOADS
 
 

@@ -8,6 +8,7 @@ one branch only, None values, branches or iterations that change dtype, shape or
 import numpy as np
 
 from graphfn import _core
+from graphfn import context
 from graphfn.autograph.operators import structure
 from graphfn.autograph.operators.variables import Undefined, UndefinedReturnValue
 from graphfn.framework import dtypes
@@ -49,9 +50,14 @@ def _verify_tf_condition(cond, tag):
                      "`is not None`" % (tag, cond, extra))
 
 
+def _is_tensor_array(value):
+    from graphfn.ops.tensor_array_ops import TensorArray
+    return isinstance(value, TensorArray)
+
+
 def _to_tensor(value):
-    if isinstance(value, Tensor):
-        return value
+    if isinstance(value, Tensor) or _is_tensor_array(value):
+        return value  # a TensorArray travels through cond / while_loop as its flow
     if hasattr(value, "__tf_tensor__"):
         return value.__tf_tensor__()
     from graphfn.ops import array_ops
@@ -139,14 +145,22 @@ def if_exp(cond, if_true, if_false, expr_repr):
 
 # while ------------------------------------------------------------------------------------------
 
+def _first_test(test):
+    """The loop test, evaluated once to pick the kind of loop. As in TensorFlow, a graph test is
+    built in a throw-away graph, so its ops (a tf.print, say) never run: the loop traces the
+    test again. (Python side effects of the test do happen once more, as in TensorFlow.)"""
+    outer = _core.current_graph()
+    if outer is None:
+        return test()
+    with context.graph_context(_core.subgraph(outer, "")):
+        return test()
+
+
 def while_stmt(test, body, get_state, set_state, symbol_names, opts):
-    # The first test decides the kind of loop. (TensorFlow evaluates it in a throw-away graph;
-    # here it is evaluated where it stands: an unused graph test is pruned at run time.)
-    first = test()
-    if isinstance(first, SymbolicTensor):
+    if isinstance(_first_test(test), SymbolicTensor):
         _tf_loop(test, None, body, get_state, set_state, symbol_names, opts, "while loop")
         return
-    cond, iterations = first, 0
+    cond, iterations = test(), 0
     while True:
         if isinstance(cond, SymbolicTensor):
             raise NotImplementedError(
@@ -251,7 +265,7 @@ def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag
         inv = invariants.get(id(init[i]))
         if i in specs:
             inv = nest.map_structure(lambda spec: spec.shape, specs[i])
-        shape_inv.append(nest.map_structure(lambda t, inv=inv: inv if inv is not None else t.shape, loop_init[i])
+        shape_inv.append(nest.map_structure(lambda t, inv=inv: inv if inv is not None else _shape(t), loop_init[i])
                          if not isinstance(inv, TensorShape) else inv)
     declared = {i: s for i, s in zip(carried, shape_inv)}
 
@@ -316,6 +330,8 @@ def _check_iteration(name, before, after, invariant, explicit):
     inv_leaves = nest.flatten(invariant) if not isinstance(invariant, TensorShape) else [invariant] * len(
         nest.flatten(before))
     for b, a, inv in zip(nest.flatten(before), nest.flatten(after), inv_leaves):
+        if _is_tensor_array(b):
+            continue  # while_loop checks its flow
         if b.dtype != a.dtype:
             raise TypeError("'%s' has dtype %s before the loop, but dtype %s after one iteration"
                             % (name, b.dtype.name, a.dtype.name))
@@ -329,6 +345,10 @@ def _check_iteration(name, before, after, invariant, explicit):
     return after
 
 
+def _shape(value):
+    return value.flow.shape if _is_tensor_array(value) else value.shape
+
+
 def _is_more_general(general, shape):
     g, s = general.dims, shape.dims
     if g is None:
@@ -339,23 +359,17 @@ def _is_more_general(general, shape):
 
 
 def _probe_undefined(run_body, init, undefined, symbol_names, for_info):
-    """Dtype and shape of the variables a graph loop creates, found by tracing the body once in a
-    branch that never runs (so its ops have no effect)."""
+    """Dtype and shape of the variables a graph loop creates, found as TensorFlow does: by tracing
+    the body once in a throw-away graph (nothing of it stays in the function)."""
     array_ops, _ = _ops()
     found = {}
-
-    def probe():
-        index = array_ops.constant(0)
-        state = [v if i not in undefined else v for i, v in enumerate(init)]
-        new = run_body(index, state)
+    with context.graph_context(_core.subgraph(_core.current_graph(), "")):
+        new = run_body(array_ops.constant(0), list(init))
         for i in undefined:
             value = new[i]
             if type(value) is Undefined or value is None:
                 raise ValueError("'%s' must be defined before the loop." % symbol_names[i])
             found[i] = nest.map_structure(lambda v: _Spec(_to_tensor(v)), value)
-        return array_ops.constant(0)
-
-    cf().cond(array_ops.constant(False), probe, lambda: array_ops.constant(0))
     return found
 
 
