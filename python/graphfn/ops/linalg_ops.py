@@ -59,5 +59,7 @@ def _check_conjugable(x, conjugated):
 
 def _batched(t):
     """Rank above 2, or unknown while tracing (TF then uses BatchMatMulV2 too)."""
-    rank = t._rank if isinstance(t, EagerTensor) else t.shape.rank
-    return rank is None or rank > 2
+    if isinstance(t, EagerTensor):
+        return t._rank > 2
+    dims = t._shape_dims
+    return dims is None or len(dims) > 2

@@ -151,6 +151,9 @@ def converted_call(f, args, kwargs, caller_fscope=None, options=None):
         kwargs = {}
     if options is None:
         options = caller_fscope.callopts if caller_fscope is not None else STD
+    # Tracing calls library functions (tf.matmul, ...) on every op: decided once per callable.
+    if not options.user_requested and f in _CALL_AS_IS:
+        return f(*args, **kwargs)
     try:
         overload = _builtin_overloads().get(f)
     except TypeError:  # unhashable callable
@@ -170,6 +173,8 @@ def converted_call(f, args, kwargs, caller_fscope=None, options=None):
     if target is None or conversion.is_generated(target) or getattr(target, "__ag_do_not_convert__", False):
         return f(*args, **kwargs)
     if not options.user_requested and config.is_library(target):
+        if target is f:
+            _CALL_AS_IS.add(f)
         return f(*args, **kwargs)
     if target.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR | inspect.CO_COROUTINE):
         _conversion_failed(target, NotImplementedError("generators are not supported"))
@@ -185,6 +190,9 @@ def converted_call(f, args, kwargs, caller_fscope=None, options=None):
 
 
 _OVERLOADS = None
+# Plain library functions seen by converted_call, which calls them unconverted. Weak: a function
+# that goes away is forgotten.
+_CALL_AS_IS = weakref.WeakSet()
 
 
 def _builtin_overloads():
