@@ -12,4 +12,5 @@ PYBIND11_MODULE(_core, m) {
   graphfn::bind_function(m);
   graphfn::bind_variables(m);
   graphfn::bind_random(m);
+  graphfn::bind_tape(m);
 }

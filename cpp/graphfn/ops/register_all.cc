@@ -1,5 +1,5 @@
 // The one place that lists every op family and kernel family, in registration order:
-// definitions first (ops/), then implementations (kernels/).
+// definitions first (ops/), then implementations (kernels/), then gradients (ops/*_grad.cc).
 #include "graphfn/ir/op_registry.h"
 
 namespace graphfn {
@@ -15,6 +15,7 @@ void register_fill_ops(OpRegistry& reg);
 void register_linalg_ops(OpRegistry& reg);
 void register_reduction_ops(OpRegistry& reg);
 void register_clip_ops(OpRegistry& reg);
+void register_gradient_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -32,6 +33,12 @@ void register_matmul_kernels(OpRegistry& reg);
 void register_reduction_kernels(OpRegistry& reg);
 void register_argminmax_kernels(OpRegistry& reg);
 void register_clip_kernels(OpRegistry& reg);
+void register_gradient_kernels(OpRegistry& reg);
+
+void register_math_gradients(OpRegistry& reg);
+void register_array_gradients(OpRegistry& reg);
+void register_reduction_gradients(OpRegistry& reg);
+void register_linalg_gradients(OpRegistry& reg);
 
 void register_builtin_ops(OpRegistry& reg) {
   register_math_ops(reg);
@@ -45,6 +52,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_linalg_ops(reg);
   register_reduction_ops(reg);
   register_clip_ops(reg);
+  register_gradient_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -62,6 +70,13 @@ void register_builtin_ops(OpRegistry& reg) {
   register_reduction_kernels(reg);
   register_argminmax_kernels(reg);
   register_clip_kernels(reg);
+  register_gradient_kernels(reg);
+
+  // Gradient functions (ops/*_grad.cc), after every op exists.
+  register_math_gradients(reg);
+  register_array_gradients(reg);
+  register_reduction_gradients(reg);
+  register_linalg_gradients(reg);
 }
 
 }  // namespace graphfn
