@@ -108,8 +108,8 @@ class GradientTape:
         """Ensures that `tensor` (a tensor, variable or nested structure of them) is traced."""
         for t in nest.flatten(tensor):
             if not (isinstance(t, Tensor) or _is_variable(t)):
-                raise ValueError("Passed in object of type {}, not tf.Tensor or tf.Variable or "
-                                 "ExtensionType.".format(type(t)))
+                raise ValueError("Passed in object {} of type {!r}, not tf.Tensor or tf.Variable or "
+                                 "ExtensionType.".format(t, type(t).__name__))
             if not _is_trainable(t):
                 _warn_first_n("watch", 5, "The dtype of the watched tensor must be floating (e.g. tf.float32), "
                               "got %r", t.dtype)
