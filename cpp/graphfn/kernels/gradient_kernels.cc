@@ -3,6 +3,8 @@
 #include "graphfn/kernels/array_util.h"
 #include "graphfn/kernels/broadcast.h"
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/ops/array_shape_util.h"
+#include "graphfn/ops/strided_slice_spec.h"
 
 namespace graphfn {
 namespace {
@@ -57,12 +59,83 @@ Status broadcast_to_kernel(KernelContext& c) {
   return Status::OK();
 }
 
+// Zeros of the input's shape, with dy written into the box the forward slice read.
+template <typename T>
+struct StridedSliceGradKernel {
+  static Status compute(KernelContext& c) {
+    std::vector<int64_t> begin, end, strides;
+    GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &begin));
+    GRAPHFN_RETURN_IF_ERROR(int_values(c.input(2), &end));
+    GRAPHFN_RETURN_IF_ERROR(int_values(c.input(3), &strides));
+    StridedSliceMasks masks{c.attrs.get_int("begin_mask", 0), c.attrs.get_int("end_mask", 0),
+                            c.attrs.get_int("ellipsis_mask", 0), c.attrs.get_int("new_axis_mask", 0),
+                            c.attrs.get_int("shrink_axis_mask", 0)};
+    const Shape& shape = c.output_shapes[0];
+    StridedSliceResult r;
+    GRAPHFN_RETURN_IF_ERROR(compute_strided_slice(shape, &begin, &end, strides, masks, &r));
+    Tensor* out = nullptr;
+    GRAPHFN_RETURN_IF_ERROR(allocate_checked(c, 0, &out));
+    T* po = out->data<T>();
+    std::fill(po, po + out->num_elements(), T(0));
+    const T* pd = c.input(4).data<T>();
+    const int64_t n = c.input(4).num_elements();
+    const int rank = shape.rank();
+    if (n == 0) return Status::OK();
+    // An odometer over the box: index[d] < sizes[d], offset = sum (begin + index * stride) * row stride.
+    const std::vector<int64_t> row = row_major_strides(shape);
+    std::vector<int64_t> index(rank, 0);
+    int64_t offset = 0;
+    for (int d = 0; d < rank; ++d) offset += r.begin[d] * row[d];
+    for (int64_t k = 0; k < n; ++k) {
+      po[offset] = pd[k];
+      for (int d = rank - 1; d >= 0; --d) {
+        offset += r.strides[d] * row[d];
+        if (++index[d] < r.sizes[d]) break;
+        offset -= r.strides[d] * row[d] * r.sizes[d];
+        index[d] = 0;
+      }
+    }
+    return Status::OK();
+  }
+};
+
+// out[ids[i], ...] += data[i, ...]; negative ids are dropped (as TF), ids past the end an error.
+template <typename T>
+struct UnsortedSegmentSumKernel {
+  static Status compute(KernelContext& c) {
+    const Tensor& data = c.input(0);
+    std::vector<int64_t> ids;
+    GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &ids));
+    Tensor* out = nullptr;
+    GRAPHFN_RETURN_IF_ERROR(allocate_checked(c, 0, &out));
+    T* po = out->data<T>();
+    const int64_t num_segments = out->rank() > 0 ? out->dim(0) : 0;
+    std::fill(po, po + out->num_elements(), T(0));
+    const int64_t inner = ids.empty() ? 0 : data.num_elements() / static_cast<int64_t>(ids.size());
+    const T* pd = data.data<T>();
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const int64_t id = ids[i];
+      if (id < 0) continue;
+      if (id >= num_segments) {
+        return errors::InvalidArgument("segment_ids[", static_cast<int64_t>(i), "] = ", id,
+                                       " is out of range [0, ", num_segments, ")");
+      }
+      const T* src = pd + static_cast<int64_t>(i) * inner;
+      T* dst = po + id * inner;
+      for (int64_t j = 0; j < inner; ++j) dst[j] = static_cast<T>(dst[j] + src[j]);
+    }
+    return Status::OK();
+  }
+};
+
 }  // namespace
 
 void register_gradient_kernels(OpRegistry& reg) {
   register_for_all_dtypes(reg, "StopGradient", &stop_gradient_kernel);
   register_kernels<BroadcastGradientArgsKernel>(reg, "BroadcastGradientArgs", TypeList<int32_t, int64_t>{});
   register_for_all_dtypes(reg, "BroadcastTo", &broadcast_to_kernel);
+  register_kernels<StridedSliceGradKernel>(reg, "StridedSliceGrad", NumericTypes{});
+  register_kernels<UnsortedSegmentSumKernel>(reg, "UnsortedSegmentSum", NumericTypes{});
 }
 
 }  // namespace graphfn

@@ -77,6 +77,72 @@ Status broadcast_to_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   return b.status();
 }
 
+// dy placed back into zeros of x's shape, at the elements the slice read.
+Status strided_slice_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  GradValue shape = b.shape_of(x(in));
+  const DType index = b.dtype(in.inputs[1]);
+  if (index != DType::kInt32) shape = b.op("Cast", {shape}, grad::attrs({{"DstT", index}}));
+  AttrMap attrs;
+  for (const char* mask : {"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"}) {
+    attrs.set(mask, in.attr_int(mask));
+  }
+  (*g)[0] = b.op("StridedSliceGrad", {shape, in.inputs[1], in.inputs[2], in.inputs[3], dy(in)}, attrs);
+  return b.status();
+}
+
+// Slice(x, begin, size) is the strided slice [begin, begin + size) with unit strides.
+Status slice_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  std::vector<int64_t> begin, size;
+  GRAPHFN_RETURN_IF_ERROR(grad::int_values(b, in.inputs[1], "slice begin", &begin));
+  GRAPHFN_RETURN_IF_ERROR(grad::int_values(b, in.inputs[2], "slice size", &size));
+  const Shape s = b.static_shape(x(in));
+  if (!s.known_rank() || !s.fully_defined()) return errors::Unimplemented("slice gradient needs a static shape");
+  std::vector<int64_t> end(begin.size()), strides(begin.size(), 1);
+  for (size_t d = 0; d < begin.size(); ++d) end[d] = size[d] < 0 ? s.dim(static_cast<int>(d)) : begin[d] + size[d];
+  (*g)[0] = b.op("StridedSliceGrad", {b.shape_of(x(in)), b.int_vector(begin), b.int_vector(end),
+                                      b.int_vector(strides), dy(in)});
+  return b.status();
+}
+
+// GatherV2 (batch_dims 0): dy's slices are summed into the rows they were gathered from (TF
+// returns IndexedSlices; graphfn gives the dense sum). Along axis a, dy is seen as
+// [outer, indices, inner] and summed by index into [outer, params.shape[a], inner].
+Status gather_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  if (in.attr_int("batch_dims") != 0) return errors::Unimplemented("gather gradient with batch_dims");
+  const Shape p = b.static_shape(x(in));
+  const Shape ishape = b.static_shape(in.inputs[1]);
+  std::vector<int64_t> axis_value;
+  GRAPHFN_RETURN_IF_ERROR(grad::int_values(b, in.inputs[2], "axis", &axis_value));
+  if (!p.known_rank() || !p.fully_defined() || !ishape.known_rank() || !ishape.fully_defined()) {
+    return errors::Unimplemented("gather gradient needs static shapes");
+  }
+  int axis = 0;
+  GRAPHFN_RETURN_IF_ERROR(normalize_axis(axis_value.at(0), p.rank(), &axis, "axis"));
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; ++d) outer *= p.dim(d);
+  for (int d = axis + 1; d < p.rank(); ++d) inner *= p.dim(d);
+  const int64_t n = ishape.num_elements();
+  const GradValue ids = b.op("Reshape", {in.inputs[1], b.int_vector({n})});
+  const GradValue n_segments = b.scalar(DType::kInt32, static_cast<double>(p.dim(axis)));
+  GradValue summed;
+  if (outer == 1) {
+    summed = b.op("UnsortedSegmentSum", {b.op("Reshape", {dy(in), b.int_vector({n, inner})}), ids, n_segments});
+  } else {
+    const GradValue d3 = b.op("Reshape", {dy(in), b.int_vector({outer, n, inner})});
+    const GradValue by_index = b.op("Transpose", {d3, b.int_vector({1, 0, 2})});
+    const GradValue sums = b.op("UnsortedSegmentSum", {by_index, ids, n_segments});
+    summed = b.op("Transpose", {sums, b.int_vector({1, 0, 2})});
+  }
+  (*g)[0] = b.op("Reshape", {summed, b.shape_of(x(in))});
+  return b.status();
+}
+
+// The data's gradient gathers dy back by segment id.
+Status unsorted_segment_sum_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  (*g)[0] = b.op("GatherV2", {dy(in), in.inputs[1], b.scalar(DType::kInt32, 0)});
+  return b.status();
+}
+
 }  // namespace
 
 void register_array_gradients(OpRegistry& reg) {
@@ -91,9 +157,13 @@ void register_array_gradients(OpRegistry& reg) {
   reg.set_gradient("ConcatV2", concat_grad);
   reg.set_gradient("Fill", fill_grad);
   reg.set_gradient("BroadcastTo", broadcast_to_grad);
+  reg.set_gradient("StridedSlice", strided_slice_grad);
+  reg.set_gradient("Slice", slice_grad);
+  reg.set_gradient("GatherV2", gather_grad);
+  reg.set_gradient("UnsortedSegmentSum", unsorted_segment_sum_grad);
   // TF's NotDifferentiable ops (and ops whose gradient is None for every input).
   for (const char* op : {"Const", "Placeholder", "Shape", "Size", "Rank", "ZerosLike", "OnesLike", "StopGradient",
-                         "BroadcastGradientArgs", "Eye", "Range", "OneHot", "Where", "ArgMax", "ArgMin", "Any",
+                         "BroadcastGradientArgs", "StridedSliceGrad", "Eye", "Range", "OneHot", "Where", "ArgMax", "ArgMin", "Any",
                          "All", "StringFormat", "PrintV2", "Assert", "RandomUniformInt", "RandomUniform",
                          "RandomStandardNormal", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"}) {
     reg.set_not_differentiable(op);

@@ -1,8 +1,12 @@
 // Ops that gradients are built from: StopGradient (tf.stop_gradient), BroadcastGradientArgs (the
-// axes a broadcasting op's gradient sums over) and BroadcastTo (the gradient of a reduction).
+// axes a broadcasting op's gradient sums over), BroadcastTo (the gradient of a reduction) and
+// StridedSliceGrad (the gradient of StridedSlice and Slice: dy placed in zeros) and
+// UnsortedSegmentSum (tf.math.unsorted_segment_sum; the gradient of GatherV2).
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/shape_inference.h"
+#include "graphfn/ops/array_shape_util.h"
 #include "graphfn/ops/shape_fns.h"
+#include "graphfn/ops/strided_slice_spec.h"
 
 namespace graphfn {
 namespace {
@@ -47,6 +51,82 @@ Status broadcast_to_shape(InferenceContext& c) {
   return Status::OK();
 }
 
+// The output has the forward input's shape (the `shape` input); dy must have the slice's shape.
+Status strided_slice_grad_shape(InferenceContext& c) {
+  const DType t = c.type_attr("T");
+  const Tensor* shape_t = c.input_value(0);
+  const Tensor* begin_t = c.input_value(1);
+  const Tensor* end_t = c.input_value(2);
+  const Tensor* strides_t = c.input_value(3);
+  if (!shape_t) {
+    const Shape& s = c.input_shape(0);
+    c.set_output(0, t, s.known_rank() && s.rank() == 1 && s.dim(0) >= 0
+                           ? Shape(std::vector<int64_t>(s.dim(0), Shape::kUnknownDim))
+                           : Shape::unknown_rank());
+    return Status::OK();
+  }
+  std::vector<int64_t> dims;
+  GRAPHFN_RETURN_IF_ERROR(int_values(*shape_t, &dims));
+  Shape input(dims);
+  int64_t num_elements = 0;
+  GRAPHFN_RETURN_IF_ERROR(checked_num_elements(input, &num_elements));
+  if (begin_t && end_t && strides_t) {
+    std::vector<int64_t> begin, end, strides;
+    GRAPHFN_RETURN_IF_ERROR(int_values(*begin_t, &begin));
+    GRAPHFN_RETURN_IF_ERROR(int_values(*end_t, &end));
+    GRAPHFN_RETURN_IF_ERROR(int_values(*strides_t, &strides));
+    const AttrMap& a = c.attrs();
+    StridedSliceMasks masks{a.get_int("begin_mask", 0), a.get_int("end_mask", 0), a.get_int("ellipsis_mask", 0),
+                            a.get_int("new_axis_mask", 0), a.get_int("shrink_axis_mask", 0)};
+    StridedSliceResult r;
+    GRAPHFN_RETURN_IF_ERROR(compute_strided_slice(input, &begin, &end, strides, masks, &r));
+    const Shape& dy = c.input_shape(4);
+    if (dy.known_rank() && dy.fully_defined() && dy != r.output_shape) {
+      return errors::InvalidArgument("shape of dy was ", dy, " instead of ", r.output_shape);
+    }
+  }
+  c.set_output(0, t, std::move(input));
+  return Status::OK();
+}
+
+// [num_segments] + data.shape[rank(segment_ids):].
+Status unsorted_segment_sum_shape(InferenceContext& c) {
+  const Shape& data = c.input_shape(0);
+  const Shape& ids = c.input_shape(1);
+  const DType t = c.type_attr("T");
+  const Tensor* n = c.input_value(2);
+  if (c.input_shape(2).known_rank() && c.input_shape(2).rank() != 0) {
+    return errors::InvalidArgument("num_segments should be a scalar, not shape ", c.input_shape(2));
+  }
+  if (!data.known_rank() || !ids.known_rank()) {
+    c.set_output(0, t, Shape::unknown_rank());
+    return Status::OK();
+  }
+  if (ids.rank() > data.rank()) {
+    return errors::InvalidArgument("data.shape = ", data, " does not start with segment_ids.shape = ", ids);
+  }
+  for (int i = 0; i < ids.rank(); ++i) {
+    if (ids.dim(i) >= 0 && data.dim(i) >= 0 && ids.dim(i) != data.dim(i)) {
+      return errors::InvalidArgument("data.shape = ", data, " does not start with segment_ids.shape = ", ids);
+    }
+  }
+  std::vector<int64_t> dims{Shape::kUnknownDim};
+  if (n) {
+    std::vector<int64_t> v;
+    GRAPHFN_RETURN_IF_ERROR(int_values(*n, &v));
+    if (v[0] < 0) return errors::InvalidArgument("Input num_segments == ", v[0], " must not be negative.");
+    dims[0] = v[0];
+  }
+  for (int i = ids.rank(); i < data.rank(); ++i) dims.push_back(data.dim(i));
+  Shape out(dims);
+  if (n) {
+    int64_t count = 0;
+    GRAPHFN_RETURN_IF_ERROR(checked_num_elements(out, &count));
+  }
+  c.set_output(0, t, std::move(out));
+  return Status::OK();
+}
+
 }  // namespace
 
 void register_gradient_ops(OpRegistry& reg) {
@@ -55,6 +135,14 @@ void register_gradient_ops(OpRegistry& reg) {
       .attr("T: {int32, int64} = DT_INT32").shape_fn(broadcast_gradient_args_shape, true);
   reg.op("BroadcastTo").input("input: T").input("shape: Tidx").output("output: T").attr("T: type")
       .attr("Tidx: {int32, int64} = DT_INT32").shape_fn(broadcast_to_shape, true).shape_input("shape");
+  reg.op("StridedSliceGrad").input("shape: Index").input("begin: Index").input("end: Index")
+      .input("strides: Index").input("dy: T").output("output: T").attr("T: type").attr("Index: {int32, int64}")
+      .attr("begin_mask: int = 0").attr("end_mask: int = 0").attr("ellipsis_mask: int = 0")
+      .attr("new_axis_mask: int = 0").attr("shrink_axis_mask: int = 0")
+      .shape_fn(strided_slice_grad_shape, true).shape_input("shape");
+  reg.op("UnsortedSegmentSum").input("data: T").input("segment_ids: Tindices").input("num_segments: Tnumsegments")
+      .output("output: T").attr("T: {numbertype}").attr("Tindices: {int32, int64}")
+      .attr("Tnumsegments: {int32, int64} = DT_INT32").shape_fn(unsorted_segment_sum_shape, true);
 }
 
 }  // namespace graphfn

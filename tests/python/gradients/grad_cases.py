@@ -71,5 +71,16 @@ CASES = {
     "clip_by_value_bounds": ("lambda tf, x, lo, hi: tf.clip_by_value(x, lo, hi)", [A23, -0.5, [1.0, 1.0, 1.0]]),
     "identity": ("lambda tf, x: tf.identity(x) * x", [A23]),
     "broadcast_to": ("lambda tf, x: tf.broadcast_to(x, [4, 3]) * 1.5", [B3]),
+    # indexing
+    "slice_operator": ("lambda tf, x: x[1:, ::2] * 2.0", [A23]),
+    "slice_reversed": ("lambda tf, x: x[:, ::-1] * [1.0, 2.0, 3.0]", [A23]),
+    "slice_index": ("lambda tf, x: x[1] * x[0, 2]", [A23]),
+    "slice_ellipsis_newaxis": ("lambda tf, x: x[..., tf.newaxis, 1:2] * 3.0", [A23]),
+    "strided_slice": ("lambda tf, x: tf.strided_slice(x, [0, 1], [2, 3], [1, 1])", [A23]),
+    "slice": ("lambda tf, x: tf.slice(x, [0, 1], [2, -1])", [A23]),
+    "gather": ("lambda tf, x: tf.gather(x, [2, 0, 2])", [B3]),
+    "gather_rows": ("lambda tf, x: tf.gather(x, [[1, 1], [0, 1]])", [A23]),
+    "gather_axis1": ("lambda tf, x: tf.gather(x, [2, 0, 0, 1], axis=1)", [A23]),
+    "unsorted_segment_sum": ("lambda tf, x: tf.math.unsorted_segment_sum(x, [1, 0, 1], 3)", [B3]),
     "fill": ("lambda tf, x: tf.fill([2, 3], x) * [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]", [0.5]),
 }

@@ -22,7 +22,8 @@ def gradients(source, values, dtype):
         tape.watch(xs)
         y = fn(tf, *xs)
     grads = tape.gradient(y, xs, output_gradients=tf.constant(output_weights(y.shape, dtype)))
-    return [None if g is None else np.asarray(g).tolist() for g in grads]
+    # TF gives IndexedSlices for gather; graphfn gives the equal dense tensor.
+    return [None if g is None else np.asarray(tf.convert_to_tensor(g)).tolist() for g in grads]
 
 
 def main():

@@ -1,0 +1,47 @@
+"""The public ops added for gradients: stop_gradient, broadcast_to, math.unsorted_segment_sum
+(expected values and messages from TF 2.21)."""
+
+import pytest
+
+import graphfn as tf
+
+_PREFIX = "{{function_node __wrapped__%s_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+
+
+def test_stop_gradient_values():
+    t = tf.stop_gradient(tf.constant([1.0, 2.0]))
+    assert t.dtype == tf.float32 and t.numpy().tolist() == [1.0, 2.0]
+
+
+def test_broadcast_to():
+    t = tf.broadcast_to(tf.constant([1.0, 2.0]), [2, 2])
+    assert t.shape == (2, 2) and t.numpy().tolist() == [[1.0, 2.0], [1.0, 2.0]]
+    t = tf.broadcast_to([[1], [2]], [3, 2, 2])
+    assert t.dtype == tf.int32 and t.numpy().tolist() == [[[1, 1], [2, 2]]] * 3
+
+
+@pytest.mark.parametrize("args,message", [
+    (([1, 2, 3], [1, 2], [2, 2]), "Incompatible shapes: [3] vs. [2,2]"),
+    (([1, 2, 3], [-1, 3]), "Dimension -1 must be >= 0"),
+])
+def test_broadcast_to_errors(args, message):
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        tf.broadcast_to(args[0], args[-1])
+    assert str(e.value).startswith(_PREFIX % "BroadcastTo" + message)
+
+
+def test_unsorted_segment_sum():
+    t = tf.math.unsorted_segment_sum([[1, 2], [3, 4], [5, 6]], [0, 2, 0], 3)
+    assert t.dtype == tf.int32 and t.numpy().tolist() == [[6, 8], [0, 0], [3, 4]]
+    assert tf.math.unsorted_segment_sum([1, 2, 3], [0, -1, 1], 3).numpy().tolist() == [1, 3, 0]  # -1 dropped
+
+
+@pytest.mark.parametrize("args,message", [
+    (([1, 2, 3], [0, 5, 1], 3), "segment_ids[1] = 5 is out of range [0, 3)"),
+    (([1, 2, 3], [0, 1], 3), "data.shape = [3] does not start with segment_ids.shape = [2]"),
+    (([1, 2, 3], [0, 1, 1], -1), "Input num_segments == -1 must not be negative."),
+])
+def test_unsorted_segment_sum_errors(args, message):
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        tf.math.unsorted_segment_sum(*args)
+    assert str(e.value) == _PREFIX % "UnsortedSegmentSum" + message + " [Op:UnsortedSegmentSum]"
