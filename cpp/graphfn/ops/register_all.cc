@@ -16,6 +16,7 @@ void register_linalg_ops(OpRegistry& reg);
 void register_reduction_ops(OpRegistry& reg);
 void register_clip_ops(OpRegistry& reg);
 void register_gradient_ops(OpRegistry& reg);
+void register_nn_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -34,11 +35,13 @@ void register_reduction_kernels(OpRegistry& reg);
 void register_argminmax_kernels(OpRegistry& reg);
 void register_clip_kernels(OpRegistry& reg);
 void register_gradient_kernels(OpRegistry& reg);
+void register_softmax_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
 void register_reduction_gradients(OpRegistry& reg);
 void register_linalg_gradients(OpRegistry& reg);
+void register_nn_gradients(OpRegistry& reg);
 
 void register_builtin_ops(OpRegistry& reg) {
   register_math_ops(reg);
@@ -53,6 +56,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_reduction_ops(reg);
   register_clip_ops(reg);
   register_gradient_ops(reg);
+  register_nn_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -71,12 +75,14 @@ void register_builtin_ops(OpRegistry& reg) {
   register_argminmax_kernels(reg);
   register_clip_kernels(reg);
   register_gradient_kernels(reg);
+  register_softmax_kernels(reg);
 
   // Gradient functions (ops/*_grad.cc), after every op exists.
   register_math_gradients(reg);
   register_array_gradients(reg);
   register_reduction_gradients(reg);
   register_linalg_gradients(reg);
+  register_nn_gradients(reg);
 }
 
 }  // namespace graphfn

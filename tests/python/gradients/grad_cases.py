@@ -82,5 +82,16 @@ CASES = {
     "gather_rows": ("lambda tf, x: tf.gather(x, [[1, 1], [0, 1]])", [A23]),
     "gather_axis1": ("lambda tf, x: tf.gather(x, [2, 0, 0, 1], axis=1)", [A23]),
     "unsorted_segment_sum": ("lambda tf, x: tf.math.unsorted_segment_sum(x, [1, 0, 1], 3)", [B3]),
+    # softmax family
+    "softmax": ("lambda tf, x: tf.nn.softmax(x)", [A23]),
+    "softmax_axis0": ("lambda tf, x: tf.nn.softmax(x, axis=0)", [A23]),
+    "log_softmax": ("lambda tf, x: tf.nn.log_softmax(x)", [A23]),
+    "sparse_xent": ("lambda tf, x: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[2, 0], logits=x)", [A23]),
+    "sparse_xent_rank3": ("lambda tf, x: tf.nn.sparse_softmax_cross_entropy_with_logits([[2, 0]], tf.reshape(x, [1, 2, 3]))",
+                          [A23]),
+    "xent": ("lambda tf, x, y: tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=x)",
+             [A23, [[0.2, 0.3, 0.5], [1.0, 0.0, 0.0]]]),
+    "xent_axis0": ("lambda tf, x, y: tf.nn.softmax_cross_entropy_with_logits(y, x, axis=0)", [A23, [[0.2, 0.3, 0.5], [0.8, 0.7, 0.5]]]),
+    "xent_1d": ("lambda tf, x, y: tf.nn.softmax_cross_entropy_with_logits(y, x)", [B3, [0.2, 0.3, 0.5]]),
     "fill": ("lambda tf, x: tf.fill([2, 3], x) * [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]", [0.5]),
 }
