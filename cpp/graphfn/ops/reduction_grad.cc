@@ -63,6 +63,64 @@ Status min_max_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   return b.status();
 }
 
+// Prod: each element's gradient is the product of the others in its reduced group, computed
+// without division (zeros are fine) as exclusive cumulative products from both ends. The
+// reduced axes are moved first and flattened: [reduced, other].
+Status prod_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  GradValue dy_b;
+  GRAPHFN_RETURN_IF_ERROR(broadcast_back(b, in, &dy_b));
+  const Shape s = b.static_shape(x(in));
+  std::vector<int64_t> axes;
+  GRAPHFN_RETURN_IF_ERROR(grad::int_values(b, in.inputs[1], "reduction axis", &axes));
+  std::vector<bool> reduced(s.rank(), false);
+  for (int64_t a : axes) {
+    int axis = 0;
+    GRAPHFN_RETURN_IF_ERROR(normalize_axis(a, s.rank(), &axis, "axis"));
+    reduced[axis] = true;
+  }
+  std::vector<int64_t> perm, permuted_dims;
+  int64_t reduced_num = 1, other_num = 1;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int d = 0; d < s.rank(); ++d) {
+      if (reduced[d] != (pass == 0)) continue;
+      perm.push_back(d);
+      permuted_dims.push_back(s.dim(d));
+      (pass == 0 ? reduced_num : other_num) *= s.dim(d);
+    }
+  }
+  std::vector<int64_t> inverse(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+  const GradValue flat = b.op("Reshape", {b.op("Transpose", {x(in), b.int_vector(perm)}),
+                                          b.int_vector({reduced_num, other_num})});
+  const GradValue zero = b.scalar(DType::kInt32, 0);
+  const GradValue left = b.op("Cumprod", {flat, zero}, grad::attrs({{"exclusive", true}}));
+  const GradValue right = b.op("Cumprod", {flat, zero}, grad::attrs({{"exclusive", true}, {"reverse", true}}));
+  const GradValue others = b.op("Reshape", {b.op("Mul", {left, right}), b.int_vector(permuted_dims)});
+  (*g)[0] = b.op("Mul", {dy_b, b.op("Transpose", {others, b.int_vector(inverse)})});
+  return b.status();
+}
+
+// Cumsum's gradient is the cumulative sum of dy in the other direction.
+Status cumsum_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  (*g)[0] = b.op("Cumsum", {dy(in), in.inputs[1]},
+                 grad::attrs({{"exclusive", in.attr_bool("exclusive")}, {"reverse", !in.attr_bool("reverse")}}));
+  return b.status();
+}
+
+// Cumprod, as TF: cumsum(cumprod(x) * dy) in the other direction, divided by x (0 where x is 0,
+// TF's div_no_nan: the gradient is then not exact at zeros, like TF's).
+Status cumprod_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  const bool exclusive = in.attr_bool("exclusive"), reverse = in.attr_bool("reverse");
+  const GradValue prod = b.op("Cumprod", {x(in), in.inputs[1]},
+                              grad::attrs({{"exclusive", exclusive}, {"reverse", reverse}}));
+  const GradValue sums = b.op("Cumsum", {b.op("Mul", {prod, dy(in)}), in.inputs[1]},
+                              grad::attrs({{"exclusive", exclusive}, {"reverse", !reverse}}));
+  const GradValue zeros = b.zeros_like(x(in));
+  const GradValue is_zero = b.op("Equal", {x(in), zeros});
+  (*g)[0] = b.op("SelectV2", {is_zero, zeros, b.op("RealDiv", {sums, x(in)})});
+  return b.status();
+}
+
 }  // namespace
 
 void register_reduction_gradients(OpRegistry& reg) {
@@ -70,6 +128,9 @@ void register_reduction_gradients(OpRegistry& reg) {
   reg.set_gradient("Mean", mean_grad);
   reg.set_gradient("Max", min_max_grad);
   reg.set_gradient("Min", min_max_grad);
+  reg.set_gradient("Prod", prod_grad);
+  reg.set_gradient("Cumsum", cumsum_grad);
+  reg.set_gradient("Cumprod", cumprod_grad);
 }
 
 }  // namespace graphfn

@@ -17,6 +17,7 @@ void register_reduction_ops(OpRegistry& reg);
 void register_clip_ops(OpRegistry& reg);
 void register_gradient_ops(OpRegistry& reg);
 void register_nn_ops(OpRegistry& reg);
+void register_scan_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -36,6 +37,7 @@ void register_argminmax_kernels(OpRegistry& reg);
 void register_clip_kernels(OpRegistry& reg);
 void register_gradient_kernels(OpRegistry& reg);
 void register_softmax_kernels(OpRegistry& reg);
+void register_scan_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -57,6 +59,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_clip_ops(reg);
   register_gradient_ops(reg);
   register_nn_ops(reg);
+  register_scan_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -76,6 +79,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_clip_kernels(reg);
   register_gradient_kernels(reg);
   register_softmax_kernels(reg);
+  register_scan_kernels(reg);
 
   // Gradient functions (ops/*_grad.cc), after every op exists.
   register_math_gradients(reg);

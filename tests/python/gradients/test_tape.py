@@ -289,10 +289,10 @@ def test_identity_is_a_new_tensor():
 
 
 def test_missing_gradient_raises_lookup_error():
-    # graphfn-only: Prod has no gradient function yet (TF has one); the error is TF's.
-    x = tf.constant([1.0, 2.0])
+    # graphfn-only: SparseMatMul has no gradient function yet (TF has one); the error is TF's.
+    x = tf.constant([[1.0, 2.0]])
     with tf.GradientTape() as t:
         t.watch(x)
-        y = tf.reduce_prod(x)
-    with pytest.raises(LookupError, match="gradient registry has no entry for: Prod"):
+        y = tf.matmul(x, x, transpose_b=True, a_is_sparse=True)
+    with pytest.raises(LookupError, match="gradient registry has no entry for: SparseMatMul"):
         t.gradient(y, x)
