@@ -9,34 +9,45 @@ using grad::dy;
 using grad::x;
 using Grads = std::vector<GradValue>;
 
-// The input's static shape and the output's shape with reduced axes kept as 1.
-Status kept_dims_shape(GradBuilder& b, const GradInputs& in, Shape* input_shape, std::vector<int64_t>* kept) {
-  *input_shape = b.static_shape(x(in));
-  if (!input_shape->known_rank() || !input_shape->fully_defined()) {
-    return errors::Unimplemented("reduction gradient needs a static input shape");
-  }
+bool fully_known(const Shape& s) { return s.known_rank() && s.fully_defined(); }
+
+// The input's shape with the reduced axes set to 1 (the output's kept-dims shape): a constant
+// when the input's static shape is known, else Shape(x) with those entries replaced (graphs with
+// unknown dims; the rank and the axes must be known).
+Status kept_dims_shape(GradBuilder& b, const GradInputs& in, GradValue* kept_shape) {
+  const Shape s = b.static_shape(x(in));
+  if (!s.known_rank()) return errors::Unimplemented("reduction gradient needs a known input rank");
   std::vector<int64_t> axes;
   GRAPHFN_RETURN_IF_ERROR(grad::int_values(b, in.inputs[1], "reduction axis", &axes));
-  kept->assign(input_shape->dims().begin(), input_shape->dims().end());
+  std::vector<int64_t> kept(s.dims().begin(), s.dims().end());
+  Tensor reduced(DType::kBool, Shape{static_cast<int64_t>(kept.size())});
+  std::fill(reduced.data<bool>(), reduced.data<bool>() + kept.size(), false);
   for (int64_t a : axes) {
     int axis = 0;
-    GRAPHFN_RETURN_IF_ERROR(normalize_axis(a, input_shape->rank(), &axis, "axis"));
-    (*kept)[axis] = 1;
+    GRAPHFN_RETURN_IF_ERROR(normalize_axis(a, s.rank(), &axis, "axis"));
+    kept[axis] = 1;
+    reduced.data<bool>()[axis] = true;
   }
-  return Status::OK();
+  if (fully_known(s)) {
+    *kept_shape = b.int_vector(kept);
+  } else {
+    const GradValue ones = b.int_vector(std::vector<int64_t>(kept.size(), 1));
+    *kept_shape = b.op("SelectV2", {b.constant(reduced), ones, b.op("Shape", {x(in)})});
+  }
+  return b.status();
 }
 
 // dy broadcast over the reduced axes; also returns dy and the output reshaped to kept dims.
 Status broadcast_back(GradBuilder& b, const GradInputs& in, GradValue* result, GradValue* dy_kept = nullptr,
                       GradValue* out_kept = nullptr) {
-  Shape input_shape;
-  std::vector<int64_t> kept;
-  GRAPHFN_RETURN_IF_ERROR(kept_dims_shape(b, in, &input_shape, &kept));
-  const GradValue kept_shape = b.int_vector(kept);
+  GradValue kept_shape;
+  GRAPHFN_RETURN_IF_ERROR(kept_dims_shape(b, in, &kept_shape));
   const GradValue g = b.op("Reshape", {dy(in), kept_shape});
   if (dy_kept) *dy_kept = g;
   if (out_kept) *out_kept = b.op("Reshape", {grad::out(in), kept_shape});
-  *result = b.static_shape(g) == input_shape ? g : b.op("BroadcastTo", {g, b.shape_of(x(in))});
+  const Shape input_shape = b.static_shape(x(in));
+  const bool same = fully_known(input_shape) && b.static_shape(g) == input_shape;
+  *result = same ? g : b.op("BroadcastTo", {g, b.shape_of(x(in))});
   return b.status();
 }
 
@@ -45,10 +56,16 @@ Status sum_grad(GradBuilder& b, const GradInputs& in, Grads* g) { return broadca
 Status mean_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   GradValue sum;
   GRAPHFN_RETURN_IF_ERROR(broadcast_back(b, in, &sum));
-  const int64_t n_in = b.static_shape(x(in)).num_elements();
-  const int64_t n_out = b.static_shape(grad::out(in)).num_elements();
-  const int64_t factor = n_in / std::max<int64_t>(n_out, 1);
-  (*g)[0] = b.op("RealDiv", {sum, b.scalar(b.dtype(x(in)), static_cast<double>(factor))});
+  const DType dt = b.dtype(x(in));
+  const Shape in_shape = b.static_shape(x(in)), out_shape = b.static_shape(grad::out(in));
+  GradValue factor;
+  if (fully_known(in_shape) && fully_known(out_shape)) {
+    factor = b.scalar(dt, static_cast<double>(in_shape.num_elements() / std::max<int64_t>(out_shape.num_elements(), 1)));
+  } else {  // sizes known at run time only
+    const GradValue n_out = b.op("Maximum", {b.op("Size", {grad::out(in)}), b.scalar(DType::kInt32, 1)});
+    factor = b.op("Cast", {b.op("FloorDiv", {b.op("Size", {x(in)}), n_out})}, grad::attrs({{"DstT", dt}}));
+  }
+  (*g)[0] = b.op("RealDiv", {sum, factor});
   return b.status();
 }
 
@@ -70,6 +87,7 @@ Status prod_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   GradValue dy_b;
   GRAPHFN_RETURN_IF_ERROR(broadcast_back(b, in, &dy_b));
   const Shape s = b.static_shape(x(in));
+  if (!fully_known(s)) return errors::Unimplemented("Prod gradient needs a static input shape");
   std::vector<int64_t> axes;
   GRAPHFN_RETURN_IF_ERROR(grad::int_values(b, in.inputs[1], "reduction axis", &axes));
   std::vector<bool> reduced(s.rank(), false);

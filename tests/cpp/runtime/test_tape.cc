@@ -149,52 +149,135 @@ TEST_CASE("BroadcastTo", "[kernels][gradient]") {
             "Dimension -1 must be >= 0") != std::string::npos);
 }
 
-// The design's proof: one gradient function (Mul's, with broadcasting) gives the same values
-// when it builds graph nodes (unknown batch dim: BroadcastGradientArgs at run time) as eagerly.
-TEST_CASE("one gradient function serves eager and graph builders", "[runtime][tape][graph]") {
-  const Tensor x = tensor<float>({1, 2, 3, 4, 5, 6}, Shape{2, 3});
-  const Tensor y = vec<float>({10, 20, 30});
-  const Tensor dz = tensor<float>({1, 1, 2, 2, 3, 3}, Shape{2, 3});
-  const OpDef& mul = *OpRegistry::global().find("Mul");
-  AttrMap attrs;
+// Runs op's gradient function through both builders and checks that they agree: eagerly, and
+// as graph nodes over placeholders of the given (possibly partial) shapes, run by a plan.
+// Inputs with a null shape become Const nodes (axes, permutations). Returns the eager values.
+std::vector<Tensor> compare_builders(const std::string& op_name, const std::vector<Tensor>& inputs,
+                                     const std::vector<const Shape*>& shapes, const AttrMap& attrs = AttrMap()) {
+  const OpDef& op = *OpRegistry::global().find(op_name);
+  std::vector<Tensor> outputs = run(op_name, inputs, attrs);
+  std::vector<Tensor> dys;
+  for (const Tensor& o : outputs) {  // dy = 1, 2, 3, ... (a different weight per element)
+    Tensor d(o.dtype(), o.shape());
+    for (int64_t i = 0; i < d.num_elements(); ++i) {
+      if (o.dtype() == DType::kFloat32) d.data<float>()[i] = static_cast<float>(i + 1);
+      if (o.dtype() == DType::kFloat64) d.data<double>()[i] = static_cast<double>(i + 1);
+    }
+    dys.push_back(d);
+  }
 
   EagerGradBuilder eb;
   GradInputs ein;
-  ein.op = &mul;
+  ein.op = &op;
   ein.attrs = &attrs;
-  ein.inputs = {x, y};
-  ein.outputs = {run1("Mul", {x, y})};
-  ein.output_grads = {dz};
+  ein.inputs.assign(inputs.begin(), inputs.end());
+  ein.outputs.assign(outputs.begin(), outputs.end());
+  ein.output_grads.assign(dys.begin(), dys.end());
   std::vector<GradValue> eager;
-  REQUIRE(call_gradient(eb, ein, &eager).ok());
+  const Status es = call_gradient(eb, ein, &eager);
+  INFO(es.to_string());
+  REQUIRE(es.ok());
 
   Graph g;
-  int px = 0, py = 0, pz = 0, pdz = 0;
-  REQUIRE(g.add_placeholder(DType::kFloat32, Shape{-1, 3}, "x", &px).ok());
-  REQUIRE(g.add_placeholder(DType::kFloat32, Shape{3}, "y", &py).ok());
-  REQUIRE(g.add_placeholder(DType::kFloat32, Shape{-1, 3}, "dz", &pdz).ok());
-  REQUIRE(g.add_node("Mul", "mul", {{px, 0}, {py, 0}}, AttrMap(), &pz).ok());
-  GraphGradBuilder gb(&g);
   GradInputs gin;
-  gin.op = &mul;
+  gin.op = &op;
   gin.attrs = &attrs;
-  gin.inputs = {GradValue(Endpoint{px, 0}), GradValue(Endpoint{py, 0})};
-  gin.outputs = {GradValue(Endpoint{pz, 0})};
-  gin.output_grads = {GradValue(Endpoint{pdz, 0})};
+  std::vector<Endpoint> endpoints;
+  std::vector<Tensor> feeds;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    int id = 0;
+    if (shapes[i]) {
+      REQUIRE(g.add_placeholder(inputs[i].dtype(), *shapes[i], "x" + std::to_string(i), &id).ok());
+      g.arguments.push_back(id);
+      feeds.push_back(inputs[i]);
+    } else {
+      REQUIRE(g.add_const(inputs[i], "c" + std::to_string(i), &id).ok());
+    }
+    endpoints.push_back(Endpoint{id, 0});
+    gin.inputs.emplace_back(Endpoint{id, 0});
+  }
+  int fwd = 0;
+  REQUIRE(g.add_node(op, "forward", endpoints, attrs, &fwd).ok());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    gin.outputs.emplace_back(Endpoint{fwd, static_cast<int>(i)});
+    int id = 0;
+    REQUIRE(g.add_placeholder(dys[i].dtype(), g.shape(Endpoint{fwd, static_cast<int>(i)}), "dy", &id).ok());
+    g.arguments.push_back(id);
+    feeds.push_back(dys[i]);
+    gin.output_grads.emplace_back(Endpoint{id, 0});
+  }
+  GraphGradBuilder gb(&g);
   std::vector<GradValue> symbolic;
-  REQUIRE(call_gradient(gb, gin, &symbolic).ok());
-  CHECK(g.find_node("gradients/BroadcastGradientArgs") >= 0);
-  g.arguments = {px, py, pdz};
-  g.results = {symbolic[0].endpoint, symbolic[1].endpoint};
+  const Status gs = call_gradient(gb, gin, &symbolic);
+  INFO(gs.to_string());
+  REQUIRE(gs.ok());
+  std::vector<Tensor> result;
+  for (size_t i = 0; i < eager.size(); ++i) {
+    CHECK(eager[i].is_null() == symbolic[i].is_null());
+    if (!eager[i].is_null()) {
+      g.results.push_back(symbolic[i].endpoint);
+      result.push_back(eager[i].tensor);
+    }
+  }
   std::shared_ptr<const Plan> plan;
-  REQUIRE(Plan::build(g, &plan).ok());
-  const Tensor feeds[] = {x, y, dz};
-  std::vector<Tensor> results;
-  REQUIRE(plan->run(feeds, 3, &results).ok());
+  const Status ps = Plan::build(g, &plan);
+  INFO(ps.to_string());
+  REQUIRE(ps.ok());
+  std::vector<Tensor> ran;
+  const Status rs = plan->run(feeds.data(), static_cast<int>(feeds.size()), &ran);
+  INFO(rs.to_string());
+  REQUIRE(rs.ok());
+  REQUIRE(ran.size() == result.size());
+  for (size_t i = 0; i < ran.size(); ++i) {
+    CHECK(ran[i].shape() == result[i].shape());
+    if (ran[i].dtype() == DType::kFloat32) CHECK(values<float>(ran[i]) == values<float>(result[i]));
+    if (ran[i].dtype() == DType::kFloat64) CHECK(values<double>(ran[i]) == values<double>(result[i]));
+  }
+  return result;
+}
 
-  CHECK(values<float>(eager[0].tensor) == std::vector<float>{10, 20, 60, 20, 60, 90});
-  CHECK(values<float>(eager[1].tensor) == std::vector<float>{1 * 1 + 4 * 2, 2 * 1 + 5 * 3, 3 * 2 + 6 * 3});
-  CHECK(values<float>(results[0]) == values<float>(eager[0].tensor));
-  CHECK(values<float>(results[1]) == values<float>(eager[1].tensor));
-  CHECK(results[1].shape() == Shape{3});
+// The design's proof: one gradient function gives the same values when it builds graph nodes
+// (with unknown dims, so shapes are computed by ops at run time) as when it runs eagerly.
+TEST_CASE("one gradient function serves eager and graph builders", "[runtime][tape][graph]") {
+  const Tensor x = tensor<float>({1, 2, 3, 4, 5, 6}, Shape{2, 3});
+  const Tensor y = vec<float>({10, 20, 30});
+  const Shape batch3{-1, 3}, three{3};
+  std::vector<Tensor> g = compare_builders("Mul", {x, y}, {&batch3, &three});
+  CHECK(values<float>(g[0]) == std::vector<float>{10, 40, 90, 40, 100, 180});  // dy = 1..6 times y
+  CHECK(values<float>(g[1]) == std::vector<float>{1 * 1 + 4 * 4, 2 * 2 + 5 * 5, 3 * 3 + 6 * 6});
+  CHECK(g[1].shape() == Shape{3});
+}
+
+TEST_CASE("gradient functions agree between the eager and graph builders", "[runtime][tape][graph]") {
+  const Tensor x = tensor<double>({1, -2, 3, 4, 5, -6}, Shape{2, 3});
+  const Tensor w = tensor<double>({0.5, -1, 2, 1.5, 0.25, 3}, Shape{3, 2});
+  const Shape batch3{-1, 3}, full23{2, 3}, full32{3, 2}, any2{-1, -1};
+  const AttrMap none;
+  AttrMap keep;
+  keep.set("keep_dims", true);
+  for (const Shape* s : {&batch3, &full23}) {
+    compare_builders("Sum", {x, vec<int32_t>({0})}, {s, nullptr});
+    compare_builders("Mean", {x, scalar<int32_t>(1)}, {s, nullptr});
+    compare_builders("Mean", {x, vec<int32_t>({0, 1})}, {s, nullptr}, keep);
+    compare_builders("Max", {x, scalar<int32_t>(-1)}, {s, nullptr});
+    compare_builders("Min", {x, vec<int32_t>({0})}, {s, nullptr}, keep);
+    compare_builders("Softmax", {x}, {s});
+    compare_builders("LogSoftmax", {x}, {s});
+    compare_builders("Sigmoid", {x}, {s});
+    compare_builders("Tanh", {x}, {s});
+    compare_builders("Transpose", {x, vec<int32_t>({1, 0})}, {s, nullptr});
+    compare_builders("Reshape", {x, vec<int32_t>({3, 2})}, {s, nullptr});
+    compare_builders("Pow", {x, scalar<double>(2)}, {s, nullptr});
+    compare_builders("Maximum", {x, scalar<double>(2)}, {s, nullptr});
+    compare_builders("RealDiv", {x, vec<double>({1, 2, 4})}, {s, nullptr});
+    compare_builders("SparseSoftmaxCrossEntropyWithLogits", {x, vec<int32_t>({2, 0})}, {s, nullptr});
+    compare_builders("StridedSlice", {x, vec<int32_t>({0, 1}), vec<int32_t>({2, 3}), vec<int32_t>({1, 1})},
+                     {s, nullptr, nullptr, nullptr});
+  }
+  compare_builders("Prod", {x, vec<int32_t>({1})}, {&full23, nullptr});
+  compare_builders("MatMul", {x, w}, {&any2, &full32});
+  AttrMap tb;
+  tb.set("transpose_b", true);
+  compare_builders("MatMul", {x, x}, {&full23, &batch3}, tb);
+  compare_builders("BatchMatMulV2", {x, w}, {&full23, &any2});
 }
