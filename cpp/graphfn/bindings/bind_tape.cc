@@ -42,13 +42,13 @@ void bind_tape(py::module_& m) {
       .def_property_readonly("active", [](const std::shared_ptr<Tape>& t) { return Tape::is_active(t.get()); })
       .def_property_readonly("num_entries", &Tape::num_entries)
       .def("reset", &Tape::reset)
-      .def("gradient", [](Tape& t, py::handle targets, py::handle sources, py::handle output_gradients) {
+      .def("gradient", [](Tape& t, py::handle targets, py::handle sources, py::handle output_gradients, bool keep) {
         std::vector<Tensor> target_tensors = tensors_from(targets, false);
         std::vector<Tensor> source_tensors = tensors_from(sources, false);
         std::vector<Tensor> grads =
             output_gradients.is_none() ? std::vector<Tensor>() : tensors_from(output_gradients, true);
         std::vector<Tensor> result;
-        const Status s = t.gradient(target_tensors, source_tensors, grads, &result);
+        const Status s = t.gradient(target_tensors, source_tensors, grads, &result, keep);
         if (!s.ok() && s.code() == Code::kNotFound && s.message().rfind(kNoGradient, 0) == 0) {
           throw py::key_error(s.message());  // replaced by LookupError in Python
         }
@@ -62,7 +62,7 @@ void bind_tape(py::module_& m) {
           }
         }
         return out;
-      });
+      }, py::arg("targets"), py::arg("sources"), py::arg("output_gradients"), py::arg("keep") = false);
   m.def("any_tape_active", &any_tape_active);
 }
 

@@ -83,7 +83,7 @@ void Tape::reset() {
 }
 
 Status Tape::gradient(const std::vector<Tensor>& targets, const std::vector<Tensor>& sources,
-                      const std::vector<Tensor>& output_gradients, std::vector<Tensor>* result) {
+                      const std::vector<Tensor>& output_gradients, std::vector<Tensor>* result, bool keep) {
   PauseTape pause(this);
   EagerGradBuilder b;
   std::unordered_set<uint64_t> source_ids;
@@ -140,7 +140,7 @@ Status Tape::gradient(const std::vector<Tensor>& targets, const std::vector<Tens
     GRAPHFN_RETURN_IF_ERROR(b.status());
     result->push_back(g.tensor);
   }
-  if (!persistent_) reset();
+  if (!persistent_ && !keep) reset();
   return Status::OK();
 }
 

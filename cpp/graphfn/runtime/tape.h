@@ -39,9 +39,10 @@ class Tape {
   int num_entries() const { return static_cast<int>(entries_.size()); }
 
   // d(sum of targets)/d(source) for each source; an invalid Tensor where no gradient flows.
-  // `output_gradients` is empty or has one entry per target (invalid = ones).
+  // `output_gradients` is empty or has one entry per target (invalid = ones). A non-persistent
+  // tape forgets its records afterwards unless `keep` (jacobian() calls it once per element).
   Status gradient(const std::vector<Tensor>& targets, const std::vector<Tensor>& sources,
-                  const std::vector<Tensor>& output_gradients, std::vector<Tensor>* result);
+                  const std::vector<Tensor>& output_gradients, std::vector<Tensor>* result, bool keep = false);
 
   // The active tapes of this thread, innermost last.
   static void push(const std::shared_ptr<Tape>& tape);

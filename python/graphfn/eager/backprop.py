@@ -182,6 +182,48 @@ class GradientTape:
         return nest.pack_sequence_as(sources, flat_grads)
 
 
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """d target[i...] / d source[j...] for each source, shaped target.shape + source.shape.
+        Computed with one backward pass per element of `target`."""
+        if self._tape is None:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of "
+                               "gradients (or jacobians)")
+        if self._recording and not self._persistent:
+            self._pop_tape()
+        flat_sources = nest.flatten(sources)
+        source_tensors = [_handle_or_self(s) for s in flat_sources]
+        target = _handle_or_self(target)
+        if not isinstance(target, EagerTensor):
+            raise NotImplementedError("GradientTape.jacobian needs an eager target")
+        unconnected_gradients = UnconnectedGradients(unconnected_gradients)
+        from graphfn.ops._op_table import ops
+        n = target._num_elements
+        target_shape = list(target._shape_tuple())
+        rows = [[] for _ in flat_sources]
+        try:
+            for i in range(n):
+                one_hot = ops.Reshape(ops.OneHot(i, n, ops.Cast(1, DstT=target.dtype),
+                                                 ops.Cast(0, DstT=target.dtype)), target_shape)
+                grads = self._tape.gradient([target], source_tensors, [one_hot], keep=True)
+                for k, g in enumerate(grads):
+                    rows[k].append(g)
+        except KeyError as e:
+            raise LookupError(e.args[0]) from None
+        if not self._persistent:
+            self._tape = None
+        result = []
+        for s, column in zip(flat_sources, rows):
+            source_shape = list(_zeros_like(s)._shape_tuple())
+            if all(g is None for g in column) and unconnected_gradients is UnconnectedGradients.NONE:
+                result.append(None)
+                continue
+            column = [_zeros_like(s) if g is None else g for g in column]
+            stacked = ops.Pack(column) if column else ops.Fill([0] + source_shape, ops.Cast(0, DstT=s.dtype))
+            result.append(ops.Reshape(stacked, target_shape + source_shape))
+        return nest.pack_sequence_as(sources, result)
+
+
 def _handle_or_self(value):
     return value.handle if _is_variable(value) else value
 

@@ -296,3 +296,26 @@ def test_missing_gradient_raises_lookup_error():
         y = tf.matmul(x, x, transpose_b=True, a_is_sparse=True)
     with pytest.raises(LookupError, match="gradient registry has no entry for: SparseMatMul"):
         t.gradient(y, x)
+
+
+def test_jacobian():
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    z = tf.constant(2.0)
+    with tf.GradientTape(persistent=True) as t:
+        t.watch([x, z])
+        y = tf.reduce_sum(x * x, axis=1) * z
+    jx, jz = t.jacobian(y, [x, z])
+    assert jx.shape == (2, 2, 2)
+    assert jx.numpy().tolist() == [[[4.0, 8.0], [0.0, 0.0]], [[0.0, 0.0], [12.0, 16.0]]]
+    assert jz.numpy().tolist() == [5.0, 25.0]
+    assert t.jacobian(y, tf.constant(1.0)) is None
+    assert t.jacobian(y, tf.constant(1.0), unconnected_gradients="zero").numpy().tolist() == [0.0, 0.0]
+
+
+def test_jacobian_of_variable_uses_a_non_persistent_tape_once():
+    v = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as t:
+        y = v * v
+    assert t.jacobian(y, v).numpy().tolist() == [[2.0, 0.0], [0.0, 4.0]]
+    with pytest.raises(RuntimeError, match="A non-persistent GradientTape can only be used"):
+        t.jacobian(y, v)
