@@ -173,4 +173,36 @@ Status execute_and_record(const OpDef& op, const Tensor* inputs, int num_inputs,
   return Status::OK();
 }
 
+namespace {
+
+Status function_call_grad(GradBuilder&, const GradInputs&, std::vector<GradValue>*) {
+  return errors::Unimplemented("Gradients through graphfn.function calls are not supported yet");
+}
+
+const OpDef& function_call_op() {
+  static const OpDef* op = [] {
+    auto* def = new OpDef();
+    def->name = "PartitionedCall";
+    def->grad_fn = function_call_grad;
+    return def;
+  }();
+  return *op;
+}
+
+}  // namespace
+
+void record_function_call(const Tensor* inputs, int num_inputs, std::vector<Tensor>* outputs) {
+  for (Tensor& t : *outputs) t.clear_id();
+  auto& stack = tape_stack();
+  bool ids_assigned = false;
+  for (const auto& tape : stack) {
+    if (!tape->should_record(inputs, num_inputs)) continue;
+    if (!ids_assigned) {
+      for (Tensor& t : *outputs) t.assign_new_id();
+      ids_assigned = true;
+    }
+    tape->record(function_call_op(), inputs, num_inputs, AttrMap(), *outputs);
+  }
+}
+
 }  // namespace graphfn

@@ -70,6 +70,12 @@ Status execute_and_record(const OpDef& op, const Tensor* inputs, int num_inputs,
                           std::vector<Tensor>* outputs);
 bool any_tape_active();
 
+// After an eager call of a traced function (a plan run on `inputs`): the results become new
+// tensors, and active tapes watching an input record the call as one "PartitionedCall" entry.
+// Its gradient function is not written yet (differentiating the function's graph with
+// GraphGradBuilder): a gradient reaching it raises Unimplemented instead of giving a silent None.
+void record_function_call(const Tensor* inputs, int num_inputs, std::vector<Tensor>* outputs);
+
 // Builds gradients by running ops eagerly (recorded by enclosing tapes).
 class EagerGradBuilder : public GradBuilder {
  public:

@@ -319,3 +319,20 @@ def test_jacobian_of_variable_uses_a_non_persistent_tape_once():
     assert t.jacobian(y, v).numpy().tolist() == [[2.0, 0.0], [0.0, 4.0]]
     with pytest.raises(RuntimeError, match="A non-persistent GradientTape can only be used"):
         t.jacobian(y, v)
+
+
+def test_function_call_on_tape_is_not_silently_dropped():
+    # graphfn-only until function gradients exist: the call is recorded, and a gradient reaching
+    # it raises instead of giving None (TF differentiates through it).
+    @tf.function
+    def f(x):
+        return x * x
+
+    x = tf.constant(3.0)
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        y = f(x) + x
+        z = f(tf.constant(2.0)) + x  # the call does not depend on x: not recorded
+    with pytest.raises(tf.errors.UnimplementedError, match="Gradients through graphfn.function calls"):
+        t.gradient(y, x)
+    assert float(t.gradient(z, x)) == 1.0
