@@ -73,6 +73,10 @@ struct StridedSliceGradKernel {
     const Shape& shape = c.output_shapes[0];
     StridedSliceResult r;
     GRAPHFN_RETURN_IF_ERROR(compute_strided_slice(shape, &begin, &end, strides, masks, &r));
+    // Plans may skip the shape function (static shapes, values unknown when traced): check here.
+    if (r.output_shape.num_elements() != c.input(4).num_elements()) {
+      return errors::InvalidArgument("shape of dy was ", c.input(4).shape(), " instead of ", r.output_shape);
+    }
     Tensor* out = nullptr;
     GRAPHFN_RETURN_IF_ERROR(allocate_checked(c, 0, &out));
     T* po = out->data<T>();

@@ -38,7 +38,9 @@ Status unpack_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
     parts.push_back(in.output_grads[i] ? in.output_grads[i] : b.zeros_like(in.outputs[i]));
   }
   const AttrMap attrs = grad::attrs({{"N", static_cast<int64_t>(parts.size())}, {"axis", in.attr_int("axis")}});
-  (*g)[0] = parts.empty() ? GradValue() : b.op_n("Pack", parts, attrs).at(0);
+  if (parts.empty()) return b.status();
+  std::vector<GradValue> packed = b.op_n("Pack", parts, attrs);
+  if (!packed.empty()) (*g)[0] = packed[0];
   return b.status();
 }
 
@@ -113,11 +115,12 @@ Status gather_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   const Shape ishape = b.static_shape(in.inputs[1]);
   std::vector<int64_t> axis_value;
   GRAPHFN_RETURN_IF_ERROR(grad::int_values(b, in.inputs[2], "axis", &axis_value));
-  if (!p.known_rank() || !p.fully_defined() || !ishape.known_rank() || !ishape.fully_defined()) {
+  if (!p.known_rank() || !p.fully_defined() || !ishape.known_rank() || !ishape.fully_defined() ||
+      axis_value.size() != 1) {
     return errors::Unimplemented("gather gradient needs static shapes");
   }
   int axis = 0;
-  GRAPHFN_RETURN_IF_ERROR(normalize_axis(axis_value.at(0), p.rank(), &axis, "axis"));
+  GRAPHFN_RETURN_IF_ERROR(normalize_axis(axis_value[0], p.rank(), &axis, "axis"));
   int64_t outer = 1, inner = 1;
   for (int d = 0; d < axis; ++d) outer *= p.dim(d);
   for (int d = axis + 1; d < p.rank(); ++d) inner *= p.dim(d);

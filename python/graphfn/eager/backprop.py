@@ -58,7 +58,7 @@ def _is_trainable(value):
     return value.dtype.is_floating
 
 
-@tf_export("GradientTape")
+@tf_export("GradientTape", "autodiff.GradientTape")
 class GradientTape:
     """Records operations for automatic differentiation, as tf.GradientTape."""
 

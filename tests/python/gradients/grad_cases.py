@@ -43,6 +43,7 @@ CASES = {
     "matmul_tb": ("lambda tf, a, b: tf.matmul(a, b, transpose_b=True)", [A23, A23]),
     "matmul_ta_tb": ("lambda tf, a, b: tf.matmul(a, b, transpose_a=True, transpose_b=True)",
                      [[[1.0, 2.0], [3.0, -1.0], [0.5, 0.2]], [[0.3, 0.1, 0.4], [-0.2, 0.6, 0.9]]]),
+    "matmul_sparse": ("lambda tf, a, b: tf.matmul(a, b, a_is_sparse=True, transpose_b=True)", [A23, A23]),
     "matmul_operator": ("lambda tf, a, b: a @ b", [A23, M34]),
     "batch_matmul": ("lambda tf, a, b: tf.matmul(a, b)", [[A23, P23], M34]),
     "batch_matmul_adjoint": ("lambda tf, a, b: tf.matmul(a, b, adjoint_a=True)", [[A23, P23], [A23, P23]]),

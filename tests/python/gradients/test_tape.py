@@ -288,16 +288,6 @@ def test_identity_is_a_new_tensor():
     assert t.gradient(z, x) is None
 
 
-def test_missing_gradient_raises_lookup_error():
-    # graphfn-only: SparseMatMul has no gradient function yet (TF has one); the error is TF's.
-    x = tf.constant([[1.0, 2.0]])
-    with tf.GradientTape() as t:
-        t.watch(x)
-        y = tf.matmul(x, x, transpose_b=True, a_is_sparse=True)
-    with pytest.raises(LookupError, match="gradient registry has no entry for: SparseMatMul"):
-        t.gradient(y, x)
-
-
 def test_jacobian():
     x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
     z = tf.constant(2.0)
