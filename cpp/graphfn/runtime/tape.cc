@@ -12,6 +12,11 @@ std::vector<std::shared_ptr<Tape>>& tape_stack() {
   return stack;
 }
 
+// The stack's size, as a trivially constructed thread_local: the check every eager op makes
+// needs no TLS initialisation guard.
+thread_local size_t t_num_active = 0;
+void sync_count() { t_num_active = tape_stack().size(); }
+
 // Takes a tape off the stack while its own gradient is computed (TF pops it too): the backward
 // ops are recorded by enclosing tapes only.
 class PauseTape {
@@ -26,11 +31,13 @@ class PauseTape {
         break;
       }
     }
+    sync_count();
   }
   ~PauseTape() {
     if (!saved_) return;
     auto& stack = tape_stack();
     stack.insert(stack.begin() + static_cast<long>(std::min(pos_, stack.size())), std::move(saved_));
+    sync_count();
   }
 
  private:
@@ -40,13 +47,17 @@ class PauseTape {
 
 }  // namespace
 
-void Tape::push(const std::shared_ptr<Tape>& tape) { tape_stack().push_back(tape); }
+void Tape::push(const std::shared_ptr<Tape>& tape) {
+  tape_stack().push_back(tape);
+  sync_count();
+}
 
 bool Tape::pop(const Tape* tape) {
   auto& stack = tape_stack();
   for (size_t i = stack.size(); i-- > 0;) {
     if (stack[i].get() == tape) {
       stack.erase(stack.begin() + static_cast<long>(i));
+      sync_count();
       return true;
     }
   }
@@ -62,7 +73,7 @@ bool Tape::is_active(const Tape* tape) {
 
 const std::vector<std::shared_ptr<Tape>>& Tape::active() { return tape_stack(); }
 
-bool any_tape_active() { return !tape_stack().empty(); }
+bool any_tape_active() { return t_num_active != 0; }
 
 bool Tape::should_record(const Tensor* inputs, int num_inputs) const {
   for (int i = 0; i < num_inputs; ++i) {
@@ -159,8 +170,8 @@ Status EagerGradBuilder::run(const OpDef& op, const std::vector<GradValue>& inpu
 Status execute_and_record(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
                           std::vector<Tensor>* outputs) {
   GRAPHFN_RETURN_IF_ERROR(execute_eager(op, inputs, num_inputs, attrs, outputs));
+  if (t_num_active == 0 || op.not_differentiable) return Status::OK();
   auto& stack = tape_stack();
-  if (stack.empty() || op.not_differentiable) return Status::OK();
   bool ids_assigned = false;
   for (const auto& tape : stack) {
     if (!tape->should_record(inputs, num_inputs)) continue;
@@ -193,6 +204,7 @@ const OpDef& function_call_op() {
 
 void record_function_call(const Tensor* inputs, int num_inputs, std::vector<Tensor>* outputs) {
   for (Tensor& t : *outputs) t.clear_id();
+  if (t_num_active == 0) return;
   auto& stack = tape_stack();
   bool ids_assigned = false;
   for (const auto& tape : stack) {
