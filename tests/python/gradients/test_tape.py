@@ -326,3 +326,20 @@ def test_function_call_on_tape_is_not_silently_dropped():
     with pytest.raises(tf.errors.UnimplementedError, match="Gradients through graphfn.function calls"):
         t.gradient(y, x)
     assert float(t.gradient(z, x)) == 1.0
+
+
+def test_tapes_are_per_thread():
+    import threading
+    x = tf.constant(3.0)
+    results = {}
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = x * 2
+
+        def other():
+            results["z"] = x * 5  # another thread: not recorded by this thread's tape
+
+        th = threading.Thread(target=other)
+        th.start()
+        th.join()
+    assert t.gradient(results["z"], x) is None
