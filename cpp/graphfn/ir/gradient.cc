@@ -104,9 +104,11 @@ GradValue GradBuilder::add_n(const std::vector<GradValue>& values) {
     if (!v.is_null()) present.push_back(v);
   }
   if (present.empty()) return GradValue();
-  GradValue sum = present[0];
-  for (size_t i = 1; i < present.size(); ++i) sum = op("AddV2", {sum, present[i]});
-  return sum;
+  if (present.size() == 2) return op("AddV2", {present[0], present[1]});
+  AttrMap attrs;
+  attrs.set("N", static_cast<int64_t>(present.size()));
+  std::vector<GradValue> sum = op_n("AddN", present, attrs);
+  return sum.empty() ? GradValue() : sum[0];
 }
 
 Status call_gradient(GradBuilder& b, const GradInputs& in, std::vector<GradValue>* input_grads) {

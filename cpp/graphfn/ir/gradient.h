@@ -75,7 +75,7 @@ class GradBuilder {
   // of an input that was broadcast: BroadcastGradientArgs + Sum + Reshape (skipped when the static
   // shapes already match).
   GradValue reduce_to_shape_of(const GradValue& grad, const GradValue& like);
-  // Sum of values, pairwise AddV2 (nulls skipped); null if all are null.
+  // Sum of values (AddV2 for two, AddN for more; nulls skipped); null if all are null.
   GradValue add_n(const std::vector<GradValue>& values);
 
   Status status() const { return status_; }

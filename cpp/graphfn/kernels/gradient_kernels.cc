@@ -132,9 +132,40 @@ struct UnsortedSegmentSumKernel {
   }
 };
 
+template <typename T>
+struct AddNKernel {
+  static Status compute(KernelContext& c) {
+    Tensor& out = c.allocate_output(0);
+    T* po = out.data<T>();
+    const int64_t n = out.num_elements();
+    const T* first = c.input(0).data<T>();
+    std::copy(first, first + n, po);
+    for (int k = 1; k < c.num_inputs; ++k) {
+      const T* pk = c.input(k).data<T>();
+      for (int64_t i = 0; i < n; ++i) po[i] = static_cast<T>(po[i] + pk[i]);
+    }
+    return Status::OK();
+  }
+};
+
+// gradients where features > 0, else 0.
+template <typename T>
+struct ReluGradKernel {
+  static Status compute(KernelContext& c) {
+    Tensor& out = c.allocate_output(0);
+    const T* g = c.input(0).data<T>();
+    const T* f = c.input(1).data<T>();
+    T* po = out.data<T>();
+    for (int64_t i = 0; i < out.num_elements(); ++i) po[i] = f[i] > T(0) ? g[i] : T(0);
+    return Status::OK();
+  }
+};
+
 }  // namespace
 
 void register_gradient_kernels(OpRegistry& reg) {
+  register_kernels<AddNKernel>(reg, "AddN", NumericTypes{});
+  register_kernels<ReluGradKernel>(reg, "ReluGrad", NumericTypes{});
   register_for_all_dtypes(reg, "StopGradient", &stop_gradient_kernel);
   register_kernels<BroadcastGradientArgsKernel>(reg, "BroadcastGradientArgs", TypeList<int32_t, int64_t>{});
   register_for_all_dtypes(reg, "BroadcastTo", &broadcast_to_kernel);

@@ -92,6 +92,16 @@ Status strided_slice_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   return b.status();
 }
 
+// StridedSliceGrad is linear in dy: its gradient slices the incoming gradient the same way.
+Status strided_slice_grad_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  AttrMap attrs;
+  for (const char* mask : {"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"}) {
+    attrs.set(mask, in.attr_int(mask));
+  }
+  (*g)[4] = b.op("StridedSlice", {dy(in), in.inputs[1], in.inputs[2], in.inputs[3]}, attrs);
+  return b.status();
+}
+
 // Slice(x, begin, size) is the strided slice [begin, begin + size) with unit strides.
 Status slice_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   std::vector<int64_t> begin, size;
@@ -146,10 +156,16 @@ Status unsorted_segment_sum_grad(GradBuilder& b, const GradInputs& in, Grads* g)
   return b.status();
 }
 
+Status add_n_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  for (auto& v : *g) v = dy(in);
+  return b.status();
+}
+
 }  // namespace
 
 void register_array_gradients(OpRegistry& reg) {
   reg.set_gradient("Identity", grad::pass_through);
+  reg.set_gradient("AddN", add_n_grad);
   reg.set_gradient("ReadVariableOp", grad::pass_through);
   reg.set_gradient("Reshape", grad::reshape_back);
   reg.set_gradient("ExpandDims", grad::reshape_back);
@@ -161,12 +177,13 @@ void register_array_gradients(OpRegistry& reg) {
   reg.set_gradient("Fill", fill_grad);
   reg.set_gradient("BroadcastTo", broadcast_to_grad);
   reg.set_gradient("StridedSlice", strided_slice_grad);
+  reg.set_gradient("StridedSliceGrad", strided_slice_grad_grad);
   reg.set_gradient("Slice", slice_grad);
   reg.set_gradient("GatherV2", gather_grad);
   reg.set_gradient("UnsortedSegmentSum", unsorted_segment_sum_grad);
   // TF's NotDifferentiable ops (and ops whose gradient is None for every input).
   for (const char* op : {"Const", "Placeholder", "Shape", "Size", "Rank", "ZerosLike", "OnesLike", "StopGradient",
-                         "BroadcastGradientArgs", "StridedSliceGrad", "Eye", "Range", "OneHot", "Where", "ArgMax", "ArgMin", "Any",
+                         "BroadcastGradientArgs", "Eye", "Range", "OneHot", "Where", "ArgMax", "ArgMin", "Any",
                          "All", "StringFormat", "PrintV2", "Assert", "RandomUniformInt", "RandomUniform",
                          "RandomStandardNormal", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"}) {
     reg.set_not_differentiable(op);

@@ -1,4 +1,4 @@
-// Ops that gradients are built from: StopGradient (tf.stop_gradient), BroadcastGradientArgs (the
+// Ops that gradients are built from: AddN (summing gradients; tf.add_n), ReluGrad, StopGradient (tf.stop_gradient), BroadcastGradientArgs (the
 // axes a broadcasting op's gradient sums over), BroadcastTo (the gradient of a reduction) and
 // StridedSliceGrad (the gradient of StridedSlice and Slice: dy placed in zeros) and
 // UnsortedSegmentSum (tf.math.unsorted_segment_sum; the gradient of GatherV2).
@@ -127,9 +127,42 @@ Status unsorted_segment_sum_shape(InferenceContext& c) {
   return Status::OK();
 }
 
+// Every input has the same shape (AddN does not broadcast).
+Status add_n_shape(InferenceContext& c) {
+  Shape out = c.input_shape(0);
+  for (int i = 1; i < c.num_inputs(); ++i) {
+    const Shape& s = c.input_shape(i);
+    if (!s.known_rank() || !out.known_rank() || !s.fully_defined() || !out.fully_defined()) {
+      if (!out.known_rank()) out = s;
+      continue;
+    }
+    if (s != out) {
+      return errors::InvalidArgument("Inputs to operation AddN of type AddN must have the same size and shape.  Input 0: ",
+                                     c.input_shape(0), " != input ", i, ": ", s);
+    }
+  }
+  c.set_output(0, c.input_dtype(0), out);
+  return Status::OK();
+}
+
+Status relu_grad_shape(InferenceContext& c) {
+  const Shape& g = c.input_shape(0);
+  const Shape& f = c.input_shape(1);
+  if (g.known_rank() && f.known_rank() && g.fully_defined() && f.fully_defined() && g != f) {
+    return errors::InvalidArgument("Inputs to operation ReluGrad of type ReluGrad must have the same size and shape.  "
+                                   "Input 0: ", g, " != input 1: ", f);
+  }
+  c.set_output(0, c.input_dtype(0), g.known_rank() ? g : f);
+  return Status::OK();
+}
+
 }  // namespace
 
 void register_gradient_ops(OpRegistry& reg) {
+  reg.op("AddN").input("inputs: N * T").output("sum: T").attr("N: int").attr("T: {numbertype}").commutative()
+      .shape_fn(add_n_shape, true);
+  reg.op("ReluGrad").input("gradients: T").input("features: T").output("backprops: T").attr("T: {numbertype}")
+      .shape_fn(relu_grad_shape, true);
   reg.op("StopGradient").input("input: T").output("output: T").attr("T: type").shape_fn(shape_fns::unchanged, true);
   reg.op("BroadcastGradientArgs").input("s0: T").input("s1: T").output("r0: T").output("r1: T")
       .attr("T: {int32, int64} = DT_INT32").shape_fn(broadcast_gradient_args_shape, true);

@@ -94,8 +94,15 @@ Status sigmoid_grad(GradBuilder& b, const GradInputs& in, Grads* g) {  // dy * s
   return b.status();
 }
 Status relu_grad(GradBuilder& b, const GradInputs& in, Grads* g) {  // where the output is > 0
-  const GradValue active = b.op("Greater", {out(in), b.scalar(b.dtype(x(in)), 0)});
-  (*g)[0] = b.op("SelectV2", {active, dy(in), b.zeros_like(dy(in))});
+  (*g)[0] = b.op("ReluGrad", {dy(in), out(in)});
+  return b.status();
+}
+
+// ReluGrad is linear in its gradients; its features get zeros (as TF: second derivatives of
+// relu are 0, not None).
+Status relu_grad_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  (*g)[0] = b.op("ReluGrad", {dy(in), in.inputs[1]});
+  (*g)[1] = b.zeros_like(in.inputs[1]);
   return b.status();
 }
 
@@ -150,6 +157,7 @@ void register_math_gradients(OpRegistry& reg) {
   reg.set_gradient("Tanh", tanh_grad);
   reg.set_gradient("Sigmoid", sigmoid_grad);
   reg.set_gradient("Relu", relu_grad);
+  reg.set_gradient("ReluGrad", relu_grad_grad);
   reg.set_gradient("Cast", cast_grad);
   reg.set_gradient("ClipByValue", clip_by_value_grad);
   reg.set_gradient("SelectV2", select_v2_grad);

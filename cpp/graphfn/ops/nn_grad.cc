@@ -55,6 +55,10 @@ Status xent_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
     const GradValue per_row = b.op("ExpandDims", {in.output_grads[0], b.scalar(DType::kInt32, -1)});
     const GradValue labels_grad = b.op("Mul", {per_row, b.op("Neg", {b.op("LogSoftmax", {x(in)})})});
     (*g)[1] = b.reduce_to_shape_of(labels_grad, in.inputs[1]);
+  } else {
+    // TF treats a missing loss gradient as zeros here (only backprop's may be None), so the
+    // labels get zeros, not None (second derivatives).
+    (*g)[1] = b.zeros_like(in.inputs[1]);
   }
   return b.status();
 }

@@ -102,5 +102,6 @@ CASES = {
              [A23, [[0.2, 0.3, 0.5], [1.0, 0.0, 0.0]]]),
     "xent_axis0": ("lambda tf, x, y: tf.nn.softmax_cross_entropy_with_logits(y, x, axis=0)", [A23, [[0.2, 0.3, 0.5], [0.8, 0.7, 0.5]]]),
     "xent_1d": ("lambda tf, x, y: tf.nn.softmax_cross_entropy_with_logits(y, x)", [B3, [0.2, 0.3, 0.5]]),
+    "add_n": ("lambda tf, x, y: tf.add_n([x, y, x * y])", [A23, P23]),
     "fill": ("lambda tf, x: tf.fill([2, 3], x) * [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]", [0.5]),
 }

@@ -45,3 +45,26 @@ def test_unsorted_segment_sum_errors(args, message):
     with pytest.raises(tf.errors.InvalidArgumentError) as e:
         tf.math.unsorted_segment_sum(*args)
     assert str(e.value) == _PREFIX % "UnsortedSegmentSum" + message + " [Op:UnsortedSegmentSum]"
+
+
+def test_add_n():
+    t = tf.add_n([tf.constant([1, 2]), tf.constant([3, 4]), tf.constant([5, 6])])
+    assert t.dtype == tf.int32 and t.numpy().tolist() == [9, 12]
+    assert tf.add_n([tf.constant([1.0, 2.0])]).numpy().tolist() == [1.0, 2.0]
+    assert tf.add_n([[1, 2], [3, 4]]).numpy().tolist() == [4, 6]
+    assert float(tf.math.add_n([1.0, 2.0])) == 3.0
+
+
+@pytest.mark.parametrize("inputs,exc,message", [
+    ([], ValueError, "Inputs must be an iterable of at least one Tensor/IndexedSlices with the same dtype and shape."),
+    ([[1, 2], [1, 2, 3]], tf.errors.InvalidArgumentError,
+     _PREFIX % "AddN_N_2" + "Inputs to operation AddN of type AddN must have the same size and shape.  Input 0: [2] "
+     "!= input 1: [3] [Op:AddN] name: "),
+    ([[1, 2], [1.0, 2.0]], tf.errors.InvalidArgumentError,
+     "cannot compute AddN as input #1(zero-based) was expected to be a int32 tensor but is a float tensor [Op:AddN] "
+     "name: "),
+])
+def test_add_n_errors(inputs, exc, message):
+    with pytest.raises(exc) as e:
+        tf.add_n([tf.constant(v) for v in inputs] if inputs else inputs)
+    assert str(e.value) == message

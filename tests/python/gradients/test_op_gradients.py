@@ -1,5 +1,6 @@
 """Every op gradient: against TensorFlow's gradients (expected_tf.json, made by make_expected.py
-under TF 2.21) and against central finite differences of graphfn's forward ops."""
+under TF 2.21) and against central finite differences of graphfn's forward ops; second
+derivatives (nested tapes) against TensorFlow's, None-ness included."""
 
 import json
 import os
@@ -78,3 +79,27 @@ def test_matches_finite_differences(name, dtype, eps, tol):
     numeric = _finite_differences(source, values, dtype, eps)
     for g, n in zip(ours, numeric):
         np.testing.assert_allclose(np.zeros_like(n) if g is None else g, n, rtol=tol, atol=tol)
+
+
+def _second_derivatives(source, values):
+    fn = eval(source)
+    xs = _inputs(values, "float64")
+    with tf.GradientTape() as outer:
+        outer.watch(xs)
+        with tf.GradientTape() as inner:
+            inner.watch(xs)
+            y = fn(tf, *xs)
+        grads = inner.gradient(y, xs, output_gradients=tf.constant(output_weights(y.shape, "float64")))
+        total = tf.add_n([tf.reduce_sum(g * output_weights(g.shape, "float64")) for g in grads if g is not None])
+    return [None if g is None else g.numpy() for g in outer.gradient(total, xs)]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_second_derivatives_match_tensorflow(name):
+    source, values = CASES[name]
+    ours = _second_derivatives(source, values)
+    expected = EXPECTED[name]["second"]
+    assert [g is None for g in ours] == [g is None for g in expected]
+    for g, e in zip(ours, expected):
+        if g is not None:
+            np.testing.assert_allclose(g, np.asarray(e), rtol=1e-12, atol=1e-12)
