@@ -161,11 +161,73 @@ struct ReluGradKernel {
   }
 };
 
+template <typename T>
+struct InvertPermutationKernel {
+  static Status compute(KernelContext& c) {
+    std::vector<int64_t> perm;
+    GRAPHFN_RETURN_IF_ERROR(int_values(c.input(0), &perm));
+    const int64_t n = static_cast<int64_t>(perm.size());
+    Tensor& out = c.allocate_output(0);
+    T* po = out.data<T>();
+    std::vector<bool> seen(perm.size(), false);
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t d = perm[i];
+      if (d < 0 || d >= n) return errors::InvalidArgument(d, " is not between 0 and ", n);
+      if (seen[d]) return errors::InvalidArgument(d, " is duplicated in the input.");
+      seen[d] = true;
+      po[d] = static_cast<T>(i);
+    }
+    return Status::OK();
+  }
+};
+
+template <typename T>
+struct ConcatOffsetKernel {
+  static Status compute(KernelContext& c) {
+    std::vector<int64_t> axis_value, first;
+    GRAPHFN_RETURN_IF_ERROR(int_values(c.input(0), &axis_value));
+    GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &first));
+    const int64_t rank = static_cast<int64_t>(first.size());
+    int64_t axis = axis_value.empty() ? 0 : axis_value[0];
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= rank) {
+      return errors::InvalidArgument("Concat dim is out of range: ", axis_value.empty() ? 0 : axis_value[0], " vs. ", rank);
+    }
+    auto text = [](const std::vector<int64_t>& v) {
+      std::string s = "[";
+      for (size_t i = 0; i < v.size(); ++i) s += (i ? " " : "") + std::to_string(v[i]);
+      return s + "]";
+    };
+    int64_t offset = 0;
+    for (int i = 1; i < c.num_inputs; ++i) {
+      std::vector<int64_t> dims;
+      GRAPHFN_RETURN_IF_ERROR(int_values(c.input(i), &dims));
+      if (static_cast<int64_t>(dims.size()) != rank) {
+        return errors::InvalidArgument("input ", i - 1, " should contain ", rank, " elements, but got ", dims.size());
+      }
+      for (int64_t d = 0; d < rank; ++d) {
+        if (d != axis && dims[d] != first[d]) {
+          return errors::InvalidArgument("All dimensions except ", axis, " must match. Input ", i - 1, " has shape ",
+                                         text(dims), " and doesn't match input 0 with shape ", text(first), ".");
+        }
+      }
+      Tensor* out = nullptr;
+      GRAPHFN_RETURN_IF_ERROR(c.allocate_output(i - 1, Shape{rank}, &out));
+      T* po = out->data<T>();
+      for (int64_t d = 0; d < rank; ++d) po[d] = static_cast<T>(d == axis ? offset : 0);
+      offset += dims[axis];
+    }
+    return Status::OK();
+  }
+};
+
 }  // namespace
 
 void register_gradient_kernels(OpRegistry& reg) {
   register_kernels<AddNKernel>(reg, "AddN", NumericTypes{});
   register_kernels<ReluGradKernel>(reg, "ReluGrad", NumericTypes{});
+  register_kernels<InvertPermutationKernel>(reg, "InvertPermutation", TypeList<int32_t, int64_t>{});
+  register_kernels<ConcatOffsetKernel>(reg, "ConcatOffset", TypeList<int32_t, int64_t>{});
   register_for_all_dtypes(reg, "StopGradient", &stop_gradient_kernel);
   register_kernels<BroadcastGradientArgsKernel>(reg, "BroadcastGradientArgs", TypeList<int32_t, int64_t>{});
   register_for_all_dtypes(reg, "BroadcastTo", &broadcast_to_kernel);

@@ -17,7 +17,12 @@ using grad::dy;
 using grad::x;
 using Grads = std::vector<GradValue>;
 
+// Transposed back by the inverse permutation (computed now when the permutation is constant).
 Status transpose_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  if (!b.constant_value(in.inputs[1])) {
+    (*g)[0] = b.op("Transpose", {dy(in), b.op("InvertPermutation", {in.inputs[1]})});
+    return b.status();
+  }
   std::vector<int64_t> perm;
   GRAPHFN_RETURN_IF_ERROR(grad::int_values(b, in.inputs[1], "permutation", &perm));
   std::vector<int64_t> inverse(perm.size());
@@ -44,19 +49,38 @@ Status unpack_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   return b.status();
 }
 
-// Each input gets its slice of the gradient along the axis (static shapes).
+// Each input gets its slice of the gradient along the axis: offsets computed now from static
+// shapes, else by ConcatOffset at run time (as TF).
 Status concat_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   const int n = static_cast<int>(in.inputs.size()) - 1;
+  const GradValue& axis_input = in.inputs[n];
+  bool all_static = b.constant_value(axis_input) != nullptr;
+  for (int i = 0; i < n && all_static; ++i) {
+    const Shape s = b.static_shape(in.inputs[i]);
+    all_static = s.known_rank() && s.fully_defined();
+  }
+  if (!all_static) {
+    const GradValue axis = b.dtype(axis_input) == DType::kInt32
+                               ? axis_input
+                               : b.op("Cast", {axis_input}, grad::attrs({{"DstT", DType::kInt32}}));
+    std::vector<GradValue> offset_inputs{axis};
+    for (int i = 0; i < n; ++i) offset_inputs.push_back(b.shape_of(in.inputs[i]));
+    const std::vector<GradValue> offsets = b.op_n("ConcatOffset", offset_inputs,
+                                                  grad::attrs({{"N", static_cast<int64_t>(n)}}));
+    for (int i = 0; i < n && !offsets.empty(); ++i) {
+      (*g)[i] = b.op("Slice", {dy(in), offsets[i], offset_inputs[i + 1]});
+    }
+    return b.status();
+  }
   std::vector<int64_t> axis_value;
-  GRAPHFN_RETURN_IF_ERROR(grad::int_values(b, in.inputs[n], "axis", &axis_value));
-  const Shape out_shape = b.static_shape(dy(in));
-  if (!out_shape.known_rank() || axis_value.size() != 1) return errors::Unimplemented("concat gradient needs a known rank");
+  GRAPHFN_RETURN_IF_ERROR(grad::int_values(b, axis_input, "axis", &axis_value));
+  const Shape out_shape = b.static_shape(in.inputs[0]);
+  if (axis_value.size() != 1) return errors::Unimplemented("concat gradient needs a scalar axis");
   int axis = 0;
   GRAPHFN_RETURN_IF_ERROR(normalize_axis(axis_value[0], out_shape.rank(), &axis, "axis"));
   std::vector<int64_t> begin(out_shape.rank(), 0);
   for (int i = 0; i < n; ++i) {
     const Shape s = b.static_shape(in.inputs[i]);
-    if (!s.known_rank() || !s.fully_defined()) return errors::Unimplemented("concat gradient needs static shapes");
     std::vector<int64_t> size(s.dims().begin(), s.dims().end());
     (*g)[i] = b.op("Slice", {dy(in), b.int_vector(begin), b.int_vector(size)});
     begin[axis] += s.dim(axis);
@@ -102,13 +126,23 @@ Status strided_slice_grad_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   return b.status();
 }
 
-// Slice(x, begin, size) is the strided slice [begin, begin + size) with unit strides.
+// Slice(x, begin, size) is the strided slice [begin, begin + size) with unit strides (size -1:
+// to the end); computed now when begin, size and x's shape are known, else by ops.
 Status slice_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
-  std::vector<int64_t> begin, size;
-  GRAPHFN_RETURN_IF_ERROR(grad::int_values(b, in.inputs[1], "slice begin", &begin));
-  GRAPHFN_RETURN_IF_ERROR(grad::int_values(b, in.inputs[2], "slice size", &size));
+  const GradValue &begin_v = in.inputs[1], &size_v = in.inputs[2];
   const Shape s = b.static_shape(x(in));
-  if (!s.known_rank() || !s.fully_defined()) return errors::Unimplemented("slice gradient needs a static shape");
+  if (!b.constant_value(begin_v) || !b.constant_value(size_v) || !s.known_rank() || !s.fully_defined()) {
+    const DType index = b.dtype(begin_v);
+    GradValue shape = b.shape_of(x(in));
+    if (index != DType::kInt32) shape = b.op("Cast", {shape}, grad::attrs({{"DstT", index}}));
+    const GradValue to_end = b.op("Less", {size_v, b.scalar(index, 0)});
+    const GradValue end = b.op("SelectV2", {to_end, shape, b.op("AddV2", {begin_v, size_v})});
+    (*g)[0] = b.op("StridedSliceGrad", {shape, begin_v, end, b.ones_like(begin_v), dy(in)});
+    return b.status();
+  }
+  std::vector<int64_t> begin, size;
+  GRAPHFN_RETURN_IF_ERROR(grad::int_values(b, begin_v, "slice begin", &begin));
+  GRAPHFN_RETURN_IF_ERROR(grad::int_values(b, size_v, "slice size", &size));
   std::vector<int64_t> end(begin.size()), strides(begin.size(), 1);
   for (size_t d = 0; d < begin.size(); ++d) end[d] = size[d] < 0 ? s.dim(static_cast<int>(d)) : begin[d] + size[d];
   (*g)[0] = b.op("StridedSliceGrad", {b.shape_of(x(in)), b.int_vector(begin), b.int_vector(end),
@@ -183,7 +217,7 @@ void register_array_gradients(OpRegistry& reg) {
   reg.set_gradient("UnsortedSegmentSum", unsorted_segment_sum_grad);
   // TF's NotDifferentiable ops (and ops whose gradient is None for every input).
   for (const char* op : {"Const", "Placeholder", "Shape", "Size", "Rank", "ZerosLike", "OnesLike", "StopGradient",
-                         "BroadcastGradientArgs", "Eye", "Range", "OneHot", "Where", "ArgMax", "ArgMin", "Any",
+                         "BroadcastGradientArgs", "InvertPermutation", "ConcatOffset", "Eye", "Range", "OneHot", "Where", "ArgMax", "ArgMin", "Any",
                          "All", "StringFormat", "PrintV2", "Assert", "RandomUniformInt", "RandomUniform",
                          "RandomStandardNormal", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"}) {
     reg.set_not_differentiable(op);

@@ -1,4 +1,5 @@
-// Ops that gradients are built from: AddN (summing gradients; tf.add_n), ReluGrad, StopGradient (tf.stop_gradient), BroadcastGradientArgs (the
+// Ops that gradients are built from: AddN (summing gradients; tf.add_n), ReluGrad,
+// InvertPermutation, ConcatOffset, StopGradient (tf.stop_gradient), BroadcastGradientArgs (the
 // axes a broadcasting op's gradient sums over), BroadcastTo (the gradient of a reduction) and
 // StridedSliceGrad (the gradient of StridedSlice and Slice: dy placed in zeros) and
 // UnsortedSegmentSum (tf.math.unsorted_segment_sum; the gradient of GatherV2).
@@ -156,6 +157,19 @@ Status relu_grad_shape(InferenceContext& c) {
   return Status::OK();
 }
 
+Status invert_permutation_shape(InferenceContext& c) {
+  const Shape& x = c.input_shape(0);
+  if (x.known_rank() && x.rank() != 1) return errors::InvalidArgument("invert_permutation expects a 1D vector.");
+  c.set_output(0, c.input_dtype(0), x.known_rank() ? x : Shape{Shape::kUnknownDim});
+  return Status::OK();
+}
+
+// One offset vector per shape: where each input starts along concat_dim in the result.
+Status concat_offset_shape(InferenceContext& c) {
+  for (int i = 1; i < c.num_inputs(); ++i) c.set_output(i - 1, c.input_dtype(i), c.input_shape(i));
+  return Status::OK();
+}
+
 }  // namespace
 
 void register_gradient_ops(OpRegistry& reg) {
@@ -163,6 +177,11 @@ void register_gradient_ops(OpRegistry& reg) {
       .shape_fn(add_n_shape, true);
   reg.op("ReluGrad").input("gradients: T").input("features: T").output("backprops: T").attr("T: {numbertype}")
       .shape_fn(relu_grad_shape, true);
+  reg.op("InvertPermutation").input("x: T").output("y: T").attr("T: {int32, int64} = DT_INT32")
+      .shape_fn(invert_permutation_shape, true);
+  reg.op("ConcatOffset").input("concat_dim: int32").input("shape: N * shape_type").output("offset: N * shape_type")
+      .attr("N: int").attr("shape_type: {int32, int64} = DT_INT32").kernel_type_attr("shape_type")
+      .shape_fn(concat_offset_shape, true);
   reg.op("StopGradient").input("input: T").output("output: T").attr("T: type").shape_fn(shape_fns::unchanged, true);
   reg.op("BroadcastGradientArgs").input("s0: T").input("s1: T").output("r0: T").output("r1: T")
       .attr("T: {int32, int64} = DT_INT32").shape_fn(broadcast_gradient_args_shape, true);

@@ -35,3 +35,8 @@ def add_n(inputs, name=None):
     if len(inputs) == 1:
         return ops.Identity(inputs[0])
     return ops.AddN(inputs)
+
+
+@tf_export("math.invert_permutation")
+def invert_permutation(x, name=None):
+    return _fast_path.call(_fast_path.is_plain(x), ops.InvertPermutation, x)

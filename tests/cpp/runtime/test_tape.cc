@@ -165,6 +165,25 @@ TEST_CASE("StridedSliceGrad places dy where the slice read", "[kernels][gradient
   CHECK(s.message().find("shape of dy was [1,3] instead of [1,2]") != std::string::npos);
 }
 
+TEST_CASE("ConcatOffset", "[kernels][gradient]") {
+  AttrMap n3;
+  n3.set("N", int64_t{3});
+  std::vector<Tensor> out = run("ConcatOffset", {scalar<int32_t>(1), vec<int32_t>({2, 3}), vec<int32_t>({2, 5}),
+                                                 vec<int32_t>({2, 1})}, n3);
+  CHECK(values<int32_t>(out[0]) == std::vector<int32_t>{0, 0});
+  CHECK(values<int32_t>(out[1]) == std::vector<int32_t>{0, 3});
+  CHECK(values<int32_t>(out[2]) == std::vector<int32_t>{0, 8});
+  AttrMap n2;
+  n2.set("N", int64_t{2});
+  CHECK(values<int32_t>(run("ConcatOffset", {scalar<int32_t>(-1), vec<int32_t>({2, 3}), vec<int32_t>({2, 5})},
+                            n2)[1]) == std::vector<int32_t>{0, 3});
+  CHECK(run_error("ConcatOffset", {scalar<int32_t>(1), vec<int32_t>({2, 3}), vec<int32_t>({3, 5})}, n2).message().find(
+            "All dimensions except 1 must match. Input 1 has shape [3 5] and doesn't match input 0 with shape [2 3].") !=
+        std::string::npos);
+  CHECK(run_error("ConcatOffset", {scalar<int32_t>(2), vec<int32_t>({2, 3}), vec<int32_t>({2, 5})}, n2).message().find(
+            "Concat dim is out of range: 2 vs. 2") != std::string::npos);
+}
+
 TEST_CASE("BroadcastTo", "[kernels][gradient]") {
   Tensor out = run1("BroadcastTo", {tensor<int32_t>({1, 2}, Shape{2, 1}), vec<int32_t>({3, 2, 2})});
   CHECK(out.shape() == Shape{3, 2, 2});
@@ -301,6 +320,16 @@ TEST_CASE("gradient functions agree between the eager and graph builders", "[run
                      {s, nullptr, nullptr, nullptr});
   }
   compare_builders("Prod", {x, vec<int32_t>({1})}, {&full23, nullptr});
+  // Values only known at run time: the permutation, slice bounds, concat shapes.
+  const Shape two{2}, unknown_rank = Shape::unknown_rank();
+  compare_builders("Transpose", {x, vec<int32_t>({1, 0})}, {&batch3, &two});
+  compare_builders("Slice", {x, vec<int32_t>({0, 1}), vec<int32_t>({2, -1})}, {&batch3, &two, &two});
+  compare_builders("Slice", {x, vec<int64_t>({1, 0}), vec<int64_t>({1, 2})}, {&unknown_rank, nullptr, nullptr});
+  AttrMap n2;
+  n2.set("N", int64_t{2});
+  compare_builders("ConcatV2", {x, tensor<double>({7, 8, 9}, Shape{1, 3}), scalar<int32_t>(0)},
+                   {&batch3, &any2, nullptr}, n2);
+  compare_builders("ConcatV2", {x, x, scalar<int64_t>(-1)}, {&full23, &full23, &unknown_rank}, n2);
   compare_builders("MatMul", {x, w}, {&any2, &full32});
   AttrMap tb;
   tb.set("transpose_b", true);

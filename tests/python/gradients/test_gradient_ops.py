@@ -68,3 +68,21 @@ def test_add_n_errors(inputs, exc, message):
     with pytest.raises(exc) as e:
         tf.add_n([tf.constant(v) for v in inputs] if inputs else inputs)
     assert str(e.value) == message
+
+
+def test_invert_permutation():
+    t = tf.math.invert_permutation([2, 0, 1])
+    assert t.dtype == tf.int32 and t.numpy().tolist() == [1, 2, 0]
+    t = tf.math.invert_permutation(tf.constant([1, 0], tf.int64))
+    assert t.dtype == tf.int64 and t.numpy().tolist() == [1, 0]
+
+
+@pytest.mark.parametrize("perm,message", [
+    ([2, 0, 0], "0 is duplicated in the input."),
+    ([3, 0, 1], "3 is not between 0 and 3"),
+    ([[0]], "invert_permutation expects a 1D vector."),
+])
+def test_invert_permutation_errors(perm, message):
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        tf.math.invert_permutation(perm)
+    assert str(e.value) == _PREFIX % "InvertPermutation" + message + " [Op:InvertPermutation]"
