@@ -224,6 +224,46 @@ class GradientTape:
         return nest.pack_sequence_as(sources, result)
 
 
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """d target[b, i...] / d source[b, j...] for each batch row b (rows independent), shaped
+        [batch] + target.shape[1:] + source.shape[1:]; one backward pass per element of a row."""
+        if self._tape is None:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of "
+                               "gradients (or jacobians)")
+        if self._recording and not self._persistent:
+            self._pop_tape()
+        source_tensor = _handle_or_self(source)
+        from graphfn.framework.tensor_shape import TensorShape
+        from graphfn.ops._op_table import ops
+        target_shape, source_shape = TensorShape(target.shape), TensorShape(source.shape)
+        for shape in (target_shape, source_shape):
+            if shape.rank is not None and shape.rank < 2:
+                raise ValueError("Shape %s must have rank at least 2" % shape)
+        if target_shape[0] != source_shape[0]:
+            raise ValueError("Need first dimension of target shape (%s) and source shape (%s) to match."
+                             % (target_shape, source_shape))
+        batch = int(target_shape[0])
+        row = 1
+        for d in target_shape.as_list()[1:]:
+            row *= d
+        columns = []
+        try:
+            for j in range(row):
+                one_hot = ops.OneHot([j] * batch, row, ops.Cast(1, DstT=target.dtype), ops.Cast(0, DstT=target.dtype))
+                g = self._tape.gradient([target], [source_tensor], [ops.Reshape(one_hot, target_shape.as_list())],
+                                        keep=True)[0]
+                columns.append(_zeros_like(source) if g is None else g)
+        except KeyError as e:
+            raise LookupError(e.args[0]) from None
+        if not self._persistent:
+            self._tape = None
+        out_shape = target_shape.as_list() + source_shape.as_list()[1:]
+        if not columns:
+            return ops.Fill(out_shape, ops.Cast(0, DstT=source.dtype))
+        return ops.Reshape(ops.Pack(columns, axis=1), out_shape)
+
+
 def _handle_or_self(value):
     return value.handle if _is_variable(value) else value
 

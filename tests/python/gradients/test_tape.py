@@ -343,3 +343,21 @@ def test_tapes_are_per_thread():
         th.start()
         th.join()
     assert t.gradient(results["z"], x) is None
+
+
+def test_batch_jacobian():
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        y = tf.stack([x[:, 0] * x[:, 1], x[:, 0] ** 2, x[:, 1]], axis=1)
+        z = x[:, 0] * 2.0
+    j = t.batch_jacobian(y, x)
+    assert j.shape == (3, 3, 2)
+    assert j.numpy().tolist() == [[[2.0, 1.0], [2.0, 0.0], [0.0, 1.0]], [[4.0, 3.0], [6.0, 0.0], [0.0, 1.0]],
+                                  [[6.0, 5.0], [10.0, 0.0], [0.0, 1.0]]]
+    assert t.batch_jacobian(y, tf.ones([3, 2])).numpy().tolist() == [[[0.0, 0.0]] * 3] * 3  # zeros, not None
+    with pytest.raises(ValueError, match=r"^Need first dimension of target shape \(\(3, 3\)\) and source shape "
+                                         r"\(\(2, 2\)\) to match.$"):
+        t.batch_jacobian(y, tf.ones([2, 2]))
+    with pytest.raises(ValueError, match=r"^Shape \(3,\) must have rank at least 2$"):
+        t.batch_jacobian(z, x)
