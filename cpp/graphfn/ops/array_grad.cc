@@ -159,9 +159,22 @@ Status gather_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   const Shape ishape = b.static_shape(in.inputs[1]);
   std::vector<int64_t> axis_value;
   GRAPHFN_RETURN_IF_ERROR(grad::int_values(b, in.inputs[2], "axis", &axis_value));
-  if (!p.known_rank() || !p.fully_defined() || !ishape.known_rank() || !ishape.fully_defined() ||
-      axis_value.size() != 1) {
-    return errors::Unimplemented("gather gradient needs static shapes");
+  if (axis_value.size() != 1) return errors::Unimplemented("gather gradient needs a scalar axis");
+  if (!p.known_rank() || !p.fully_defined() || !ishape.known_rank() || !ishape.fully_defined()) {
+    if (axis_value[0] != 0) return errors::Unimplemented("gather gradient along axis != 0 needs static shapes");
+    // Along axis 0 with shapes known at run time only: dy is [indices..., params[1:]...].
+    const GradValue params_shape = b.op("Shape", {x(in)});
+    const GradValue one = b.int_vector({1}), zero = b.int_vector({0});
+    const GradValue inner = b.op("StridedSlice", {params_shape, one, zero, one}, grad::attrs({{"end_mask", int64_t{1}}}));
+    const GradValue rows = b.op("StridedSlice", {params_shape, zero, one, one},
+                                grad::attrs({{"shrink_axis_mask", int64_t{1}}}));
+    const GradValue n = b.op("ExpandDims", {b.op("Size", {in.inputs[1]}), b.scalar(DType::kInt32, 0)});
+    const std::vector<GradValue> values_shape = b.op_n("ConcatV2", {n, inner, b.scalar(DType::kInt32, 0)},
+                                                       grad::attrs({{"N", int64_t{2}}}));
+    if (values_shape.empty()) return b.status();
+    const GradValue ids = b.op("Reshape", {in.inputs[1], b.int_vector({-1})});
+    (*g)[0] = b.op("UnsortedSegmentSum", {b.op("Reshape", {dy(in), values_shape[0]}), ids, rows});
+    return b.status();
   }
   int axis = 0;
   GRAPHFN_RETURN_IF_ERROR(normalize_axis(axis_value[0], p.rank(), &axis, "axis"));

@@ -330,6 +330,11 @@ TEST_CASE("gradient functions agree between the eager and graph builders", "[run
   compare_builders("ConcatV2", {x, tensor<double>({7, 8, 9}, Shape{1, 3}), scalar<int32_t>(0)},
                    {&batch3, &any2, nullptr}, n2);
   compare_builders("ConcatV2", {x, x, scalar<int64_t>(-1)}, {&full23, &full23, &unknown_rank}, n2);
+  const Shape any1{-1};
+  compare_builders("GatherV2", {x, vec<int32_t>({1, 1, 0}), scalar<int32_t>(0)}, {&batch3, &any1, nullptr});
+  compare_builders("GatherV2", {w, tensor<int64_t>({2, 0, 2, 2}, Shape{2, 2}), scalar<int32_t>(0)},
+                   {&unknown_rank, &unknown_rank, nullptr});
+  compare_builders("GatherV2", {x, vec<int32_t>({2, 0}), scalar<int32_t>(1)}, {&full23, nullptr, nullptr});
   compare_builders("MatMul", {x, w}, {&any2, &full32});
   AttrMap tb;
   tb.set("transpose_b", true);
