@@ -30,6 +30,10 @@ from graphfn.ops import slicing as _slicing  # noqa: F401
 from graphfn.ops import clip_ops as _clip_ops  # noqa: F401
 from graphfn.ops import linalg_ops as _linalg_ops  # noqa: F401
 from graphfn.ops import reduction_ops as _reduction_ops  # noqa: F401
+from graphfn.ops import gradient_ops as _gradient_ops  # noqa: F401
+from graphfn.ops import nn_ops as _nn_ops  # noqa: F401
+from graphfn.ops import scan_ops as _scan_ops  # noqa: F401
+from graphfn.eager import backprop as _backprop  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 from graphfn import autograph  # noqa: F401,E402
 

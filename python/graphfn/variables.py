@@ -6,6 +6,7 @@ import numpy as np
 
 from graphfn import _core
 from graphfn import context
+from graphfn.eager import backprop as _backprop
 from graphfn.framework import dtypes, name_scope
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor, Tensor, numpy_text
 from graphfn.framework.tensor_shape import TensorShape
@@ -36,6 +37,8 @@ class Variable:
     # Reading -------------------------------------------------------------------------------------
 
     def read_value(self):
+        if _backprop._state.tapes and self._trainable:
+            _backprop.variable_accessed(self)
         return ops.ReadVariableOp(self.handle, dtype=self._dtype)
 
     value = read_value

@@ -14,5 +14,6 @@ void bind_variables(py::module_& m);
 void bind_tensor_slots(py::module_& m);  // after bind_ops: overrides the dunders' C slots
 void bind_random(py::module_& m);
 void bind_control_flow(py::module_& m);
+void bind_tape(py::module_& m);
 
 }  // namespace graphfn

@@ -14,6 +14,7 @@
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/runtime/call_key.h"
 #include "graphfn/runtime/plan.h"
+#include "graphfn/runtime/tape.h"
 
 namespace graphfn {
 namespace {
@@ -81,6 +82,7 @@ class FastCallCache {
       s = entry.plan->run(feeds.data(), static_cast<int>(feeds.size()), &results);
     }
     throw_if_error(s);
+    record_function_call(feeds.data(), static_cast<int>(feeds.size()), &results);
     return pack(entry, results);
   }
 

@@ -10,6 +10,7 @@
 #include "graphfn/passes/auto_control_deps.h"
 #include "graphfn/passes/pass_manager.h"
 #include "graphfn/runtime/plan.h"
+#include "graphfn/runtime/tape.h"
 #include "graphfn/serialize/graph_def_text.h"
 
 namespace graphfn {
@@ -155,6 +156,7 @@ void bind_graph(py::module_& m) {
           s = plan.run(inputs.data(), static_cast<int>(inputs.size()), &results);
         }
         throw_if_error(s);
+        record_function_call(inputs.data(), static_cast<int>(inputs.size()), &results);
         py::list out(results.size());
         for (size_t i = 0; i < results.size(); ++i) out[i] = py::cast(std::move(results[i]));
         return out;

@@ -13,4 +13,5 @@ PYBIND11_MODULE(_core, m) {
   graphfn::bind_variables(m);
   graphfn::bind_random(m);
   graphfn::bind_control_flow(m);
+  graphfn::bind_tape(m);
 }

@@ -7,6 +7,7 @@
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/runtime/eager.h"
+#include "graphfn/runtime/tape.h"
 
 namespace graphfn {
 namespace {
@@ -128,7 +129,7 @@ py::object call_eager(const OpDef& op, const py::handle* inputs, int num_inputs,
     ++pos;
   });
   std::vector<Tensor> outputs;
-  throw_if_error(execute_eager(op, tensors, count, attrs, &outputs));
+  throw_if_error(execute_and_record(op, tensors, count, attrs, &outputs));
   if (op.outputs.size() == 1 && !op.outputs[0].is_list()) return py::cast(std::move(outputs[0]));
   py::tuple out(outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i) out[i] = py::cast(std::move(outputs[i]));

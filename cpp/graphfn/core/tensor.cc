@@ -2,11 +2,17 @@
 
 #include "graphfn/core/resource.h"
 
+#include <atomic>
 #include <cstring>
 #include <new>
 #include <sstream>
 
 namespace graphfn {
+
+uint64_t Tensor::next_id() {
+  static std::atomic<uint64_t> counter{0};
+  return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+}
 
 Tensor::Tensor(DType dt, Shape shape) : dtype_(dt), shape_(std::move(shape)) {
   num_elements_ = shape_.num_elements();

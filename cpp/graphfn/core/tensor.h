@@ -51,11 +51,26 @@ class Tensor {
   // Debug text: dtype, shape and up to `max_elements` values.
   std::string debug_string(int max_elements = 10) const;
 
+  // Identity of the logical tensor, for gradient tapes (runtime/tape.h): assigned on first use
+  // (watching, or being the output of a recorded op); 0 = none yet. Copies of a Tensor are the
+  // same logical tensor and share the id; kernel outputs never inherit one (run_kernel clears
+  // them), so forwarding a buffer (Identity, Reshape) still makes a new tensor. Assigned under
+  // the GIL or by the one thread that owns the tensor.
+  uint64_t id() const {
+    if (id_ == 0) id_ = next_id();
+    return id_;
+  }
+  uint64_t id_if_any() const { return id_; }
+  void clear_id() { id_ = 0; }
+  void assign_new_id() { id_ = next_id(); }
+
  private:
   DType dtype_ = DType::kInvalid;
   Shape shape_;
   int64_t num_elements_ = 0;
   std::shared_ptr<Buffer> buffer_;
+  mutable uint64_t id_ = 0;
+  static uint64_t next_id();
 };
 
 // TF's ResourceExhausted text for an allocation that cannot be satisfied.

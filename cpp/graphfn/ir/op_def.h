@@ -16,9 +16,16 @@ namespace graphfn {
 struct KernelContext;
 class InferenceContext;
 struct OpDef;
+class GradBuilder;
+struct GradInputs;
+struct GradValue;
 
 using ShapeFn = Status (*)(InferenceContext&);
 using KernelFn = Status (*)(KernelContext&);
+// The gradient of an op (ir/gradient.h): fills one gradient per (flattened) input, a null
+// GradValue where there is none. Written against GradBuilder, so one definition serves the eager
+// tape and symbolic differentiation of graphs.
+using GradFn = Status (*)(GradBuilder& b, const GradInputs& in, std::vector<GradValue>* input_grads);
 
 // One input or output: "x: T" (dtype from type attr T), "condition: bool" (fixed dtype) or
 // "values: N * T" (a list of N tensors sharing T).
@@ -65,6 +72,10 @@ struct OpDef {
   // The type attr that selects the kernel ("T" unless set), and the kernels by dtype.
   std::string kernel_type_attr;
   std::array<KernelFn, kNumDTypes> kernels{};
+  // The gradient function (ops/*_grad.cc), or null. `not_differentiable`: declared to have no
+  // gradient (comparisons, Shape, ArgMax, ...): tapes do not record it, like TF's NotDifferentiable.
+  GradFn grad_fn = nullptr;
+  bool not_differentiable = false;
 
   // Index of a type attr among type_attr_names, or -1.
   int type_attr_index(const std::string& attr) const;

@@ -202,6 +202,18 @@ void OpRegistry::set_kernel(const std::string& op, DType dt, KernelFn fn) {
   it->second->kernels[static_cast<int>(dt)] = fn;
 }
 
+void OpRegistry::set_gradient(const std::string& op, GradFn fn) {
+  auto it = ops_.find(op);
+  if (it == ops_.end()) throw std::logic_error("gradient for unregistered op: " + op);
+  it->second->grad_fn = fn;
+}
+
+void OpRegistry::set_not_differentiable(const std::string& op) {
+  auto it = ops_.find(op);
+  if (it == ops_.end()) throw std::logic_error("gradient for unregistered op: " + op);
+  it->second->not_differentiable = true;
+}
+
 std::vector<std::string> OpRegistry::op_names() const {
   std::vector<std::string> names;
   for (const auto& kv : ops_) names.push_back(kv.first);

@@ -53,6 +53,9 @@ class OpRegistry {
   const OpDef* find(const std::string& name) const;
   // Attaches a kernel; fails loudly (at registration time) for an unknown op.
   void set_kernel(const std::string& op, DType dt, KernelFn fn);
+  // Attaches a gradient function, or declares the op not differentiable (ops/*_grad.cc).
+  void set_gradient(const std::string& op, GradFn fn);
+  void set_not_differentiable(const std::string& op);
   std::vector<std::string> op_names() const;
 
  private:

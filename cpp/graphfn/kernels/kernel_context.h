@@ -51,6 +51,7 @@ struct KernelContext {
   Tensor& set_output(int i, Tensor t) {
     if (static_cast<int>(outputs->size()) <= i) outputs->resize(i + 1);
     (*outputs)[i] = std::move(t);
+    (*outputs)[i].clear_id();  // a forwarded input is still a new tensor (Tensor::id)
     return (*outputs)[i];
   }
 };

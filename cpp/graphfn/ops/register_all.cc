@@ -1,5 +1,5 @@
 // The one place that lists every op family and kernel family, in registration order:
-// definitions first (ops/), then implementations (kernels/).
+// definitions first (ops/), then implementations (kernels/), then gradients (ops/*_grad.cc).
 #include "graphfn/ir/op_registry.h"
 
 namespace graphfn {
@@ -17,6 +17,9 @@ void register_reduction_ops(OpRegistry& reg);
 void register_clip_ops(OpRegistry& reg);
 void register_control_flow_ops(OpRegistry& reg);
 void register_list_ops(OpRegistry& reg);
+void register_gradient_ops(OpRegistry& reg);
+void register_nn_ops(OpRegistry& reg);
+void register_scan_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -35,6 +38,15 @@ void register_reduction_kernels(OpRegistry& reg);
 void register_argminmax_kernels(OpRegistry& reg);
 void register_clip_kernels(OpRegistry& reg);
 void register_list_kernels(OpRegistry& reg);
+void register_gradient_kernels(OpRegistry& reg);
+void register_softmax_kernels(OpRegistry& reg);
+void register_scan_kernels(OpRegistry& reg);
+
+void register_math_gradients(OpRegistry& reg);
+void register_array_gradients(OpRegistry& reg);
+void register_reduction_gradients(OpRegistry& reg);
+void register_linalg_gradients(OpRegistry& reg);
+void register_nn_gradients(OpRegistry& reg);
 
 void register_builtin_ops(OpRegistry& reg) {
   register_math_ops(reg);
@@ -50,6 +62,9 @@ void register_builtin_ops(OpRegistry& reg) {
   register_clip_ops(reg);
   register_control_flow_ops(reg);
   register_list_ops(reg);
+  register_gradient_ops(reg);
+  register_nn_ops(reg);
+  register_scan_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -68,6 +83,16 @@ void register_builtin_ops(OpRegistry& reg) {
   register_argminmax_kernels(reg);
   register_clip_kernels(reg);
   register_list_kernels(reg);
+  register_gradient_kernels(reg);
+  register_softmax_kernels(reg);
+  register_scan_kernels(reg);
+
+  // Gradient functions (ops/*_grad.cc), after every op exists.
+  register_math_gradients(reg);
+  register_array_gradients(reg);
+  register_reduction_gradients(reg);
+  register_linalg_gradients(reg);
+  register_nn_gradients(reg);
 }
 
 }  // namespace graphfn

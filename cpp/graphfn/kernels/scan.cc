@@ -1,0 +1,63 @@
+// Kernels of ops/scan_ops.cc: one loop over (outer, inner) lines along the axis, forwards or
+// backwards, the running value written before (exclusive) or after (inclusive) each element.
+#include "graphfn/kernels/array_util.h"
+#include "graphfn/kernels/kernel_context.h"
+#include "graphfn/ops/array_shape_util.h"
+
+namespace graphfn {
+namespace {
+
+struct SumOp {
+  template <typename T>
+  static T identity() { return T(0); }
+  template <typename T>
+  static T apply(T a, T b) { return static_cast<T>(a + b); }
+};
+struct ProdOp {
+  template <typename T>
+  static T identity() { return T(1); }
+  template <typename T>
+  static T apply(T a, T b) { return static_cast<T>(a * b); }
+};
+
+template <typename Op>
+struct Scan {
+  template <typename T>
+  struct Kernel {
+    static Status compute(KernelContext& c) {
+      const Tensor& x = c.input(0);
+      std::vector<int64_t> axis_value;
+      GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &axis_value));
+      const int axis = static_cast<int>(axis_value[0] < 0 ? axis_value[0] + x.rank() : axis_value[0]);
+      const bool exclusive = c.attrs.get_bool("exclusive", false), reverse = c.attrs.get_bool("reverse", false);
+      Tensor& out = c.allocate_output(0);
+      int64_t outer = 1, inner = 1;
+      for (int d = 0; d < axis; ++d) outer *= x.dim(d);
+      for (int d = axis + 1; d < x.rank(); ++d) inner *= x.dim(d);
+      const int64_t len = x.dim(axis);
+      const T* px = x.data<T>();
+      T* po = out.data<T>();
+      for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t i = 0; i < inner; ++i) {
+          T acc = Op::template identity<T>();
+          for (int64_t k = 0; k < len; ++k) {
+            const int64_t pos = (o * len + (reverse ? len - 1 - k : k)) * inner + i;
+            if (exclusive) po[pos] = acc;
+            acc = Op::apply(acc, px[pos]);
+            if (!exclusive) po[pos] = acc;
+          }
+        }
+      }
+      return Status::OK();
+    }
+  };
+};
+
+}  // namespace
+
+void register_scan_kernels(OpRegistry& reg) {
+  register_kernels<Scan<SumOp>::Kernel>(reg, "Cumsum", NumericTypes{});
+  register_kernels<Scan<ProdOp>::Kernel>(reg, "Cumprod", NumericTypes{});
+}
+
+}  // namespace graphfn

@@ -1,0 +1,126 @@
+// Kernels of ops/nn_ops.cc. Every op works row by row over the last dimension with one
+// numerically stable pass: m = max(row), s = sum(exp(x - m)), log_softmax = x - m - log(s).
+#include <cmath>
+
+#include "graphfn/kernels/array_util.h"
+#include "graphfn/kernels/kernel_context.h"
+#include "graphfn/ops/array_shape_util.h"
+
+namespace graphfn {
+namespace {
+
+// Writes log_softmax(row) into out (n elements).
+template <typename T>
+void log_softmax_row(const T* row, int64_t n, T* out) {
+  T m = row[0];
+  for (int64_t j = 1; j < n; ++j) m = std::max(m, row[j]);
+  T s = 0;
+  for (int64_t j = 0; j < n; ++j) s += std::exp(row[j] - m);
+  const T log_s = std::log(s);
+  for (int64_t j = 0; j < n; ++j) out[j] = row[j] - m - log_s;
+}
+
+// Softmax is exp(x - m) * (1 / s), like TF's kernel (closer to TF's values than exp(log_softmax)).
+template <typename T, bool kLog>
+struct SoftmaxKernel {
+  static Status compute(KernelContext& c) {
+    const Tensor& x = c.input(0);
+    Tensor& out = c.allocate_output(0);
+    const int64_t n = x.dim(x.rank() - 1);
+    if (n == 0) return Status::OK();
+    const int64_t rows = x.num_elements() / n;
+    for (int64_t r = 0; r < rows; ++r) {
+      const T* row = x.data<T>() + r * n;
+      T* o = out.data<T>() + r * n;
+      if (kLog) {
+        log_softmax_row(row, n, o);
+        continue;
+      }
+      T m = row[0];
+      for (int64_t j = 1; j < n; ++j) m = std::max(m, row[j]);
+      T s = 0;
+      for (int64_t j = 0; j < n; ++j) s += (o[j] = std::exp(row[j] - m));
+      const T inv = T(1) / s;
+      for (int64_t j = 0; j < n; ++j) o[j] *= inv;
+    }
+    return Status::OK();
+  }
+};
+template <typename T>
+using Softmax = SoftmaxKernel<T, false>;
+template <typename T>
+using LogSoftmax = SoftmaxKernel<T, true>;
+
+// loss[r] = -log_softmax[r][label[r]]; backprop = softmax - one_hot(label).
+template <typename T>
+struct SparseXentKernel {
+  static Status compute(KernelContext& c) {
+    const Tensor& f = c.input(0);
+    std::vector<int64_t> labels;
+    GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &labels));
+    const int64_t rows = f.dim(0), n = f.dim(1);
+    for (int64_t r = 0; r < rows; ++r) {
+      if (labels[r] < 0 || labels[r] >= n) {
+        std::string all;
+        for (int64_t v : labels) all += " " + std::to_string(v);
+        return errors::InvalidArgument("Received a label value of ", labels[r], " which is outside the valid range of [0, ",
+                                       n, ").  Label values:", all);
+      }
+    }
+    T* loss = c.allocate_output(0).data<T>();
+    T* back = c.allocate_output(1).data<T>();
+    const T* pf = f.data<T>();
+    for (int64_t r = 0; r < rows; ++r) {
+      if (n == 0) {
+        loss[r] = 0;
+        continue;
+      }
+      T* b = back + r * n;
+      log_softmax_row(pf + r * n, n, b);
+      loss[r] = -b[labels[r]];
+      for (int64_t j = 0; j < n; ++j) b[j] = std::exp(b[j]);
+      b[labels[r]] -= 1;
+    }
+    return Status::OK();
+  }
+};
+
+// loss[r] = -sum(labels[r] * log_softmax[r]); backprop = softmax - labels. Labels broadcast
+// along a dimension of size 1.
+template <typename T>
+struct XentKernel {
+  static Status compute(KernelContext& c) {
+    const Tensor& f = c.input(0);
+    const Tensor& l = c.input(1);
+    const int64_t rows = f.dim(0), n = f.dim(1);
+    const int64_t lr = l.rank() == 2 ? l.dim(0) : 1, lc = l.rank() >= 1 ? l.dim(l.rank() - 1) : 1;
+    T* loss = c.allocate_output(0).data<T>();
+    T* back = c.allocate_output(1).data<T>();
+    const T* pf = f.data<T>();
+    const T* pl = l.data<T>();
+    for (int64_t r = 0; r < rows; ++r) {
+      T* b = back + r * n;
+      const T* lab = pl + (lr == 1 ? 0 : r) * lc;
+      T sum = 0;
+      if (n > 0) log_softmax_row(pf + r * n, n, b);
+      for (int64_t j = 0; j < n; ++j) {
+        const T y = lab[lc == 1 ? 0 : j];
+        sum -= y * b[j];
+        b[j] = std::exp(b[j]) - y;
+      }
+      loss[r] = sum;
+    }
+    return Status::OK();
+  }
+};
+
+}  // namespace
+
+void register_softmax_kernels(OpRegistry& reg) {
+  register_kernels<Softmax>(reg, "Softmax", FloatTypes{});
+  register_kernels<LogSoftmax>(reg, "LogSoftmax", FloatTypes{});
+  register_kernels<SparseXentKernel>(reg, "SparseSoftmaxCrossEntropyWithLogits", FloatTypes{});
+  register_kernels<XentKernel>(reg, "SoftmaxCrossEntropyWithLogits", FloatTypes{});
+}
+
+}  // namespace graphfn

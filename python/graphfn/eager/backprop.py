@@ -1,0 +1,275 @@
+"""tf.GradientTape: records eager ops and differentiates them.
+
+The tape itself is C++ (runtime/tape.h, exposed as _core.Tape): eager dispatch records every op
+with a watched input, and gradient() runs each op's C++ gradient function backwards. This module
+adds TF's Python API on top: nested structures of targets and sources, variables (a variable is
+watched through its resource handle; reads are recorded as ReadVariableOp), unconnected
+gradients, stop_recording/reset and TF's errors and warnings."""
+
+import contextlib
+import enum
+import logging
+import threading
+
+from graphfn import _core
+from graphfn.framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from graphfn.util import nest
+from graphfn.util.tf_export import tf_export
+
+_logger = logging.getLogger("tensorflow")
+_warned = set()
+
+
+def _warn_first_n(key, n, message, *args):
+    count = sum(1 for k in _warned if k[0] == key)
+    if count < n:
+        _warned.add((key, count))
+        _logger.warning(message, *args)
+
+
+@tf_export("UnconnectedGradients")
+class UnconnectedGradients(enum.Enum):
+    """What gradient() returns for a source the target does not depend on."""
+    NONE = "none"
+    ZERO = "zero"
+
+
+class _TapeState(threading.local):
+    tapes = ()  # the recording GradientTapes of this thread, innermost last
+
+
+_state = _TapeState()
+
+
+def variable_accessed(variable):
+    """Called when a trainable variable is read eagerly: tapes that watch accessed variables
+    watch it (TF's watch_accessed_variables)."""
+    for tape in _state.tapes:
+        if tape._watch_accessed_variables:
+            tape._watch_variable(variable)
+
+
+def _is_variable(value):
+    from graphfn.variables import Variable
+    return isinstance(value, Variable)
+
+
+def _is_trainable(value):
+    return value.dtype.is_floating
+
+
+@tf_export("GradientTape", "autodiff.GradientTape")
+class GradientTape:
+    """Records operations for automatic differentiation, as tf.GradientTape."""
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = bool(persistent)
+        self._watch_accessed_variables = watch_accessed_variables
+        self._tape = None
+        self._recording = False
+        self._watched_variables = {}  # id(variable) -> variable, in watch order
+
+    def __enter__(self):
+        self._push_tape()
+        return self
+
+    def __exit__(self, typ, value, traceback):
+        if self._recording:
+            self._pop_tape()
+
+    def _push_tape(self):
+        if self._recording:
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter an already-active tape.")
+        if self._tape is None:
+            self._tape = _core.Tape(self._persistent, bool(self._watch_accessed_variables))
+        self._tape.push()
+        _state.tapes = _state.tapes + (self,)
+        self._recording = True
+
+    def _pop_tape(self):
+        if not self._recording:
+            raise ValueError("Tape is not recording.")
+        self._tape.pop()
+        _state.tapes = tuple(t for t in _state.tapes if t is not self)
+        self._recording = False
+
+    def _ensure_tape(self):
+        if self._tape is None:
+            self._tape = _core.Tape(self._persistent, bool(self._watch_accessed_variables))
+        return self._tape
+
+    def _watch_variable(self, variable):
+        if not isinstance(variable.handle, EagerTensor):
+            return
+        self._ensure_tape().watch(variable.handle)
+        self._watched_variables.setdefault(id(variable), variable)
+
+    def watch(self, tensor):
+        """Ensures that `tensor` (a tensor, variable or nested structure of them) is traced."""
+        for t in nest.flatten(tensor):
+            if not (isinstance(t, Tensor) or _is_variable(t)):
+                raise ValueError("Passed in object {} of type {!r}, not tf.Tensor or tf.Variable or "
+                                 "ExtensionType.".format(t, type(t).__name__))
+            if not _is_trainable(t):
+                _warn_first_n("watch", 5, "The dtype of the watched tensor must be floating (e.g. tf.float32), "
+                              "got %r", t.dtype)
+            if _is_variable(t):
+                self._watch_variable(t)
+            elif isinstance(t, EagerTensor):
+                self._ensure_tape().watch(t)
+            elif isinstance(t, SymbolicTensor):
+                raise NotImplementedError("GradientTape inside a graphfn.function is not supported yet")
+
+    @contextlib.contextmanager
+    def stop_recording(self):
+        """Temporarily stops recording operations on this tape."""
+        if self._tape is None:
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        self._pop_tape()
+        try:
+            yield
+        finally:
+            self._push_tape()
+
+    def reset(self):
+        """Clears all information stored in this tape (as if it were freshly entered)."""
+        self._pop_tape()
+        self._tape = None
+        self._watched_variables = {}
+        self._push_tape()
+
+    def watched_variables(self):
+        """The variables watched by this tape, in the order they were first watched."""
+        return tuple(self._watched_variables.values())
+
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """The gradient of `target` (summed over its elements and structure) with respect to each
+        of `sources`, packed like `sources`."""
+        if self._tape is None:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of "
+                               "gradients (or jacobians)")
+        if self._recording:
+            if not self._persistent:
+                self._pop_tape()
+            else:
+                _warn_first_n("inside", 1, "Calling GradientTape.gradient on a persistent tape inside its context is "
+                              "significantly less efficient than calling it outside the context (it causes the "
+                              "gradient ops to be recorded on the tape, leading to increased CPU and memory usage). "
+                              "Only call GradientTape.gradient inside the context if you actually want to trace the "
+                              "gradient in order to compute higher order derivatives.")
+        flat_targets = [_handle_or_self(t) for t in nest.flatten(target)]
+        flat_sources = nest.flatten(sources)
+        for s in flat_sources:
+            s.dtype  # TF reads every source's dtype first: AttributeError for non-tensors
+        unconnected_gradients = UnconnectedGradients(unconnected_gradients)
+        source_tensors = [_handle_or_self(s) for s in flat_sources]
+        for t in flat_targets + source_tensors:
+            if isinstance(t, SymbolicTensor):
+                raise NotImplementedError("GradientTape inside a graphfn.function is not supported yet")
+        flat_targets = [t if isinstance(t, EagerTensor) else _core.to_tensor(t) for t in flat_targets]
+        if output_gradients is not None:
+            output_gradients = [None if g is None else _core.to_tensor(g)
+                                for g in nest.flatten(output_gradients)]
+        try:
+            flat_grads = self._tape.gradient(flat_targets, source_tensors, output_gradients)
+        except KeyError as e:
+            raise LookupError(e.args[0]) from None
+        if not self._persistent:
+            self._tape = None
+        if unconnected_gradients is UnconnectedGradients.ZERO:
+            flat_grads = [_zeros_like(s) if g is None else g for g, s in zip(flat_grads, flat_sources)]
+        return nest.pack_sequence_as(sources, flat_grads)
+
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """d target[i...] / d source[j...] for each source, shaped target.shape + source.shape.
+        Computed with one backward pass per element of `target`."""
+        if self._tape is None:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of "
+                               "gradients (or jacobians)")
+        if self._recording and not self._persistent:
+            self._pop_tape()
+        flat_sources = nest.flatten(sources)
+        source_tensors = [_handle_or_self(s) for s in flat_sources]
+        target = _handle_or_self(target)
+        if not isinstance(target, EagerTensor):
+            raise NotImplementedError("GradientTape.jacobian needs an eager target")
+        unconnected_gradients = UnconnectedGradients(unconnected_gradients)
+        from graphfn.ops._op_table import ops
+        n = target._num_elements
+        target_shape = list(target._shape_tuple())
+        rows = [[] for _ in flat_sources]
+        try:
+            for i in range(n):
+                one_hot = ops.Reshape(ops.OneHot(i, n, ops.Cast(1, DstT=target.dtype),
+                                                 ops.Cast(0, DstT=target.dtype)), target_shape)
+                grads = self._tape.gradient([target], source_tensors, [one_hot], keep=True)
+                for k, g in enumerate(grads):
+                    rows[k].append(g)
+        except KeyError as e:
+            raise LookupError(e.args[0]) from None
+        if not self._persistent:
+            self._tape = None
+        result = []
+        for s, column in zip(flat_sources, rows):
+            source_shape = list(_zeros_like(s)._shape_tuple())
+            if all(g is None for g in column) and unconnected_gradients is UnconnectedGradients.NONE:
+                result.append(None)
+                continue
+            column = [_zeros_like(s) if g is None else g for g in column]
+            stacked = ops.Pack(column) if column else ops.Fill([0] + source_shape, ops.Cast(0, DstT=s.dtype))
+            result.append(ops.Reshape(stacked, target_shape + source_shape))
+        return nest.pack_sequence_as(sources, result)
+
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """d target[b, i...] / d source[b, j...] for each batch row b (rows independent), shaped
+        [batch] + target.shape[1:] + source.shape[1:]; one backward pass per element of a row."""
+        if self._tape is None:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of "
+                               "gradients (or jacobians)")
+        if self._recording and not self._persistent:
+            self._pop_tape()
+        source_tensor = _handle_or_self(source)
+        from graphfn.framework.tensor_shape import TensorShape
+        from graphfn.ops._op_table import ops
+        target_shape, source_shape = TensorShape(target.shape), TensorShape(source.shape)
+        for shape in (target_shape, source_shape):
+            if shape.rank is not None and shape.rank < 2:
+                raise ValueError("Shape %s must have rank at least 2" % shape)
+        if target_shape[0] != source_shape[0]:
+            raise ValueError("Need first dimension of target shape (%s) and source shape (%s) to match."
+                             % (target_shape, source_shape))
+        batch = int(target_shape[0])
+        row = 1
+        for d in target_shape.as_list()[1:]:
+            row *= d
+        columns = []
+        try:
+            for j in range(row):
+                one_hot = ops.OneHot([j] * batch, row, ops.Cast(1, DstT=target.dtype), ops.Cast(0, DstT=target.dtype))
+                g = self._tape.gradient([target], [source_tensor], [ops.Reshape(one_hot, target_shape.as_list())],
+                                        keep=True)[0]
+                columns.append(_zeros_like(source) if g is None else g)
+        except KeyError as e:
+            raise LookupError(e.args[0]) from None
+        if not self._persistent:
+            self._tape = None
+        out_shape = target_shape.as_list() + source_shape.as_list()[1:]
+        if not columns:
+            return ops.Fill(out_shape, ops.Cast(0, DstT=source.dtype))
+        return ops.Reshape(ops.Pack(columns, axis=1), out_shape)
+
+
+def _handle_or_self(value):
+    return value.handle if _is_variable(value) else value
+
+
+def _zeros_like(source):
+    from graphfn.ops._op_table import ops
+    if _is_variable(source):
+        source = source.read_value()
+    return ops.ZerosLike(source)
