@@ -902,3 +902,21 @@ def test_D18_nested_functions():
 
     result = outer_function(tf.constant([[1.0, 2.0]])).numpy()
     np.testing.assert_array_equal(result, np.array([[16.0]], np.float32))
+
+
+def test_D19_tensor_array_rnn():
+    @tf.function
+    def dynamic_rnn(rnn_step, input_data, initial_state):
+        input_data = tf.transpose(input_data, [1, 0, 2])  # [batch, time, features] -> [time, ...]
+        max_seq_len = input_data.shape[0]
+        states = tf.TensorArray(tf.float32, size=max_seq_len)
+        state = initial_state
+        for i in tf.range(max_seq_len):
+            state = rnn_step(input_data[i], state)
+            states = states.write(i, state)
+        return tf.transpose(states.stack(), [1, 0, 2])
+
+    inputs = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 10
+    result = dynamic_rnn(lambda inp, state: inp + state, tf.constant(inputs), tf.zeros([2, 4]))
+    assert (result.shape, result.dtype) == ((2, 3, 4), tf.float32)
+    np.testing.assert_allclose(result.numpy(), np.cumsum(inputs, axis=1), rtol=1e-6)
