@@ -136,14 +136,15 @@ Status Tape::gradient(const std::vector<Tensor>& targets, const std::vector<Tens
     }
     GRAPHFN_RETURN_IF_ERROR(b.status());
     if (!any) continue;
-    const Entry entry = entries_[i];  // a copy: the gradient's own ops may grow entries_
-    in.op = entry.op;
-    in.attrs = &entry.attrs;
-    in.inputs.assign(entry.inputs.begin(), entry.inputs.end());
-    in.outputs.assign(entry.outputs.begin(), entry.outputs.end());
+    // Copies: the gradient's own ops may grow entries_ (a persistent tape in its context).
+    const AttrMap attrs = entries_[i].attrs;
+    in.op = entries_[i].op;
+    in.attrs = &attrs;
+    in.inputs.assign(entries_[i].inputs.begin(), entries_[i].inputs.end());
+    in.outputs.assign(entries_[i].outputs.begin(), entries_[i].outputs.end());
     GRAPHFN_RETURN_IF_ERROR(call_gradient(b, in, &input_grads));
-    for (size_t j = 0; j < entry.inputs.size(); ++j) {
-      const uint64_t id = entry.inputs[j].id_if_any();
+    for (size_t j = 0; j < in.inputs.size(); ++j) {
+      const uint64_t id = in.inputs[j].tensor.id_if_any();
       if (input_grads[j].is_null() || (!is_tracked(id) && !source_ids.count(id))) continue;
       pending[id].push_back(std::move(input_grads[j]));
     }
