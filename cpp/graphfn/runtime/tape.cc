@@ -95,7 +95,10 @@ void Tape::reset() {
 
 Status Tape::gradient(const std::vector<Tensor>& targets, const std::vector<Tensor>& sources,
                       const std::vector<Tensor>& output_gradients, std::vector<Tensor>* result, bool keep) {
-  PauseTape pause(this);
+  // A non-persistent tape stops recording; a persistent one that is still active records its own
+  // gradient ops, as TF's does (higher derivatives from one tape), so entries may be appended while
+  // this loop runs: it walks the entries recorded before, by index.
+  PauseTape pause(persistent_ ? nullptr : this);
   EagerGradBuilder b;
   std::unordered_set<uint64_t> source_ids;
   for (const Tensor& s : sources) source_ids.insert(s.id());
@@ -123,23 +126,25 @@ Status Tape::gradient(const std::vector<Tensor>& targets, const std::vector<Tens
   };
 
   std::vector<GradValue> input_grads;
-  for (auto e = entries_.rbegin(); e != entries_.rend() && !pending.empty(); ++e) {
+  for (size_t i = entries_.size(); i-- > 0 && !pending.empty();) {
     GradInputs in;
     bool any = false;
-    in.output_grads.reserve(e->outputs.size());
-    for (const Tensor& o : e->outputs) {
-      in.output_grads.push_back(take(o.id_if_any()));
+    in.output_grads.reserve(entries_[i].outputs.size());
+    for (size_t k = 0; k < entries_[i].outputs.size(); ++k) {
+      in.output_grads.push_back(take(entries_[i].outputs[k].id_if_any()));  // may record: re-index
       any = any || !in.output_grads.back().is_null();
     }
     GRAPHFN_RETURN_IF_ERROR(b.status());
     if (!any) continue;
-    in.op = e->op;
-    in.attrs = &e->attrs;
-    in.inputs.assign(e->inputs.begin(), e->inputs.end());
-    in.outputs.assign(e->outputs.begin(), e->outputs.end());
+    // Copies: the gradient's own ops may grow entries_ (a persistent tape in its context).
+    const AttrMap attrs = entries_[i].attrs;
+    in.op = entries_[i].op;
+    in.attrs = &attrs;
+    in.inputs.assign(entries_[i].inputs.begin(), entries_[i].inputs.end());
+    in.outputs.assign(entries_[i].outputs.begin(), entries_[i].outputs.end());
     GRAPHFN_RETURN_IF_ERROR(call_gradient(b, in, &input_grads));
-    for (size_t j = 0; j < e->inputs.size(); ++j) {
-      const uint64_t id = e->inputs[j].id_if_any();
+    for (size_t j = 0; j < in.inputs.size(); ++j) {
+      const uint64_t id = in.inputs[j].tensor.id_if_any();
       if (input_grads[j].is_null() || (!is_tracked(id) && !source_ids.count(id))) continue;
       pending[id].push_back(std::move(input_grads[j]));
     }

@@ -361,3 +361,18 @@ def test_batch_jacobian():
         t.batch_jacobian(y, tf.ones([2, 2]))
     with pytest.raises(ValueError, match=r"^Shape \(3,\) must have rank at least 2$"):
         t.batch_jacobian(z, x)
+
+
+def test_persistent_tape_records_its_own_gradient_inside_the_context():
+    x = tf.constant(2.0)
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        y = x ** 3
+        dy = t.gradient(y, x)  # recorded on t itself
+    assert float(dy) == 12.0
+    assert float(t.gradient(dy, x)) == 12.0
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        y = x ** 3
+    dy = t.gradient(y, x)  # outside the context: not recorded
+    assert t.gradient(dy, x) is None
