@@ -1,5 +1,7 @@
 #include "graphfn/runtime/plan.h"
 
+#include <atomic>
+
 #include "graphfn/runtime/eager.h"
 
 namespace graphfn {
@@ -69,8 +71,10 @@ Status Plan::build(const Graph& graph, std::shared_ptr<const Plan>* out, const s
 
 Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const std::vector<Endpoint>& results,
                    std::shared_ptr<const Plan>* out, const std::string& name) {
+  static std::atomic<uint64_t> serials{0};
   auto plan = std::make_shared<Plan>();
   plan->name_ = name;
+  plan->serial_ = ++serials;
   std::vector<int> first_slot(graph.num_nodes());
   for (int i = 0; i < graph.num_nodes(); ++i) {
     first_slot[i] = plan->num_slots_;
@@ -139,6 +143,13 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
   }
   for (const Endpoint& e : results) plan->result_slots_.push_back(first_slot[e.node] + e.index);
   plan->schedule_releases();
+  // Feeds and results, but not constants (a result may be one): cleared after each run.
+  std::vector<bool> constant(plan->num_slots_, false);
+  for (const auto& [slot, value] : plan->constants_) constant[slot] = true;
+  for (int slot : plan->feed_slots_) plan->transient_slots_.push_back(slot);
+  for (int slot : plan->result_slots_) {
+    if (!constant[slot]) plan->transient_slots_.push_back(slot);
+  }
   *out = std::move(plan);
   return Status::OK();
 }
@@ -190,8 +201,44 @@ Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* result
   if (num_feeds != static_cast<int>(feed_slots_.size())) {
     return errors::InvalidArgument(name_, " expects ", feed_slots_.size(), " inputs, got ", num_feeds);
   }
-  Frame frame;
-  init_frame(frame);
+  // Each thread keeps the frame of the plan it ran last: calling the same function again
+  // reuses its slots (constants already placed) instead of allocating a frame per call.
+  struct CachedFrame {
+    uint64_t serial = 0;
+    bool busy = false;  // a kernel that runs this plan again (reentrancy) gets a fresh frame
+    std::unique_ptr<Frame> frame;
+  };
+  thread_local CachedFrame cached;
+  std::unique_ptr<Frame> fresh;
+  Frame* frame_ptr;
+  const bool reuse = !cached.busy;
+  if (reuse) {
+    if (cached.serial != serial_ || !cached.frame) {
+      cached.frame = std::make_unique<Frame>();
+      init_frame(*cached.frame);
+      cached.serial = serial_;
+    }
+    cached.busy = true;
+    frame_ptr = cached.frame.get();
+  } else {
+    fresh = std::make_unique<Frame>();
+    init_frame(*fresh);
+    frame_ptr = fresh.get();
+  }
+  Frame& frame = *frame_ptr;
+  struct Release {
+    CachedFrame& cached;
+    Frame& frame;
+    const Plan& plan;
+    bool reuse;
+    ~Release() {
+      if (!reuse) return;
+      // Drop the caller's inputs and the results (returned by copy), so the cached frame holds
+      // no memory the caller expects freed.
+      for (int slot : plan.transient_slots_) frame.slots[slot] = Tensor();
+      cached.busy = false;
+    }
+  } release{cached, frame, *this, reuse};
   for (int i = 0; i < num_feeds; ++i) {
     if (feeds[i].dtype() != feed_dtypes_[i]) {
       return errors::InvalidArgument("cannot compute ", name_, " as input #", i, "(zero-based) was expected to be a ",

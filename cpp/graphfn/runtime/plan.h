@@ -81,6 +81,8 @@ class Plan {
   const Tensor& result(const Frame& frame, int i) const { return frame.slots[result_slots_[i]]; }
 
   std::string name_;
+  uint64_t serial_ = 0;  // unique per plan (a thread's cached frame belongs to one)
+  std::vector<int> transient_slots_;  // emptied after a run: the cached frame keeps no caller data
   std::vector<Step> steps_;
   int num_slots_ = 0;
   int num_sub_frames_ = 0;

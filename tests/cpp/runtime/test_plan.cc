@@ -109,3 +109,24 @@ TEST_CASE("intermediates are released early, results are kept", "[runtime][plan]
   }
   CHECK(values<int32_t>(feed) == std::vector<int32_t>{2, 3});
 }
+
+TEST_CASE("a reused frame keeps constants and holds none of the caller's tensors", "[runtime][plan]") {
+  Graph g;
+  int x = 0, k = 0, y = 0;
+  REQUIRE(g.add_placeholder(DType::kInt32, Shape{2}, "x", &x).ok());
+  REQUIRE(g.add_const(vec<int32_t>({7, 8}), "k", &k).ok());
+  REQUIRE(g.add_node("AddV2", "add", {{x, 0}, {k, 0}}, AttrMap(), &y).ok());
+  g.arguments = {x};
+  g.results = {{y, 0}, {k, 0}};  // a constant as a result
+  std::shared_ptr<const Plan> plan;
+  REQUIRE(Plan::build(g, &plan).ok());
+  for (int run = 0; run < 3; ++run) {
+    Tensor feed = vec<int32_t>({run, 1});
+    std::vector<Tensor> results;
+    REQUIRE(plan->run(&feed, 1, &results).ok());
+    CHECK(values<int32_t>(results[0]) == std::vector<int32_t>{7 + run, 9});
+    CHECK(values<int32_t>(results[1]) == std::vector<int32_t>{7, 8});
+    CHECK(feed.buffer().use_count() == 1);           // the frame let go of the input
+    CHECK(results[0].buffer().use_count() == 1);     // and of the result
+  }
+}
