@@ -10,6 +10,7 @@ printed: run this file against real TensorFlow with
 import importlib
 import logging
 import os
+import re
 import sys
 
 import numpy as np
@@ -920,3 +921,21 @@ def test_D19_tensor_array_rnn():
     result = dynamic_rnn(lambda inp, state: inp + state, tf.constant(inputs), tf.zeros([2, 4]))
     assert (result.shape, result.dtype) == ((2, 3, 4), tf.float32)
     np.testing.assert_allclose(result.numpy(), np.cumsum(inputs, axis=1), rtol=1e-6)
+
+
+def test_D16_graph_def_of_simple_relu():
+    def simple_relu(x):
+        if tf.greater(x, 0):
+            return x
+        else:
+            return 0
+
+    graph_def = tf.function(simple_relu).get_concrete_function(tf.constant(1)).graph.as_graph_def()
+    assert [(n.name, n.op) for n in graph_def.node] == [
+        ("x", "Placeholder"), ("Greater/y", "Const"), ("Greater", "Greater"), ("cond", "StatelessIf"),
+        ("cond/Identity", "Identity"), ("cond/Identity_1", "Identity"), ("Identity", "Identity")]
+    # The rest as the GraphDef text shows it (graphfn's Python GraphDef has nodes only).
+    text = str(graph_def)
+    assert len(re.findall(r'signature \{\n\s+name: "cond_(?:true|false)_\d+"', text)) == 2
+    tout = re.search(r'key: "Tout"\n\s+value \{\n\s+list \{\n((?:\s+type: \w+\n)+)', text)
+    assert tout.group(1).split() == ["type:", "DT_BOOL", "type:", "DT_INT32"]
