@@ -2,6 +2,7 @@
 the taken branch is traced); errors raised in converted code name the user's line. Expected
 values and messages from TF 2.21."""
 
+import dataclasses
 import logging
 import re
 
@@ -181,6 +182,16 @@ def test_methods_and_callable_objects():
     m = Model()
     assert m.call(tf.constant(2), True).numpy() == 6
     assert m.call(tf.constant(2), False).numpy() == 2
+
+    @dataclasses.dataclass
+    class Scale:  # eq=True makes instances unhashable: converted calls must not hash them
+        factor: int
+
+        def __call__(self, x):
+            return x * self.factor
+
+    scale = Scale(5)
+    assert tf.function(lambda x: scale(x))(tf.constant(2)).numpy() == 10
 
 
 def test_autograph_false_and_do_not_convert():

@@ -152,12 +152,13 @@ def converted_call(f, args, kwargs, caller_fscope=None, options=None):
     if options is None:
         options = caller_fscope.callopts if caller_fscope is not None else STD
     # Tracing calls library functions (tf.matmul, ...) on every op: decided once per callable.
-    if not options.user_requested and f in _CALL_AS_IS:
-        return f(*args, **kwargs)
     try:
-        overload = _builtin_overloads().get(f)
+        call_as_is = not options.user_requested and f in _CALL_AS_IS
+        overload = None if call_as_is else _builtin_overloads().get(f)
     except TypeError:  # unhashable callable
-        overload = None
+        call_as_is, overload = False, None
+    if call_as_is:
+        return f(*args, **kwargs)
     if overload is not None:
         return overload(*args, **kwargs)
     if conversion.is_generated(f) or getattr(f, "__ag_do_not_convert__", False):
