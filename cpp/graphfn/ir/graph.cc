@@ -138,9 +138,10 @@ Status Graph::add_node(const OpDef& op, const std::string& name, const std::vect
   derived_shapes.reserve(op.shape_inputs.size());
   for (int k : op.shape_inputs) {
     if (op.inputs[k].is_list()) continue;
-    InputInfo& info = infos[flat_position(op, k, n)];
+    const int pos = flat_position(op, k, n);
+    InputInfo& info = infos[pos];
     if (info.value) continue;
-    std::optional<Shape> value = partial_shape_value(*this, inputs[flat_position(op, k, n)]);
+    std::optional<Shape> value = partial_shape_value(*this, inputs[pos]);
     if (!value) continue;
     if (value->fully_defined() && (info.dtype == DType::kInt32 || info.dtype == DType::kInt64)) {
       // Fully derived: exactly the value the input will have, so shape functions see a constant.

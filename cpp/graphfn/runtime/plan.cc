@@ -239,6 +239,7 @@ Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* result
       cached.busy = false;
     }
   } release{cached, frame, *this, reuse};
+  bool feeds_static = true;
   for (int i = 0; i < num_feeds; ++i) {
     if (feeds[i].dtype() != feed_dtypes_[i]) {
       return errors::InvalidArgument("cannot compute ", name_, " as input #", i, "(zero-based) was expected to be a ",
@@ -246,10 +247,9 @@ Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* result
                                      dtype_tf_string(feeds[i].dtype()), " tensor [Op:", name_, "]");
     }
     frame.slots[feed_slots_[i]] = feeds[i];
+    // Static shapes hold when every feed has exactly its traced (fully known) shape.
+    feeds_static = feeds_static && feeds[i].shape() == feed_shapes_[i];
   }
-  // Static shapes hold when every feed has exactly its traced (fully known) shape.
-  bool feeds_static = true;
-  for (int i = 0; i < num_feeds; ++i) feeds_static = feeds_static && feeds[i].shape() == feed_shapes_[i];
   const std::string* failed = nullptr;
   Status s = execute(frame, feeds_static, &failed);
   if (!s.ok()) {
@@ -304,12 +304,9 @@ Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed
     // buffers alive; one is offered to the next kernel, whose allocate_output reuses an unshared
     // buffer of its dtype and shape (no malloc in a chain of same-shaped ops).
     for (int slot : step.release_after) {
-      if (!outputs.empty() && !outputs[0].buffer()) {
-        outputs[0] = std::move(slots[slot]);
-        slots[slot] = Tensor();
-      } else {
-        slots[slot] = Tensor();
-      }
+      Tensor released = std::move(slots[slot]);
+      slots[slot] = Tensor();
+      if (!outputs.empty() && !outputs[0].buffer()) outputs[0] = std::move(released);
     }
   }
   return Status::OK();

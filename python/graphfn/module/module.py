@@ -3,6 +3,7 @@
 A module finds its variables by walking its attributes (sorted by name, through lists,
 tuples and dicts, into nested modules breadth-first), so users never register anything."""
 
+import collections
 import functools
 import re
 
@@ -77,9 +78,9 @@ class Module:
         each object once."""
         predicate = predicate or (lambda v: True)
         seen = {id(self)}
-        queue = [self]
+        queue = collections.deque([self])
         while queue:
-            module, queue = queue[0], queue[1:]
+            module = queue.popleft()
             nested = []
             for key in sorted(vars(module)):
                 if key in module._TF_MODULE_IGNORED_PROPERTIES:
