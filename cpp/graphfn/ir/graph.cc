@@ -259,4 +259,22 @@ std::string Graph::to_text() const {
   return out;
 }
 
+std::vector<bool> needed_nodes(const Graph& graph, const std::vector<Endpoint>& roots) {
+  std::vector<bool> needed(graph.num_nodes(), false);
+  std::vector<int> stack;
+  for (const Endpoint& e : roots) stack.push_back(e.node);
+  for (int i = 0; i < graph.num_nodes(); ++i) {
+    if (graph.node(i).op->stateful) stack.push_back(i);
+  }
+  while (!stack.empty()) {
+    const int id = stack.back();
+    stack.pop_back();
+    if (needed[id]) continue;
+    needed[id] = true;
+    for (const Endpoint& in : graph.node(id).inputs) stack.push_back(in.node);
+    for (int c : graph.node(id).control_inputs) stack.push_back(c);
+  }
+  return needed;
+}
+
 }  // namespace graphfn

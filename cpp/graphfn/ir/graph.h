@@ -116,4 +116,8 @@ class Graph {
   std::shared_ptr<Names> names_ = std::make_shared<Names>();
 };
 
+// The nodes that must run to compute `roots`: those, every stateful node, and (transitively) their
+// data and control inputs. Non-strict execution runs nothing else.
+std::vector<bool> needed_nodes(const Graph& graph, const std::vector<Endpoint>& roots);
+
 }  // namespace graphfn

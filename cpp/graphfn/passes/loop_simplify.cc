@@ -3,25 +3,6 @@
 namespace graphfn {
 namespace {
 
-// The nodes `roots` (and every stateful node) depend on, through data and control inputs.
-std::vector<bool> reachable(const Graph& graph, const std::vector<Endpoint>& roots) {
-  std::vector<bool> seen(graph.num_nodes(), false);
-  std::vector<int> stack;
-  for (const Endpoint& e : roots) stack.push_back(e.node);
-  for (int i = 0; i < graph.num_nodes(); ++i) {
-    if (graph.node(i).op->stateful) stack.push_back(i);
-  }
-  while (!stack.empty()) {
-    const int id = stack.back();
-    stack.pop_back();
-    if (seen[id]) continue;
-    seen[id] = true;
-    for (const Endpoint& in : graph.node(id).inputs) stack.push_back(in.node);
-    for (int c : graph.node(id).control_inputs) stack.push_back(c);
-  }
-  return seen;
-}
-
 // Which outputs of node `id` the graph reads (as inputs, control inputs or results).
 std::vector<bool> used_outputs(const Graph& graph, int id) {
   std::vector<bool> used(graph.node(id).output_dtypes.size(), false);
@@ -53,7 +34,7 @@ bool prune_dead_loop_variables(Graph& graph) {
     const int n = static_cast<int>(b.arguments.size());
     if (static_cast<int>(b.results.size()) != n) continue;
     const std::vector<bool> used = used_outputs(graph, id);
-    const std::vector<bool> cond_needs = reachable(*cond->graph, cond->graph->results);
+    const std::vector<bool> cond_needs = needed_nodes(*cond->graph, cond->graph->results);
     std::vector<int> dead;
     for (int k = 0; k < n; ++k) {
       const Endpoint passthrough{b.arguments[k], 0};
@@ -62,7 +43,7 @@ bool prune_dead_loop_variables(Graph& graph) {
       for (int j = 0; j < n; ++j) {
         if (j != k) others.push_back(b.results[j]);
       }
-      if (!reachable(b, others)[b.arguments[k]]) dead.push_back(k);
+      if (!needed_nodes(b, others)[b.arguments[k]]) dead.push_back(k);
     }
     if (dead.empty()) continue;
     std::unique_ptr<Graph> pruned = b.clone();

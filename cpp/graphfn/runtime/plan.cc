@@ -7,26 +7,6 @@
 namespace graphfn {
 namespace {
 
-// Marks the nodes that must run: those the results depend on, every stateful node, and
-// (transitively) their data and control inputs.
-std::vector<bool> needed_nodes(const Graph& graph, const std::vector<Endpoint>& results) {
-  std::vector<bool> needed(graph.num_nodes(), false);
-  std::vector<int> stack;
-  for (const Endpoint& e : results) stack.push_back(e.node);
-  for (int i = 0; i < graph.num_nodes(); ++i) {
-    if (graph.node(i).op->stateful) stack.push_back(i);
-  }
-  while (!stack.empty()) {
-    const int id = stack.back();
-    stack.pop_back();
-    if (needed[id]) continue;
-    needed[id] = true;
-    for (const Endpoint& in : graph.node(id).inputs) stack.push_back(in.node);
-    for (int c : graph.node(id).control_inputs) stack.push_back(c);
-  }
-  return needed;
-}
-
 // An If predicate or While condition (a bool, checked when the plan is built): TF's lowered
 // control flow (Switch) wants exactly one element.
 Status truth_value(const Tensor& t, bool* value) {
@@ -80,7 +60,7 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
     first_slot[i] = plan->num_slots_;
     plan->num_slots_ += static_cast<int>(graph.node(i).output_dtypes.size());
   }
-  const std::vector<bool> needed = needed_nodes(graph, results);
+  const std::vector<bool> needed = needed_nodes(graph, results);  // non-strict: nothing else runs
   std::vector<bool> is_argument(graph.num_nodes(), false);
   for (int arg : arguments) {
     is_argument[arg] = true;

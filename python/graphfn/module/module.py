@@ -8,6 +8,7 @@ import functools
 import re
 
 from graphfn.framework.name_scope import name_scope
+from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
 
 _VALID_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -16,18 +17,6 @@ _VALID_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 def _camel_to_snake(name):
     name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
-
-
-def _leaves(value):
-    """The leaves of a nested structure, dicts in sorted key order (as tf.nest)."""
-    if isinstance(value, dict):
-        for key in sorted(value):
-            yield from _leaves(value[key])
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _leaves(item)
-    else:
-        yield value
 
 
 @tf_export("Module")
@@ -85,7 +74,7 @@ class Module:
             for key in sorted(vars(module)):
                 if key in module._TF_MODULE_IGNORED_PROPERTIES:
                     continue
-                for leaf in _leaves(vars(module)[key]):
+                for leaf in nest.flatten(vars(module)[key]):
                     if id(leaf) in seen:
                         continue
                     if predicate(leaf):
