@@ -219,9 +219,6 @@ void bind_control_flow(py::module_& m) {
     g->name_scope = name_scope;
     return g;
   });
-  m.def("unique_scoped_name", [](Graph& g, const std::string& hint) { return g.unique_name(g.name_scope + hint); });
-  m.def("unique_name", [](Graph& g, const std::string& name) { return g.unique_name(name); });
-  m.def("name_scope", [](const Graph& g) { return g.name_scope; });
   m.def("make_branches", &make_branches);
   m.def("make_while", &make_while);
   m.def("graph_const", [](const std::shared_ptr<Graph>& g, const Tensor& value, const std::string& name) {

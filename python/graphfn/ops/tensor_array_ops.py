@@ -34,8 +34,8 @@ def _scoped(scope, op):
     traced like a TF name scope ("TensorArrayV2Write", "TensorArrayV2Write_1", ...); returns the
     handle and the scope (relative to the graph's own scope)."""
     graph = _core.current_graph()
-    prefix = _core.name_scope(graph)
-    unique = _core.unique_scoped_name(graph, scope)[len(prefix):]
+    prefix = graph.name_scope
+    unique = graph.unique_name(prefix + scope)[len(prefix):]
     return ops.named(op, unique + "/" + op), unique
 
 
