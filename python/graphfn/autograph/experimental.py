@@ -6,8 +6,9 @@ from graphfn.autograph.impl.api import do_not_convert  # noqa: F401
 
 
 class Feature(enum.Enum):
-    """Optional conversions (TF's names). graphfn.function converts with none of them; they are
-    accepted and ignored."""
+    """Optional conversions (TF's names), for graphfn.function's experimental_autograph_options
+    and to_code/to_graph's experimental_optional_features. ASSERT_STATEMENTS (or ALL) turns
+    `assert` on a tensor into tf.debugging.Assert; the others are accepted and change nothing."""
 
     ALL = "ALL"
     AUTO_CONTROL_DEPS = "AUTO_CONTROL_DEPS"

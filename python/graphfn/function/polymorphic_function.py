@@ -28,13 +28,14 @@ class Function(_core.FunctionBase):
     running Python) and come to `_call_slow` otherwise."""
 
     def __init__(self, python_function, name=None, input_signature=None, autograph=True,
-                 reduce_retracing=False, jit_compile=None, max_traces=None):
+                 reduce_retracing=False, jit_compile=None, max_traces=None, autograph_options=None):
         super().__init__()
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
         self._signature = inspect.signature(python_function)
         self._input_signature = _check_input_signature(input_signature)
         self._autograph = autograph
+        self._autograph_options = autograph_options  # optional AutoGraph features
         self._converted = None  # the AutoGraph entry point, made on the first trace
         self._reduce_retracing = reduce_retracing
         self._jit_compile = jit_compile
@@ -131,7 +132,7 @@ class Function(_core.FunctionBase):
             return self._python_function
         if self._converted is None:
             from graphfn.autograph.impl import api
-            self._converted = api.tf_convert(self._python_function)
+            self._converted = api.tf_convert(self._python_function, self._autograph_options)
         return self._converted
 
     def _with_signature_specs(self, arguments):
@@ -205,7 +206,8 @@ class Function(_core.FunctionBase):
         bound = self._instances.get(instance)
         if bound is None:
             bound = Function(self._python_function.__get__(instance, owner), self._name, self._input_signature,
-                             self._autograph, self._reduce_retracing, self._jit_compile, self._max_traces)
+                             self._autograph, self._reduce_retracing, self._jit_compile, self._max_traces,
+                             self._autograph_options)
             self._instances[instance] = bound
         return bound
 
@@ -322,7 +324,9 @@ def _apply_input_signature(name, signature, input_signature, arguments):
 
 @tf_export("function")
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
-             experimental_relax_shapes=None, name=None, max_traces=None, **unused_options):
+             experimental_implements=None, experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None, experimental_follow_type_hints=None,
+             name=None, max_traces=None):
     """Compiles a Python function into a callable graph (TensorFlow's tf.function).
 
     graphfn adds `max_traces`: keep at most that many traces (the oldest are dropped), so a
@@ -333,6 +337,7 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
 
     def decorate(fn):
         return Function(fn, name=name, input_signature=input_signature, autograph=autograph,
-                        reduce_retracing=relax, jit_compile=jit_compile, max_traces=max_traces)
+                        reduce_retracing=relax, jit_compile=jit_compile, max_traces=max_traces,
+                        autograph_options=experimental_autograph_options)
 
     return decorate if func is None else decorate(func)

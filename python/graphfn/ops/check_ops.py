@@ -8,7 +8,8 @@ from graphfn import _core
 from graphfn.framework import errors
 from graphfn.framework.tensor import EagerTensor, Tensor
 from graphfn.ops import math_ops, reduction_ops
-from graphfn.ops._op_table import ops
+from graphfn.framework.name_scope import name_scope
+from graphfn.ops._op_table import node, ops
 from graphfn.util.tf_export import tf_export
 
 
@@ -31,7 +32,8 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's name
             raise errors.InvalidArgumentError(
                 None, None, "Expected '%s' to be true. Summarized data: %s" % (condition, shown))
         return None
-    ops.Assert(condition, data, summarize=3 if summarize is None else summarize)
+    with name_scope(name or "Assert"):  # TF's node is Assert/Assert
+        node("Assert", "Assert")(condition, data, summarize=3 if summarize is None else summarize)
     return None
 
 

@@ -586,7 +586,6 @@ def test_C33_assert_statements_default():
                tf.constant(x))
 
 
-@pytest.mark.xfail(BACKEND == "graphfn", reason="the ASSERT_STATEMENTS optional feature is accepted but ignored")
 def test_C33_assert_statements_feature():
     # With the optional feature, an assert on a tensor becomes tf.debugging.Assert, checked at run time.
     g = tf.function(simple_assertion,

@@ -1,6 +1,8 @@
 """graphfn.autograph.to_code: the generated source in TF 2.21's shape (texts from
 tf.autograph.to_code; `nonlocal` lists are sorted here, TF prints them in set order)."""
 
+import pytest
+
 import graphfn as tf
 
 from to_code_texts import SIMPLE_RELU, TANH_LOOP  # noqa: E402
@@ -147,3 +149,53 @@ def test_to_graph_runs_python_semantics():
     g = tf.autograph.to_graph(f)
     assert g.__name__ == "tf__f"
     assert g(1) == "Positive" and g(-1) == "Negative"
+
+
+def _checked_below_ten(x):
+    assert x < 10, "too big"
+    return x
+
+
+def _positive_then_checked(x):
+    assert x > 0
+    return _checked_below_ten(x)
+
+
+# TF 2.21's to_code(_positive_then_checked, experimental_optional_features=ASSERT_STATEMENTS)
+ASSERTS_TEXT = '''def tf___positive_then_checked(x):
+    with ag__.FunctionScope('_positive_then_checked', 'fscope', ag__.ConversionOptions(recursive=True, user_requested=True, optional_features=ag__.Feature.ASSERT_STATEMENTS, internal_convert_user_code=True)) as fscope:
+        do_return = False
+        retval_ = ag__.UndefinedReturnValue()
+        ag__.assert_stmt(ag__.ld(x) > 0, lambda: 'Assertion error')
+        try:
+            do_return = True
+            retval_ = ag__.converted_call(ag__.ld(_checked_below_ten), (ag__.ld(x),), None, fscope)
+        except:
+            do_return = False
+            raise
+        return fscope.ret(retval_, do_return)
+'''
+
+
+def test_assert_statements_feature_to_code():
+    feature = tf.autograph.experimental.Feature.ASSERT_STATEMENTS
+    assert tf.autograph.to_code(_positive_then_checked, experimental_optional_features=feature) == ASSERTS_TEXT
+    # Without the feature the assert stays a Python statement (and the cache keeps both apart).
+    assert "    assert ag__.ld(x) > 0" in tf.autograph.to_code(_positive_then_checked)
+    every = tf.autograph.to_code(_positive_then_checked, experimental_optional_features=(tf.autograph.experimental.Feature.ALL,))
+    assert "optional_features=(ag__.Feature.ALL,)" in every and "ag__.assert_stmt(" in every
+
+
+def test_assert_statements_feature_reaches_callees():
+    f = tf.function(_positive_then_checked,
+                    experimental_autograph_options=tf.autograph.experimental.Feature.ASSERT_STATEMENTS)
+    assert f(tf.constant(3)).numpy() == 3
+    # TF 2.21: the callee's assert is a graph Assert named Assert_1/Assert, failing at run time.
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        f(tf.constant(30))
+    assert "assertion failed: [too big]" in str(e.value) and "{{node Assert_1/Assert}}" in str(e.value)
+    with pytest.raises(AssertionError, match="too big"):
+        f(30)
+    # The default still treats a tensor assert as a Python bool.
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
+        tf.function(_positive_then_checked)(tf.constant(3))

@@ -18,16 +18,17 @@ class ConversionOptions:
     """How to convert: `recursive` converts callees too; `user_requested` converts even library
     code (the function handed to graphfn.function)."""
 
-    __slots__ = ("recursive", "user_requested", "optional_features", "internal_convert_user_code")
+    __slots__ = ("recursive", "user_requested", "optional_features", "internal_convert_user_code", "features")
 
     def __init__(self, recursive=False, user_requested=False, optional_features=(), internal_convert_user_code=True):
         self.recursive = recursive
         self.user_requested = user_requested
-        self.optional_features = tuple(optional_features or ())
+        self.optional_features = optional_features
         self.internal_convert_user_code = internal_convert_user_code
+        self.features = conversion.Features(optional_features) if optional_features else conversion.NO_FEATURES
 
     def call_options(self):
-        """The options for functions called from converted code."""
+        """The options for functions called from converted code (callees get the same features)."""
         return ConversionOptions(self.recursive, False, self.optional_features, self.internal_convert_user_code)
 
     def __repr__(self):
@@ -107,8 +108,10 @@ def _ag_module():
     return ag_module.MODULE
 
 
-def convert_function(fn):
+def convert_function(fn, features=conversion.NO_FEATURES):
     """The converted version of a plain Python function (cached)."""
+    if features.names:  # rare: only the code is cached
+        return conversion.instantiate(conversion.convert(fn, features), fn, _ag_module())
     converted = _instances.get(fn)
     if converted is None:
         converted = conversion.instantiate(conversion.convert(fn), fn, _ag_module())
@@ -181,7 +184,7 @@ def converted_call(f, args, kwargs, caller_fscope=None, options=None):
         _conversion_failed(target, NotImplementedError("generators are not supported"))
         return f(*args, **kwargs)
     try:
-        converted = convert_function(target)
+        converted = convert_function(target, options.features)
     except (parser.SourceUnavailableError, Exception) as e:  # noqa: B014 - any conversion failure
         _conversion_failed(target, e)
         return f(*args, **kwargs)
@@ -206,10 +209,10 @@ def _builtin_overloads():
 
 # Entry points ------------------------------------------------------------------------------------------
 
-def tf_convert(f):
+def tf_convert(f, optional_features=None):
     """What graphfn.function traces when autograph=True: f converted (even if it is library
     code), with errors raised while it runs rewritten to name the user's code."""
-    options = ConversionOptions(recursive=True, user_requested=True)
+    options = ConversionOptions(recursive=True, user_requested=True, optional_features=optional_features)
 
     @functools.wraps(f)
     def converted_entry(*args, **kwargs):
@@ -229,7 +232,7 @@ def to_graph(entity, recursive=True, experimental_optional_features=None):
     target, bound_self = _unwrap(entity)
     if target is None:
         raise ValueError("Expected a Python function or method, got %r" % (entity,))
-    converted = convert_function(target)
+    converted = convert_function(target, conversion.Features(experimental_optional_features))
     if bound_self is not None:
         return types.MethodType(converted, bound_self)
     return converted
@@ -243,6 +246,6 @@ def to_code(entity, recursive=True, experimental_optional_features=None):
     target, _ = _unwrap(entity)
     if target is None:
         raise ValueError("Expected a Python function or method, got %r" % (entity,))
-    return conversion.source(target)
+    return conversion.source(target, conversion.Features(experimental_optional_features))
 
 

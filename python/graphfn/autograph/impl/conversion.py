@@ -10,18 +10,19 @@ import threading
 import types
 import weakref
 
-from graphfn.autograph.converters import (base, break_statements, call_trees, conditional_expressions,
+from graphfn.autograph.converters import (asserts, base, break_statements, call_trees, conditional_expressions,
                                           continue_statements, control_flow, directives, functions,
                                           logical_expressions, return_statements, unsupported_features,
                                           variables)
 from graphfn.autograph.pyct import naming, parser, traversal
 
-TOP_OPTIONS = ("ag__.ConversionOptions(recursive=True, user_requested=True, optional_features=(), "
+TOP_OPTIONS = ("ag__.ConversionOptions(recursive=True, user_requested=True, optional_features=%s, "
                "internal_convert_user_code=True)")
 NESTED_OPTIONS = "ag__.STD"
 
 _PIPELINE = (unsupported_features, directives, break_statements, continue_statements, return_statements,
              call_trees, conditional_expressions, logical_expressions, variables, control_flow)
+_WITH_ASSERTS = _PIPELINE[:3] + (asserts,) + _PIPELINE[3:]  # TF converts asserts right after breaks
 
 
 class Converted:
@@ -34,22 +35,24 @@ class Converted:
         self.code, self.source, self.name = code, None, name
 
 
-# user code object -> Converted; weak, so code that is gone (a re-run notebook cell) is dropped
+# user code object -> Converted; weak, so code that is gone (a re-run notebook cell) is dropped.
+# Conversions with optional features: user code object -> {features: Converted}.
 _cache = weakref.WeakKeyDictionary()
+_featured_cache = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 # code objects of generated functions -> the user function name they belong to (error rewriting)
 generated_code_names = weakref.WeakKeyDictionary()
 
 
-def _convert_function(node, namer, top, display_name, generated):
+def _convert_function(node, namer, top, display_name, generated, features):
     if top:  # the top function gets the plain names, nested ones numbered copies (as in TF)
         for name in ("fscope", "do_return", "retval_"):
             namer.reserve(name)
     fscope = "fscope" if top else namer.new("fscope")
-    ctx = base.Context(namer, TOP_OPTIONS if top else NESTED_OPTIONS, fscope, top)
+    ctx = base.Context(namer, TOP_OPTIONS % features.source if top else NESTED_OPTIONS, fscope, top)
     for child in _direct_nested_functions(node):
-        _convert_function(child, namer, False, child.name, generated)
-    for converter in _PIPELINE:
+        _convert_function(child, namer, False, child.name, generated, features)
+    for converter in _WITH_ASSERTS if features.uses("ASSERT_STATEMENTS") else _PIPELINE:
         converter.transform(node, ctx)
     functions.transform(node, ctx, display_name)
     generated |= ctx.internal
@@ -71,30 +74,61 @@ def _lambda_as_function(node):
     return ast.copy_location(fn, node)
 
 
-def convert(fn):
+class Features:
+    """The optional features a conversion uses (TF's autograph.experimental.Feature), as given:
+    one Feature or a sequence of them. `source` is how generated code spells them."""
+
+    __slots__ = ("given", "names", "source")
+
+    def __init__(self, given=None):
+        if given is None:
+            given = ()
+        single = not isinstance(given, (tuple, list, set, frozenset))
+        members = (given,) if single else tuple(given)
+        self.given = given
+        self.names = frozenset(getattr(m, "name", str(m)) for m in members)
+        spelled = ["ag__.Feature.%s" % getattr(m, "name", m) for m in members]
+        self.source = spelled[0] if single else "(%s)" % "".join(s + ", " for s in spelled)  # unparsed as (a,)
+
+    def uses(self, name):
+        return name in self.names or "ALL" in self.names
+
+
+NO_FEATURES = Features()
+
+
+def convert(fn, features=NO_FEATURES):
     """The Converted entry for a Python function (parsing and transforming on a cache miss)."""
     code = fn.__code__
-    entry = _cache.get(code)
-    if entry is not None:
-        return entry
-    with _lock:
+    if not features.names:
         entry = _cache.get(code)
+        if entry is not None:
+            return entry
+    with _lock:
+        if not features.names:
+            cache = _cache
+            entry = cache.get(code)
+            if entry is None:
+                entry = cache[code] = _convert_code(fn, features)
+            return entry
+        per_code = _featured_cache.setdefault(code, {})
+        entry = per_code.get(features.names)
         if entry is None:
-            entry = _cache[code] = _convert_code(fn)
+            entry = per_code[features.names] = _convert_code(fn, features)
     return entry
 
 
-def source(fn):
+def source(fn, features=NO_FEATURES):
     """The generated source of fn's conversion. Converting again is cheaper than keeping every
     converted tree around for a rare to_code."""
-    entry = convert(fn)
+    entry = convert(fn, features)
     if entry.source is None:
         with _lock:
-            entry.source = ast.unparse(_transform(fn)[0]) + "\n"
+            entry.source = ast.unparse(_transform(fn, features)[0]) + "\n"
     return entry.source
 
 
-def _transform(fn):
+def _transform(fn, features):
     """(converted FunctionDef, file name, names of the generated functions)."""
     base.pending_fillers.clear()  # left over by a conversion that failed
     node, filename = parser.parse_entity(fn)
@@ -106,12 +140,12 @@ def _transform(fn):
             raise base.UnsupportedLanguageElementError("names starting with ag__ are reserved")
     namer = naming.Namer(node)
     generated = set()
-    _convert_function(node, namer, True, display_name, generated)
+    _convert_function(node, namer, True, display_name, generated, features)
     return node, filename, generated
 
 
-def _convert_code(fn):
-    node, filename, generated = _transform(fn)
+def _convert_code(fn, features):
+    node, filename, generated = _transform(fn, features)
     freevars = fn.__code__.co_freevars
 
     def at_function(new):  # the wrapper's nodes all take the converted function's location
