@@ -6,6 +6,7 @@ closure cells. The generated code keeps the user's file name and line numbers, s
 and AutoGraph's error rewriting point at the user's source."""
 
 import ast
+import linecache
 import threading
 import types
 import weakref
@@ -40,8 +41,22 @@ class Converted:
 _cache = weakref.WeakKeyDictionary()
 _featured_cache = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
-# code objects of generated functions -> the user function name they belong to (error rewriting)
-generated_code_names = weakref.WeakKeyDictionary()
+
+
+class GeneratedCode:
+    """What error rewriting needs to know about a generated code object: the user function name
+    its frames show, the code object of the conversion it belongs to (TF shows one frame per
+    conversion), and for a converted lambda the lambda's own source text (TF shows that, not
+    the whole line)."""
+
+    __slots__ = ("display", "root", "lambda_text")
+
+    def __init__(self, display, root, lambda_text):
+        self.display, self.root, self.lambda_text = display, root, lambda_text
+
+
+# code objects of generated functions -> GeneratedCode
+generated_code = weakref.WeakKeyDictionary()
 
 
 def _convert_function(node, namer, top, display_name, generated, features):
@@ -133,7 +148,9 @@ def _transform(fn, features):
     base.pending_fillers.clear()  # left over by a conversion that failed
     node, filename = parser.parse_entity(fn)
     display_name = fn.__name__
+    lambda_text = None
     if isinstance(node, ast.Lambda):
+        lambda_text = _source_segment(filename, node)
         node, display_name = _lambda_as_function(node), "lam"
     for stmt in traversal.walk(node):
         if isinstance(stmt, ast.Name) and stmt.id.startswith("ag__") and stmt.id != "ag__":
@@ -141,11 +158,18 @@ def _transform(fn, features):
     namer = naming.Namer(node)
     generated = set()
     _convert_function(node, namer, True, display_name, generated, features)
-    return node, filename, generated
+    return node, filename, generated, lambda_text
+
+
+def _source_segment(filename, node):
+    """The text of `node` on its first line (ast offsets count UTF-8 bytes)."""
+    line = linecache.getline(filename, node.lineno).encode()
+    end = node.end_col_offset if node.end_lineno == node.lineno else len(line)
+    return line[node.col_offset:end].decode(errors="replace").strip()
 
 
 def _convert_code(fn, features):
-    node, filename, generated = _transform(fn, features)
+    node, filename, generated, lambda_text = _transform(fn, features)
     freevars = fn.__code__.co_freevars
 
     def at_function(new):  # the wrapper's nodes all take the converted function's location
@@ -160,16 +184,18 @@ def _convert_code(fn, features):
     traversal.fix_missing_locations(module, bool(base.pending_fillers))
     factory_code = compile(module, filename, "exec").co_consts[0]
     inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == node.name)
-    _register(inner, fn.__name__, generated)
+    # TF names a converted lambda's frames "None"
+    _register(inner, "None" if lambda_text is not None else fn.__name__, generated, inner, lambda_text)
     return Converted(inner, node.name)
 
 
-def _register(code, display, generated):
-    generated_code_names[code] = display
+def _register(code, display, generated, root, lambda_text):
+    generated_code[code] = GeneratedCode(display, root, lambda_text)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             name = const.co_name
-            _register(const, display if name in generated or name == "<lambda>" else name, generated)
+            _register(const, display if name in generated or name == "<lambda>" else name, generated, root,
+                      lambda_text)
 
 
 def instantiate(entry, fn, ag_module):
@@ -184,4 +210,4 @@ def instantiate(entry, fn, ag_module):
 
 def is_generated(fn):
     code = getattr(fn, "__code__", None)
-    return code is not None and code in generated_code_names
+    return code is not None and code in generated_code

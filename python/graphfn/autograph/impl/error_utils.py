@@ -15,21 +15,41 @@ _KEEP_TYPES = (AssertionError, AttributeError, NameError, NotImplementedError, R
                TypeError, UnboundLocalError, ValueError)
 
 
-def _frames(tb):
-    lines, started = [], False
+def _user_frames(tb):
+    """(code, line number, GeneratedCode or None) of the traceback's user frames, outermost
+    first, from the first frame of converted code on."""
+    frames, started = [], False
     graphfn_dir = config.graphfn_dir()
     while tb is not None:
         code = tb.tb_frame.f_code
-        display = conversion.generated_code_names.get(code)
-        if display is not None:
-            started = True
+        generated = conversion.generated_code.get(code)
+        started = started or generated is not None
         filename = code.co_filename
         if started and not os.path.abspath(filename).startswith(graphfn_dir) and not filename.startswith("<frozen"):
-            line = linecache.getline(filename, tb.tb_lineno).strip()
-            name = display if display is not None else code.co_name
-            mark = "  *" if display is not None else ""
-            lines.append('    File "%s", line %d, in %s%s\n        %s\n' % (filename, tb.tb_lineno, name, mark, line))
+            frames.append((code, tb.tb_lineno, generated))
         tb = tb.tb_next
+    return frames
+
+
+def _frames(tb):
+    """TF's choice of frames: per conversion, the innermost frame of its generated code (a
+    lambda or nested function it calls replaces the caller's frame); frames of code that is not
+    converted only below the innermost conversion."""
+    frames = _user_frames(tb)
+    converted = [i for i, (_, _, generated) in enumerate(frames) if generated is not None]
+    lines = []
+    for i, (code, lineno, generated) in enumerate(frames):
+        if generated is None:
+            if i < converted[-1]:
+                continue
+            name, mark, text = code.co_name, "", linecache.getline(code.co_filename, lineno).strip()
+        else:
+            following = next((frames[j][2] for j in converted if j > i), None)
+            if following is not None and following.root is generated.root:
+                continue
+            name, mark = generated.display, "  *"
+            text = generated.lambda_text or linecache.getline(code.co_filename, lineno).strip()
+        lines.append('    File "%s", line %d, in %s%s\n        %s\n' % (code.co_filename, lineno, name, mark, text))
     return lines
 
 
