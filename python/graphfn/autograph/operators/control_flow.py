@@ -204,15 +204,12 @@ def _tf_for(iterable, extra_test, body, get_state, set_state, symbol_names, opts
         raise TypeError("Cannot iterate over a scalar tensor.")
     n = dims[0] if dims is not None and dims[0] is not None else array_ops.shape(iterable)[0]
     if info is not None:
-        start, delta = info
-
-        def element(i):
-            return start + math_ops.cast(i, start.dtype) * delta
-        first_iterate = start
+        # a tf.range iterate is carried by the loop and stepped after the body (as TF does)
+        element, (first_iterate, delta) = None, info
     else:
         def element(i):
             return array_ops.gather(iterable, i)
-        first_iterate = None
+        first_iterate = delta = None
     iterate_names = [s.strip() for s in opts.get("iterate_names", "").split(",")]
 
     def test(index):
@@ -221,16 +218,17 @@ def _tf_for(iterable, extra_test, body, get_state, set_state, symbol_names, opts
             go = math_ops.logical_and(go, _to_tensor(extra_test()))
         return go
 
-    _tf_loop(test, (element, iterate_names, first_iterate), body, get_state, set_state, symbol_names, opts,
-             "for loop")
+    _tf_loop(test, (element, iterate_names, first_iterate, delta), body, get_state, set_state, symbol_names,
+             opts, "for loop")
 
 
 # the graph loop shared by while and for -----------------------------------------------------------
 
 def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag):
     """Stages `while test(): body()` as a graph while_loop. For a `for` loop, `for_info` is
-    (element(index) -> iterate value, iterate names, the iterate's value for an empty range) and
-    an index loop variable is added in front; `test` then takes the index."""
+    (element(index) -> iterate value, iterate names, the iterate's value for an empty range,
+    the step of a tf.range iterate) and an index loop variable is added in front (`test` then
+    takes the index); a tf.range loop carries its iterate too (element is None)."""
     array_ops, math_ops = _ops()
     init = list(get_state())
     invariants = {id(v): TensorShape(s) if not isinstance(s, TensorShape) else s
@@ -242,12 +240,12 @@ def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag
                 init[i] = for_info[2]  # AutoGraph: an empty tf.range leaves the iterate at `start`
                 undefined.remove(i)
 
-    def run_body(index, state):
+    def run_body(index, iterate, state):
         set_state(tuple(state))
         if for_info is None:
             body()
         else:
-            body(for_info[0](index))
+            body(iterate if iterate is not None else for_info[0](index))
         return list(get_state())
 
     specs = {}
@@ -270,9 +268,10 @@ def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag
     declared = {i: s for i, s in zip(carried, shape_inv)}
 
     index0 = array_ops.constant(0) if for_info is not None else None
+    iterate0 = _to_tensor(for_info[2]) if for_info is not None and for_info[0] is None else None
     first0 = array_ops.constant(True) if undefined else None
     dummy = array_ops.constant(0) if for_info is None and not undefined and not carried else None
-    extra = [v for v in (index0, first0, dummy) if v is not None]
+    extra = [v for v in (index0, iterate0, first0, dummy) if v is not None]
     loop_vars = tuple(extra) + tuple(loop_init[i] for i in carried)
     n_extra = len(extra)
 
@@ -289,14 +288,19 @@ def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag
         return _verify_tf_condition(go, tag) if go.dtype != dtypes.bool or go.shape.dims else go
 
     def body_fn(*vars_):
-        new = run_body(vars_[0] if for_info is not None else None, unpack(vars_))
+        iterate = vars_[1] if iterate0 is not None else None
+        new = run_body(vars_[0] if for_info is not None else None, iterate, unpack(vars_))
         out = []
         for i in carried:
             out.append(_check_iteration(symbol_names[i], vars_[n_extra + carried.index(i)], new[i], declared[i],
                                         id(init[i]) in invariants or i in specs))
         head = []
+        if iterate is not None:
+            next_iterate = iterate + for_info[3]
         if index0 is not None:
             head.append(vars_[0] + 1)
+        if iterate is not None:
+            head.append(next_iterate)
         if first0 is not None:
             head.append(array_ops.constant(False))
         if dummy is not None:
@@ -312,7 +316,7 @@ def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag
     if first0 is not None:
         from graphfn.ops import check_ops
         names = ", ".join(symbol_names[i] for i in undefined)
-        check_ops.Assert(math_ops.logical_not(final[1 if index0 is not None else 0]),
+        check_ops.Assert(math_ops.logical_not(final[extra.index(first0)]),
                          ["loop must iterate at least once to initialize %s" % names])
     state = unpack(final)
     set_state(tuple(state))
@@ -364,7 +368,8 @@ def _probe_undefined(run_body, init, undefined, symbol_names, for_info):
     array_ops, _ = _ops()
     found = {}
     with context.graph_context(_core.subgraph(_core.current_graph(), "")):
-        new = run_body(array_ops.constant(0), list(init))
+        range_iterate = for_info[2] if for_info is not None and for_info[0] is None else None
+        new = run_body(array_ops.constant(0), range_iterate, list(init))
         for i in undefined:
             value = new[i]
             if type(value) is Undefined or value is None:
