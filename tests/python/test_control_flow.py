@@ -431,3 +431,15 @@ def test_switch_case_eager_and_errors():
         "branches[0] and branches[1] arguments to tf.switch_case must have the same number, type, and overall "
         "structure of return values.\n\nbranches[0] output: %s\nbranches[1] output: %s\n\nError details:\n%s and %s "
         "have different types" % (t % "int32", t % "float32", t % "int32", t % "float32"))
+
+
+def test_while_loop_body_that_permutes_its_variables():
+    # The body's results are its own inputs in another order (and one passes through): each
+    # iteration must read the previous state, not the half-updated one.
+    @tf.function
+    def rotate(n):
+        return tf.while_loop(lambda i, a, b, c, k: i < n,
+                             lambda i, a, b, c, k: (i + 1, b, c, a, k), (0, 1, 2, 3, 9))
+
+    assert [int(t) for t in rotate(tf.constant(4))] == [4, 2, 3, 1, 9]  # 4 rotations of (1, 2, 3)
+    assert [int(t) for t in rotate(tf.constant(0))] == [0, 1, 2, 3, 9]

@@ -26,10 +26,6 @@ void Shape::remove_dim(int pos) {
   assign(all.data(), all.data() + all.size());
 }
 
-bool Shape::operator==(const Shape& o) const {
-  return known_rank_ == o.known_rank_ && rank_ == o.rank_ && std::equal(data(), data() + rank_, o.data());
-}
-
 bool Shape::fully_defined() const {
   if (!known_rank_) return false;
   return std::all_of(data(), data() + rank_, [](int64_t d) { return d >= 0; });

@@ -51,7 +51,16 @@ class Shape {
   // Product of the dimensions; -1 when any is unknown.
   int64_t num_elements() const;
 
-  bool operator==(const Shape& o) const;
+  // Inline: executors compare feed shapes on every run of a (sub-)plan.
+  bool operator==(const Shape& o) const {
+    if (known_rank_ != o.known_rank_ || rank_ != o.rank_) return false;
+    const int64_t* a = data();
+    const int64_t* b = o.data();
+    for (int i = 0; i < rank_; ++i) {
+      if (a[i] != b[i]) return false;
+    }
+    return true;
+  }
   bool operator!=(const Shape& o) const { return !(*this == o); }
   std::string to_string() const;  // TF's "[2,3]" form, "[?,3]" for unknown dims, "<unknown>"
 

@@ -61,10 +61,14 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
     plan->num_slots_ += static_cast<int>(graph.node(i).output_dtypes.size());
   }
   const std::vector<bool> needed = needed_nodes(graph, results);  // non-strict: nothing else runs
+  // Where each output is read from: its own slot, a feed, or (an Identity) its input's place.
+  std::vector<int> ref(plan->num_slots_);
+  for (int slot = 0; slot < plan->num_slots_; ++slot) ref[slot] = slot;
+  auto ref_of = [&](const Endpoint& e) { return ref[first_slot[e.node] + e.index]; };
   std::vector<bool> is_argument(graph.num_nodes(), false);
   for (int arg : arguments) {
     is_argument[arg] = true;
-    plan->feed_slots_.push_back(first_slot[arg]);
+    ref[first_slot[arg]] = -1 - plan->num_feeds_++;
     plan->feed_dtypes_.push_back(graph.node(arg).output_dtypes[0]);
     plan->feed_shapes_.push_back(graph.node(arg).output_shapes[0]);
   }
@@ -75,12 +79,16 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
       plan->constants_.emplace_back(first_slot[i], *value);
       continue;
     }
+    if (node.op->name == "Identity" && node.inputs.size() == 1) {
+      ref[first_slot[i]] = ref_of(node.inputs[0]);  // nothing to run: readers read the input
+      continue;
+    }
     Step step;
     step.op = node.op;
     step.node_name = node.name;
     step.attrs = node.attrs;
     for (size_t t = 0; t < node.type_attrs.size(); ++t) step.type_attrs[t] = node.type_attrs[t];
-    for (const Endpoint& in : node.inputs) step.input_slots.push_back(first_slot[in.node] + in.index);
+    for (const Endpoint& in : node.inputs) step.input_slots.push_back(ref_of(in));
     step.first_output_slot = first_slot[i];
     step.num_outputs = static_cast<int>(node.output_dtypes.size());
     if (node.op->control_flow != OpDef::ControlFlow::kNone) {
@@ -118,17 +126,26 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
     if (step.static_outputs) {
       step.output_dtypes = node.output_dtypes;
       step.output_shapes = node.output_shapes;
+      plan->has_static_steps_ = true;
     }
     plan->steps_.push_back(std::move(step));
   }
-  for (const Endpoint& e : results) plan->result_slots_.push_back(first_slot[e.node] + e.index);
+  for (const Endpoint& e : results) plan->result_slots_.push_back(ref_of(e));
   plan->schedule_releases();
-  // Feeds and results, but not constants (a result may be one): cleared after each run.
+  // Results computed by steps are cleared after each run (the cached frame keeps no caller
+  // data) and may be moved out; constants stay, feeds belong to the caller.
   std::vector<bool> constant(plan->num_slots_, false);
   for (const auto& [slot, value] : plan->constants_) constant[slot] = true;
-  for (int slot : plan->feed_slots_) plan->transient_slots_.push_back(slot);
-  for (int slot : plan->result_slots_) {
-    if (!constant[slot]) plan->transient_slots_.push_back(slot);
+  std::vector<int> uses(plan->num_slots_, 0);
+  for (int r : plan->result_slots_) {
+    if (r >= 0) ++uses[r];
+  }
+  for (int r : plan->result_slots_) {
+    const bool computed = r >= 0 && !constant[r];
+    if (computed && uses[r] == 1) plan->transient_slots_.push_back(r);
+    plan->result_movable_.push_back(computed && uses[r] == 1);
+    const int position = static_cast<int>(plan->result_movable_.size()) - 1;
+    plan->results_read_feeds_ = plan->results_read_feeds_ || (r < 0 && r != -1 - position);
   }
   *out = std::move(plan);
   return Status::OK();
@@ -141,11 +158,15 @@ void Plan::schedule_releases() {
   for (const Step& step : steps_) {
     for (int k = 0; k < step.num_outputs; ++k) releasable[step.first_output_slot + k] = true;
   }
-  for (int slot : result_slots_) releasable[slot] = false;
   constexpr int kNever = -1;
   std::vector<int> last_reader(num_slots_, kNever);
   for (int i = 0; i < num_steps(); ++i) {
-    for (int slot : steps_[i].input_slots) last_reader[slot] = i;
+    for (int slot : steps_[i].input_slots) {
+      if (slot >= 0) last_reader[slot] = i;
+    }
+  }
+  for (int slot : result_slots_) {
+    if (slot >= 0) releasable[slot] = false;
   }
   for (int i = 0; i < num_steps(); ++i) {
     Step& step = steps_[i];
@@ -155,7 +176,7 @@ void Plan::schedule_releases() {
       step.release_after.push_back(slot);
     };
     for (int slot : step.input_slots) {
-      if (last_reader[slot] == i) release(slot);
+      if (slot >= 0 && last_reader[slot] == i) release(slot);
     }
     for (int k = 0; k < step.num_outputs; ++k) {
       if (last_reader[step.first_output_slot + k] == kNever) release(step.first_output_slot + k);
@@ -178,8 +199,8 @@ void Plan::init_frame(Frame& frame) const {
 }
 
 Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* results) const {
-  if (num_feeds != static_cast<int>(feed_slots_.size())) {
-    return errors::InvalidArgument(name_, " expects ", feed_slots_.size(), " inputs, got ", num_feeds);
+  if (num_feeds != num_feeds_) {
+    return errors::InvalidArgument(name_, " expects ", num_feeds_, " inputs, got ", num_feeds);
   }
   // Each thread keeps the frame of the plan it ran last: calling the same function again
   // reuses its slots (constants already placed) instead of allocating a frame per call.
@@ -213,25 +234,24 @@ Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* result
     bool reuse;
     ~Release() {
       if (!reuse) return;
-      // Drop the caller's inputs and the results (returned by copy), so the cached frame holds
-      // no memory the caller expects freed.
+      // Drop the results left behind (an error stopped the run), so the cached frame holds no
+      // memory the caller expects freed.
       for (int slot : plan.transient_slots_) frame.slots[slot] = Tensor();
+      frame.feeds = nullptr;
       cached.busy = false;
     }
   } release{cached, frame, *this, reuse};
-  bool feeds_static = true;
+  frame.feed_ptrs.resize(num_feeds);
   for (int i = 0; i < num_feeds; ++i) {
     if (feeds[i].dtype() != feed_dtypes_[i]) {
       return errors::InvalidArgument("cannot compute ", name_, " as input #", i, "(zero-based) was expected to be a ",
                                      dtype_tf_string(feed_dtypes_[i]), " tensor but is a ",
                                      dtype_tf_string(feeds[i].dtype()), " tensor [Op:", name_, "]");
     }
-    frame.slots[feed_slots_[i]] = feeds[i];
-    // Static shapes hold when every feed has exactly its traced (fully known) shape.
-    feeds_static = feeds_static && feeds[i].shape() == feed_shapes_[i];
+    frame.feed_ptrs[i] = &feeds[i];
   }
   const std::string* failed = nullptr;
-  Status s = execute(frame, feeds_static, &failed);
+  Status s = execute_with(frame, frame.feed_ptrs.data(), num_feeds, &failed);
   if (!s.ok()) {
     const std::string node = failed ? *failed : std::string("?");
     // TF's text, less the Python traceback of where the node was defined.
@@ -239,18 +259,15 @@ Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* result
                                 "\n\t [[{{node " + node + "}}]] [Op:" + name_ + "]");
   }
   results->resize(result_slots_.size());
-  for (size_t i = 0; i < result_slots_.size(); ++i) (*results)[i] = frame.slots[result_slots_[i]];
+  for (size_t i = 0; i < result_slots_.size(); ++i) (*results)[i] = take_result(frame, static_cast<int>(i));
   return Status::OK();
 }
 
 Status Plan::execute_with(Frame& frame, const Tensor* const* feeds, int n, const std::string** failed_node) const {
-  bool feeds_static = true;
-  for (int i = 0; i < n; ++i) {
-    Tensor& slot = frame.slots[feed_slots_[i]];
-    // Loop invariants are fed the same tensor every iteration: skip the reference counting.
-    if (slot.buffer() != feeds[i]->buffer() || slot.shape() != feeds[i]->shape()) slot = *feeds[i];
-    feeds_static = feeds_static && slot.shape() == feed_shapes_[i];
-  }
+  frame.feeds = feeds;
+  // Static shapes hold when every feed has exactly its traced (fully known) shape.
+  bool feeds_static = has_static_steps_;
+  for (int i = 0; feeds_static && i < n; ++i) feeds_static = feeds[i]->shape() == feed_shapes_[i];
   return execute(frame, feeds_static, failed_node);
 }
 
@@ -268,7 +285,7 @@ Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed
       continue;
     }
     inputs.clear();
-    for (int slot : step.input_slots) inputs.push_back(&slots[slot]);
+    for (int ref : step.input_slots) inputs.push_back(&resolve(frame, ref));
     const int n = static_cast<int>(inputs.size());
     s = feeds_static && step.static_outputs
             ? run_kernel_with_shapes(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs,
@@ -294,7 +311,7 @@ Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed
 
 Status Plan::run_branch(const Step& step, Frame& frame, const std::string** failed_node) const {
   // If: then (0) or else (1). Case: the indexed branch; an index out of range takes the last.
-  const Tensor& selector = frame.slots[step.input_slots[0]];
+  const Tensor& selector = resolve(frame, step.input_slots[0]);
   int taken = 0;
   if (step.op->control_flow == OpDef::ControlFlow::kIf) {
     bool value = false;
@@ -317,10 +334,10 @@ Status Plan::run_branch(const Step& step, Frame& frame, const std::string** fail
   Frame& sub = *frame.sub[step.first_sub + taken];
   // The branch's feeds are the node's inputs after the predicate.
   frame.inputs.clear();
-  for (size_t i = 1; i < step.input_slots.size(); ++i) frame.inputs.push_back(&frame.slots[step.input_slots[i]]);
+  for (size_t i = 1; i < step.input_slots.size(); ++i) frame.inputs.push_back(&resolve(frame, step.input_slots[i]));
   GRAPHFN_RETURN_IF_ERROR(branch.execute_with(sub, frame.inputs.data(), static_cast<int>(frame.inputs.size()),
                                               failed_node));
-  for (int k = 0; k < step.num_outputs; ++k) frame.slots[step.first_output_slot + k] = branch.result(sub, k);
+  for (int k = 0; k < step.num_outputs; ++k) frame.slots[step.first_output_slot + k] = branch.take_result(sub, k);
   return Status::OK();
 }
 
@@ -338,9 +355,10 @@ Status Plan::run_while(const Step& step, Frame& frame, const std::string** faile
   state.resize(n);
   feeds.resize(n);
   for (int i = 0; i < n; ++i) {
-    state[i] = frame.slots[step.input_slots[i]];
+    state[i] = resolve(frame, step.input_slots[i]);
     feeds[i] = &state[i];
   }
+  std::vector<Tensor>& next = frame.outputs;  // no kernel runs in this frame meanwhile
   for (;;) {
     GRAPHFN_RETURN_IF_ERROR(cond.execute_with(cond_frame, feeds.data(), n, failed_node));
     bool keep_going = false;
@@ -351,9 +369,20 @@ Status Plan::run_while(const Step& step, Frame& frame, const std::string** faile
     }
     if (!keep_going) break;
     GRAPHFN_RETURN_IF_ERROR(body.execute_with(body_frame, feeds.data(), n, failed_node));
+    // A loop invariant (result i is feed i) stays as it is.
+    if (!body.results_read_feeds_) {
+      for (int i = 0; i < n; ++i) {
+        if (!body.passes_through(i)) state[i] = body.take_result(body_frame, i);
+      }
+      continue;
+    }
+    // A result that is another feed reads the state being replaced: take them all first.
+    next.resize(n);
     for (int i = 0; i < n; ++i) {
-      const Tensor& next = body.result(body_frame, i);
-      if (next.buffer() != state[i].buffer() || next.shape() != state[i].shape()) state[i] = next;
+      if (!body.passes_through(i)) next[i] = body.take_result(body_frame, i);
+    }
+    for (int i = 0; i < n; ++i) {
+      if (!body.passes_through(i)) state[i] = std::move(next[i]);
     }
   }
   for (int k = 0; k < step.num_outputs; ++k) frame.slots[step.first_output_slot + k] = std::move(state[k]);

@@ -38,8 +38,13 @@ class Plan {
 
   // The scratch of one run: slots (constants placed once) and, per control-flow step, the frames
   // of its sub-plans. Made once per run of the outermost plan, reused by every loop iteration.
+  // Feeds are not copied into slots: steps read them through `feeds` (the caller's tensors, a
+  // loop's state, the enclosing frame's slots), so entering a branch or a loop iteration costs
+  // no reference counting.
   struct Frame {
     std::vector<Tensor> slots;
+    const Tensor* const* feeds = nullptr;
+    std::vector<const Tensor*> feed_ptrs;  // the outermost run's feeds
     std::vector<const Tensor*> inputs;
     std::vector<Tensor> outputs;
     std::vector<Tensor> loop_vars;
@@ -53,7 +58,7 @@ class Plan {
     std::string node_name;
     AttrMap attrs;
     DType type_attrs[kMaxTypeAttrs];
-    std::vector<int> input_slots;
+    std::vector<int> input_slots;  // slot refs: a slot (>= 0) or feed f (-1 - f)
     int first_output_slot;
     int num_outputs = 0;
     // Slots whose last reader is this step, and outputs nothing reads: cleared after it runs.
@@ -76,9 +81,15 @@ class Plan {
   Status execute(Frame& frame, bool feeds_static, const std::string** failed_node) const;
   Status run_branch(const Step& step, Frame& frame, const std::string** failed_node) const;  // If, Case
   Status run_while(const Step& step, Frame& frame, const std::string** failed_node) const;
-  // Places `n` tensors into the feed slots and runs; results stay in the frame's result slots.
+  // Runs with `n` feeds (read in place; they must outlive the run); results stay in the frame.
   Status execute_with(Frame& frame, const Tensor* const* feeds, int n, const std::string** failed_node) const;
-  const Tensor& result(const Frame& frame, int i) const { return frame.slots[result_slots_[i]]; }
+  static const Tensor& resolve(const Frame& frame, int ref) { return ref >= 0 ? frame.slots[ref] : *frame.feeds[-1 - ref]; }
+  const Tensor& result(const Frame& frame, int i) const { return resolve(frame, result_slots_[i]); }
+  bool passes_through(int i) const { return result_slots_[i] == -1 - i; }  // result i is feed i
+  // Result i, moved out of the frame when its slot is a step's output (copied otherwise).
+  Tensor take_result(Frame& frame, int i) const {
+    return result_movable_[i] ? std::move(frame.slots[result_slots_[i]]) : result(frame, i);
+  }
 
   std::string name_;
   uint64_t serial_ = 0;  // unique per plan (a thread's cached frame belongs to one)
@@ -86,10 +97,13 @@ class Plan {
   std::vector<Step> steps_;
   int num_slots_ = 0;
   int num_sub_frames_ = 0;
-  std::vector<int> feed_slots_;
+  int num_feeds_ = 0;
   std::vector<DType> feed_dtypes_;
   std::vector<Shape> feed_shapes_;  // traced placeholder shapes (static steps assume them)
-  std::vector<int> result_slots_;
+  bool has_static_steps_ = false;   // else feed shapes need no check
+  std::vector<int> result_slots_;   // slot refs (a result may be a feed or a constant)
+  std::vector<bool> result_movable_;
+  bool results_read_feeds_ = false;  // some result i is feed j != i: a loop body takes results first
   std::vector<std::pair<int, Tensor>> constants_;  // (slot, value)
 };
 

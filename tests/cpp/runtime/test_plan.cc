@@ -59,16 +59,41 @@ TEST_CASE("execution is non-strict: unused nodes never run", "[runtime][plan]") 
   REQUIRE(g.add_placeholder(DType::kInt32, Shape{}, "x", &x).ok());
   REQUIRE(g.add_const(scalar<int32_t>(0), "zero", &zero).ok());
   REQUIRE(g.add_node("FloorDiv", "unused", {{x, 0}, {zero, 0}}, AttrMap(), &unused).ok());  // would fail
-  REQUIRE(g.add_node("Identity", "Identity", {{x, 0}}, AttrMap(), &out).ok());
+  REQUIRE(g.add_node("Neg", "neg", {{x, 0}}, AttrMap(), &out).ok());
   g.arguments = {x};
   g.results = {{out, 0}};
   std::shared_ptr<const Plan> plan;
   REQUIRE(Plan::build(g, &plan).ok());
-  CHECK(plan->step_names() == std::vector<std::string>{"Identity"});
+  CHECK(plan->step_names() == std::vector<std::string>{"neg"});
   std::vector<Tensor> results;
   Tensor x_value = scalar<int32_t>(7);
   REQUIRE(plan->run(&x_value, 1, &results).ok());
-  CHECK(values<int32_t>(results[0]) == std::vector<int32_t>{7});
+  CHECK(values<int32_t>(results[0]) == std::vector<int32_t>{-7});
+}
+
+TEST_CASE("Identity nodes run as aliases: results may be feeds, constants or shared", "[runtime][plan]") {
+  Graph g;
+  int x = 0, c = 0, id_x = 0, id_c = 0, neg = 0, id_neg = 0;
+  REQUIRE(g.add_placeholder(DType::kInt32, Shape{}, "x", &x).ok());
+  REQUIRE(g.add_const(scalar<int32_t>(5), "c", &c).ok());
+  REQUIRE(g.add_node("Identity", "id_x", {{x, 0}}, AttrMap(), &id_x).ok());
+  REQUIRE(g.add_node("Identity", "id_c", {{c, 0}}, AttrMap(), &id_c).ok());
+  REQUIRE(g.add_node("Neg", "neg", {{id_x, 0}}, AttrMap(), &neg).ok());
+  REQUIRE(g.add_node("Identity", "id_neg", {{neg, 0}}, AttrMap(), &id_neg).ok());
+  g.arguments = {x};
+  g.results = {{id_x, 0}, {id_c, 0}, {id_neg, 0}, {neg, 0}};
+  std::shared_ptr<const Plan> plan;
+  REQUIRE(Plan::build(g, &plan).ok());
+  CHECK(plan->step_names() == std::vector<std::string>{"neg"});
+  for (int32_t v : {7, -2}) {  // twice: the cached frame must still hold the constant
+    std::vector<Tensor> results;
+    Tensor x_value = scalar<int32_t>(v);
+    REQUIRE(plan->run(&x_value, 1, &results).ok());
+    CHECK(values<int32_t>(results[0]) == std::vector<int32_t>{v});
+    CHECK(values<int32_t>(results[1]) == std::vector<int32_t>{5});
+    CHECK(values<int32_t>(results[2]) == std::vector<int32_t>{-v});
+    CHECK(values<int32_t>(results[3]) == std::vector<int32_t>{-v});
+  }
 }
 
 TEST_CASE("run-time errors name the failing node", "[runtime][plan]") {
