@@ -179,7 +179,14 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
     endpoints.push_back(Endpoint{id, 0});
   });
   int id = 0;
-  throw_if_error(graph->add_node(op, name, endpoints, attrs, &id, /*name_reserved=*/true));
+  Graph::Failure failure;
+  const Status added = graph->add_node(op, name, endpoints, attrs, &id, /*name_reserved=*/true, &failure);
+  if (!added.ok()) {
+    // As TF's graph building: a dtype mismatch is a TypeError, a shape function's error a ValueError.
+    if (failure == Graph::Failure::kInputType) throw py::type_error(added.message());
+    if (failure == Graph::Failure::kShapeFunction) throw py::value_error(added.message());
+    throw_if_error(added);
+  }
   const int num_outputs = static_cast<int>(graph->node(id).output_dtypes.size());
   if (op.outputs.size() == 1 && !op.outputs[0].is_list()) return py::cast(SymbolicTensor{graph, Endpoint{id, 0}});
   py::tuple out(num_outputs);

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <optional>
 
+#include "graphfn/ir/node_summary.h"
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/shape_inference.h"
 #include "graphfn/ir/shape_value.h"
@@ -104,6 +105,38 @@ void unknown_outputs(const OpDef& op, const AttrMap& attrs, const DType* type_at
 
 }  // namespace
 
+std::string Graph::describe_shape_error(const OpDef& op, const std::string& name, const std::vector<Endpoint>& inputs,
+                                        AttrMap attrs, const DType* type_attrs, const std::vector<InputInfo>& infos,
+                                        const InferenceContext& ic, const std::string& message) const {
+  std::vector<std::string> input_names;
+  for (const Endpoint& e : inputs) {
+    input_names.push_back(nodes_[e.node]->name + (e.index ? ":" + std::to_string(e.index) : ""));
+  }
+  for (size_t i = 0; i < op.type_attr_names.size(); ++i) attrs.set(op.type_attr_names[i], type_attrs[i]);
+  // Inputs whose values the shape function read: shape inputs as partial shapes, others as values.
+  std::vector<bool> shape_input(inputs.size(), false);
+  for (int k : op.shape_inputs) {
+    if (!op.inputs[k].is_list()) shape_input[flat_position(op, k, static_cast<int>(inputs.size()))] = true;
+  }
+  std::vector<int> values;
+  std::vector<std::pair<int, Shape>> partial_shapes;
+  for (int i = 0; i < static_cast<int>(inputs.size()); ++i) {
+    if (!ic.value_was_read(i)) continue;
+    if (shape_input[i]) {
+      if (infos[i].shape_value) {
+        partial_shapes.emplace_back(i, *infos[i].shape_value);
+      } else if (infos[i].value) {
+        std::vector<int64_t> dims;
+        if (tensor_to_int64s(*infos[i].value, &dims).ok()) partial_shapes.emplace_back(i, Shape(dims));
+      }
+    } else if (infos[i].value) {
+      values.push_back(i);
+    }
+  }
+  return shape_error_message(message, node_summary(op, name, input_names, attrs), infos.data(),
+                             static_cast<int>(infos.size()), values, partial_shapes);
+}
+
 Status Graph::add_node(const std::string& op_name, const std::string& name,
                        const std::vector<Endpoint>& inputs, AttrMap attrs, int* id) {
   const OpDef* op = OpRegistry::global().find(op_name);
@@ -112,7 +145,8 @@ Status Graph::add_node(const std::string& op_name, const std::string& name,
 }
 
 Status Graph::add_node(const OpDef& op, const std::string& name, const std::vector<Endpoint>& inputs,
-                       AttrMap attrs, int* id, bool name_reserved) {
+                       AttrMap attrs, int* id, bool name_reserved, Failure* failure) {
+  if (failure) *failure = Failure::kOther;
   const int n = static_cast<int>(inputs.size());
   GRAPHFN_RETURN_IF_ERROR(check_input_count(op, n));
   std::vector<DType> dtypes(n);
@@ -131,7 +165,15 @@ Status Graph::add_node(const OpDef& op, const std::string& name, const std::vect
                              ? &std::get<Shape>(*handle_shape) : nullptr};
   }
   DType type_attrs[kMaxTypeAttrs];
-  GRAPHFN_RETURN_IF_ERROR(resolve_type_attrs(op, dtypes.data(), n, attrs, type_attrs));
+  std::string type_text;
+  Status typed = resolve_type_attrs(op, dtypes.data(), n, attrs, type_attrs, nullptr, failure ? &type_text : nullptr);
+  if (!typed.ok()) {
+    if (failure && !type_text.empty()) {
+      *failure = Failure::kInputType;
+      return Status(typed.code(), type_text);
+    }
+    return typed;
+  }
   std::vector<Tensor> derived_values;
   std::vector<Shape> derived_shapes;
   derived_values.reserve(op.shape_inputs.size());  // stable addresses for the infos
@@ -154,7 +196,13 @@ Status Graph::add_node(const OpDef& op, const std::string& name, const std::vect
   InferenceOutputs outputs;
   if (op.shape_fn && shape_fn_applies(op, infos)) {
     InferenceContext ic(op, infos.data(), n, attrs, type_attrs, &outputs);
-    GRAPHFN_RETURN_IF_ERROR(op.shape_fn(ic));
+    Status inferred = op.shape_fn(ic);
+    if (!inferred.ok()) {
+      if (!failure || inferred.code() != Code::kInvalidArgument) return inferred;
+      *failure = Failure::kShapeFunction;
+      return Status(inferred.code(), describe_shape_error(op, name, inputs, attrs, type_attrs, infos, ic,
+                                                          inferred.message()));
+    }
   } else {
     unknown_outputs(op, attrs, type_attrs, &outputs);
   }

@@ -11,6 +11,7 @@
 #include "graphfn/core/attr_value.h"
 #include "graphfn/core/tensor.h"
 #include "graphfn/ir/op_def.h"
+#include "graphfn/ir/shape_inference.h"
 
 namespace graphfn {
 
@@ -44,8 +45,11 @@ class Graph {
   // Appends a node named `name` (made unique): resolves type attrs from the input dtypes, runs
   // the op's shape function (which validates and infers output dtypes/shapes).
   // With `name_reserved`, `name` came from unique_name() and is used as it is.
+  // With `failure`, a failed node says why: TF raises an input dtype mismatch as TypeError and a
+  // shape function's error as ValueError (whose message then describes the node, as TF's).
+  enum class Failure { kOther, kInputType, kShapeFunction };
   Status add_node(const OpDef& op, const std::string& name, const std::vector<Endpoint>& inputs,
-                  AttrMap attrs, int* id, bool name_reserved = false);
+                  AttrMap attrs, int* id, bool name_reserved = false, Failure* failure = nullptr);
   Status add_node(const std::string& op, const std::string& name, const std::vector<Endpoint>& inputs,
                   AttrMap attrs, int* id);
   Status add_const(const Tensor& value, const std::string& name, int* id);
@@ -106,6 +110,9 @@ class Graph {
   std::string to_text() const;
 
  private:
+  std::string describe_shape_error(const OpDef& op, const std::string& name, const std::vector<Endpoint>& inputs,
+                                   AttrMap attrs, const DType* type_attrs, const std::vector<InputInfo>& infos,
+                                   const InferenceContext& ic, const std::string& message) const;
   struct Names {
     std::unordered_map<std::string, int> by_name;
     std::unordered_map<std::string, int> in_use;  // lower-cased name -> next suffix

@@ -52,11 +52,22 @@ class InferenceContext {
   const Shape& input_shape(int i) const { return tensors_ ? tensors_[i]->shape() : *infos_[i].shape; }
   // The input's value when known (always in eager mode; for constants while tracing), else null.
   // Shape functions must handle null by producing unknown dimensions.
-  const Tensor* input_value(int i) const { return tensors_ ? tensors_[i] : infos_[i].value; }
+  const Tensor* input_value(int i) const {
+    if (tensors_) return tensors_[i];
+    note_read(i);
+    return infos_[i].value;
+  }
   bool is_eager() const { return tensors_ != nullptr; }
   // For a shape input (OpDef::shape_inputs) whose value is unknown while tracing, the partial
   // shape it will hold, when the ops that built it tell; else null.
-  const Shape* input_shape_value(int i) const { return tensors_ ? nullptr : infos_[i].shape_value; }
+  const Shape* input_shape_value(int i) const {
+    if (tensors_) return nullptr;
+    note_read(i);
+    return infos_[i].shape_value;
+  }
+  // While tracing: whether the shape function asked for input i's value (TF names those inputs
+  // in its error messages).
+  bool value_was_read(int i) const { return i < 64 && (values_read_ >> i & 1); }
   // For a resource input fed by a placeholder, the shape of the variable it will hold (TF's
   // handle data), when known.
   const Shape* input_handle_shape(int i) const { return tensors_ ? nullptr : infos_[i].handle_shape; }
@@ -71,6 +82,11 @@ class InferenceContext {
   std::vector<DType>& output_dtypes() { return output_dtypes_; }
 
  private:
+  void note_read(int i) const {
+    if (i < 64) values_read_ |= uint64_t{1} << i;
+  }
+
+  mutable uint64_t values_read_ = 0;
   const OpDef& op_;
   const Tensor* const* tensors_;
   const InputInfo* infos_ = nullptr;

@@ -26,7 +26,8 @@ Status check_input_count(const OpDef& op, int num_inputs) {
 }
 
 Status resolve_type_attrs(const OpDef& op, const DType* input_dtypes, int num_inputs,
-                          const AttrMap& attrs, DType* type_attrs, Status* input_mismatch) {
+                          const AttrMap& attrs, DType* type_attrs, Status* input_mismatch, std::string* graph_text) {
+  const std::string* inferred_from[kMaxTypeAttrs] = {};  // the argument that set each type attr
   const int n_types = static_cast<int>(op.type_attr_names.size());
   for (int i = 0; i < n_types; ++i) {
     type_attrs[i] = attrs.empty() ? DType::kInvalid : attrs.get_type(op.type_attr_names[i], DType::kInvalid);
@@ -44,10 +45,20 @@ Status resolve_type_attrs(const OpDef& op, const DType* input_dtypes, int num_in
       DType want = arg.fixed_type;
       if (type_index >= 0) {
         DType& slot = type_attrs[type_index];
-        if (slot == DType::kInvalid) slot = got;
+        if (slot == DType::kInvalid) {
+          slot = got;
+          inferred_from[type_index] = &arg.name;
+        }
         want = slot;
       }
       if (got != want) {
+        if (graph_text && graph_text->empty()) {
+          *graph_text = "Input '" + arg.name + "' of '" + op.name + "' Op has type " + dtype_name(got) +
+                        " that does not match " +
+                        (type_index >= 0 && inferred_from[type_index]
+                             ? "type " + std::string(dtype_name(want)) + " of argument '" + *inferred_from[type_index] + "'."
+                             : "expected type of " + std::string(dtype_name(want)) + ".");
+        }
         Status mismatch = errors::InvalidArgument("cannot compute ", op.name, " as input #", pos,
                                                   "(zero-based) was expected to be a ", dtype_tf_string(want),
                                                   " tensor but is a ", dtype_tf_string(got), " tensor");

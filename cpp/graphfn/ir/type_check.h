@@ -16,7 +16,10 @@ Status check_input_count(const OpDef& op, int num_inputs);
 // a type attr agree and that each dtype is allowed. `type_attrs` gets one entry per type attr.
 // With `input_mismatch`, a dtype mismatch is recorded there and resolution goes on, so callers
 // can report errors in TF's order (disallowed attr value, missing kernel, then the mismatch).
+// With `graph_text`, a mismatch is also described there as TF's graph building words it
+// ("Input 'y' of 'AddV2' Op has type float32 that does not match type int32 of argument 'x'.").
 Status resolve_type_attrs(const OpDef& op, const DType* input_dtypes, int num_inputs,
-                          const AttrMap& attrs, DType* type_attrs, Status* input_mismatch = nullptr);
+                          const AttrMap& attrs, DType* type_attrs, Status* input_mismatch = nullptr,
+                          std::string* graph_text = nullptr);
 
 }  // namespace graphfn

@@ -59,7 +59,7 @@ Status parse_reshape_request(const Tensor& sizes, ReshapeRequest* r) {
 
 // TF's rules for a fully known input: the -1 takes whatever is left. Zero-sized dims are left
 // out of both element counts when inferring it, so an empty tensor can still be reshaped to [0, -1].
-Status reshape_known_input(const Shape& in, ReshapeRequest r, DType dt, Shape* out) {
+Status reshape_known_input(const Shape& in, ReshapeRequest r, DType dt, Shape* out, bool graph) {
   const int64_t n = in.num_elements();
   if (r.unknown >= 0) {
     int64_t counted = 1;  // input elements, without its zero dims when the request has one
@@ -77,6 +77,10 @@ Status reshape_known_input(const Shape& in, ReshapeRequest r, DType dt, Shape* o
   *out = Shape(std::move(r.dims));
   GRAPHFN_RETURN_IF_ERROR(check_output_size(*out, dt));
   if (out->num_elements() != n) {
+    if (graph) {  // TF's graph-building words
+      return errors::InvalidArgument("Cannot reshape a tensor with ", n, " elements to shape ", *out, " (",
+                                     out->num_elements(), " elements)");
+    }
     return errors::InvalidArgument("Input to reshape is a tensor with ", n, " values, but the requested shape has ",
                                    out->num_elements());
   }
@@ -143,7 +147,7 @@ Status reshape_shape(InferenceContext& c) {
   if (const Tensor* sizes = c.input_value(1)) {
     ReshapeRequest r;
     GRAPHFN_RETURN_IF_ERROR(parse_reshape_request(*sizes, &r));
-    GRAPHFN_RETURN_IF_ERROR(in.fully_defined() ? reshape_known_input(in, std::move(r), c.input_dtype(0), &out)
+    GRAPHFN_RETURN_IF_ERROR(in.fully_defined() ? reshape_known_input(in, std::move(r), c.input_dtype(0), &out, !c.is_eager())
                                                : reshape_partial_input(in, std::move(r), &out));
   } else if (const Shape* partial = c.input_shape_value(1)) {
     out = reshape_to_partial(in, *partial);
@@ -209,6 +213,9 @@ Status expand_dims_shape(InferenceContext& c) {
   const int64_t d = first_int(*dim);
   const int rank = s.rank();
   if (d < -rank - 1 || d > rank) {
+    if (!c.is_eager()) {  // TF's graph-building words
+      return errors::InvalidArgument("dim ", d, " not in the interval [", -rank - 1, ", ", rank, "].");
+    }
     return errors::InvalidArgument("Tried to expand dim index ", d, " for tensor with ", rank, " dimensions.");
   }
   s.insert_dim(static_cast<int>(d < 0 ? d + rank + 1 : d), 1);

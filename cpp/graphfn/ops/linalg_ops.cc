@@ -2,6 +2,7 @@
 // The shape functions carry TF's kernel error texts, so kernels only compute.
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/shape_inference.h"
+#include "graphfn/ops/shape_fns.h"
 
 namespace graphfn {
 namespace {
@@ -25,12 +26,22 @@ Status set_checked_output(InferenceContext& c, DType dt, Shape out) {
 Status matmul_shape(InferenceContext& c) {
   const Shape& a = c.input_shape(0);
   const Shape& b = c.input_shape(1);
+  const bool ta = c.attrs().get_bool("transpose_a", false);
+  const bool tb = c.attrs().get_bool("transpose_b", false);
+  if (!c.is_eager()) {  // TF's graph-building words
+    for (const Shape* s : {&a, &b}) {
+      if (s->known_rank() && s->rank() != 2) {
+        return errors::InvalidArgument("Shape must be rank 2 but is rank ", s->rank());
+      }
+    }
+    if (a.known_rank() && b.known_rank() && cols(a, ta) >= 0 && rows(b, tb) >= 0 && cols(a, ta) != rows(b, tb)) {
+      return shape_fns::dims_must_be_equal(cols(a, ta), rows(b, tb));
+    }
+  }
   if (a.rank() != b.rank()) {
     return errors::InvalidArgument("In[0] and In[1] has different ndims: ", a, " vs. ", b);
   }
   if (a.rank() != 2) return errors::InvalidArgument("In[0] and In[1] ndims must be == 2: ", a.rank());
-  const bool ta = c.attrs().get_bool("transpose_a", false);
-  const bool tb = c.attrs().get_bool("transpose_b", false);
   if (cols(a, ta) != rows(b, tb)) return size_incompatible(a, b);
   return set_checked_output(c, c.input_dtype(0), Shape{rows(a, ta), cols(b, tb)});
 }

@@ -55,6 +55,16 @@ Status set_checked_output(InferenceContext& c, DType dt, Shape out) {
 Status reduction_shape(InferenceContext& c) {
   const Shape& in = c.input_shape(0);
   std::vector<bool> reduced;
+  if (!c.is_eager()) {  // TF's graph-building words for an axis out of range
+    std::vector<int64_t> axes;
+    GRAPHFN_RETURN_IF_ERROR(tensor_to_int64s(*c.input_value(1), &axes));
+    for (int64_t axis : axes) {
+      if (axis < -in.rank() || axis >= in.rank()) {
+        return errors::InvalidArgument("Invalid reduction dimension ", axis, " for input with ", in.rank(),
+                                       " dimensions.");
+      }
+    }
+  }
   GRAPHFN_RETURN_IF_ERROR(reduction_axes(*c.input_value(1), in.rank(), &reduced));
   const bool keep_dims = c.attrs().get_bool("keep_dims", false);
   Shape out;

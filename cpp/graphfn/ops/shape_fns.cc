@@ -8,16 +8,40 @@ Status unchanged(InferenceContext& c) {
   return Status::OK();
 }
 
+Status dims_must_be_equal(int64_t a, int64_t b) {
+  return errors::InvalidArgument("Dimensions must be equal, but are ", a, " and ", b);
+}
+
+namespace {
+
+// Eager ops fail with the kernel's words; while tracing, TF's shape function names the first
+// (leftmost) pair of dimensions that cannot broadcast.
+Status broadcast_inputs(const InferenceContext& c, Shape* out) {
+  const Shape& a = c.input_shape(0);
+  const Shape& b = c.input_shape(1);
+  Status s = broadcast_shapes(a, b, out);
+  if (s.ok() || c.is_eager()) return s;
+  const int rank = std::max(a.rank(), b.rank());
+  for (int i = 0; i < rank; ++i) {
+    const int ia = a.rank() - rank + i, ib = b.rank() - rank + i;
+    const int64_t da = ia >= 0 ? a.dim(ia) : 1, db = ib >= 0 ? b.dim(ib) : 1;
+    if (da > 1 && db > 1 && da != db) return dims_must_be_equal(da, db);
+  }
+  return s;
+}
+
+}  // namespace
+
 Status broadcast_binary(InferenceContext& c) {
   Shape out;
-  GRAPHFN_RETURN_IF_ERROR(broadcast_shapes(c.input_shape(0), c.input_shape(1), &out));
+  GRAPHFN_RETURN_IF_ERROR(broadcast_inputs(c, &out));
   c.set_output(0, c.input_dtype(0), std::move(out));
   return Status::OK();
 }
 
 Status broadcast_binary_to_bool(InferenceContext& c) {
   Shape out;
-  GRAPHFN_RETURN_IF_ERROR(broadcast_shapes(c.input_shape(0), c.input_shape(1), &out));
+  GRAPHFN_RETURN_IF_ERROR(broadcast_inputs(c, &out));
   c.set_output(0, DType::kBool, std::move(out));
   return Status::OK();
 }

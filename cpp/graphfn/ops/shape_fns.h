@@ -8,6 +8,8 @@ namespace shape_fns {
 // One output, same dtype and shape as input 0.
 Status unchanged(InferenceContext& c);
 // One output of type T with the NumPy-broadcast shape of inputs 0 and 1.
+// TF's graph-building text for two dimensions that had to match.
+Status dims_must_be_equal(int64_t a, int64_t b);
 Status broadcast_binary(InferenceContext& c);
 // Like broadcast_binary, but the output is bool (comparisons).
 Status broadcast_binary_to_bool(InferenceContext& c);

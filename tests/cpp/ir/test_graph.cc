@@ -1,6 +1,7 @@
 #include "harness.h"
 
 #include "graphfn/ir/graph.h"
+#include "graphfn/ir/op_registry.h"
 
 using namespace graphfn;
 using namespace graphfn::testing;
@@ -40,7 +41,18 @@ TEST_CASE("graph building rejects what eager rejects", "[ir][graph]") {
   CHECK(s.message().find("expected to be a int32 tensor but is a float tensor") != std::string::npos);
   int d = 0;
   REQUIRE(g.add_placeholder(DType::kInt32, Shape{4}, "d", &d).ok());
-  CHECK(g.add_node("AddV2", "add", {{a, 0}, {d, 0}}, AttrMap(), &c).message() == "Incompatible shapes: [3] vs. [4]");
+  // TF's graph-building words; with `failure`, the message describes the node as TF's does.
+  CHECK(g.add_node("AddV2", "add", {{a, 0}, {d, 0}}, AttrMap(), &c).message() ==
+        "Dimensions must be equal, but are 3 and 4");
+  Graph::Failure failure = Graph::Failure::kOther;
+  CHECK(g.add_node(*OpRegistry::global().find("AddV2"), "add", {{a, 0}, {d, 0}}, AttrMap(), &c, true, &failure)
+            .message() ==
+        "Dimensions must be equal, but are 3 and 4 for '{{node add}} = AddV2[T=DT_INT32](a, d)' with input shapes: "
+        "[3], [4].");
+  CHECK(failure == Graph::Failure::kShapeFunction);
+  CHECK(g.add_node(*OpRegistry::global().find("AddV2"), "add", {{a, 0}, {b, 0}}, AttrMap(), &c, true, &failure)
+            .message() == "Input 'y' of 'AddV2' Op has type float32 that does not match type int32 of argument 'x'.");
+  CHECK(failure == Graph::Failure::kInputType);
   CHECK_FALSE(g.add_node("AddV2", "add", {{a, 0}, {99, 0}}, AttrMap(), &c).ok());
   CHECK(g.num_nodes() == 3);  // failed nodes are not added
 }
