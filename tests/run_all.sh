@@ -22,4 +22,5 @@ if [ -n "${GRAPHFN_SANITIZE:-}" ]; then SANITIZE=ON; BUILD_DIR=build/cpp-tests-s
 
 echo "== Python tests (pytest)"
 # The package under test is the installed one (python/ is not on sys.path).
-"$PYTHON" -m pytest -q tests/python tests/conformance  # conformance: the seed documents' cells
+# conformance: the seed documents' cells; notebooks: the tutorials run top to bottom
+"$PYTHON" -m pytest -q tests/python tests/conformance tests/notebooks
