@@ -36,6 +36,7 @@ from graphfn.ops import scan_ops as _scan_ops  # noqa: F401
 from graphfn.eager import backprop as _backprop  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 from graphfn import autograph  # noqa: F401,E402
+from graphfn import keras  # noqa: F401,E402
 
 __version__ = "0.1.0"
 

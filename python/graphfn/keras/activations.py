@@ -1,0 +1,141 @@
+"""keras.activations: element-wise functions applied to a layer's output, by name or callable.
+
+softmax remembers its logits, so that the cross-entropy losses compute from logits when given
+its output (Keras does this with a `_keras_logits` attribute on the output)."""
+
+import math
+
+import graphfn as _tf  # the public ops; activations also run while tracing
+from graphfn.keras import backend
+from graphfn.ops import array_ops
+
+
+def _float(x):
+    x = array_ops.convert_to_tensor(x)
+    return x if x.dtype.is_floating else _tf.cast(x, backend.floatx())
+
+
+def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
+    """max(x, 0); with `threshold`, values up to it become 0; with `max_value`, values are
+    capped; with `negative_slope`, values below the threshold keep that fraction of their
+    distance to it, negated."""
+    x = _float(x)
+    if negative_slope != 0.0 and max_value is None and threshold == 0.0:
+        return leaky_relu(x, negative_slope)
+    below = None
+    if negative_slope != 0.0:
+        below = _tf.nn.relu(threshold - x) if threshold != 0.0 else _tf.nn.relu(-x)
+    if threshold != 0.0:
+        y = x * _tf.cast(_tf.greater(x, _tf.cast(threshold, x.dtype)), x.dtype)
+    else:
+        y = _tf.nn.relu(x)
+    if max_value is not None:
+        y = _tf.clip_by_value(y, _tf.cast(0, x.dtype), _tf.cast(max_value, x.dtype))
+    if below is not None:
+        y = y - _tf.cast(negative_slope, x.dtype) * below
+    return y
+
+
+def relu6(x):
+    x = _float(x)
+    return _tf.minimum(_tf.nn.relu(x), _tf.cast(6, x.dtype))
+
+
+def leaky_relu(x, negative_slope=0.2):
+    x = _float(x)
+    return _tf.where(_tf.greater_equal(x, _tf.cast(0, x.dtype)), x, x * _tf.cast(negative_slope, x.dtype))
+
+
+def elu(x, alpha=1.0):
+    x = _float(x)
+    negative = _tf.exp(_tf.minimum(x, _tf.cast(0, x.dtype))) - _tf.cast(1, x.dtype)
+    return _tf.where(_tf.greater(x, _tf.cast(0, x.dtype)), x, _tf.cast(alpha, x.dtype) * negative)
+
+
+_SELU_ALPHA = 1.67326324
+_SELU_SCALE = 1.05070098
+
+
+def selu(x):
+    x = _float(x)
+    return _tf.cast(_SELU_SCALE, x.dtype) * elu(x, _SELU_ALPHA)
+
+
+def sigmoid(x):
+    x = _float(x)
+    output = _tf.sigmoid(x)
+    backend.remember_logits(output, x, "sigmoid")
+    return output
+
+
+def hard_sigmoid(x):
+    x = _float(x)
+    return relu6(x + _tf.cast(3, x.dtype)) / _tf.cast(6, x.dtype)
+
+
+def tanh(x):
+    return _tf.tanh(_float(x))
+
+
+def softplus(x):
+    """log(1 + exp(x)), computed as relu(x) + log(1 + exp(-|x|)) so it never overflows."""
+    x = _float(x)
+    return _tf.nn.relu(x) + _tf.math.log(_tf.cast(1, x.dtype) + _tf.exp(-_tf.abs(x)))
+
+
+def softsign(x):
+    x = _float(x)
+    return x / (_tf.abs(x) + _tf.cast(1, x.dtype))
+
+
+def silu(x):
+    x = _float(x)
+    return x * _tf.sigmoid(x)
+
+
+swish = silu
+
+
+def exponential(x):
+    return _tf.exp(_float(x))
+
+
+def linear(x):
+    return x
+
+
+def softmax(x, axis=-1):
+    x = _float(x)
+    output = _tf.nn.softmax(x, axis=axis)
+    backend.remember_logits(output, x)
+    return output
+
+
+def log_softmax(x, axis=-1):
+    return _tf.nn.log_softmax(_float(x), axis=axis)
+
+
+_BY_NAME = {f.__name__: f for f in (relu, relu6, leaky_relu, elu, selu, sigmoid, hard_sigmoid, tanh, softplus,
+                                     softsign, silu, exponential, linear, softmax, log_softmax)}
+_BY_NAME["swish"] = silu
+
+
+def get(identifier):
+    """The activation for a name, None (linear) or a callable."""
+    if identifier is None:
+        return linear
+    if isinstance(identifier, str) and identifier in _BY_NAME:
+        return _BY_NAME[identifier]
+    if callable(identifier):
+        return identifier
+    raise ValueError("Could not interpret activation function identifier: %s" % (identifier,))
+
+
+def serialize(activation):
+    name = getattr(activation, "__name__", None)
+    if _BY_NAME.get(name) is activation:
+        return name
+    raise ValueError("Could not serialize activation %s" % (activation,))
+
+
+del math
