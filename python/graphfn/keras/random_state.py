@@ -22,3 +22,8 @@ def set_random_seed(seed):
     np.random.seed(seed)
     from graphfn.framework import random_seed
     random_seed.set_seed(seed)
+
+
+def permutation(n):
+    """A shuffled order of n samples (fit's shuffle=True)."""
+    return _generator.permutation(n)

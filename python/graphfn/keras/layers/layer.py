@@ -352,6 +352,8 @@ class Layer:
         finally:
             _context.training = outer
         self.built = True
+        if building and isinstance(outputs, Tensor):  # Model.summary() shows the first call's shape
+            self.__dict__["_output_shape"] = tuple(outputs.shape.as_list())
         if building and type(self).build is Layer.build and any(not l.built for l in self._layers):
             warnings.warn("`build()` was called on layer '%s', however the layer does not have a `build()` method "
                           "implemented and it looks like it has unbuilt state. This will cause the layer to be marked "

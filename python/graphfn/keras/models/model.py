@@ -3,11 +3,12 @@ set as attributes, the forward pass in call); the functional API (Model(inputs, 
 not implemented."""
 
 from graphfn.keras.layers.layer import Layer
+from graphfn.keras.models.trainer import Trainer
 
 
-class Model(Layer):
+class Model(Trainer, Layer):
     """A Layer that lists its layers (`layers`) and can be compiled and trained
-    (compile/fit/evaluate/predict, see training.py)."""
+    (compile/fit/evaluate/predict, see trainer.py)."""
 
     def __new__(cls, *args, **kwargs):
         if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
@@ -26,6 +27,13 @@ class Model(Layer):
     @property
     def layers(self):
         return self._layers
+
+    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False, show_trainable=False,
+                layer_range=None):
+        """Prints Keras 3's summary table (top-level layers only)."""
+        from graphfn.keras.models.summary import summary_lines
+        text = "\n".join(summary_lines(self))
+        (print_fn or print)(text)
 
     def get_layer(self, name=None, index=None):
         if index is not None and name is not None:

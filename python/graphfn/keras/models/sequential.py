@@ -67,6 +67,7 @@ class Sequential(Model):
                     shape = layer.compute_output_shape(shape)
                 except NotImplementedError:
                     return
+                layer.__dict__["_output_shape"] = tuple(shape)
         self.built = True
 
     def call(self, inputs, training=None):
