@@ -37,34 +37,47 @@ def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
 
 
 def relu6(x):
+    """min(max(x, 0), 6); the gradient is 0 at 0 and at 6 (as TF's Relu6)."""
     x = _float(x)
-    return _tf.minimum(_tf.nn.relu(x), _tf.cast(6, x.dtype))
+    six = _tf.cast(6, x.dtype)
+    return _tf.where(_tf.less(x, six), _tf.nn.relu(x), _tf.fill(_tf.shape(x), six))
 
 
 def leaky_relu(x, negative_slope=0.2):
     x = _float(x)
-    return _tf.where(_tf.greater_equal(x, _tf.cast(0, x.dtype)), x, x * _tf.cast(negative_slope, x.dtype))
+    return _tf.where(_tf.greater(x, _tf.cast(0, x.dtype)), x, x * _tf.cast(negative_slope, x.dtype))
+
+
+def _elu_core(x):
+    """x for x >= 0, exp(x) - 1 below (gradient 1 at 0, as TF's Elu)."""
+    return _tf.where(_tf.less(x, _tf.cast(0, x.dtype)), _tf.exp(_tf.minimum(x, _tf.cast(0, x.dtype))) -
+                     _tf.cast(1, x.dtype), x)
 
 
 def elu(x, alpha=1.0):
     x = _float(x)
-    negative = _tf.exp(_tf.minimum(x, _tf.cast(0, x.dtype))) - _tf.cast(1, x.dtype)
-    return _tf.where(_tf.greater(x, _tf.cast(0, x.dtype)), x, _tf.cast(alpha, x.dtype) * negative)
+    y = _elu_core(x)
+    if alpha == 1:
+        return y
+    return _tf.where(_tf.greater(x, _tf.cast(0, x.dtype)), y, _tf.cast(alpha, x.dtype) * y)
 
 
-_SELU_ALPHA = 1.67326324
-_SELU_SCALE = 1.05070098
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def selu(x):
+    """scale * (x for x >= 0, alpha * (exp(x) - 1) below)."""
     x = _float(x)
-    return _tf.cast(_SELU_SCALE, x.dtype) * elu(x, _SELU_ALPHA)
+    zero = _tf.cast(0, x.dtype)
+    negative = _tf.cast(_SELU_ALPHA, x.dtype) * (_tf.exp(_tf.minimum(x, zero)) - _tf.cast(1, x.dtype))
+    return _tf.cast(_SELU_SCALE, x.dtype) * _tf.where(_tf.less(x, zero), negative, x)
 
 
 def sigmoid(x):
     x = _float(x)
     output = _tf.sigmoid(x)
-    backend.remember_logits(output, x, "sigmoid")
+    backend.annotate(output, "logits", ("sigmoid", x))
     return output
 
 
@@ -107,7 +120,7 @@ def linear(x):
 def softmax(x, axis=-1):
     x = _float(x)
     output = _tf.nn.softmax(x, axis=axis)
-    backend.remember_logits(output, x)
+    backend.annotate(output, "logits", ("softmax", x))
     return output
 
 

@@ -1,5 +1,5 @@
 """Keras-level global state: automatic object names, the path scope of variables, floatx and
-epsilon, and the logits behind softmax outputs.
+epsilon, and values attached to tensors (the logits behind softmax outputs, loss masks).
 
 Keras names objects from their class ("dense", then "dense_1", ...; explicit names are never
 changed), and names a variable by the path of the layers whose scopes were open when it was
@@ -13,7 +13,7 @@ import weakref
 
 _counters = collections.Counter()  # auto-name prefix -> how many objects took it
 _scopes = threading.local()        # the open path scopes, outermost first
-_logits = {}                       # id(activation output) -> (weakref to it, logits, "softmax"/"sigmoid")
+_notes = {}                        # id(tensor) -> (weakref to it, {key: value}), see annotate()
 
 _FLOATX = "float32"
 _EPSILON = 1e-7
@@ -78,22 +78,25 @@ def current_path(name):
     return "/".join([scope for scope, _ in _stack()] + [name])
 
 
-def remember_logits(output, logits, kind="softmax"):
-    """Remembers that `output` is softmax(logits) (or sigmoid), so that the cross-entropy
-    losses use the logits (as Keras does with the `_keras_logits` attribute it sets on these
-    outputs; graphfn tensors take no attributes)."""
-    key = id(output)
-    try:
-        ref = weakref.ref(output, lambda _, key=key: _logits.pop(key, None))
-    except TypeError:
-        return
-    _logits[key] = (ref, logits, kind)
+def annotate(tensor, key, value):
+    """Attaches `value` to `tensor` under `key`, for as long as the tensor lives. Keras sets
+    attributes on tensors for this (`_keras_logits` on softmax/sigmoid outputs, `_keras_mask`
+    on losses with ignored entries); graphfn tensors take no attributes."""
+    ident = id(tensor)
+    entry = _notes.get(ident)
+    if entry is None or entry[0]() is not tensor:
+        try:
+            ref = weakref.ref(tensor, lambda _, ident=ident: _notes.pop(ident, None))
+        except TypeError:
+            return
+        entry = _notes[ident] = (ref, {})
+    entry[1][key] = value
 
 
-def logits_of(output):
-    entry = _logits.get(id(output))
-    if entry is not None and entry[0]() is output:
-        return entry[1]
+def annotation(tensor, key):
+    entry = _notes.get(id(tensor))
+    if entry is not None and entry[0]() is tensor:
+        return entry[1].get(key)
     return None
 
 
@@ -102,7 +105,3 @@ def innermost_owner():
     stack = _stack()
     return stack[-1][1] if stack else None
 
-
-def logits_kind(output):
-    entry = _logits.get(id(output))
-    return entry[2] if entry is not None and entry[0]() is output else None

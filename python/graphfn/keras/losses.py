@@ -54,6 +54,26 @@ def _divide_no_nan(x, y):
     return _tf.where(_tf.equal(y, 0), _tf.zeros_like(x), x / safe)
 
 
+def apply_mask(sample_weight, mask, dtype, reduction):
+    """Folds a mask of valid entries into the sample weights; for the mean reductions valid
+    entries weigh total / valid, so that dividing by the number of entries averages over the
+    valid ones."""
+    if mask is None:
+        return sample_weight
+    if reduction in ("mean", "sum_over_batch_size"):
+        total = _tf.cast(_tf.size(mask), dtype)
+        valid = _tf.reduce_sum(_tf.cast(mask, dtype))
+        float_mask = _tf.where(mask, _tf.fill(_tf.shape(mask), _divide_no_nan(total, valid)),
+                               _tf.zeros(_tf.shape(mask), dtype))
+    else:
+        float_mask = _tf.cast(mask, dtype)
+    if sample_weight is None:
+        return float_mask
+    sample_weight = _tf.cast(_to_tensor(sample_weight), dtype)
+    float_mask, sample_weight = squeeze_or_expand_to_same_rank(float_mask, sample_weight)
+    return sample_weight * float_mask
+
+
 def reduce_values(values, sample_weight=None, reduction="sum_over_batch_size"):
     if reduction is None or reduction == "none" or values.shape.as_list() in ([], [0]):
         return values
@@ -96,6 +116,8 @@ class Loss:
             y_pred = _to_tensor(y_pred, self._dtype)
             y_true = _to_tensor(y_true, self._dtype)
             losses = self.call(y_true, y_pred)
+            sample_weight = apply_mask(sample_weight, backend.annotation(losses, "mask"), self._dtype,
+                                       self.reduction)
             return reduce_weighted_values(losses, sample_weight=sample_weight, reduction=self.reduction,
                                           dtype=self._dtype)
 
@@ -150,9 +172,10 @@ def mean_absolute_error(y_true, y_pred):
 def _logits(output, from_logits, fn_name, activation):
     """The logits behind a softmax/sigmoid output of keras.activations (Keras computes the
     cross-entropy from them, warning when from_logits=True was passed for such an output)."""
-    logits = backend.logits_of(output)
-    if logits is None or backend.logits_kind(output) != activation:
+    note = backend.annotation(output, "logits")
+    if note is None or note[0] != activation:
         return output, from_logits
+    logits = note[1]
     if from_logits:
         warnings.warn('"`%s` received `from_logits=True`, but the `output` argument was produced by a %s '
                       'activation and thus does not represent logits. Was this intended?'
@@ -205,6 +228,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
     result = _tf.nn.sparse_softmax_cross_entropy_with_logits(labels=target, logits=output)
     if valid is not None:
         result = _tf.where(valid, result, _tf.zeros_like(result))
+        backend.annotate(result, "mask", valid)  # the reduction then averages over valid entries only
     return result
 
 

@@ -136,6 +136,7 @@ class MeanMetricWrapper(Mean):
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         values = self._fn(y_true, y_pred, **self._fn_kwargs)
+        sample_weight = _losses.apply_mask(sample_weight, backend.annotation(values, "mask"), self._dtype, "sum")
         return super().update_state(values, sample_weight=sample_weight)
 
 

@@ -67,6 +67,19 @@ def _wrap_build(build):
     return wrapper
 
 
+def _leaves(value):
+    """The objects inside lists, tuples and dicts (dicts in insertion order, as Keras tracks
+    them)."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _leaves(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _leaves(item)
+    else:
+        yield value
+
+
 def _shape_tuple(value):
     if isinstance(value, (Tensor, Variable)):
         return tuple(value.shape.as_list()) if value.shape.rank is not None else None
@@ -142,7 +155,7 @@ class Layer:
 
     def __setattr__(self, name, value):
         if isinstance(value, (Variable, list, tuple, dict)) and name not in _BOOKKEEPING:
-            for leaf in nest.flatten(value):
+            for leaf in _leaves(value):
                 if isinstance(leaf, Variable):
                     self._track_variable(leaf)
         object.__setattr__(self, name, value)
@@ -157,10 +170,7 @@ class Layer:
         for key, value in list(vars(self).items()):
             if key in _BOOKKEEPING:
                 continue
-            if isinstance(value, (Layer, Variable)):
-                yield value
-            elif isinstance(value, (list, tuple, dict)):
-                yield from nest.flatten(value)
+            yield from _leaves(value)
 
     @property
     def _layers(self):
@@ -339,7 +349,12 @@ class Layer:
         accepts_training, default = self._call_info()
         outer = getattr(_context, "training", None)
         training = outer
-        if accepts_training:
+        if not accepts_training and "training" in kwargs:
+            # `training` is a call-context argument: passed on to the layers called inside.
+            training = kwargs.pop("training")
+            if training is None:
+                training = outer
+        elif accepts_training:
             training = kwargs.get("training")
             if training is None:
                 training = outer if outer is not None else default

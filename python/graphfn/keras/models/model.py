@@ -32,8 +32,11 @@ class Model(Trainer, Layer):
                 layer_range=None):
         """Prints Keras 3's summary table (top-level layers only)."""
         from graphfn.keras.models.summary import summary_lines
-        text = "\n".join(summary_lines(self))
-        (print_fn or print)(text)
+        text = "\n".join(summary_lines(self)) + "\n"
+        if print_fn is None:
+            print(text, end="")
+        else:
+            print_fn(text)
 
     def get_layer(self, name=None, index=None):
         if index is not None and name is not None:
