@@ -5,6 +5,8 @@ its output (Keras does this with a `_keras_logits` attribute on the output)."""
 
 import math
 
+import numpy as np
+
 import graphfn as _tf  # the public ops; activations also run while tracing
 from graphfn.keras import backend
 from graphfn.ops import array_ops
@@ -91,9 +93,14 @@ def tanh(x):
 
 
 def softplus(x):
-    """log(1 + exp(x)), computed as relu(x) + log(1 + exp(-|x|)) so it never overflows."""
+    """log(1 + exp(x)); like TF's kernel, exp(x) far below 0 and x far above, where the two
+    agree to float precision (and exp cannot overflow)."""
     x = _float(x)
-    return _tf.nn.relu(x) + _tf.math.log(_tf.cast(1, x.dtype) + _tf.exp(-_tf.abs(x)))
+    threshold = _tf.cast(math.log(np.finfo(x.dtype.as_numpy_dtype).eps) + 2.0, x.dtype)
+    middle = _tf.clip_by_value(x, threshold, -threshold)
+    return _tf.where(_tf.less(x, threshold), _tf.exp(_tf.minimum(x, threshold)),
+                     _tf.where(_tf.greater(x, -threshold), x,
+                               _tf.math.log(_tf.cast(1, x.dtype) + _tf.exp(middle))))
 
 
 def softsign(x):
@@ -150,5 +157,3 @@ def serialize(activation):
         return name
     raise ValueError("Could not serialize activation %s" % (activation,))
 
-
-del math
