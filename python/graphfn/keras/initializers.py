@@ -158,14 +158,13 @@ class VarianceScaling(RandomInitializer):
         if scale <= 0.0:
             raise ValueError("Argument `scale` must be positive float. Received: scale=%s" % (scale,))
         if mode not in _MODES:
-            raise ValueError("Invalid `mode` argument: expected one of %s. Received: mode=%s"
-                             % (set(_MODES), mode))
+            raise ValueError("Invalid `mode` argument: %s. Please use one of %s" % (mode, set(_MODES)))
         distribution = distribution.lower()
         if distribution == "normal":
             distribution = "truncated_normal"
         if distribution not in _DISTRIBUTIONS:
-            raise ValueError("Invalid `distribution` argument: expected one of %s. Received: distribution=%s"
-                             % (set(_DISTRIBUTIONS), distribution))
+            raise ValueError("Invalid `distribution` argument: %s.Please use one of %s"
+                             % (distribution, set(_DISTRIBUTIONS)))
         super().__init__(seed)
         self.scale = scale
         self.mode = mode

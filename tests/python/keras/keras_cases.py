@@ -4,6 +4,8 @@ lists of numbers and strings); `data` holds the inputs make_inputs() drew once w
 that the fixture stores, so both sides see the same numbers. Cases use only API that tf.keras
 (Keras 3) and graphfn.keras share."""
 
+import re
+
 import numpy as np
 
 CASES = {}
@@ -491,3 +493,60 @@ def summaries(tf, data):
     mlp.fit(_arr(data, "x"), _arr(data, "y_reg"), verbose=0)
     mlp.summary(print_fn=lambda text, *args, **kwargs: lines.append(text))
     return lines
+
+
+# Errors ----------------------------------------------------------------------------------------------
+
+
+def _normalised(message):
+    """Object reprs ("<module.Class object at 0x...>") and the order of printed sets vary."""
+    message = re.sub(r"<[\w.]+ object at 0x[0-9a-f]+>", "<object>", message)
+    return re.sub(r"\{('[^{}]*')\}", lambda m: "{%s}" % ", ".join(sorted(m.group(1).split(", "))), message)
+
+
+def _error(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 (the case records the type and message)
+        return [type(e).__name__, _normalised(str(e))]
+    return None
+
+
+@case
+def errors(tf, data):
+    built = tf.keras.layers.Dense(2)
+    built(np.ones((1, 3), np.float32))
+    optimizer = tf.keras.optimizers.SGD()
+    v, w = tf.Variable([1.0]), tf.Variable([2.0])
+    optimizer.apply_gradients([(tf.constant([1.0]), v)])
+    checks = {
+        "units": lambda: tf.keras.layers.Dense(0),
+        "activation": lambda: tf.keras.layers.Dense(2, activation="nope"),
+        "min_ndim": lambda: tf.keras.layers.Dense(2)(tf.ones((3,))),
+        "last_axis": lambda: built(tf.ones((1, 4))),
+        "kernel_unbuilt": lambda: tf.keras.layers.Dense(2).kernel,
+        "count_params_unbuilt": lambda: tf.keras.layers.Dense(2).count_params(),
+        "set_weights_count": lambda: built.set_weights([np.ones((3, 2))]),
+        "set_weights_shape": lambda: built.set_weights([np.ones((2, 2)), np.ones(2)]),
+        "variable_shape": lambda: tf.keras.Variable(tf.keras.initializers.Ones()),
+        "variable_name": lambda: tf.keras.Variable(1.0, name="a/b"),
+        "momentum": lambda: tf.keras.optimizers.SGD(momentum=2.0),
+        "learning_rate_int": lambda: tf.keras.optimizers.SGD(learning_rate=1),
+        "two_clips": lambda: tf.keras.optimizers.Adam(clipnorm=1.0, clipvalue=1.0),
+        "unknown_variable": lambda: optimizer.apply_gradients([(tf.constant([1.0]), w)]),
+        "no_gradients": lambda: tf.keras.optimizers.Adam().apply_gradients([(None, v)]),
+        "unknown_kwarg": lambda: tf.keras.optimizers.Adam(foo=1),
+        "layer_kwarg": lambda: tf.keras.layers.Dense(2, foo=1),
+        "activation_get": lambda: tf.keras.activations.get("nope"),
+        "sequential_add": lambda: tf.keras.Sequential([tf.keras.layers.Dense(2), "dense"]),
+        "scce_rank": lambda: tf.keras.losses.sparse_categorical_crossentropy(tf.constant([[[0]]]), tf.ones((2, 3))),
+        "scce_shape": lambda: tf.keras.losses.sparse_categorical_crossentropy(tf.constant([0, 1, 2]), tf.ones((2, 3))),
+        "cce_shape": lambda: tf.keras.losses.categorical_crossentropy(tf.ones((2, 4)), tf.ones((2, 3))),
+        "cce_rank": lambda: tf.keras.losses.categorical_crossentropy(tf.ones((2,)), tf.ones((2, 3))),
+        "dropout_rate": lambda: tf.keras.layers.Dropout(1.5),
+        "get_layer": lambda: tf.keras.Sequential([tf.keras.layers.Dense(2, name="a")]).get_layer("b"),
+        "fit_uncompiled": lambda: tf.keras.Sequential([tf.keras.layers.Dense(2)]).fit(np.ones((2, 3)), np.ones((2, 2))),
+        "variance_scaling_mode": lambda: tf.keras.initializers.VarianceScaling(mode="fan"),
+        "variance_scaling_scale": lambda: tf.keras.initializers.VarianceScaling(scale=-1.0),
+    }
+    return {name: _error(check) for name, check in checks.items()}
