@@ -154,7 +154,10 @@ class VarianceScaling(RandomInitializer):
     """Samples scaled by the kernel's fans: variance scale / n, n being fan_in, fan_out or
     their mean."""
 
-    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None, input_axes=None,
+                 output_axes=None):
+        if input_axes is not None or output_axes is not None:
+            raise NotImplementedError("graphfn.keras VarianceScaling does not implement `input_axes`/`output_axes`")
         if scale <= 0.0:
             raise ValueError("Argument `scale` must be positive float. Received: scale=%s" % (scale,))
         if mode not in _MODES:
@@ -182,15 +185,16 @@ class VarianceScaling(RandomInitializer):
         return rng.uniform(-limit, limit, shape)
 
     def get_config(self):
-        return {"seed": self.seed, "scale": self.scale, "mode": self.mode, "distribution": self.distribution}
+        return {"seed": self.seed, "scale": self.scale, "mode": self.mode, "distribution": self.distribution,
+                "input_axes": None, "output_axes": None}
 
 
 def _variance_scaling(class_name, scale, mode, distribution):
-    def __init__(self, seed=None):
-        VarianceScaling.__init__(self, scale, mode, distribution, seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        VarianceScaling.__init__(self, scale, mode, distribution, seed, input_axes, output_axes)
 
     def get_config(self):
-        return {"seed": self.seed}
+        return {"seed": self.seed, "input_axes": None, "output_axes": None}
 
     cls = type(class_name, (VarianceScaling,), {"__init__": __init__, "get_config": get_config,
                                                 "__module__": __name__,

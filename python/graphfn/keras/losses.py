@@ -344,23 +344,24 @@ class BinaryCrossentropy(LossFunctionWrapper):
 MSE = mse = mean_squared_error
 MAE = mae = mean_absolute_error
 
-_BY_NAME = {
-    "mean_squared_error": MeanSquaredError, "mse": MeanSquaredError, "MeanSquaredError": MeanSquaredError,
-    "mean_absolute_error": MeanAbsoluteError, "mae": MeanAbsoluteError, "MeanAbsoluteError": MeanAbsoluteError,
-    "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
-    "SparseCategoricalCrossentropy": SparseCategoricalCrossentropy,
-    "categorical_crossentropy": CategoricalCrossentropy, "CategoricalCrossentropy": CategoricalCrossentropy,
-    "binary_crossentropy": BinaryCrossentropy, "BinaryCrossentropy": BinaryCrossentropy,
-}
+# get(): function names give the functions, class names instances (as Keras).
+_FUNCTIONS = {f.__name__: f for f in (mean_squared_error, mean_absolute_error, sparse_categorical_crossentropy,
+                                      categorical_crossentropy, binary_crossentropy)}
+_FUNCTIONS.update({"mse": mse, "MSE": MSE, "mae": mae, "MAE": MAE})
+_CLASSES = {c.__name__: c for c in (MeanSquaredError, MeanAbsoluteError, SparseCategoricalCrossentropy,
+                                    CategoricalCrossentropy, BinaryCrossentropy)}
 
 
 def get(identifier):
-    """A loss from a name ("mse", "sparse_categorical_crossentropy", "MeanSquaredError"), a
-    Loss or any callable."""
+    """A loss from a name: a function's ("mse", "sparse_categorical_crossentropy") gives the
+    function, a class's ("MeanSquaredError") an instance; a Loss or any callable is returned."""
     if identifier is None:
         return None
-    if isinstance(identifier, str) and identifier in _BY_NAME:
-        return _BY_NAME[identifier]()
-    if callable(identifier):
+    if isinstance(identifier, str):
+        if identifier in _FUNCTIONS:
+            return _FUNCTIONS[identifier]
+        if identifier in _CLASSES:
+            return _CLASSES[identifier]()
+    elif callable(identifier):
         return identifier
     raise ValueError("Could not interpret loss identifier: %s" % (identifier,))

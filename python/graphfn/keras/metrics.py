@@ -228,7 +228,7 @@ MSE = mse = _losses.mean_squared_error
 MAE = mae = _losses.mean_absolute_error
 
 _BY_NAME = {
-    "accuracy": Accuracy, "acc": Accuracy, "binary_accuracy": BinaryAccuracy,
+    "accuracy": Accuracy, "binary_accuracy": BinaryAccuracy,
     "sparse_categorical_accuracy": SparseCategoricalAccuracy, "categorical_accuracy": CategoricalAccuracy,
     "mean_squared_error": MeanSquaredError, "mse": MeanSquaredError,
     "mean_absolute_error": MeanAbsoluteError, "mae": MeanAbsoluteError,

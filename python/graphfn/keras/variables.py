@@ -42,6 +42,7 @@ class Variable(_variables.Variable):
         with _name_scope.name_scope(""):
             super().__init__(value, trainable=trainable, name=self._path, dtype=dtype)
         self._short_name = name
+        self._keras_trainable = bool(trainable)
         self._autocast = autocast
 
     @property
@@ -54,11 +55,12 @@ class Variable(_variables.Variable):
 
     @property
     def trainable(self):
-        return self._trainable
+        return self._keras_trainable
 
     @trainable.setter
     def trainable(self, value):
-        self._trainable = bool(value)
+        # Keras's flag only: as in TF, GradientTape keeps watching a variable created trainable.
+        self._keras_trainable = bool(value)
 
     @property
     def value(self):
