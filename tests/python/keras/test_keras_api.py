@@ -331,7 +331,7 @@ def test_optimizer_learning_rate_and_iterations():
 def test_loss_and_metric_lookup():
     assert keras.losses.get("mse") is keras.losses.MSE
     assert isinstance(keras.losses.get("MeanSquaredError"), keras.losses.MeanSquaredError)
-    assert keras.losses.MSE is keras.losses.mean_squared_error
+    assert keras.losses.MSE is keras.losses.mse
     assert isinstance(keras.metrics.get("sparse_categorical_accuracy"), keras.metrics.SparseCategoricalAccuracy)
     with pytest.raises(ValueError, match="Could not interpret metric identifier: acc"):
         keras.metrics.get("acc")  # "acc" means accuracy only in compile()
