@@ -25,7 +25,8 @@ from graphfn.util import nest
 _context = threading.local()  # .training: the resolved `training` of the innermost layer call
 
 # Attributes holding bookkeeping, never walked for layers and variables.
-_BOOKKEEPING = frozenset(("_own_weights", "_trainable_ids", "_input_spec_arg"))
+_BOOKKEEPING = frozenset(("_own_weights", "_trainable_ids", "_input_spec_arg", "_tracked_names"))
+_TRACKABLE = None  # (Layer, Variable, list, tuple, dict), set once Layer exists
 
 
 class _LayerScope:
@@ -118,6 +119,7 @@ class Layer:
         state = layer.__dict__
         state["_own_weights"] = []     # this layer's variables, in the order they were tracked
         state["_trainable_ids"] = set()  # ids of those that were trainable when tracked
+        state["_tracked_names"] = {}   # attributes holding layers, variables or containers, in order
         state["built"] = False
         return layer
 
@@ -154,11 +156,19 @@ class Layer:
     # Tracking ------------------------------------------------------------------------------------
 
     def __setattr__(self, name, value):
-        if isinstance(value, (Variable, list, tuple, dict)) and name not in _BOOKKEEPING:
-            for leaf in _leaves(value):
-                if isinstance(leaf, Variable):
-                    self._track_variable(leaf)
+        if name not in _BOOKKEEPING:
+            if isinstance(value, _TRACKABLE):
+                self._tracked_names[name] = None
+                for leaf in _leaves(value):
+                    if isinstance(leaf, Variable):
+                        self._track_variable(leaf)
+            else:
+                self._tracked_names.pop(name, None)
         object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        self._tracked_names.pop(name, None)
+        object.__delattr__(self, name)
 
     def _track_variable(self, variable):
         if not any(v is variable for v in self._own_weights):
@@ -167,10 +177,12 @@ class Layer:
                 self._trainable_ids.add(id(variable))
 
     def _attribute_leaves(self):
-        for key, value in list(vars(self).items()):
-            if key in _BOOKKEEPING:
-                continue
-            yield from _leaves(value)
+        """What the attributes holding layers, variables or containers hold now (containers
+        are walked every time: they may have been changed since they were set)."""
+        state = self.__dict__
+        for name in list(self._tracked_names):
+            if name in state:
+                yield from _leaves(state[name])
 
     @property
     def _layers(self):
@@ -387,3 +399,6 @@ class Layer:
 
     def __repr__(self):
         return "<%s name=%s, built=%s>" % (type(self).__name__, self.name, self.built)
+
+
+_TRACKABLE = (Layer, Variable, list, tuple, dict)

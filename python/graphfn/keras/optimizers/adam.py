@@ -32,17 +32,21 @@ class Adam(Optimizer):
             if self.amsgrad:
                 self._velocity_hats.append(self.add_variable_from_reference(v, "velocity_hat"))
 
-    def update_step(self, gradient, variable, learning_rate):
-        dtype = variable.dtype
+    def _step_size(self, learning_rate, dtype):
+        """alpha for this step (the same for every variable of a dtype: computed once)."""
         lr = _tf.cast(learning_rate, dtype)
-        gradient = _tf.cast(gradient, dtype)
         local_step = _tf.cast(self._iterations + 1, dtype)
         beta_1_power = _tf.pow(_tf.cast(self.beta_1, dtype), local_step)
         beta_2_power = _tf.pow(_tf.cast(self.beta_2, dtype), local_step)
+        return lr * _tf.sqrt(1 - beta_2_power) / (1 - beta_1_power)
+
+    def update_step(self, gradient, variable, learning_rate):
+        dtype = variable.dtype
+        gradient = _tf.cast(gradient, dtype)
         index = self._get_variable_index(variable)
         m = self._momentums[index]
         v = self._velocities[index]
-        alpha = lr * _tf.sqrt(1 - beta_2_power) / (1 - beta_1_power)
+        alpha = self._per_step(dtype, lambda: self._step_size(learning_rate, dtype))
         m.assign_add((gradient - m) * (1 - self.beta_1))
         v.assign_add((_tf.square(gradient) - v) * (1 - self.beta_2))
         if self.amsgrad:

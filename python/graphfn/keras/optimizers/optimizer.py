@@ -177,8 +177,12 @@ class Optimizer:
         grads = self._clip_gradients(grads)
         self._apply_weight_decay(trainable_variables)
         learning_rate = self.learning_rate
-        for grad, variable in zip(grads, trainable_variables):
-            self.update_step(grad, variable, learning_rate)
+        self._step_values = {}
+        try:
+            for grad, variable in zip(grads, trainable_variables):
+                self.update_step(grad, variable, learning_rate)
+        finally:
+            self._step_values = None
         for variable in trainable_variables:
             constraint = getattr(variable, "constraint", None)
             if constraint is not None:
@@ -187,6 +191,16 @@ class Optimizer:
 
     def update_step(self, gradient, variable, learning_rate):
         raise NotImplementedError
+
+    def _per_step(self, key, compute):
+        """compute(), once per apply() for each key (values that depend only on the step, such
+        as Adam's step size, are the same for all variables of a dtype)."""
+        cache = getattr(self, "_step_values", None)
+        if cache is None:
+            return compute()
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
 
     @staticmethod
     def _filter_empty_gradients(grads, variables):
