@@ -5,11 +5,18 @@ import random
 
 import numpy as np
 
-_generator = np.random.default_rng()
+_generator = None  # created on first use: importing numpy.random costs tens of milliseconds
+
+
+def _stream():
+    global _generator
+    if _generator is None:
+        _generator = np.random.default_rng()
+    return _generator
 
 
 def draw_seed():
-    return int(_generator.integers(0, 2**31 - 1))
+    return int(_stream().integers(0, 2**31 - 1))
 
 
 def set_random_seed(seed):
@@ -26,4 +33,4 @@ def set_random_seed(seed):
 
 def permutation(n):
     """A shuffled order of n samples (fit's shuffle=True)."""
-    return _generator.permutation(n)
+    return _stream().permutation(n)
