@@ -41,3 +41,16 @@ __version__ = "0.1.0"
 
 _tf_export.install(_sys.modules[__name__])
 dtypes = _dtypes
+
+
+def __getattr__(name):
+    """graphfn.keras is imported on first use (as TF loads tf.keras lazily), so that
+    `import graphfn` stays fast."""
+    if name == "keras":
+        import importlib
+        return importlib.import_module("graphfn.keras")
+    raise AttributeError("module 'graphfn' has no attribute '%s'" % name)
+
+
+def __dir__():
+    return sorted(set(globals()) | {"keras"})

@@ -124,8 +124,7 @@ class CustomModel(tf.keras.models.Model):
             return input_data  
         else:  
             return input_data // 2
-''', status="xfail", reason="needs gradients (issue 5)",
-         note="tf.keras.models.Model comes with the gradients/Keras work"),
+''', note="tf.keras.models.Model is graphfn.keras.Model (docs/keras.md)"),
     dict(id="002:L317", code='''\
 def fizzbuzz(max_num):  
     counter = 0  
