@@ -64,3 +64,9 @@ def test_errors(fn, exc, message):
     with pytest.raises(exc) as e:
         fn()
     assert str(e.value) == message
+
+
+def test_sparse_cross_entropy_of_a_perfect_prediction_is_positive_zero():
+    # TF 2.21 returns +0.0 (not -0.0) when the label's logit dominates completely.
+    loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant([0]), logits=tf.constant([[100.0, 0.0]]))
+    assert loss.numpy()[0] == 0.0 and not np.signbit(loss.numpy()[0])

@@ -77,7 +77,7 @@ struct SparseXentKernel {
       }
       T* b = back + r * n;
       log_softmax_row(pf + r * n, n, b);
-      loss[r] = -b[labels[r]];
+      loss[r] = T(0) - b[labels[r]];  // +0.0 for a perfect prediction, as TF (not -0.0)
       for (int64_t j = 0; j < n; ++j) b[j] = std::exp(b[j]);
       b[labels[r]] -= 1;
     }
