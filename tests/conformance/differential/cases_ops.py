@@ -1,0 +1,270 @@
+"""Differential cases: op semantics (dtypes, conversion, broadcasting, shapes, indexing, errors)."""
+
+from run_differential import case
+
+CASES = [
+    case("ops/constant_dtype_inference", '''
+[tf.constant(v).dtype.name for v in (1, 1.0, True, "s", [1, 2], [1.0, 2], np.int64(3), np.float64(2.0), 2**40, 1+2j)]
+'''),
+    case("ops/constant_with_dtype_and_shape", '''
+(tf.constant(1, dtype=tf.float64), tf.constant(0.5, shape=[2, 2]), tf.constant([1, 2, 3, 4], shape=[2, 2]))
+'''),
+    case("ops/constant_bad_shape", '''
+tf.constant([1, 2, 3], shape=[2, 2])
+''', message=False),
+    case("ops/constant_ragged_list_error", '''
+tf.constant([[1, 2], [3]])
+''', message=False),
+    case("ops/int_plus_float_error", '''
+tf.constant(1) + tf.constant(1.0)
+'''),
+    case("ops/python_scalar_adopts_tensor_dtype", '''
+(tf.constant(2) * 3, tf.constant(2.0) * 3, tf.constant([1, 2], dtype=tf.int64) + 1, 1.5 + tf.constant(1.0, dtype=tf.float16))
+'''),
+    case("ops/python_float_with_int_tensor_error", '''
+tf.constant(2) * 1.5
+'''),
+    case("ops/broadcasting", '''
+a = tf.ones([3, 1]); b = tf.constant([1.0, 2.0, 3.0, 4.0])
+(a + b).shape, tf.broadcast_to(tf.constant([1, 2]), [3, 2])
+'''),
+    case("ops/broadcast_incompatible_error", '''
+tf.ones([2, 3]) + tf.ones([4])
+'''),
+    case("ops/matmul_and_operator", '''
+a = tf.constant([[1, 2], [3, 4]]); b = tf.constant([[5], [6]])
+(tf.matmul(a, b), a @ b, tf.matmul(a, a, transpose_b=True))
+'''),
+    case("ops/matmul_shape_error", '''
+tf.matmul(tf.ones([2, 3]), tf.ones([2, 3]))
+'''),
+    case("ops/matmul_dtype_error", '''
+tf.matmul(tf.ones([2, 2]), tf.ones([2, 2], dtype=tf.int32))
+'''),
+    case("ops/reshape", '''
+x = tf.range(12)
+(tf.reshape(x, [3, 4]), tf.reshape(x, [-1, 6]).shape, tf.reshape(x, [2, -1, 3]).shape)
+'''),
+    case("ops/reshape_bad_size", '''
+tf.reshape(tf.range(6), [4, 2])
+'''),
+    case("ops/reshape_two_unknowns", '''
+tf.reshape(tf.range(6), [-1, -1])
+'''),
+    case("ops/integer_division_semantics", '''
+a = tf.constant([7, -7, 7, -7]); b = tf.constant([2, 2, -2, -2])
+(a // b, a % b, tf.math.truncatediv(a, b), tf.math.truncatemod(a, b))
+'''),
+    case("ops/float_division_and_truediv_int", '''
+(tf.constant([1.0, 2.0]) / 4, tf.constant([1, 2]) / tf.constant([4, 4]), tf.math.divide_no_nan(1.0, 0.0))
+'''),
+    case("ops/integer_division_by_zero_eager", '''
+tf.constant(1) // tf.constant(0)
+'''),
+    case("ops/integer_overflow_wraps", '''
+(tf.constant(2**31 - 1) + 1, tf.constant([200], dtype=tf.uint8) + tf.constant([100], dtype=tf.uint8))
+'''),
+    case("ops/comparisons_and_logic", '''
+a = tf.constant([1, 2, 3])
+(a > 2, a == 2, tf.logical_and(a > 1, a < 3), tf.logical_not(a > 1), tf.math.logical_xor(a > 1, a > 2))
+'''),
+    case("ops/tensor_eq_is_elementwise", '''
+a = tf.constant([1, 2]); b = tf.constant([1, 3])
+(a == b, a != b, a == [1, 2])
+'''),
+    case("ops/bool_of_multielement_error", '''
+bool(tf.constant([1, 2]))
+'''),
+    case("ops/scalar_python_conversions", '''
+t = tf.constant(3.7)
+(float(t), int(t), bool(tf.constant(0)), int(tf.constant(5)))
+'''),
+    case("ops/cast", '''
+x = tf.constant([-1.7, 0.5, 2.9])
+(tf.cast(x, tf.int32), tf.cast(x, tf.bool), tf.cast(tf.constant([300, -1]), tf.uint8), tf.cast(x, tf.float16))
+''', rtol=1e-3),
+    case("ops/reductions", '''
+x = tf.constant([[1, 2, 3], [4, 5, 6]])
+(tf.reduce_sum(x), tf.reduce_sum(x, 0), tf.reduce_sum(x, 1, keepdims=True), tf.reduce_mean(x), tf.reduce_max(x, -1),
+ tf.reduce_prod(x), tf.reduce_min(x, [0, 1]))
+'''),
+    case("ops/reduce_mean_int_truncates", '''
+tf.reduce_mean(tf.constant([1, 2]))
+'''),
+    case("ops/reduce_bad_axis", '''
+tf.reduce_sum(tf.ones([2, 2]), axis=2)
+'''),
+    case("ops/argmax_argmin", '''
+x = tf.constant([[1, 9, 3], [7, 2, 8]])
+(tf.argmax(x), tf.argmax(x, 1), tf.argmin(x, axis=1, output_type=tf.int32))
+'''),
+    case("ops/any_all", '''
+x = tf.constant([[True, False], [True, True]])
+(tf.reduce_any(x), tf.reduce_all(x, 1), tf.reduce_all(x, 0))
+'''),
+    case("ops/slicing", '''
+x = tf.reshape(tf.range(24), [2, 3, 4])
+(x[1], x[:, 1], x[..., -1], x[0, ::2, 1:3], x[:, tf.newaxis, 0].shape, x[::-1, 0, 0])
+'''),
+    case("ops/slice_index_out_of_range", '''
+tf.constant([1, 2, 3])[5]
+'''),
+    case("ops/slice_with_tensor_index", '''
+x = tf.constant([10, 20, 30])
+(x[tf.constant(1)], x[tf.constant(1):])
+'''),
+    case("ops/gather_and_gather_nd", '''
+x = tf.constant([[1, 2], [3, 4], [5, 6]])
+(tf.gather(x, [2, 0]), tf.gather(x, [1], axis=1), tf.gather_nd(x, [[0, 1], [2, 0]]))
+'''),
+    case("ops/gather_out_of_range_eager", '''
+tf.gather(tf.constant([1, 2, 3]), [5])
+'''),
+    case("ops/concat_stack_unstack", '''
+a = tf.constant([[1, 2]]); b = tf.constant([[3, 4]])
+(tf.concat([a, b], 0), tf.concat([a, b], axis=-1), tf.stack([a, b]), tf.unstack(tf.constant([[1, 2], [3, 4]])))
+'''),
+    case("ops/concat_rank_mismatch", '''
+tf.concat([tf.ones([2, 2]), tf.ones([2])], 0)
+'''),
+    case("ops/split", '''
+x = tf.range(10)
+(tf.split(x, 2), tf.split(x, [3, 7]), tf.split(tf.reshape(tf.range(6), [2, 3]), 3, axis=1))
+'''),
+    case("ops/split_uneven_error", '''
+tf.split(tf.range(10), 3)
+'''),
+    case("ops/transpose_and_expand_squeeze", '''
+x = tf.ones([2, 1, 3])
+(tf.transpose(x).shape, tf.transpose(x, [1, 0, 2]).shape, tf.squeeze(x).shape, tf.expand_dims(x, -1).shape, tf.squeeze(x, 1).shape)
+'''),
+    case("ops/squeeze_non_one_dim_error", '''
+tf.squeeze(tf.ones([2, 3]), axis=0)
+'''),
+    case("ops/zeros_ones_fill_eye", '''
+(tf.zeros([2, 3], tf.int32), tf.ones([2]), tf.fill([2, 2], 9), tf.eye(2), tf.zeros_like(tf.constant([1.5])), tf.ones_like(tf.constant([[True]])))
+'''),
+    case("ops/range_variants", '''
+(tf.range(5), tf.range(2, 10, 3), tf.range(5.0), tf.range(10, 0, -3), tf.range(3, dtype=tf.float64))
+'''),
+    case("ops/range_zero_delta", '''
+tf.range(0, 5, 0)
+'''),
+    case("ops/math_functions", '''
+x = tf.constant([0.25, 1.0, 4.0])
+(tf.sqrt(x), tf.math.log(x), tf.exp(x), tf.square(x), tf.abs(-x), tf.math.rsqrt(x), tf.pow(x, 2.0), tf.round(tf.constant([0.5, 1.5, 2.5])))
+''', rtol=1e-6),
+    case("ops/sqrt_of_int_error", '''
+tf.sqrt(tf.constant(4))
+'''),
+    case("ops/nn_functions", '''
+x = tf.constant([[-1.0, 0.0, 2.0]])
+(tf.nn.relu(x), tf.nn.softmax(x), tf.nn.sigmoid(x), tf.nn.tanh(x), tf.nn.leaky_relu(x))
+''', rtol=1e-6),
+    case("ops/maximum_minimum_clip", '''
+x = tf.constant([-2, 0, 5])
+(tf.maximum(x, 1), tf.minimum(x, 1), tf.clip_by_value(x, -1, 3))
+'''),
+    case("ops/where_variants", '''
+c = tf.constant([True, False, True])
+(tf.where(c), tf.where(c, tf.constant([1, 2, 3]), tf.constant([10, 20, 30])))
+'''),
+    case("ops/shape_size_rank", '''
+x = tf.ones([2, 3, 4])
+(tf.shape(x), tf.size(x), tf.rank(x), x.shape, x.shape.as_list(), x.ndim, len(x))
+'''),
+    case("ops/len_of_scalar_error", '''
+len(tf.constant(1))
+'''),
+    case("ops/tensor_iteration", '''
+[t.numpy().tolist() for t in tf.constant([[1, 2], [3, 4]])]
+'''),
+    case("ops/iterate_scalar_error", '''
+for t in tf.constant(1):
+    pass
+'''),
+    case("ops/string_ops", '''
+s = tf.constant(["hello", "world"])
+(tf.strings.length(s), tf.strings.upper(s), tf.strings.join([s, s], separator="-"), s + "!")
+'''),
+    case("ops/add_string_and_int_error", '''
+tf.constant("a") + tf.constant(1)
+'''),
+    case("ops/numpy_interop", '''
+t = tf.constant([1.0, 2.0])
+(np.add(t, 1), np.asarray(t).dtype, t.numpy().tolist(), tf.constant(np.array([[1, 2]], dtype=np.int16)))
+'''),
+    case("ops/one_hot_and_cumsum", '''
+(tf.one_hot([0, 2], 3), tf.math.cumsum([1, 2, 3]), tf.math.cumsum([1, 2, 3], exclusive=True, reverse=True))
+'''),
+    case("ops/tile_pad_reverse", '''
+x = tf.constant([[1, 2], [3, 4]])
+(tf.tile(x, [1, 2]), tf.pad(x, [[1, 0], [0, 1]]), tf.reverse(x, [0]))
+'''),
+    case("ops/sort_topk_unique", '''
+x = tf.constant([3, 1, 2, 3])
+(tf.sort(x), tf.argsort(x, direction="DESCENDING", stable=True), tf.math.top_k(x, 2).values, tf.unique(x).y)
+'''),
+    case("ops/complex_numbers", '''
+z = tf.constant([1 + 2j, 3 - 1j])
+(z * z, tf.math.real(z), tf.math.imag(z), tf.abs(z), tf.math.conj(z))
+'''),
+    case("ops/float16_arithmetic", '''
+a = tf.constant([1.5, 2.25], dtype=tf.float16)
+(a * a, (a + 1).dtype.name)
+''', rtol=1e-3),
+    case("ops/convert_to_tensor_dtype_mismatch", '''
+tf.convert_to_tensor(tf.constant(1), dtype=tf.float32)
+'''),
+    case("ops/convert_to_tensor_python", '''
+(tf.convert_to_tensor([1, 2]), tf.convert_to_tensor(1.5, dtype=tf.float64), tf.convert_to_tensor(True))
+'''),
+    case("ops/dtype_objects", '''
+(tf.float32.is_floating, tf.int32.is_integer, tf.as_dtype("float64") == tf.float64, tf.int8.max, tf.uint8.min, tf.float16.size, tf.bool.as_numpy_dtype.__name__)
+'''),
+    case("ops/tensorshape_api", '''
+s = tf.TensorShape([2, None, 3])
+(s.rank, s.as_list(), s.is_fully_defined(), s[0], s[1:].as_list(), s.is_compatible_with([2, 5, 3]), tf.TensorShape([1, 2]).num_elements())
+'''),
+    case("ops/einsum", '''
+a = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+(tf.einsum("ij,jk->ik", a, a), tf.einsum("ii->", a))
+'''),
+    case("ops/linalg_basics", '''
+a = tf.constant([[2.0, 0.0], [0.0, 4.0]])
+(tf.linalg.matrix_transpose(tf.constant([[1, 2, 3]])), tf.linalg.diag_part(a), tf.linalg.trace(a))
+'''),
+    case("ops/random_shapes_and_dtypes", '''
+tf.random.set_seed(1)
+u = tf.random.uniform([2, 3])
+n = tf.random.normal([4], dtype=tf.float64)
+i = tf.random.uniform([5], minval=0, maxval=10, dtype=tf.int32)
+(u.shape, u.dtype, n.dtype, i.dtype, bool(tf.reduce_all((i >= 0) & (i < 10))), bool(tf.reduce_all((u >= 0) & (u < 1))))
+'''),
+    case("ops/random_int_needs_maxval", '''
+tf.random.uniform([2], dtype=tf.int32)
+'''),
+    case("ops/unknown_op_attribute_error", '''
+tf.constant(1).not_an_attribute
+'''),
+    case("ops/item_assignment_error", '''
+t = tf.constant([1, 2])
+t[0] = 5
+'''),
+    case("ops/identity_and_hash", '''
+t = tf.constant(1)
+(tf.identity(t), t.ref() == t.ref(), type(hash(t.ref())).__name__)
+'''),
+    case("ops/unhashable_tensor", '''
+{tf.constant(1): 1}
+'''),
+    case("ops/name_argument_ignored_eager", '''
+tf.add(1, 2, name="my_add")
+'''),
+    case("ops/add_n_and_accumulate", '''
+tf.add_n([tf.constant([1, 2]), tf.constant([3, 4]), tf.constant([5, 6])])
+'''),
+    case("ops/add_n_shape_mismatch", '''
+tf.add_n([tf.constant([1, 2]), tf.constant([1, 2, 3])])
+'''),
+]
