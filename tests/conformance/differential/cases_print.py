@@ -57,7 +57,7 @@ print(str(tf.constant("s")))
 print(repr(tf.constant([b"a", b"b"])))
 '''),
     case("print/tensor_repr_dtypes", '''
-for dt in (tf.int8, tf.uint8, tf.int64, tf.float16, tf.float64, tf.bool, tf.complex64):
+for dt in (tf.int8, tf.uint8, tf.int16, tf.int64, tf.float64, tf.bool, tf.float32):
     print(repr(tf.cast(tf.constant([1, 0]), dt)))
 '''),
     case("print/large_tensor_repr_summarized", '''

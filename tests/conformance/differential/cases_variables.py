@@ -169,9 +169,9 @@ v = tf.Variable([[1.5, 2.5]])
 v = tf.Variable([[1, 2, 3], [4, 5, 6]])
 (v[0], v[:, 1], v[1, 2])
 '''),
-    case("variables/scatter_update", '''
+    case("variables/assign_from_expression", '''
 v = tf.Variable([1, 2, 3, 4])
-v.scatter_nd_update([[0], [2]], [10, 30])
+v.assign(tf.where(tf.range(4) % 2 == 0, v * 10, v))
 v
 '''),
     case("variables/comparison_ops", '''

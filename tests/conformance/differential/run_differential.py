@@ -46,13 +46,17 @@ DIFF_MASKS = (
     (r"<(tensorflow\.python\.eager\.polymorphic_function\.polymorphic_function"
      r"|graphfn\.function\.polymorphic_function)\.Function object",
      "<...polymorphic_function.Function object"),
+    (r"_?_MklMatMul", "MatMul"),  # TF's oneDNN build renames the kernel in its messages
+    # Where the tensor class lives (module paths differ by design; see docs/differences.md).
+    (r"'(tensorflow\.python\.framework\.ops|graphfn\._core)\.EagerTensor'", "'...EagerTensor'"),
 )
 
 
 def case(id, code, **options):
     """One case. Options: masks (extra (regex, repl) pairs), compare (fields to compare, default
     all of FIELDS), message=False (compare an exception's type only), rtol (for float values),
-    deliberate="reason" (graphfn differs from TF on purpose: listed in docs/differences.md)."""
+    deliberate="reason" (graphfn differs from TF on purpose: listed in docs/differences.md),
+    gap="reason" (graphfn is wrong here and not fixed yet: counted as failed)."""
     return dict(id=id, code=code, **options)
 
 
@@ -95,7 +99,7 @@ def describe(value):
         return {"ndarray": str(value.dtype), "shape": list(np.shape(value)),
                 "value": _plain(np.asarray(value).tolist())}
     if hasattr(value, "numpy") and hasattr(value, "dtype") and hasattr(value, "shape"):
-        kind = "variable" if hasattr(value, "assign") else "tensor"
+        kind = "variable" if "Variable" in type(value).__name__ else "tensor"
         shape = value.shape
         dims = None if shape.rank is None else list(shape.as_list())
         return {kind: value.dtype.name, "shape": dims, "value": _plain(np.asarray(value.numpy()).tolist())}
@@ -266,19 +270,21 @@ def main(argv=None):
             print("--- %s: not recorded (run --record under TensorFlow)" % c["id"])
             continue
         problems = mismatches(c, expected[c["id"]], normalised(c, raw[c["id"]]))
+        marked = "deliberate" if c.get("deliberate") else "gap" if c.get("gap") else None
+        if not problems and not marked:
+            passed += 1
+            continue
         if not problems:
-            passed += 1 if not c.get("deliberate") else 0
-            failed += 1 if c.get("deliberate") else 0
-            if c.get("deliberate"):
-                print("--- %s: marked deliberate but matches TensorFlow" % c["id"])
-        elif c.get("deliberate"):
+            print("--- %s: marked %s but matches TensorFlow" % (c["id"], marked))
+        elif marked == "deliberate":
             deliberate += 1
+            continue
+        elif args.verbose:
+            print(report(c, problems))
         else:
-            failed += 1
-            if args.verbose:
-                print(report(c, problems))
-            else:
-                print("--- %s: %s differ" % (c["id"], ", ".join(p[0] for p in problems)))
+            print("--- %s: %s differ%s" % (c["id"], ", ".join(p[0] for p in problems),
+                                         " (known gap)" if marked else ""))
+        failed += 1
     print("differential: %d passed, %d failed (%d deliberate differences)" % (passed, failed, deliberate))
     return 1 if failed else 0
 
