@@ -366,7 +366,8 @@ def f(xs):
     return tf.constant(0)
 
 (f(tf.constant([3, 2, -4, -1])), f(tf.constant([1, 2])))
-'''),
+''',
+         gap="a `return` inside a tensor-dependent loop: TF raises NotImplementedError ('a return statement cannot be placed inside this TensorFlow loop'); graphfn raises ValueError ('retval_' is None at the end of the else branch)"),
     case("autograph/while_with_else_python", '''
 @tf.function
 def f(x):
@@ -378,7 +379,8 @@ def f(x):
     return x
 
 f(tf.constant(1))
-'''),
+''',
+         deliberate="warnings go through Python's logging under graphfn's own loggers with no handler of graphfn's, so they print without TF's `WARNING:tensorflow:` prefix, and the hint names `graphfn.autograph`"),
     case("autograph/if_on_none_check", '''
 @tf.function
 def f(x, y=None):

@@ -115,7 +115,8 @@ def f(x):
     return x * 2
 
 print(f.get_concrete_function(tf.constant(1)).graph.as_graph_def())
-'''),
+''',
+         deliberate="GraphDef text: graphfn prints each node's attrs in the order the seed documents show (TF 2.8) and their `producer` number; TF 2.21's protobuf prints the attr map in another order and a newer producer"),
     case("concrete/name_scope_in_node_names", '''
 @tf.function
 def f(x):

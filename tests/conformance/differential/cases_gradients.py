@@ -201,7 +201,8 @@ with tf.GradientTape() as tape:
     tape.watch(x)
     y = x * x
 tape.gradient(y, x)
-'''),
+''',
+         deliberate="warnings go through Python's logging with no handler of graphfn's, so they print without TF's `WARNING:tensorflow:` prefix"),
     case("gradients/linear_regression_step", '''
 w = tf.Variable(0.0); b = tf.Variable(0.0)
 xs = tf.constant([1.0, 2.0, 3.0, 4.0]); ys = tf.constant([3.0, 5.0, 7.0, 9.0])

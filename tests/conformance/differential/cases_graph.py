@@ -47,21 +47,24 @@ def f(x):
     return tf.reshape(x, [2, 2])
 
 f(tf.constant([1, 2, 3]))
-''', message=False),
+''', message=False,
+         gap="shape errors found while tracing raise InvalidArgumentError in graphfn; TF raises ValueError (with its 'Shape must be ... for {{node ...}}' text)"),
     case("graph/dtype_error_at_trace_time", '''
 @tf.function
 def f(x):
     return x + tf.constant(1.0)
 
 f(tf.constant(1))
-''', message=False),
+''', message=False,
+         gap="dtype mismatches found while tracing raise InvalidArgumentError in graphfn; TF raises TypeError ('Input 'y' of 'AddV2' Op has type float32 that does not match ...')"),
     case("graph/matmul_shape_error_at_trace", '''
 @tf.function
 def f(a, b):
     return tf.matmul(a, b)
 
 f(tf.ones([2, 3]), tf.ones([2, 3]))
-''', message=False),
+''', message=False,
+         gap='shape errors found while tracing raise InvalidArgumentError in graphfn; TF raises ValueError'),
     case("graph/stateful_print_runs_although_unused", '''
 @tf.function
 def f(x):
@@ -138,7 +141,8 @@ def f(x):
     return tf.reduce_sum(x)
 
 (f(tf.ones([2, 3])), f(tf.ones([4])))
-'''),
+''',
+         gap="reduce_* with axis=None on an input of unknown rank: TF sets the result's static shape to () in Python; graphfn leaves it unknown (SymbolicTensor has no set_shape yet)"),
     case("graph/assert_fails_at_runtime", '''
 @tf.function
 def f(x):
@@ -156,7 +160,8 @@ def f(x):
     return y
 
 f(tf.constant(3))
-'''),
+''',
+         gap='tf.control_dependencies is not implemented (graph nodes have control inputs in C++, but no Python API adds them)'),
     case("graph/identity_outputs_distinct", '''
 @tf.function
 def f(x):
