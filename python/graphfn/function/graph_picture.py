@@ -74,7 +74,9 @@ def to_dot(nodes, title=None):
     counter = [0]
 
     def emit(nodes, prefix, indent):
-        ids = {n.name: "%sn%d" % (prefix, i) for i, n in enumerate(nodes)}
+        # Node ids are the names (Graphviz shows them as each node's SVG <title>); a child graph's
+        # are prefixed with its cluster, as a branch has names of its own ("Identity", ...).
+        ids = {n.name: _quote(prefix + n.name) for n in nodes}
         for n in nodes:
             lines.append("%s%s [label=%s, tooltip=%s, fillcolor=%s];" % (
                 indent, ids[n.name], _quote("%s\n%s" % (n.name, n.op)), _quote(n.name), _quote(_fill(n))))
@@ -83,7 +85,7 @@ def to_dot(nodes, title=None):
                 cluster = "cluster_%d" % counter[0]
                 lines.append("%ssubgraph %s {" % (indent, cluster))
                 lines.append('%s  label=%s; style="rounded,dashed";' % (indent, _quote("%s (%s)" % (label, n.name))))
-                emit(child, "%s_" % cluster, indent + "  ")
+                emit(child, "%s/" % cluster, indent + "  ")
                 lines.append(indent + "}")
         for n in nodes:
             for src in n.inputs:
