@@ -16,6 +16,7 @@ TensorFlow:
 import argparse
 import ast
 import difflib
+import hashlib
 import importlib
 import json
 import math
@@ -58,6 +59,11 @@ def case(id, code, **options):
     deliberate="reason" (graphfn differs from TF on purpose: listed in docs/differences.md),
     gap="reason" (graphfn is wrong here and not fixed yet: counted as failed)."""
     return dict(id=id, code=code, **options)
+
+
+def code_hash(c):
+    """Recorded with TF's result, so that a case edited after recording is noticed."""
+    return hashlib.sha1(c["code"].encode("utf-8")).hexdigest()[:12]
 
 
 def load_cases(modules=MODULES):
@@ -246,7 +252,7 @@ def main(argv=None):
         run = run_cases(cases, "tensorflow")
         raw = run["results"]
         record = {"tensorflow": run["version"],
-                  "cases": {c["id"]: normalised(c, raw[c["id"]]) for c in cases}}
+                  "cases": {c["id"]: dict(normalised(c, raw[c["id"]]), code=code_hash(c)) for c in cases}}
         if args.k and os.path.exists(RECORD):  # re-record only some cases
             old = load_record()
             old["cases"].update(record["cases"])
@@ -265,9 +271,9 @@ def main(argv=None):
     raw = run_cases(cases, args.backend)["results"]
     passed = failed = deliberate = 0
     for c in cases:
-        if expected[c["id"]] is None:
+        if expected[c["id"]] is None or expected[c["id"]].get("code", code_hash(c)) != code_hash(c):
             failed += 1
-            print("--- %s: not recorded (run --record under TensorFlow)" % c["id"])
+            print("--- %s: not recorded or edited since (run --record under TensorFlow)" % c["id"])
             continue
         problems = mismatches(c, expected[c["id"]], normalised(c, raw[c["id"]]))
         marked = "deliberate" if c.get("deliberate") else "gap" if c.get("gap") else None

@@ -41,7 +41,8 @@ def _params():
 def test_differential_case(c):
     actual = rd.normalised(c, _results("graphfn")[c["id"]])
     recorded = _recorded().get(c["id"])
-    assert recorded is not None, "%s is not recorded: run run_differential.py --record under TensorFlow" % c["id"]
+    assert recorded is not None and recorded.get("code") == rd.code_hash(c), (
+        "%s is not recorded or was edited since: run run_differential.py --record -k <id> under TensorFlow" % c["id"])
     problems = rd.mismatches(c, recorded, actual)
     assert not problems, rd.report(c, problems, "TensorFlow 2.21 (recorded)")
     if LIVE:
