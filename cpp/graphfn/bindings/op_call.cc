@@ -138,6 +138,34 @@ py::object call_eager(const OpDef& op, const py::handle* inputs, int num_inputs,
 
 // Adds the op to the graph being traced. Constant operands (Python values, eager tensors) become
 // Const nodes named inside the op's scope: "Greater/y", "mul/x", like TF.
+// TF reports a node it cannot add while tracing as a Python error, not an op error: inputs whose
+// dtypes disagree are a TypeError ("Input 'y' of 'AddV2' Op has type float32 that does not match
+// type int32 of argument 'x'."), a failed shape check a ValueError. Other codes stay op errors.
+[[noreturn]] void throw_graph_construction_error(const OpDef& op, const Graph& graph,
+                                                 const std::vector<Endpoint>& inputs, const Status& s) {
+  if (s.code() != Code::kInvalidArgument) throw_if_error(s);
+  std::vector<int> first_arg(op.type_attr_names.size(), -1);  // the input that fixed each type attr
+  size_t pos = 0;
+  for (size_t k = 0; k < op.inputs.size() && pos < inputs.size(); ++k) {
+    const ArgDef& arg = op.inputs[k];
+    if (arg.is_list()) break;  // TF words list mismatches differently: left as ValueError
+    const DType got = graph.dtype(inputs[pos++]);
+    const int t = op.input_type_index[k];
+    if (t < 0) continue;
+    if (first_arg[t] < 0) {
+      first_arg[t] = static_cast<int>(k);
+      continue;
+    }
+    const DType want = graph.dtype(inputs[first_arg[t]]);
+    if (got != want) {
+      throw py::type_error("Input '" + arg.name + "' of '" + op.name + "' Op has type " + dtype_name(got) +
+                           " that does not match type " + dtype_name(want) + " of argument '" +
+                           op.inputs[first_arg[t]].name + "'.");
+    }
+  }
+  throw py::value_error(s.message());
+}
+
 py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_inputs, const AttrMap& attrs,
                       DType* known) {
   const OpDef& op = *h.op;
@@ -179,7 +207,8 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
     endpoints.push_back(Endpoint{id, 0});
   });
   int id = 0;
-  throw_if_error(graph->add_node(op, name, endpoints, attrs, &id, /*name_reserved=*/true));
+  const Status added = graph->add_node(op, name, endpoints, attrs, &id, /*name_reserved=*/true);
+  if (!added.ok()) throw_graph_construction_error(op, *graph, endpoints, added);
   const int num_outputs = static_cast<int>(graph->node(id).output_dtypes.size());
   if (op.outputs.size() == 1 && !op.outputs[0].is_list()) return py::cast(SymbolicTensor{graph, Endpoint{id, 0}});
   py::tuple out(num_outputs);

@@ -47,24 +47,21 @@ def f(x):
     return tf.reshape(x, [2, 2])
 
 f(tf.constant([1, 2, 3]))
-''', message=False,
-         gap="shape errors found while tracing raise InvalidArgumentError in graphfn; TF raises ValueError (with its 'Shape must be ... for {{node ...}}' text)"),
+''', message=False),
     case("graph/dtype_error_at_trace_time", '''
 @tf.function
 def f(x):
     return x + tf.constant(1.0)
 
 f(tf.constant(1))
-''', message=False,
-         gap="dtype mismatches found while tracing raise InvalidArgumentError in graphfn; TF raises TypeError ('Input 'y' of 'AddV2' Op has type float32 that does not match ...')"),
+'''),
     case("graph/matmul_shape_error_at_trace", '''
 @tf.function
 def f(a, b):
     return tf.matmul(a, b)
 
 f(tf.ones([2, 3]), tf.ones([2, 3]))
-''', message=False,
-         gap='shape errors found while tracing raise InvalidArgumentError in graphfn; TF raises ValueError'),
+''', message=False),
     case("graph/stateful_print_runs_although_unused", '''
 @tf.function
 def f(x):
@@ -218,6 +215,13 @@ print(f(tf.ones([3, 3], tf.int32)))
 print([(op.name, op.type) for op in f.get_concrete_function(tf.ones([3, 3], tf.int32)).graph.get_operations()])
 ''', deliberate="tf.eye is one `Eye` node in graphfn; TF builds it from `ones` and `MatrixDiagV3` "
                   "(an op graphfn does not have). Values, dtypes and shapes are the same."),
+    case("graph/dtype_error_named_inputs_at_trace", '''
+@tf.function
+def f(x, y):
+    return tf.matmul(x, y)
+
+f(tf.ones([2, 2]), tf.ones([2, 2], dtype=tf.float64))
+'''),
     case("graph/fill_and_range_in_graph", '''
 @tf.function
 def f(n):
