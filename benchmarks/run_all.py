@@ -55,7 +55,13 @@ import resource, sys, time
 start = time.perf_counter()
 import {module}
 elapsed = time.perf_counter() - start
-print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:  # VmHWM is this process's own peak; ru_maxrss can carry the forking parent's over exec
+    with open("/proc/self/status") as f:
+        kb = next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+except (OSError, StopIteration):
+    pass
+print(elapsed, kb)
 """
 
 
@@ -79,9 +85,8 @@ def baseline_rss(runs=3):
     """Peak RSS of an interpreter that imports nothing (part of every import's number)."""
     values = []
     for _ in range(runs):
-        proc = subprocess.run([sys.executable, "-c", "import resource; print(resource.getrusage("
-                               "resource.RUSAGE_SELF).ru_maxrss)"], capture_output=True, text=True)
-        values.append(int(proc.stdout.strip()) / 1024)
+        proc = subprocess.run([sys.executable, "-c", _PROBE.format(module="sys")], capture_output=True, text=True)
+        values.append(int(proc.stdout.split()[-1]) / 1024)
     return statistics.median(values)
 
 
@@ -156,6 +161,8 @@ def footprint_table(fp):
 
 def environment():
     env = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count()}
+    if hasattr(os, "getloadavg"):  # a shared machine's load inflates every absolute number
+        env["load average"] = "%.1f" % os.getloadavg()[0]
     for module in ("numpy", "graphfn", "tensorflow", "jax"):
         if importlib.util.find_spec(module) is not None:
             env[module] = getattr(importlib.import_module(module), "__version__", "?")
