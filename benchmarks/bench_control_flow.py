@@ -5,7 +5,9 @@ jax.jit of lax.while_loop / lax.cond when JAX is installed).
 
 Rows: a counting loop (`i + 1` while `i < n`, scalar int32) run for 10 000 iterations, reported
 per iteration; the same loop with maximum_iterations; a loop whose body holds a cond; and one
-call of a function made of a single cond (x + 1 or x - 1). Cells are medians in µs.
+call of a function made of a single cond (x + 1 or x - 1). Cells are medians in µs. XLA compiles
+JAX's loops to machine code and may simplify a loop this plain, so its per-iteration times
+measure a different thing: what an optimising compiler makes of the loop.
 """
 
 import os

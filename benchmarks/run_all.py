@@ -170,27 +170,28 @@ def environment():
 
 
 def write_chart(rows, path):
-    """Horizontal bars: each library's time relative to graphfn's, per benchmark (log scale)."""
+    """Horizontal bars from the 1x line: each library's time relative to graphfn's, per benchmark
+    that has another library (log scale; right of the line, graphfn is faster)."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         return False
+    rows = [row for row in rows if len(row["us"]) > 1]
     others = [n for n in libraries(rows) if n != "graphfn"]
-    names = [row["benchmark"] for row in rows]
-    fig, ax = plt.subplots(figsize=(10, 0.32 * len(rows) * max(1, len(others)) + 1.5))
     height = 0.8 / max(1, len(others))
+    fig, ax = plt.subplots(figsize=(10, 0.25 * len(rows) * max(1, len(others)) + 1.5))
     for k, lib in enumerate(others):
         ys = [i + k * height for i, row in enumerate(rows) if lib in row["us"]]
         ratios = [row["us"][lib] / row["us"]["graphfn"] for row in rows if lib in row["us"]]
-        ax.barh(ys, ratios, height=height, label=lib)
+        ax.barh(ys, [r - 1 for r in ratios], left=1, height=height, label=lib)
     ax.axvline(1.0, color="black", linewidth=0.8)
     ax.set_xscale("log")
-    ax.set_yticks([i + 0.4 - height / 2 for i in range(len(rows))])
-    ax.set_yticklabels(names, fontsize=8)
+    ax.set_yticks([i + (len(others) - 1) * height / 2 for i in range(len(rows))])
+    ax.set_yticklabels([row["benchmark"] for row in rows], fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel("time relative to graphfn (> 1: graphfn is faster)")
+    ax.set_xlabel("time relative to graphfn (log scale; > 1: graphfn is faster)")
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
