@@ -107,7 +107,7 @@ def package_size_mb(module):
 
 def footprint(wheel):
     rows = []
-    for module in ("graphfn", "tensorflow", "jax"):
+    for module in ("graphfn", "numpy", "tensorflow", "jax"):  # graphfn's import includes NumPy's
         cost = import_cost(module)
         if cost is None and module != "graphfn":
             continue
@@ -205,9 +205,17 @@ def main(argv=None):
     parser.add_argument("--wheel", help="a built graphfn wheel, to report its size")
     parser.add_argument("--out-dir", default=HERE, help="where results.md/.png/.json go (default: benchmarks/)")
     parser.add_argument("--no-files", action="store_true", help="print only")
+    parser.add_argument("--rows-from", metavar="JSON", help="take the timing rows from an earlier run's "
+                        "results.json instead of running the benchmarks (import and size are measured anew)")
     args = parser.parse_args(argv)
 
-    rows = run_benchmarks(args.repeat)
+    rows_date = None
+    if args.rows_from:
+        with open(args.rows_from) as f:
+            earlier = json.load(f)
+        rows, rows_date = earlier["results"], earlier["date"]
+    else:
+        rows = run_benchmarks(args.repeat)
     fp = footprint(args.wheel)
     env = environment()
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -220,6 +228,10 @@ def main(argv=None):
     chart = write_chart(rows, os.path.join(args.out_dir, "results.png"))
     with open(os.path.join(args.out_dir, "results.md"), "w", encoding="utf-8") as f:
         f.write("# Benchmark results\n\nRun on %s with `python benchmarks/run_all.py`: %s.\n\n" % (when, env_line))
+        if rows_date:
+            f.write("Timings from the run of %s; import time, memory and size measured at the date above.\n\n"
+                    % rows_date)
+        f.write("The machine is shared (see the load average): absolute times are inflated, ratios less so.\n\n")
         f.write("Medians in µs per call; `X / graphfn` above 1 means graphfn is faster.\n\n")
         f.write(table + "\n\n## Import and size\n\n" + footprint_table(fp) + "\n")
         if chart:
@@ -227,7 +239,7 @@ def main(argv=None):
         else:
             f.write("\n(No chart: matplotlib is not installed.)\n")
     with open(os.path.join(args.out_dir, "results.json"), "w") as f:
-        json.dump({"date": when, "environment": env, "results": rows, "footprint": fp}, f, indent=1)
+        json.dump({"date": rows_date or when, "environment": env, "results": rows, "footprint": fp}, f, indent=1)
     print("\nwrote %s (%s)" % (os.path.join(args.out_dir, "results.md"),
                                "with results.png" if chart else "matplotlib not installed: no results.png"))
     return 0
