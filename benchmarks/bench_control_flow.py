@@ -1,10 +1,13 @@
-"""graphfn.while_loop / graphfn.cond inside graphfn.function vs TensorFlow's tf.function.
+"""graphfn.while_loop / graphfn.cond inside graphfn.function vs TensorFlow's tf.function (and
+jax.jit of lax.while_loop / lax.cond when JAX is installed).
 
     PYTHONPATH=python /work/tfenv/bin/python benchmarks/bench_control_flow.py [--repeat 7] [--json out.json]
 
 Rows: a counting loop (`i + 1` while `i < n`, scalar int32) run for 10 000 iterations, reported
 per iteration; the same loop with maximum_iterations; a loop whose body holds a cond; and one
-call of a function made of a single cond (x + 1 or x - 1). Cells are medians in µs.
+call of a function made of a single cond (x + 1 or x - 1). Cells are medians in µs. XLA compiles
+JAX's loops to machine code and may simplify a loop this plain, so its per-iteration times
+measure a different thing: what an optimising compiler makes of the loop.
 """
 
 import os
@@ -19,6 +22,12 @@ try:
     import tensorflow as tf
 except ImportError:
     tf = None
+try:
+    import jax
+    import jax.numpy as jnp
+    from jax import lax
+except ImportError:
+    jax = None
 
 N = 10000
 
@@ -47,6 +56,25 @@ def _single_cond(lib):
     return lambda: fn(x)
 
 
+def _jax_rows(repeat):
+    """The same workloads as jitted JAX functions (no maximum_iterations equivalent)."""
+    count = jax.jit(lambda n: lax.while_loop(lambda i: i < n, lambda i: i + 1, 0))
+
+    def body(carry):
+        i, s = carry
+        return i + 1, lax.cond(i % 2 == 0, lambda: s + i, lambda: s - i)
+
+    with_cond = jax.jit(lambda n: lax.while_loop(lambda c: c[0] < n, body, (0, 0)))
+    single = jax.jit(lambda x: lax.cond(x > 0, lambda: x + 1, lambda: x - 1))
+    n, x = jnp.int32(N), jnp.int32(1)
+    return {
+        "while_loop i + 1 < n, per iteration": time_per_call_us(lambda: count(n).block_until_ready(), repeat) / N,
+        "while_loop with a cond in the body, per iteration":
+            time_per_call_us(lambda: with_cond(n)[1].block_until_ready(), repeat) / N,
+        "function with one cond, per call": time_per_call_us(lambda: single(x).block_until_ready(), repeat),
+    }
+
+
 def run(repeat):
     libs = [("graphfn", gf)] + ([("TensorFlow", tf)] if tf is not None else [])
     per_iteration = [("while_loop i + 1 < n, per iteration", _count),
@@ -58,12 +86,19 @@ def run(repeat):
                         "us": {lib_name: time_per_call_us(make(lib), repeat) / N for lib_name, lib in libs}})
     results.append({"benchmark": "function with one cond, per call",
                     "us": {lib_name: time_per_call_us(_single_cond(lib), repeat) for lib_name, lib in libs}})
+    if jax is not None:
+        jax_us = _jax_rows(repeat)
+        for row in results:
+            if row["benchmark"] in jax_us:
+                row["us"]["JAX jit"] = jax_us[row["benchmark"]]
     return results
 
 
 def main(argv=None):
-    versions = {"tensorflow": tf.__version__ if tf is not None else None}
-    return harness_main(__doc__, run, versions, ["TensorFlow"] if tf is not None else [], 5, argv)
+    versions = {"tensorflow": tf.__version__ if tf is not None else None,
+                "jax": jax.__version__ if jax is not None else None}
+    others = (["TensorFlow"] if tf is not None else []) + (["JAX jit"] if jax is not None else [])
+    return harness_main(__doc__, run, versions, others, 5, argv)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from graphfn import _core
 from graphfn import context
 from graphfn.eager import backprop as _backprop
 from graphfn.framework import dtypes, name_scope
-from graphfn.framework.tensor import EagerTensor, SymbolicTensor, Tensor, numpy_text
+from graphfn.framework.tensor import EagerTensor, Reference, SymbolicTensor, Tensor, numpy_text
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops._op_table import ops
 from graphfn.util.tf_export import tf_export
@@ -27,9 +27,9 @@ class Variable:
         if callable(initial_value):
             initial_value = initial_value()
         value = _initial_tensor(initial_value, dtype)
-        self._handle = _core.new_variable(value)
         self._dtype = value.dtype
-        self._shape = value.shape
+        self._shape = value.shape if shape is None else _explicit_shape(shape, value.shape)
+        self._handle = _core.new_variable(value, self._shape.dims, self._shape.rank is None)
         self._name = name_scope.current_scope() + (name or "Variable") + ":0"
         self._trainable = True if trainable is None else bool(trainable)
         context.note_variable_created(self)
@@ -106,6 +106,9 @@ class Variable:
     def __hash__(self):
         raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key. (Variable: %s)" % self)
 
+    def ref(self):
+        return Reference(self)
+
     def __bool__(self):
         return bool(self.read_value())
 
@@ -179,6 +182,16 @@ def _initial_tensor(initial_value, dtype):
             return _core.to_tensor(initial_value.numpy(), enum, True)
         return initial_value
     return _core.to_tensor(initial_value, enum, True)
+
+
+def _explicit_shape(shape, value_shape):
+    """The `shape` argument of a Variable: may leave dims (or the rank) unknown, so that
+    assignments can change them."""
+    declared = TensorShape(shape)
+    if not declared.is_compatible_with(value_shape):
+        raise ValueError("In this `tf.Variable` creation, the initial value's shape (%s) is not compatible with "
+                         "the explicitly supplied `shape` argument (%s)." % (value_shape, shape))
+    return declared
 
 
 def _assigned_tensor(variable, value):

@@ -106,6 +106,28 @@ void bind_graph(py::module_& m) {
         return names;
       })
       .def("node_op", [](const Graph& g, int i) { return g.node(i).op->name; })
+      .def("node_control_inputs", [](const Graph& g, int i) {
+        std::vector<std::string> names;
+        for (int dep : g.node(i).control_inputs) names.push_back(g.node(dep).name);
+        return names;
+      })
+      .def("node_functions", [](const Graph& g, int i) {
+        // (attr name, function name, graph) of each child graph of node i (If branches, While
+        // cond/body, Case branches), for drawing; the graphs are only read.
+        std::vector<std::tuple<std::string, std::string, std::shared_ptr<Graph>>> out;
+        for (const auto& item : g.node(i).attrs.items()) {
+          for_each_func(item.second, [&](const FuncAttr& f) {
+            out.emplace_back(item.first, f.name, std::const_pointer_cast<Graph>(f.graph));
+          });
+        }
+        return out;
+      })
+      .def_property_readonly("argument_ids", [](const Graph& g) { return g.arguments; })
+      .def_property_readonly("result_names", [](const Graph& g) {
+        std::vector<std::string> names;
+        for (const Endpoint& e : g.results) names.push_back(g.node(e.node).name + (e.index ? ":" + std::to_string(e.index) : ""));
+        return names;
+      })
       .def("build_plan", [](const Graph& g, const std::string& name, bool constant_folding,
                             bool arithmetic_optimization, bool verify) {
         // The plan runs an optimized copy; `g` stays as traced (as_graph_def() prints it).

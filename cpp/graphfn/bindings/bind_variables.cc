@@ -8,13 +8,23 @@
 namespace graphfn {
 
 void bind_variables(py::module_& m) {
-  m.def("new_variable", [](py::handle initial_value) {
+  // `shape`: None for the initial value's shape, else dims (None for unknown) or None-as-rank
+  // passed as `unknown_rank=True` (tf.Variable(..., shape=...) lets assignments change them).
+  m.def("new_variable", [](py::handle initial_value, py::handle dims, bool unknown_rank) {
     const Tensor* init = eager_tensor_ptr(initial_value);
     if (!init) throw py::type_error("new_variable expects an eager tensor");
-    auto var = std::make_shared<VariableResource>(init->dtype(), init->shape());
+    Shape shape = init->shape();
+    if (unknown_rank) {
+      shape = Shape::unknown_rank();
+    } else if (!dims.is_none()) {
+      std::vector<int64_t> d;
+      for (auto dim : dims) d.push_back(dim.is_none() ? Shape::kUnknownDim : dim.cast<int64_t>());
+      shape = Shape(std::move(d));
+    }
+    auto var = std::make_shared<VariableResource>(init->dtype(), std::move(shape));
     throw_if_error(var->assign(*init));
     return make_resource_tensor(std::move(var));
-  });
+  }, py::arg("initial_value"), py::arg("dims") = py::none(), py::arg("unknown_rank") = false);
 }
 
 }  // namespace graphfn

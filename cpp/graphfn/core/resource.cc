@@ -17,7 +17,7 @@ Status VariableResource::assign(const Tensor& value) {
     return errors::InvalidArgument("Trying to assign variable with wrong dtype. Expected ", dtype_tf_string(dtype_),
                                    " got ", dtype_tf_string(value.dtype()));
   }
-  if (shape_.known_rank() && value.shape() != shape_) {
+  if (!compatible(value.shape())) {
     return errors::InvalidArgument("Trying to assign to variable with tensor with wrong shape. Expected ",
                                    shape_.to_string(), " got ", value.shape().to_string());
   }
@@ -25,6 +25,15 @@ Status VariableResource::assign(const Tensor& value) {
   value_ = value;
   initialized_ = true;
   return Status::OK();
+}
+
+bool VariableResource::compatible(const Shape& shape) const {
+  if (!shape_.known_rank()) return true;
+  if (shape.rank() != shape_.rank()) return false;
+  for (int i = 0; i < shape_.rank(); ++i) {
+    if (shape_.dim(i) != Shape::kUnknownDim && shape_.dim(i) != shape.dim(i)) return false;
+  }
+  return true;
 }
 
 Tensor make_resource_tensor(ResourceHandle handle) {

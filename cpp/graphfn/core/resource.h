@@ -27,6 +27,8 @@ class VariableResource : public Resource {
   Status assign(const Tensor& value);
 
  private:
+  // A value of `shape` may be assigned: the declared shape may leave dims or the rank unknown.
+  bool compatible(const Shape& shape) const;
   const DType dtype_;
   const Shape shape_;
   mutable std::mutex mu_;

@@ -16,9 +16,10 @@ Status size_incompatible(const Shape& a, const Shape& b) {
 }
 
 // Sets output 0 after checking its size: empty operands can still describe a huge output.
+// (Unknown dims, while tracing, are checked when the kernel runs.)
 Status set_checked_output(InferenceContext& c, DType dt, Shape out) {
   int64_t n = 0;
-  GRAPHFN_RETURN_IF_ERROR(checked_num_elements(out, &n));
+  if (out.fully_defined()) GRAPHFN_RETURN_IF_ERROR(checked_num_elements(out, &n));
   c.set_output(0, dt, std::move(out));
   return Status::OK();
 }
@@ -38,11 +39,20 @@ Status matmul_shape(InferenceContext& c) {
       return shape_fns::dims_must_be_equal(cols(a, ta), rows(b, tb));
     }
   }
+  if (!a.known_rank() || !b.known_rank()) {  // while tracing: a matrix, with the dims known so far
+    const int64_t r = a.known_rank() && a.rank() == 2 ? rows(a, ta) : Shape::kUnknownDim;
+    const int64_t k = b.known_rank() && b.rank() == 2 ? cols(b, tb) : Shape::kUnknownDim;
+    c.set_output(0, c.input_dtype(0), Shape{r, k});
+    return Status::OK();
+  }
   if (a.rank() != b.rank()) {
     return errors::InvalidArgument("In[0] and In[1] has different ndims: ", a, " vs. ", b);
   }
   if (a.rank() != 2) return errors::InvalidArgument("In[0] and In[1] ndims must be == 2: ", a.rank());
-  if (cols(a, ta) != rows(b, tb)) return size_incompatible(a, b);
+  const int64_t inner_a = cols(a, ta), inner_b = rows(b, tb);
+  if (inner_a != inner_b && inner_a != Shape::kUnknownDim && inner_b != Shape::kUnknownDim) {
+    return size_incompatible(a, b);
+  }
   return set_checked_output(c, c.input_dtype(0), Shape{rows(a, ta), cols(b, tb)});
 }
 
@@ -106,7 +116,7 @@ void register_linalg_ops(OpRegistry& reg) {
       .attr("transpose_a: bool = false").attr("transpose_b: bool = false")
       .attr("T: {float32, float64, int32, int64, uint8}")
       .attr("grad_a: bool = false").attr("grad_b: bool = false")
-      .shape_fn(matmul_shape);
+      .shape_fn(matmul_shape, true);
   // Leaves out the terms where a sparse operand is 0 (float32 only: graphfn has no bfloat16).
   reg.op("SparseMatMul").input("a: Ta").input("b: Tb").output("product: float32")
       .attr("transpose_a: bool = false").attr("transpose_b: bool = false")

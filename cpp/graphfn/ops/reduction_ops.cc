@@ -45,15 +45,17 @@ Status arg_reduction_axis(const Tensor& dimension, const Shape& input, int* axis
 namespace {
 
 // The output shape must be allocatable: reducing an empty input can leave huge kept dims.
+// (While tracing, dims may be unknown: those are checked when the kernel runs.)
 Status set_checked_output(InferenceContext& c, DType dt, Shape out) {
   int64_t n = 0;
-  GRAPHFN_RETURN_IF_ERROR(checked_num_elements(out, &n));
+  if (out.fully_defined()) GRAPHFN_RETURN_IF_ERROR(checked_num_elements(out, &n));
   c.set_output(0, dt, std::move(out));
   return Status::OK();
 }
 
 Status reduction_shape(InferenceContext& c) {
   const Shape& in = c.input_shape(0);
+  if (!in.known_rank()) return set_checked_output(c, c.input_dtype(0), Shape::unknown_rank());
   std::vector<bool> reduced;
   if (!c.is_eager()) {  // TF's graph-building words for an axis out of range
     std::vector<int64_t> axes;
@@ -80,6 +82,7 @@ Status reduction_shape(InferenceContext& c) {
 
 Status arg_reduction_shape(InferenceContext& c) {
   const Shape& in = c.input_shape(0);
+  if (!in.known_rank()) return set_checked_output(c, c.type_attr("output_type"), Shape::unknown_rank());
   int axis = 0;
   GRAPHFN_RETURN_IF_ERROR(arg_reduction_axis(*c.input_value(1), in, &axis));
   Shape out = in;
@@ -93,21 +96,21 @@ void register_reduction_ops(OpRegistry& reg) {
   for (const char* name : {"Sum", "Mean", "Prod", "Max", "Min"}) {
     reg.op(name).input("input: T").input("reduction_indices: Tidx").output("output: T")
         .attr("keep_dims: bool = false").attr("T: {numbertype}")
-        .attr("Tidx: {int32, int64} = DT_INT32").needs_value("reduction_indices").shape_fn(reduction_shape);
+        .attr("Tidx: {int32, int64} = DT_INT32").needs_value("reduction_indices").shape_fn(reduction_shape, true);
   }
   // Any/All have no T, so their kernels are registered under Tidx's dtypes.
   for (const char* name : {"Any", "All"}) {
     reg.op(name).input("input: bool").input("reduction_indices: Tidx").output("output: bool")
         .attr("keep_dims: bool = false").attr("Tidx: {int32, int64} = DT_INT32")
-        .needs_value("reduction_indices").shape_fn(reduction_shape);
+        .needs_value("reduction_indices").shape_fn(reduction_shape, true);
   }
   // ArgMin does not take the int16 dimensions and outputs ArgMax does.
   reg.op("ArgMax").input("input: T").input("dimension: Tidx").output("output: output_type")
       .attr("T: {numbertype, bool}").attr("Tidx: {int16, int32, int64} = DT_INT32")
-      .attr("output_type: {int16, int32, int64} = DT_INT64").needs_value("dimension").shape_fn(arg_reduction_shape);
+      .attr("output_type: {int16, int32, int64} = DT_INT64").needs_value("dimension").shape_fn(arg_reduction_shape, true);
   reg.op("ArgMin").input("input: T").input("dimension: Tidx").output("output: output_type")
       .attr("T: {numbertype, bool}").attr("Tidx: {int32, int64} = DT_INT32")
-      .attr("output_type: {int32, int64} = DT_INT64").needs_value("dimension").shape_fn(arg_reduction_shape);
+      .attr("output_type: {int32, int64} = DT_INT64").needs_value("dimension").shape_fn(arg_reduction_shape, true);
 }
 
 }  // namespace graphfn

@@ -67,6 +67,10 @@ def _install_eager(cls):
         return "<tf.Tensor: shape=%s, dtype=%s, numpy=%s>" % (
             self.shape, self.dtype.name, numpy_text(self, True))
 
+    def __format__(self, format_spec):
+        # As TF: formatted as the NumPy value ("{}".format(t) shows the number, not the repr).
+        return self._numpy().__format__(format_spec)
+
     def __bool__(self):
         return bool(self._numpy())
 
@@ -114,11 +118,35 @@ def _set_methods(cls, namespace):
             setattr(cls, name, fn)
 
 
+class Reference:
+    """A hashable reference to a tensor (tensor.ref()): equal to references to the same object."""
+
+    __slots__ = ("_wrapped",)
+
+    def __init__(self, wrapped):
+        self._wrapped = wrapped
+
+    def deref(self):
+        return self._wrapped
+
+    def __eq__(self, other):
+        return isinstance(other, Reference) and self._wrapped is other._wrapped
+
+    def __hash__(self):
+        return id(self._wrapped)
+
+    def __repr__(self):
+        return "<Reference wrapping %r>" % (self._wrapped,)
+
+
 def _install_common(cls):
     """The Python API shared by eager and symbolic tensors."""
 
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def ref(self):
+        return Reference(self)
 
     def __eq__(self, other):
         from graphfn.ops import math_ops

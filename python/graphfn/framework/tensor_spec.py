@@ -35,8 +35,11 @@ class TensorSpec:
         return self._dtype == other_dtype and self._shape.is_compatible_with(other.shape)
 
     def is_subtype_of(self, other):
-        """True when every tensor this spec describes is also described by `other`."""
+        """True when every tensor this spec describes is also described by `other` (a named spec
+        is only a subtype of a spec of the same name, as in TF)."""
         if not isinstance(other, TensorSpec) or self._dtype != other._dtype:
+            return False
+        if self._name and self._name != other._name:
             return False
         mine, theirs = self._shape.dims, other._shape.dims
         if theirs is None:
@@ -48,10 +51,11 @@ class TensorSpec:
     def most_specific_common_supertype(self, other):
         if not isinstance(other, TensorSpec) or self._dtype != other._dtype:
             return None
+        name = self._name if self._name == other._name else None
         mine, theirs = self._shape.dims, other._shape.dims
         if mine is None or theirs is None or len(mine) != len(theirs):
-            return TensorSpec(None, self._dtype)
-        return TensorSpec([m if m == t else None for m, t in zip(mine, theirs)], self._dtype)
+            return TensorSpec(None, self._dtype, name)
+        return TensorSpec([m if m == t else None for m, t in zip(mine, theirs)], self._dtype, name)
 
     def _key(self):
         dims = self._shape.dims

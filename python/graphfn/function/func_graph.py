@@ -15,6 +15,20 @@ class NodeDef:
         return "NodeDef(name=%r, op=%r, input=%r)" % (self.name, self.op, self.input)
 
 
+class Operation:
+    """A node as `graph.get_operations()` lists it (TF's Operation: name, type, input names)."""
+
+    __slots__ = ("name", "type", "_input_names")
+
+    def __init__(self, name, type_, input_names):
+        self.name = name
+        self.type = type_
+        self._input_names = input_names
+
+    def __repr__(self):
+        return "<tf.Operation '%s' type=%s>" % (self.name, self.type)
+
+
 class GraphDef:
     """The nodes of a traced graph; prints as TF's GraphDef text format."""
 
@@ -44,7 +58,26 @@ class FuncGraph:
         return GraphDef(nodes, g.graph_def_text())
 
     def get_operations(self):
-        return self.as_graph_def().node
+        g = self._graph
+        return [Operation(name, g.node_op(i), g.node_inputs(i)) for i, name in enumerate(g.node_names())]
+
+    def to_svg(self, path=None, use_graphviz=None):
+        """The graph as an SVG picture (text); also written to `path` if given. Uses Graphviz's
+        `dot` when installed (use_graphviz=None), else a plain layout of graphfn's own."""
+        from graphfn.function import graph_picture
+        svg = graph_picture.render(self._graph, self.name, use_graphviz)
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(svg)
+        return svg
+
+    def to_dot(self):
+        """The graph in Graphviz's DOT language (child graphs as clusters)."""
+        from graphfn.function import graph_picture
+        return graph_picture.to_dot(graph_picture._read(self._graph), self.name)
+
+    def _repr_svg_(self):  # Jupyter shows the picture
+        return self.to_svg()
 
     def to_text(self):
         """A compact listing of the graph's nodes (graphfn only; for debugging)."""

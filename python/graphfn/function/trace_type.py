@@ -64,16 +64,19 @@ class Sequence:
 
 
 class Mapping:
-    __slots__ = ("items",)
+    """A dict's type: printed in the dict's own key order (as TF does), compared regardless of it."""
+
+    __slots__ = ("items", "sorted_items")
 
     def __init__(self, items):
-        self.items = tuple(sorted(items, key=lambda kv: repr(kv[0])))
+        self.items = tuple(items)
+        self.sorted_items = tuple(sorted(self.items, key=lambda kv: repr(kv[0])))
 
     def __eq__(self, other):
-        return isinstance(other, Mapping) and self.items == other.items
+        return isinstance(other, Mapping) and self.sorted_items == other.sorted_items
 
     def __hash__(self):
-        return hash(self.items)
+        return hash(self.sorted_items)
 
     def __repr__(self):
         return "Dict[%s]" % ", ".join("[%r, %r]" % kv for kv in self.items)
@@ -111,7 +114,7 @@ class VariableSpec:
         self.shape, self.dtype, self.trainable, self.alias_id = shape, dtype, trainable, alias_id
 
     def _key(self):
-        return (tuple(self.shape.dims), self.dtype, self.trainable, self.alias_id)
+        return (None if self.shape.dims is None else tuple(self.shape.dims), self.dtype, self.trainable, self.alias_id)
 
     def __eq__(self, other):
         return isinstance(other, VariableSpec) and self._key() == other._key()
@@ -138,7 +141,7 @@ def trace_type(value, aliases=None):
     if isinstance(value, np.ndarray):
         return TensorSpec(value.shape, dtypes.as_dtype(value.dtype))
     if isinstance(value, TensorSpec):
-        return TensorSpec(value.shape, value.dtype)
+        return TensorSpec(value.shape, value.dtype, value.name)
     if isinstance(value, weakref.ref):
         raise TypeError("weakref input %r not supported for tf.function." % (value,))
     if isinstance(value, list):
@@ -148,7 +151,7 @@ def trace_type(value, aliases=None):
             return Sequence(type(value), [trace_type(v, aliases) for v in value], value._fields)
         return Sequence(tuple, [trace_type(v, aliases) for v in value])
     if isinstance(value, dict):
-        return Mapping([(k, trace_type(v, aliases)) for k, v in sorted(value.items(), key=lambda kv: repr(kv[0]))])
+        return Mapping([(k, trace_type(v, aliases)) for k, v in value.items()])
     if value is None or isinstance(value, (bool, int, float, str, bytes, range)):
         return Literal(value)
     try:
@@ -173,8 +176,8 @@ def is_subtype(a, b):
         return (a.kind is b.kind and len(a.elements) == len(b.elements)
                 and all(is_subtype(x, y) for x, y in zip(a.elements, b.elements)))
     if isinstance(a, Mapping) and isinstance(b, Mapping):
-        return (len(a.items) == len(b.items)
-                and all(ka == kb and is_subtype(va, vb) for (ka, va), (kb, vb) in zip(a.items, b.items)))
+        return (len(a.items) == len(b.items) and all(
+            ka == kb and is_subtype(va, vb) for (ka, va), (kb, vb) in zip(a.sorted_items, b.sorted_items)))
     return False
 
 

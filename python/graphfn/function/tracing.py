@@ -25,7 +25,7 @@ def _placeholder(graph, leaf, param_name, traced_variables):
         # One resource placeholder per distinct variable (aliases share it).
         traced = traced_variables.get(id(leaf._handle))
         if traced is None:
-            handle = graph.add_placeholder(_RESOURCE, (), param_name, tuple(leaf.shape.dims))
+            handle = graph.add_placeholder(_RESOURCE, (), param_name, leaf.shape.dims)
             traced = traced_variables[id(leaf._handle)] = _TracedVariable(leaf, handle)
         return traced
     if isinstance(leaf, TensorSpec):

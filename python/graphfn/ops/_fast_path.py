@@ -26,3 +26,15 @@ def call(fast_path, op, *inputs, **attrs):
         if not fast_path and e._message.endswith(_NAME_SUFFIX):
             e._message = e._message[:-len(_NAME_SUFFIX)]
         raise
+
+
+def call_named(error_name, op, *inputs, **attrs):
+    """Runs `op`; an eager error's " name: " suffix becomes the one TF's wrapper shows: none when
+    `error_name` is None (tf.reshape, tf.slice), else " name: <error_name>" (tf.concat's
+    "concat", indexing's "strided_slice/")."""
+    try:
+        return op(*inputs, **attrs)
+    except errors.OpError as e:
+        if e._message.endswith(_NAME_SUFFIX):
+            e._message = e._message[:-len(_NAME_SUFFIX)] + ("" if error_name is None else _NAME_SUFFIX + error_name)
+        raise

@@ -220,7 +220,7 @@ def identity(input, name=None):  # noqa: A002 (TF's name)
 
 @tf_export("reshape")
 def reshape(tensor, shape, name=None):
-    return node("Reshape", name)(tensor, _shape_arg(shape))
+    return _fast_path.call_named(None, node("Reshape", name), tensor, _shape_arg(shape))
 
 
 @tf_export("transpose")
@@ -263,7 +263,7 @@ def concat(values, axis, name="concat"):
         if static_rank(axis_t) not in (0, None):
             raise ValueError("Shape %s must have rank 0" % (axis_t.shape,))
         return identity(values[0], name=name)
-    return node("ConcatV2", name)(convert_n_same_dtype(values), axis)
+    return _fast_path.call_named(name, node("ConcatV2", name), convert_n_same_dtype(values), axis)
 
 
 @tf_export("stack")

@@ -6,6 +6,7 @@ from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import EagerTensor, Tensor
 from graphfn.ops import _fast_path
+from graphfn.ops import array_ops
 from graphfn.ops import math_ops
 from graphfn.ops._op_table import ops
 from graphfn.util.tf_export import tf_export
@@ -24,6 +25,8 @@ def _every_axis(input_tensor):
     rank = input_tensor._rank if isinstance(input_tensor, EagerTensor) else input_tensor.shape.rank
     if rank is None:  # while tracing with an unknown rank: every axis, computed at run time
         return ops.Range(0, ops.Rank(input_tensor), 1)
+    if not isinstance(input_tensor, EagerTensor):  # while tracing: a "Const" node, as in TF
+        return array_ops.graph_constant(_all_axes(rank))
     return _all_axes(rank)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor
 from graphfn.framework.tensor_shape import TensorShape
-from graphfn.ops import array_ops
+from graphfn.ops import _fast_path, array_ops
 from graphfn.ops._op_table import ops
 from graphfn.util.tf_export import tf_export
 
@@ -105,9 +105,9 @@ def slice_helper(tensor, slice_spec, var=None):
             strides.append(1)
             shrink_axis_mask |= bit
     begin, end, strides = _spec_vectors(begin, end, strides)
-    return array_ops.node("StridedSlice", "strided_slice")(tensor, begin, end, strides, begin_mask=begin_mask, end_mask=end_mask,
-                            ellipsis_mask=ellipsis_mask, new_axis_mask=new_axis_mask,
-                            shrink_axis_mask=shrink_axis_mask)
+    return _fast_path.call_named("strided_slice/", array_ops.node("StridedSlice", "strided_slice"), tensor, begin,
+                                 end, strides, begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
+                                 new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask)
 
 
 @tf_export("strided_slice")
@@ -116,16 +116,16 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     if strides is None:
         strides = array_ops.ones_like(begin)
     begin, end, strides = array_ops.convert_n_same_dtype([begin, end, strides])
-    return array_ops.node("StridedSlice", name)(input_, begin, end, strides, begin_mask=begin_mask, end_mask=end_mask,
-                            ellipsis_mask=ellipsis_mask, new_axis_mask=new_axis_mask,
-                            shrink_axis_mask=shrink_axis_mask)
+    return _fast_path.call_named(None, array_ops.node("StridedSlice", name), input_, begin, end, strides,
+                                 begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
+                                 new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask)
 
 
 @tf_export("slice")
 def slice_(input_, begin, size, name=None):
     """The box starting at `begin` with `size` elements per dimension (-1: all the rest)."""
     begin, size = array_ops.convert_n_same_dtype([begin, size])
-    return array_ops.node("Slice", name)(input_, begin, size)
+    return _fast_path.call_named(None, array_ops.node("Slice", name), input_, begin, size)
 
 
 @tf_export("boolean_mask")
