@@ -35,7 +35,6 @@ from graphfn.ops import nn_ops as _nn_ops  # noqa: F401
 from graphfn.ops import scan_ops as _scan_ops  # noqa: F401
 from graphfn.eager import backprop as _backprop  # noqa: F401
 from graphfn.util import tf_export as _tf_export
-from graphfn import autograph  # noqa: F401,E402
 
 __version__ = "0.1.0"
 
@@ -43,14 +42,17 @@ _tf_export.install(_sys.modules[__name__])
 dtypes = _dtypes
 
 
+_LAZY = ("autograph", "keras")
+
+
 def __getattr__(name):
-    """graphfn.keras is imported on first use (as TF loads tf.keras lazily), so that
-    `import graphfn` stays fast."""
-    if name == "keras":
+    """graphfn.keras and graphfn.autograph are imported on first use (as TF loads tf.keras
+    lazily), so that `import graphfn` stays fast; tracing imports the converter when it needs it."""
+    if name in _LAZY:
         import importlib
-        return importlib.import_module("graphfn.keras")
+        return importlib.import_module("graphfn." + name)
     raise AttributeError("module 'graphfn' has no attribute '%s'" % name)
 
 
 def __dir__():
-    return sorted(set(globals()) | {"keras"})
+    return sorted(set(globals()) | set(_LAZY))
