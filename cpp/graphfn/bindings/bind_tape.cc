@@ -25,7 +25,9 @@ std::vector<Tensor> tensors_from(py::handle seq, bool allow_none) {
     if (allow_none && item.is_none()) {
       out.emplace_back();
     } else {
-      out.push_back(eager_tensor(item));
+      const Tensor& t = eager_tensor(item);
+      t.id();  // on the Python tensor itself, so a target that is also a source is one tensor
+      out.push_back(t);
     }
   }
   return out;

@@ -34,6 +34,7 @@ Status GraphTape::gradient(const std::vector<Value>& targets, const std::vector<
   }
   GradientRequest request;
   request.recorded = recorded_nodes(*graph_, watched, active);
+  for (const Watch& w : watched) request.watched.push_back(w.endpoint);
   // Targets the graph does not hold (a variable never read here) get no gradient.
   for (size_t i = 0; i < targets.size(); ++i) {
     const Endpoint e = resolve(targets[i]);

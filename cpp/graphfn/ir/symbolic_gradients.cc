@@ -88,22 +88,24 @@ Status add_gradients(Graph& graph, const GradientRequest& request, std::vector<E
   const int num_forward = graph.num_nodes();  // gradient nodes are appended after these
   const Aliases alias(graph);
   std::vector<bool> recorded = request.recorded;
+  const std::vector<Endpoint>& watched = recorded.empty() ? request.sources : request.watched;
   if (recorded.empty()) {
-    std::vector<Watch> watched;
-    for (const Endpoint& s : request.sources) watched.push_back(Watch{s, 0});
-    recorded = recorded_nodes(graph, watched, std::vector<bool>(num_forward, true));
+    std::vector<Watch> watches;
+    for (const Endpoint& s : request.sources) watches.push_back(Watch{s, 0});
+    recorded = recorded_nodes(graph, watches, std::vector<bool>(num_forward, true));
   }
   recorded.resize(num_forward, false);
-  std::unordered_map<Endpoint, bool, EndpointHash> is_source;
+  std::unordered_map<Endpoint, bool, EndpointHash> is_source, is_watched;
   for (const Endpoint& s : request.sources) is_source[alias(s)] = true;
-  // Gradients reach recorded nodes' outputs and sources only.
-  auto tracked = [&](Endpoint e) { return recorded[e.node] || is_source.count(e); };
+  for (const Endpoint& w : watched) is_watched[alias(w)] = true;
+  // Gradients reach recorded nodes' outputs and watched values only.
+  auto tracked = [&](Endpoint e) { return recorded[e.node] || is_watched.count(e); };
 
   GraphGradBuilder b(&graph, request.scope);
   std::unordered_map<Endpoint, std::vector<GradValue>, EndpointHash> pending;
   for (size_t i = 0; i < request.targets.size(); ++i) {
     const Endpoint t = alias(request.targets[i]);
-    if (!tracked(t)) continue;
+    if (!tracked(t) && !is_source.count(t)) continue;
     const bool given = i < request.target_grads.size() && request.target_grads[i].node >= 0;
     GradValue seed = given ? GradValue(request.target_grads[i])
                            : b.op("Fill", {b.shape_of(GradValue(t)), b.scalar(graph.dtype(t), 1)});

@@ -23,6 +23,9 @@ struct GradientRequest {
   // The nodes gradients flow through: a tape's recorded nodes (recorded_nodes), or, when empty,
   // every node that depends on a source through trainable values (tf.gradients).
   std::vector<bool> recorded;
+  // With `recorded`: what the tape watched. Gradients reach only watched values and outputs of
+  // recorded nodes (a source that is neither gets one only as a target). Without: the sources.
+  std::vector<Endpoint> watched;
   std::string scope = "gradients/";
 };
 

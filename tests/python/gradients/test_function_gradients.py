@@ -243,3 +243,190 @@ def test_tf_gradients_in_function():
     a, b, c, (d, e) = f(tf.constant(2.0), tf.constant(1.0))
     assert [_value(a[0]), _value(b[0]), _value(c[0]), _value(d)] == [12.0, 24.0, 24.0, 2.0]
     assert e is None
+
+
+# An eager tape around function calls: the forward call saves what the backward function reads -----
+
+def test_tape_around_a_function_call():
+    @tf.function
+    def f(x):
+        return x * x
+
+    x = tf.constant(3.0)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = f(x)
+    assert _value(t.gradient(y, x)) == 6.0
+
+
+def test_tape_around_a_function_reading_a_captured_variable():
+    v = tf.Variable(2.0)
+    w = tf.Variable(5.0, trainable=False)
+
+    @tf.function
+    def g(x):
+        return v * x + w
+
+    g(tf.constant(1.0))  # traced outside the tape: the call still watches v
+    with tf.GradientTape() as t:
+        y = g(tf.constant(3.0))
+    assert t.watched_variables() == (v,)
+    assert _value(t.gradient(y, v)) == 3.0
+    with tf.GradientTape() as t:
+        y = g(tf.constant(3.0))
+    assert t.gradient(y, w) is None
+
+
+def test_tape_around_a_function_with_a_variable_argument():
+    @tf.function
+    def add(a, b):
+        return a + b
+
+    v = tf.Variable(1.0)
+    with tf.GradientTape() as t:
+        r = add(v, 1.0)
+    assert _value(t.gradient(r, v)) == 1.0
+
+
+def test_variable_arguments_are_watched_even_if_unread():
+    @tf.function
+    def unused(a, b):
+        return a * 2.0
+
+    v = tf.Variable(1.0)
+    with tf.GradientTape() as t:
+        r = unused(tf.constant(1.0), v)
+    assert t.watched_variables() == (v,)
+    assert t.gradient(r, v) is None
+
+
+def test_tape_around_nested_function_calls():
+    @tf.function
+    def inner(x):
+        return tf.exp(x) * x
+
+    @tf.function
+    def outer(x):
+        return inner(x) * 2.0
+
+    x = tf.constant(0.5)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = outer(x)
+    assert abs(_value(t.gradient(y, x)) - 2 * np.exp(0.5) * 1.5) < 1e-6
+
+
+def test_function_with_several_outputs():
+    @tf.function
+    def two(x, y):
+        return x * y, x + y, tf.cast(x, tf.int32)
+
+    a, b = tf.constant(2.0), tf.constant(3.0)
+    with tf.GradientTape(persistent=True) as t:
+        t.watch([a, b])
+        o1, o2, o3 = two(a, b)
+    assert [_value(g) for g in t.gradient(o1, [a, b])] == [3.0, 2.0]
+    assert [_value(g) for g in t.gradient(o2, [a, b])] == [1.0, 1.0]
+    assert [_value(g) for g in t.gradient([o1, o2], [a, b])] == [4.0, 3.0]
+    # As TF: an input connected to the function's float outputs gets a (zero) gradient.
+    assert _value(t.gradient(o3, a)) == 0.0
+
+
+def test_unconnected_function_input_is_none():
+    @tf.function
+    def unused(a, b):
+        return a * 2.0
+
+    a, b = tf.constant(1.0), tf.constant(2.0)
+    with tf.GradientTape() as t:
+        t.watch([a, b])
+        r = unused(a, b)
+    ga, gb = t.gradient(r, [a, b])
+    assert _value(ga) == 2.0 and gb is None
+
+
+def test_second_derivative_through_a_function():
+    @tf.function
+    def f(x):
+        return tf.exp(tf.exp(x * 0.1)) * x
+
+    x = tf.constant(2.0)
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y = f(x)
+        g1 = t1.gradient(y, x)
+    g2 = t2.gradient(g1, x)
+    np.testing.assert_allclose([_value(g1), _value(g2)], [4.220528, 1.0126479], rtol=1e-5)  # TF 2.21
+
+
+def test_function_gradient_matches_finite_differences():
+    @tf.function
+    def f(x, w):
+        h = tf.tanh(tf.matmul(x, w))
+        return tf.reduce_sum(tf.nn.softmax(h) * h)
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(3, 4))
+    w = rng.normal(size=(4, 5))
+    xt, wt = tf.constant(x), tf.constant(w)
+    with tf.GradientTape() as t:
+        t.watch([xt, wt])
+        y = f(xt, wt)
+    gx, gw = t.gradient(y, [xt, wt])
+
+    def numeric(arr, k):
+        out = np.zeros_like(arr)
+        for i in np.ndindex(arr.shape):
+            d = np.zeros_like(arr)
+            d[i] = 1e-6
+            args = [x, w]
+            args[k] = arr + d
+            hi = float(f(tf.constant(args[0]), tf.constant(args[1])))
+            args[k] = arr - d
+            lo = float(f(tf.constant(args[0]), tf.constant(args[1])))
+            out[i] = (hi - lo) / 2e-6
+        return out
+
+    np.testing.assert_allclose(gx.numpy(), numeric(x, 0), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(gw.numpy(), numeric(w, 1), rtol=1e-5, atol=1e-7)
+
+
+def test_the_backward_function_is_built_once():
+    @tf.function
+    def f(x):
+        return x * x * x
+
+    for value in (1.0, 2.0, 3.0):
+        x = tf.constant(value)
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = f(x)
+        assert _value(t.gradient(y, x)) == 3 * value * value
+    concrete = f.get_concrete_function(tf.constant(1.0))
+    assert concrete._function.num_gradient_builds == 1
+
+
+def test_calls_without_a_recording_tape_use_the_plain_plan():
+    @tf.function
+    def f(x):
+        return x * 2.0
+
+    x = tf.constant(1.0)
+    with tf.GradientTape() as t:
+        y = f(x)  # nothing watched: not recorded
+    assert t.gradient(y, x) is None
+    assert f.get_concrete_function(tf.constant(1.0))._function.num_gradient_builds == 0
+
+
+def test_tape_in_function_reaches_watched_tensors_only():
+    @tf.function
+    def f(x, z):
+        with tf.GradientTape(persistent=True) as t:
+            t.watch(x)
+            y = x * z
+        return t.gradient(y, z), t.gradient(x, x), t.gradient(z, z)
+
+    gz, gx, gzz = f(tf.constant(2.0), tf.constant(3.0))
+    assert gz is None and _value(gx) == 1.0 and _value(gzz) == 1.0
