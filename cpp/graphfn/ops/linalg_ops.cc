@@ -25,14 +25,26 @@ Status set_checked_output(InferenceContext& c, DType dt, Shape out) {
 Status matmul_shape(InferenceContext& c) {
   const Shape& a = c.input_shape(0);
   const Shape& b = c.input_shape(1);
-  if (a.rank() != b.rank()) {
+  if (a.known_rank() && b.known_rank() && a.rank() != b.rank()) {
     return errors::InvalidArgument("In[0] and In[1] has different ndims: ", a, " vs. ", b);
   }
-  if (a.rank() != 2) return errors::InvalidArgument("In[0] and In[1] ndims must be == 2: ", a.rank());
+  for (const Shape* s : {&a, &b}) {
+    if (s->known_rank() && s->rank() != 2) return errors::InvalidArgument("In[0] and In[1] ndims must be == 2: ", s->rank());
+  }
+  // While tracing, dims (or ranks) may be unknown: the output has what is known.
   const bool ta = c.attrs().get_bool("transpose_a", false);
   const bool tb = c.attrs().get_bool("transpose_b", false);
-  if (cols(a, ta) != rows(b, tb)) return size_incompatible(a, b);
-  return set_checked_output(c, c.input_dtype(0), Shape{rows(a, ta), cols(b, tb)});
+  const int64_t m = a.known_rank() ? rows(a, ta) : Shape::kUnknownDim;
+  const int64_t k = a.known_rank() ? cols(a, ta) : Shape::kUnknownDim;
+  const int64_t k2 = b.known_rank() ? rows(b, tb) : Shape::kUnknownDim;
+  const int64_t n = b.known_rank() ? cols(b, tb) : Shape::kUnknownDim;
+  if (k >= 0 && k2 >= 0 && k != k2) return size_incompatible(a, b);
+  Shape out{m, n};
+  if (!out.fully_defined()) {
+    c.set_output(0, c.input_dtype(0), std::move(out));
+    return Status::OK();
+  }
+  return set_checked_output(c, c.input_dtype(0), std::move(out));
 }
 
 // BatchMatMulV3 has CPU kernels for (T, T) -> T and (u)int8 x (u)int8 -> int32 only. TF finds
@@ -95,7 +107,7 @@ void register_linalg_ops(OpRegistry& reg) {
       .attr("transpose_a: bool = false").attr("transpose_b: bool = false")
       .attr("T: {float32, float64, int32, int64, uint8}")
       .attr("grad_a: bool = false").attr("grad_b: bool = false")
-      .shape_fn(matmul_shape);
+      .shape_fn(matmul_shape, true);
   // Leaves out the terms where a sparse operand is 0 (float32 only: graphfn has no bfloat16).
   reg.op("SparseMatMul").input("a: Ta").input("b: Tb").output("product: float32")
       .attr("transpose_a: bool = false").attr("transpose_b: bool = false")

@@ -54,6 +54,10 @@ Status set_checked_output(InferenceContext& c, DType dt, Shape out) {
 
 Status reduction_shape(InferenceContext& c) {
   const Shape& in = c.input_shape(0);
+  if (!in.known_rank()) {  // while tracing
+    c.set_output(0, c.input_dtype(0), Shape::unknown_rank());
+    return Status::OK();
+  }
   std::vector<bool> reduced;
   GRAPHFN_RETURN_IF_ERROR(reduction_axes(*c.input_value(1), in.rank(), &reduced));
   const bool keep_dims = c.attrs().get_bool("keep_dims", false);
@@ -64,6 +68,10 @@ Status reduction_shape(InferenceContext& c) {
     } else if (keep_dims) {
       out.add_dim(1);
     }
+  }
+  if (!out.fully_defined()) {  // unknown dims while tracing
+    c.set_output(0, c.input_dtype(0), std::move(out));
+    return Status::OK();
   }
   return set_checked_output(c, c.input_dtype(0), std::move(out));
 }
@@ -83,13 +91,13 @@ void register_reduction_ops(OpRegistry& reg) {
   for (const char* name : {"Sum", "Mean", "Prod", "Max", "Min"}) {
     reg.op(name).input("input: T").input("reduction_indices: Tidx").output("output: T")
         .attr("keep_dims: bool = false").attr("T: {numbertype}")
-        .attr("Tidx: {int32, int64} = DT_INT32").needs_value("reduction_indices").shape_fn(reduction_shape);
+        .attr("Tidx: {int32, int64} = DT_INT32").needs_value("reduction_indices").shape_fn(reduction_shape, true);
   }
   // Any/All have no T, so their kernels are registered under Tidx's dtypes.
   for (const char* name : {"Any", "All"}) {
     reg.op(name).input("input: bool").input("reduction_indices: Tidx").output("output: bool")
         .attr("keep_dims: bool = false").attr("Tidx: {int32, int64} = DT_INT32")
-        .needs_value("reduction_indices").shape_fn(reduction_shape);
+        .needs_value("reduction_indices").shape_fn(reduction_shape, true);
   }
   // ArgMin does not take the int16 dimensions and outputs ArgMax does.
   reg.op("ArgMax").input("input: T").input("dimension: Tidx").output("output: output_type")
