@@ -118,7 +118,7 @@ GradValue GradBuilder::add_n(const std::vector<GradValue>& values) {
   }
   if (present.empty()) return GradValue();
   if (present.size() == 1) return present[0];
-  if (present.size() == 2) return op("AddV2", {present[0], present[1]});
+  if (present.size() == 2 && dtype(present[0]) != DType::kResource) return op("AddV2", {present[0], present[1]});
   AttrMap attrs;
   attrs.set("N", static_cast<int64_t>(present.size()));
   std::vector<GradValue> sum = op_n("AddN", present, attrs);
