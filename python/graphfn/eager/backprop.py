@@ -14,6 +14,8 @@ import enum
 import logging
 import threading
 
+import numpy as np
+
 from graphfn import _core
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from graphfn.util import nest
@@ -207,6 +209,15 @@ class GradientTape:
         return nest.pack_sequence_as(sources, flat_grads)
 
 
+    def _flat_gradient(self, targets, sources, output_gradients):
+        """One backward pass that keeps the tape (jacobian rows)."""
+        if self._symbolic():
+            return _symbolic_gradient(self._tape.gradient, targets, sources, output_gradients)
+        try:
+            return self._tape.gradient(targets, sources, output_gradients, keep=True)
+        except KeyError as e:
+            raise LookupError(e.args[0]) from None
+
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
         """d target[i...] / d source[j...] for each source, shaped target.shape + source.shape.
@@ -219,27 +230,22 @@ class GradientTape:
         flat_sources = nest.flatten(sources)
         source_tensors = [_handle_or_self(s) for s in flat_sources]
         target = _handle_or_self(target)
-        if not isinstance(target, EagerTensor):
-            raise NotImplementedError("GradientTape.jacobian needs an eager target")
         unconnected_gradients = UnconnectedGradients(unconnected_gradients)
         from graphfn.ops._op_table import ops
-        n = target._num_elements
-        target_shape = list(target._shape_tuple())
+        target_shape = _static_dims(target, "GradientTape.jacobian")
+        n = int(np.prod(target_shape, dtype=np.int64))
         rows = [[] for _ in flat_sources]
-        try:
-            for i in range(n):
-                one_hot = ops.Reshape(ops.OneHot(i, n, ops.Cast(1, DstT=target.dtype),
-                                                 ops.Cast(0, DstT=target.dtype)), target_shape)
-                grads = self._tape.gradient([target], source_tensors, [one_hot], keep=True)
-                for k, g in enumerate(grads):
-                    rows[k].append(g)
-        except KeyError as e:
-            raise LookupError(e.args[0]) from None
+        for i in range(n):
+            one_hot = ops.Reshape(ops.OneHot(i, n, ops.Cast(1, DstT=target.dtype),
+                                             ops.Cast(0, DstT=target.dtype)), target_shape)
+            grads = self._flat_gradient([target], source_tensors, [one_hot])
+            for k, g in enumerate(grads):
+                rows[k].append(g)
         if not self._persistent:
             self._tape = None
         result = []
         for s, column in zip(flat_sources, rows):
-            source_shape = list(_zeros_like(s)._shape_tuple())
+            source_shape = _static_dims(_zeros_like(s), "GradientTape.jacobian")
             if all(g is None for g in column) and unconnected_gradients is UnconnectedGradients.NONE:
                 result.append(None)
                 continue
@@ -273,20 +279,25 @@ class GradientTape:
         for d in target_shape.as_list()[1:]:
             row *= d
         columns = []
-        try:
-            for j in range(row):
-                one_hot = ops.OneHot([j] * batch, row, ops.Cast(1, DstT=target.dtype), ops.Cast(0, DstT=target.dtype))
-                g = self._tape.gradient([target], [source_tensor], [ops.Reshape(one_hot, target_shape.as_list())],
-                                        keep=True)[0]
-                columns.append(_zeros_like(source) if g is None else g)
-        except KeyError as e:
-            raise LookupError(e.args[0]) from None
+        for j in range(row):
+            one_hot = ops.OneHot([j] * batch, row, ops.Cast(1, DstT=target.dtype), ops.Cast(0, DstT=target.dtype))
+            g = self._flat_gradient([target], [source_tensor], [ops.Reshape(one_hot, target_shape.as_list())])[0]
+            columns.append(_zeros_like(source) if g is None else g)
         if not self._persistent:
             self._tape = None
         out_shape = target_shape.as_list() + source_shape.as_list()[1:]
         if not columns:
             return ops.Fill(out_shape, ops.Cast(0, DstT=source.dtype))
         return ops.Reshape(ops.Pack(columns, axis=1), out_shape)
+
+
+def _static_dims(tensor, what):
+    """The tensor's dims, which must all be known (a jacobian makes one backward pass per element)."""
+    dims = tensor.shape.as_list() if tensor.shape.rank is not None else None
+    if dims is None or any(d is None for d in dims):
+        raise NotImplementedError("%s needs a tensor of fully known shape inside a graphfn.function, got %s"
+                                  % (what, tensor.shape))
+    return dims
 
 
 def _graph_tensor(value, like=None):

@@ -1,6 +1,7 @@
 """Gradients and graphfn.function: a GradientTape (and tf.gradients) inside a traced function,
 and an eager tape around function calls. Expected values are TF 2.21's (checked with
-/work/tfenv) or arithmetic."""
+/work/tfenv) or arithmetic: with `import tensorflow as tf` the file passes under TF 2.21 too,
+but for the tests of graphfn's own machinery (`_function`)."""
 
 import numpy as np
 import pytest
