@@ -297,7 +297,8 @@ Status branch_grad(GradBuilder& b, const GradInputs& in, Grads* grads) {
   {
     Node& n = g.mutable_node(id);
     std::vector<DType> tout = *n.attrs.get_type_list("Tout");
-    std::vector<Shape> shapes = *n.attrs.get_shape_list("output_shapes");
+    const std::vector<Shape>* given = n.attrs.get_shape_list("output_shapes");
+    std::vector<Shape> shapes = given ? *given : std::vector<Shape>();
     tout.insert(tout.end(), new_dtypes.begin(), new_dtypes.end());
     if (shapes.size() + new_dtypes.size() == tout.size()) shapes.insert(shapes.end(), new_shapes.begin(), new_shapes.end());
     n.attrs.set("Tout", tout);
