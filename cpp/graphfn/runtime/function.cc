@@ -23,7 +23,9 @@ struct Function::Gradient {
   int num_outputs = 0;
   std::shared_ptr<const Graph> augmented;  // the graph `forward` runs (control flow may output more)
   std::vector<Endpoint> saved;             // endpoints of `augmented`
-  std::vector<Endpoint> sources;           // of `augmented`: the arguments, then the captured variables
+  std::vector<Endpoint> sources;           // of `augmented`: the tracked arguments and captured variables
+  std::vector<int> source_inputs;          // their positions among the entry's inputs
+  int num_inputs = 0;                      // the entry's inputs: arguments, then captured variables
   Backward backward;                       // seeded by the outputs
   std::string name;
   OptimizerOptions options;
@@ -103,11 +105,13 @@ std::vector<Endpoint> float_endpoints(const Graph& g, const std::vector<Endpoint
   return out;
 }
 
-Status make_backward(Cut& cut, const std::string& name, const OptimizerOptions& options, Function::Backward* out) {
+Status make_backward(Cut& cut, const Function::Gradient& g, Function::Backward* out) {
   std::shared_ptr<const Function> fn;
-  GRAPHFN_RETURN_IF_ERROR(Function::create(std::shared_ptr<const Graph>(std::move(cut.backward)), name, options, &fn));
+  GRAPHFN_RETURN_IF_ERROR(
+      Function::create(std::shared_ptr<const Graph>(std::move(cut.backward)), "__backward_" + g.name, g.options, &fn));
   out->fn = std::move(fn);
-  out->input_grads = cut.result_of_source;
+  out->input_grads.assign(g.num_inputs, -1);
+  for (size_t k = 0; k < g.source_inputs.size(); ++k) out->input_grads[g.source_inputs[k]] = cut.result_of_source[k];
   return Status::OK();
 }
 
@@ -166,7 +170,7 @@ Status Function::Gradient::backward_with_saved(const Backward** out) const {
       }
       bw->saved_feeds.push_back(num_outputs + static_cast<int>(it - saved.begin()));
     }
-    GRAPHFN_RETURN_IF_ERROR(make_backward(cut, "__backward_" + name, options, bw.get()));
+    GRAPHFN_RETURN_IF_ERROR(make_backward(cut, *this, bw.get()));
     with_saved = std::move(bw);
   }
   *out = with_saved.get();
@@ -196,21 +200,29 @@ Status Function::create(std::shared_ptr<const Graph> graph, const std::string& n
   return Status::OK();
 }
 
-Status Function::gradient(std::shared_ptr<const Gradient>* out) const {
+Status Function::gradient(const std::vector<bool>& tracked, std::shared_ptr<const Gradient>* out) const {
   std::lock_guard<std::mutex> lock(mu_);
-  if (!gradient_) {
+  std::shared_ptr<const Gradient>& cached = gradients_[tracked];
+  if (!cached) {
     auto g = std::make_shared<Gradient>();
     g->name = name_;
     g->options = options_;
     g->num_outputs = static_cast<int>(graph_->results.size());
-    for (int arg : graph_->arguments) g->sources.push_back(Endpoint{arg, 0});
-    g->sources.insert(g->sources.end(), captured_.begin(), captured_.end());
+    g->num_inputs = static_cast<int>(tracked.size());
+    std::vector<Endpoint> inputs;
+    for (int arg : graph_->arguments) inputs.push_back(Endpoint{arg, 0});
+    inputs.insert(inputs.end(), captured_.begin(), captured_.end());
+    for (size_t i = 0; i < inputs.size() && i < tracked.size(); ++i) {
+      if (!tracked[i]) continue;
+      g->sources.push_back(inputs[i]);
+      g->source_inputs.push_back(static_cast<int>(i));
+    }
     const std::vector<Endpoint> seeds = float_endpoints(*graph_, graph_->results, &g->backward.seeds, 0);
     Cut cut;
     GRAPHFN_RETURN_IF_ERROR(differentiate(*graph_, seeds, g->sources, &cut));
     g->saved = cut.saved;
     for (size_t k = 0; k < cut.saved.size(); ++k) g->backward.saved_feeds.push_back(g->num_outputs + static_cast<int>(k));
-    GRAPHFN_RETURN_IF_ERROR(make_backward(cut, "__backward_" + name_, options_, &g->backward));
+    GRAPHFN_RETURN_IF_ERROR(make_backward(cut, *g, &g->backward));
     // The forward plan: the (possibly rewritten) graph, returning the saved values too.
     std::unique_ptr<Graph> forward = cut.forward->clone();
     forward->results.insert(forward->results.end(), cut.saved.begin(), cut.saved.end());
@@ -220,10 +232,10 @@ Status Function::gradient(std::shared_ptr<const Gradient>* out) const {
     }
     GRAPHFN_RETURN_IF_ERROR(Plan::build(optimized ? *optimized : *forward, &g->forward, name_));
     g->augmented = std::move(cut.forward);
-    gradient_ = std::move(g);
+    cached = std::move(g);
     ++gradient_builds_;
   }
-  *out = gradient_;
+  *out = cached;
   return Status::OK();
 }
 
@@ -236,9 +248,10 @@ Status Function::call(const Tensor* inputs, int num_inputs, std::vector<Tensor>*
   if (any_tape_active()) {
     std::vector<Tensor> entry(inputs, inputs + num_inputs);
     entry.insert(entry.end(), captured_handles_.begin(), captured_handles_.end());
-    if (any_tape_would_record(entry.data(), static_cast<int>(entry.size()))) {
+    std::vector<bool> tracked;
+    if (tapes_would_record(entry.data(), static_cast<int>(entry.size()), &tracked)) {
       std::shared_ptr<const Gradient> g;
-      GRAPHFN_RETURN_IF_ERROR(gradient(&g));
+      GRAPHFN_RETURN_IF_ERROR(gradient(tracked, &g));
       GRAPHFN_RETURN_IF_ERROR(g->forward->run(inputs, num_inputs, outputs));
       record_on_tapes(call_op(), entry.data(), static_cast<int>(entry.size()), AttrMap(), outputs, g);
       outputs->resize(g->num_outputs);

@@ -10,6 +10,7 @@
 // backward function is a Function too, so its call is recorded by enclosing tapes (higher
 // derivatives).
 #pragma once
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -32,7 +33,8 @@ class Function {
   const std::string& name() const { return name_; }
 
   // Runs the function; records the call on the active tapes that track an input or a captured
-  // variable (their handles are the entry's inputs after the arguments).
+  // variable (their handles are the entry's inputs after the arguments). The recorded call's
+  // gradient is built for the inputs the tapes track (computing no other input's gradient).
   Status call(const Tensor* inputs, int num_inputs, std::vector<Tensor>* outputs) const;
 
   // How many times the gradient was built (once, on the first recorded call; for tests).
@@ -42,7 +44,7 @@ class Function {
   struct Gradient;
 
  private:
-  Status gradient(std::shared_ptr<const Gradient>* out) const;
+  Status gradient(const std::vector<bool>& tracked, std::shared_ptr<const Gradient>* out) const;
 
   std::shared_ptr<const Graph> graph_;
   std::shared_ptr<const Plan> plan_;
@@ -51,7 +53,8 @@ class Function {
   std::vector<Endpoint> captured_;         // one resource Const per variable the graph reads
   std::vector<Tensor> captured_handles_;   // their handles
   mutable std::mutex mu_;
-  mutable std::shared_ptr<const Gradient> gradient_;  // built on the first recorded call
+  // Built on the first call recorded with each set of tracked inputs.
+  mutable std::map<std::vector<bool>, std::shared_ptr<const Gradient>> gradients_;
   mutable int gradient_builds_ = 0;
 };
 

@@ -182,12 +182,18 @@ Status execute_and_record(const OpDef& op, const Tensor* inputs, int num_inputs,
   return Status::OK();
 }
 
-bool any_tape_would_record(const Tensor* inputs, int num_inputs) {
+bool tapes_would_record(const Tensor* inputs, int num_inputs, std::vector<bool>* tracked) {
   if (t_num_active == 0) return false;
+  bool any = false;
+  tracked->assign(num_inputs, false);
   for (const auto& tape : tape_stack()) {
-    if (tape->should_record(inputs, num_inputs)) return true;
+    if (!tape->should_record(inputs, num_inputs)) continue;
+    any = true;
+    for (int i = 0; i < num_inputs; ++i) {
+      if (is_trainable_dtype(inputs[i].dtype()) && tape->is_tracked(inputs[i].id_if_any())) (*tracked)[i] = true;
+    }
   }
-  return false;
+  return any;
 }
 
 void record_on_tapes(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,

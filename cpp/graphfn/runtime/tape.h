@@ -72,8 +72,9 @@ Status execute_and_record(const OpDef& op, const Tensor* inputs, int num_inputs,
                           std::vector<Tensor>* outputs);
 bool any_tape_active();
 
-// True if an active tape would record an op on these inputs.
-bool any_tape_would_record(const Tensor* inputs, int num_inputs);
+// True if an active tape would record an op on these inputs; *tracked then tells which inputs
+// some recording tape tracks (the gradients that can be asked for).
+bool tapes_would_record(const Tensor* inputs, int num_inputs, std::vector<bool>* tracked);
 // Records an op already run (a function call, runtime/function.h) into every active tape that
 // tracks one of its inputs; the outputs get fresh ids first.
 void record_on_tapes(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,

@@ -431,3 +431,39 @@ def test_tape_in_function_reaches_watched_tensors_only():
 
     gz, gx, gzz = f(tf.constant(2.0), tf.constant(3.0))
     assert gz is None and _value(gx) == 1.0 and _value(gzz) == 1.0
+
+
+def test_only_the_tracked_inputs_gradients_are_built():
+    @tf.function
+    def f(x, w):
+        return tf.reduce_sum(tf.matmul(x, w))
+
+    x, w = tf.constant([[1.0, 2.0]]), tf.constant([[3.0], [4.0]])
+    with tf.GradientTape() as t:
+        t.watch(w)
+        y = f(x, w)
+    assert _value(t.gradient(y, w)) == [[1.0], [2.0]]
+    with tf.GradientTape() as t:
+        t.watch([x, w])
+        y = f(x, w)
+    assert [_value(g) for g in t.gradient(y, [x, w])] == [[[3.0, 4.0]], [[1.0], [2.0]]]
+    assert f.get_concrete_function(x, w)._function.num_gradient_builds == 2  # one per set of tracked inputs
+
+
+def test_unsupported_cases_raise():
+    @tf.function
+    def jac(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = x * x
+        return t.jacobian(y, x)
+
+    with pytest.raises(NotImplementedError, match="needs a tensor of fully known shape"):
+        jac.get_concrete_function(tf.TensorSpec([None], tf.float32))
+
+    @tf.function
+    def stop(x):
+        return tf.gradients(x * x, x, stop_gradients=[x])
+
+    with pytest.raises(NotImplementedError, match="stop_gradients"):
+        stop(tf.constant(1.0))
