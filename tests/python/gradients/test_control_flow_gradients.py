@@ -260,3 +260,45 @@ def test_jacobian_and_batch_jacobian_in_a_function():
     jac, bjac = j(tf.constant([3.0, 4.0]), tf.constant([[1.0, 2.0], [3.0, 4.0]]))
     assert _value(jac) == [[6.0, 0.0], [0.0, 16.0]]
     assert _value(bjac) == [[[2.0, 0.0], [0.0, 4.0]], [[6.0, 0.0], [0.0, 8.0]]]
+
+
+def test_tape_inside_a_branch():
+    @tf.function
+    def f(x):
+        def branch():
+            with tf.GradientTape() as t:
+                t.watch(x)
+                y = x * x * x
+            return t.gradient(y, x)
+        return tf.cond(x > 0, branch, lambda: x)
+
+    assert _value(f(tf.constant(2.0))) == 12.0
+
+
+def test_persistent_tape_differentiates_control_flow_several_times():
+    # Each gradient rewrites the forward If / While again (reusing what they already output).
+    @tf.function
+    def f(x):
+        with tf.GradientTape(persistent=True) as t:
+            t.watch(x)
+            y = tf.cond(x > 0, lambda: tf.exp(x) * x, lambda: x)
+            _, z = tf.while_loop(lambda i, z: i < 2, lambda i, z: (i + 1, tf.exp(z) * x), (0, x))
+        return t.gradient(y, x), t.gradient(y, x), t.gradient(z, x), t.gradient([y, z], x)
+
+    np.testing.assert_allclose([_value(g) for g in f(tf.constant(0.3))],
+                               [1.7548165321350098, 1.7548165321350098, 2.288506031036377, 4.043322563171387],
+                               rtol=1e-6)
+
+
+def test_loop_with_a_cond_reading_a_variable():
+    v = tf.Variable(2.0)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as t:
+            def body(i, s):
+                return i + 1, tf.cond(i > 0, lambda: s + v * x, lambda: s * v)
+            _, s = tf.while_loop(lambda i, s: i < 3, body, (0, x))
+        return t.gradient(s, v)
+
+    assert _value(f(tf.constant(1.5))) == 4.5
