@@ -29,10 +29,11 @@ struct Function::Gradient {
   Backward backward;                       // seeded by the outputs
   std::string name;
   OptimizerOptions options;
-  // Seeded by the saved values too, when a higher-order gradient reaches them; built on demand.
+  // Seeded by saved values too, when a higher-order gradient reaches them: one per set of saved
+  // values reached, built on demand.
   mutable std::mutex mu;
-  mutable std::shared_ptr<const Backward> with_saved;
-  Status backward_with_saved(const Backward** out) const;
+  mutable std::map<std::vector<bool>, std::shared_ptr<const Backward>> with_saved;
+  Status backward_with_saved(const std::vector<bool>& reached, const Backward** out) const;
 };
 
 namespace {
@@ -122,10 +123,14 @@ Status call_grad(GradBuilder& b, const GradInputs& in, std::vector<GradValue>* g
     return errors::Unimplemented("a function call can only be differentiated on an eager tape");
   }
   const auto& g = *static_cast<const Function::Gradient*>(in.context);
+  std::vector<bool> reached(g.saved.size(), false);
   bool saved_reached = false;
-  for (size_t k = g.num_outputs; k < in.output_grads.size(); ++k) saved_reached = saved_reached || !in.output_grads[k].is_null();
+  for (size_t k = 0; k < reached.size(); ++k) {
+    reached[k] = !in.output_grads[g.num_outputs + k].is_null();
+    saved_reached = saved_reached || reached[k];
+  }
   const Function::Backward* bw = &g.backward;
-  if (saved_reached) GRAPHFN_RETURN_IF_ERROR(g.backward_with_saved(&bw));
+  if (saved_reached) GRAPHFN_RETURN_IF_ERROR(g.backward_with_saved(reached, &bw));
   std::vector<Tensor> feeds;
   for (int s : bw->seeds) {
     const GradValue& dy = in.output_grads[s];
@@ -153,13 +158,17 @@ const OpDef& call_op() {
 
 }  // namespace
 
-Status Function::Gradient::backward_with_saved(const Backward** out) const {
+Status Function::Gradient::backward_with_saved(const std::vector<bool>& reached, const Backward** out) const {
   std::lock_guard<std::mutex> lock(mu);
-  if (!with_saved) {
+  std::shared_ptr<const Backward>& cached = with_saved[reached];
+  if (!cached) {
     auto bw = std::make_shared<Backward>();
     std::vector<Endpoint> seeds = float_endpoints(*augmented, augmented->results, &bw->seeds, 0);
-    std::vector<Endpoint> more = float_endpoints(*augmented, saved, &bw->seeds, num_outputs);
-    seeds.insert(seeds.end(), more.begin(), more.end());
+    for (size_t k = 0; k < saved.size(); ++k) {  // any dtype: a loop's saved lists get list gradients
+      if (!reached[k]) continue;
+      seeds.push_back(saved[k]);
+      bw->seeds.push_back(num_outputs + static_cast<int>(k));
+    }
     Cut cut;
     GRAPHFN_RETURN_IF_ERROR(differentiate(*augmented, seeds, sources, &cut));
     for (const Endpoint& e : cut.saved) {
@@ -171,9 +180,9 @@ Status Function::Gradient::backward_with_saved(const Backward** out) const {
       bw->saved_feeds.push_back(num_outputs + static_cast<int>(it - saved.begin()));
     }
     GRAPHFN_RETURN_IF_ERROR(make_backward(cut, *this, bw.get()));
-    with_saved = std::move(bw);
+    cached = std::move(bw);
   }
-  *out = with_saved.get();
+  *out = cached.get();
   return Status::OK();
 }
 

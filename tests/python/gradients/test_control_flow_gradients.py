@@ -302,3 +302,22 @@ def test_loop_with_a_cond_reading_a_variable():
         return t.gradient(s, v)
 
     assert _value(f(tf.constant(1.5))) == 4.5
+
+
+@pytest.mark.parametrize("kind, expected", [("while", [1.1662859, 0.28209528]), ("cond", [2.2852428, 6.463972])])
+def test_second_derivative_through_a_function_call_with_control_flow(kind, expected):
+    # The outer tape differentiates the backward function's call, whose inputs include the values
+    # the forward call saved (a loop's saved lists, a cond's intermediates).
+    if kind == "while":
+        f = tf.function(lambda x: tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, tf.exp(y * 0.1) * x),
+                                                (0, x))[1])
+    else:
+        f = tf.function(lambda x: tf.cond(x > 0, lambda: tf.exp(x * x), lambda: x))
+    x = tf.constant(0.7)
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y = f(x)
+        g1 = t1.gradient(y, x)
+    np.testing.assert_allclose([_value(g1), _value(t2.gradient(g1, x))], expected, rtol=1e-5)
