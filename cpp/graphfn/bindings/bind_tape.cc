@@ -66,7 +66,7 @@ std::vector<GraphTape::Value> graph_values(GraphTape& tape, py::handle seq) {
 }
 
 py::list symbolic_gradient(GraphTape& t, py::handle targets, py::handle sources, py::handle output_gradients,
-                           bool whole_graph) {
+                           bool whole_graph, py::handle stop = py::none()) {
   std::vector<GraphTape::Value> target_values = graph_values(t, targets);
   std::vector<GraphTape::Value> source_values = graph_values(t, sources);
   std::vector<Endpoint> seeds;
@@ -75,9 +75,16 @@ py::list symbolic_gradient(GraphTape& t, py::handle targets, py::handle sources,
       seeds.push_back(g.is_none() ? Endpoint{-1, 0} : graph_value(t, g).endpoint);
     }
   }
+  std::vector<Endpoint> stops;
+  if (!stop.is_none()) {
+    for (const GraphTape::Value& v : graph_values(t, stop)) {
+      if (v.endpoint.node >= 0) stops.push_back(v.endpoint);
+    }
+  }
   std::vector<Endpoint> grads;
-  throw_gradient_error(whole_graph ? GraphTape::graph_gradients(t.graph(), target_values, source_values, seeds, &grads)
-                                   : t.gradient(target_values, source_values, seeds, &grads));
+  throw_gradient_error(whole_graph
+                           ? GraphTape::graph_gradients(t.graph(), target_values, source_values, seeds, stops, &grads)
+                           : t.gradient(target_values, source_values, seeds, &grads));
   py::list out;
   for (const Endpoint& e : grads) out.append(e.node < 0 ? py::object(py::none()) : py::cast(SymbolicTensor{t.graph(), e}));
   return out;
@@ -131,9 +138,10 @@ void bind_tape(py::module_& m) {
         return symbolic_gradient(t, targets, sources, output_gradients, false);
       });
   // tf.gradients(ys, xs, grad_ys) in the graph being traced.
-  m.def("graph_gradients", [](const std::shared_ptr<Graph>& graph, py::handle ys, py::handle xs, py::handle grad_ys) {
+  m.def("graph_gradients", [](const std::shared_ptr<Graph>& graph, py::handle ys, py::handle xs, py::handle grad_ys,
+                              py::handle stop_gradients) {
     GraphTape t(graph);
-    return symbolic_gradient(t, ys, xs, grad_ys, true);
+    return symbolic_gradient(t, ys, xs, grad_ys, true, stop_gradients);
   });
 }
 

@@ -21,7 +21,8 @@ Endpoint GraphTape::resolve(const Value& v) const {
 }
 
 Status GraphTape::gradient(const std::vector<Value>& targets, const std::vector<Value>& sources,
-                           const std::vector<Endpoint>& target_grads, std::vector<Endpoint>* grads) {
+                           const std::vector<Endpoint>& target_grads, std::vector<Endpoint>* grads,
+                           const std::vector<Endpoint>& stop) {
   const int n = graph_->num_nodes();
   std::vector<bool> active(n, false);
   for (const auto& [first, end] : intervals_) {
@@ -35,6 +36,7 @@ Status GraphTape::gradient(const std::vector<Value>& targets, const std::vector<
   GradientRequest request;
   request.recorded = recorded_nodes(*graph_, watched, active);
   for (const Watch& w : watched) request.watched.push_back(w.endpoint);
+  request.stop = stop;
   // Targets the graph does not hold (a variable never read here) get no gradient.
   for (size_t i = 0; i < targets.size(); ++i) {
     const Endpoint e = resolve(targets[i]);
@@ -58,7 +60,7 @@ Status GraphTape::gradient(const std::vector<Value>& targets, const std::vector<
 
 Status GraphTape::graph_gradients(const std::shared_ptr<Graph>& graph, const std::vector<Value>& targets,
                                   const std::vector<Value>& sources, const std::vector<Endpoint>& target_grads,
-                                  std::vector<Endpoint>* grads) {
+                                  const std::vector<Endpoint>& stop, std::vector<Endpoint>* grads) {
   GraphTape tape(graph);
   tape.intervals_.emplace_back(0, -1);
   for (const Value& s : sources) {
@@ -68,7 +70,7 @@ Status GraphTape::graph_gradients(const std::shared_ptr<Graph>& graph, const std
       tape.watched_.push_back(Watch{s.endpoint, 0});
     }
   }
-  return tape.gradient(targets, sources, target_grads, grads);
+  return tape.gradient(targets, sources, target_grads, grads, stop);
 }
 
 }  // namespace graphfn

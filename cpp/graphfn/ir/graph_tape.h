@@ -34,12 +34,14 @@ class GraphTape {
   };
   // One gradient per source (node -1: None). `target_grads` is empty or one per target.
   Status gradient(const std::vector<Value>& targets, const std::vector<Value>& sources,
-                  const std::vector<Endpoint>& target_grads, std::vector<Endpoint>* grads);
+                  const std::vector<Endpoint>& target_grads, std::vector<Endpoint>* grads,
+                  const std::vector<Endpoint>& stop = {});
 
-  // tf.gradients: as a tape that recorded the whole graph with every source watched.
+  // tf.gradients: as a tape that recorded the whole graph with every source watched; gradients
+  // do not pass through `stop` (stop_gradients).
   static Status graph_gradients(const std::shared_ptr<Graph>& graph, const std::vector<Value>& targets,
                                 const std::vector<Value>& sources, const std::vector<Endpoint>& target_grads,
-                                std::vector<Endpoint>* grads);
+                                const std::vector<Endpoint>& stop, std::vector<Endpoint>* grads);
 
  private:
   Endpoint resolve(const Value& v) const;

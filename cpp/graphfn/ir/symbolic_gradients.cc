@@ -95,6 +95,7 @@ Status add_gradients(Graph& graph, const GradientRequest& request, std::vector<E
     recorded = recorded_nodes(graph, watches, std::vector<bool>(num_forward, true));
   }
   recorded.resize(num_forward, false);
+  for (const Endpoint& e : request.stop) recorded[alias(e).node] = false;
   std::unordered_map<Endpoint, bool, EndpointHash> is_source, is_watched;
   for (const Endpoint& s : request.sources) is_source[alias(s)] = true;
   for (const Endpoint& w : watched) is_watched[alias(w)] = true;

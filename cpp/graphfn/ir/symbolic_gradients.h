@@ -26,6 +26,8 @@ struct GradientRequest {
   // With `recorded`: what the tape watched. Gradients reach only watched values and outputs of
   // recorded nodes (a source that is neither gets one only as a target). Without: the sources.
   std::vector<Endpoint> watched;
+  // tf.gradients' stop_gradients: values gradients reach (when they are sources) but do not pass.
+  std::vector<Endpoint> stop;
   std::string scope = "gradients/";
 };
 
