@@ -59,9 +59,55 @@ def _variables_mlp(lib):
     return step
 
 
+def _mlp_784(lib):
+    """A 784-128-10 MLP (batch 64, float32) with its data: (x, labels, variables, loss_fn)."""
+    rng = np.random.default_rng(0)
+    x = lib.constant(rng.standard_normal((64, 784)).astype(np.float32))
+    y = lib.constant(rng.integers(0, 10, 64).astype(np.int32))
+    params = [lib.Variable(rng.standard_normal((784, 128)).astype(np.float32) * 0.05),
+              lib.Variable(np.zeros(128, np.float32)),
+              lib.Variable(rng.standard_normal((128, 10)).astype(np.float32) * 0.05),
+              lib.Variable(np.zeros(10, np.float32))]
+    w1, b1, w2, b2 = params
+
+    def loss_fn(x, y):
+        h = lib.nn.relu(lib.matmul(x, w1) + b1)
+        logits = lib.matmul(h, w2) + b2
+        return lib.reduce_mean(lib.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+    return x, y, params, loss_fn
+
+
+def _function_train_step(lib):
+    """A decorated train step: forward, tape.gradient and assign_sub of 4 variables in one function."""
+    x, y, params, loss_fn = _mlp_784(lib)
+
+    @lib.function
+    def train_step(x, y):
+        with lib.GradientTape() as tape:
+            loss = loss_fn(x, y)
+        for p, g in zip(params, tape.gradient(loss, params)):
+            p.assign_sub(0.01 * g)
+        return loss
+    return lambda: train_step(x, y)
+
+
+def _tape_around_function(lib):
+    """An eager tape around a call of the function computing the loss; gradient of 4 variables."""
+    x, y, params, loss_fn = _mlp_784(lib)
+    loss = lib.function(loss_fn)
+
+    def step():
+        with lib.GradientTape() as tape:
+            value = loss(x, y)
+        return tape.gradient(value, params)
+    return step
+
+
 BENCHMARKS = [
     ("tape: 100 eager scalar ops + gradient", _scalar_chain(100)),
     ("tape: 2-layer MLP (32x64 -> 128 -> 10), 3 variables", _variables_mlp),
+    ("function train step: MLP 784-128-10, batch 64, tape + assign_sub inside", _function_train_step),
+    ("eager tape around a function call: same MLP's loss, 4 variables", _tape_around_function),
 ]
 
 

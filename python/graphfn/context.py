@@ -62,6 +62,29 @@ def check_variable_creation():
         raise ValueError("Creating variables on a non-first call to a function decorated with tf.function.")
 
 
+# The trainable variables each function being traced reads through captured handles (innermost
+# last): an eager call of the function makes active tapes watch them, as TF does.
+_variables_read = [None]
+
+
+@contextlib.contextmanager
+def variables_read_scope():
+    read = []
+    _variables_read.append(read)
+    try:
+        yield read
+    finally:
+        _variables_read.pop()
+
+
+def note_variable_read(variable):
+    read = _variables_read[-1]
+    if read is None or _core.current_graph() is None:
+        return
+    if all(v._handle is not variable._handle for v in read):
+        read.append(variable)
+
+
 def note_variable_created(variable):
     scope = _variable_creation[-1]
     if scope is not None and not executing_eagerly():

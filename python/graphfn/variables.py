@@ -39,6 +39,8 @@ class Variable:
     def read_value(self):
         if _backprop._state.tapes and self._trainable:
             _backprop.variable_accessed(self)
+        if context._variables_read[-1] is not None and self._trainable and isinstance(self._handle, EagerTensor):
+            context.note_variable_read(self)
         return ops.ReadVariableOp(self.handle, dtype=self._dtype)
 
     value = read_value

@@ -9,7 +9,9 @@
 #include "graphfn/bindings/bind.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
+#include "graphfn/core/resource.h"
 #include "graphfn/ir/op_registry.h"
+#include "graphfn/ir/symbolic_gradients.h"
 
 namespace graphfn {
 namespace {
@@ -36,6 +38,10 @@ int capture_placeholder(Graph& graph, Endpoint outer) {
   // A captured variable handle keeps the variable's shape for shape inference.
   if (const AttrValue* handle_shape = src.attrs.find("_handle_shape")) {
     graph.mutable_node(id).attrs.set("_handle_shape", *handle_shape);
+  } else if (const Tensor* value = src.const_value(); value && value->dtype() == DType::kResource) {
+    if (auto var = std::dynamic_pointer_cast<VariableResource>(*value->data<ResourceHandle>())) {
+      graph.mutable_node(id).attrs.set("_handle_shape", var->shape());
+    }
   }
   graph.captures.push_back({outer, id});
   return id;
@@ -203,12 +209,25 @@ py::list make_while(const std::shared_ptr<Graph>& outer, const std::string& name
 
 }  // namespace
 
-Endpoint capture(Graph& graph, const SymbolicTensor& t) {
-  if (t.graph.get() == &graph) return t.endpoint;
+Endpoint capture(Graph& graph, const SymbolicTensor& t) { return capture(graph, t.graph.get(), t.endpoint); }
+
+Endpoint capture(Graph& graph, const Graph* owner, Endpoint e) {
+  if (owner == &graph) return e;
   if (!graph.enclosing) return Endpoint{-1, 0};
-  const Endpoint outer = capture(*graph.enclosing, t);
+  const Endpoint outer = capture(*graph.enclosing, owner, e);
   if (outer.node < 0) return outer;
   return Endpoint{capture_placeholder(graph, outer), 0};
+}
+
+Endpoint capture_resource(Graph& graph, const Tensor& handle, const std::string& name) {
+  Graph* root = &graph;
+  while (root->enclosing) root = root->enclosing;
+  Endpoint e = root == &graph ? Endpoint{-1, 0} : find_resource_const(*root, handle.data<ResourceHandle>()->get());
+  if (e.node < 0) {
+    throw_if_error(root->add_const(handle, name, &e.node));
+    e.index = 0;
+  }
+  return capture(graph, root, e);
 }
 
 void bind_control_flow(py::module_& m) {

@@ -7,13 +7,14 @@
 #include <unordered_map>
 
 #include <pybind11/detail/exception_translation.h>
+#include <pybind11/stl.h>
 
 #include "graphfn/bindings/bind.h"
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/runtime/call_key.h"
-#include "graphfn/runtime/plan.h"
+#include "graphfn/runtime/function.h"
 #include "graphfn/runtime/tape.h"
 
 namespace graphfn {
@@ -24,7 +25,7 @@ bool g_functions_run_eagerly = false;
 enum OutputKind { kSingle = 0, kTuple = 1, kList = 2, kNone = 3, kPacker = 4 };
 
 struct Entry {
-  std::shared_ptr<const Plan> plan;
+  std::shared_ptr<const Function> function;
   OutputKind kind;
   py::object packer;  // for kPacker: results list -> Python structure
 };
@@ -62,12 +63,23 @@ bool key_from_args(PyObject* args, CallKey* key, std::vector<Tensor>* feeds) {
   return true;
 }
 
+// Runs `fn`, with the GIL released unless a tape may record the call (tapes are per thread, but
+// recording builds the function's gradient, which clones graphs Python also holds).
+Status call_function(const Function& fn, const std::vector<Tensor>& feeds, std::vector<Tensor>* results) {
+  if (any_tape_active()) return fn.call(feeds.data(), static_cast<int>(feeds.size()), results);
+  py::gil_scoped_release release;
+  return fn.call(feeds.data(), static_cast<int>(feeds.size()), results);
+}
+
 class FastCallCache {
  public:
   // The call's result, or a null object when the Python path must handle it.
   py::object call(PyObject* args, PyObject* kwargs) {
-    // While tracing another function, calls must be recorded in that graph: Python path.
-    if (g_functions_run_eagerly || current_graph() || (kwargs && PyDict_GET_SIZE(kwargs) > 0)) return py::object();
+    // While tracing another function, calls must be recorded in that graph, and with a tape
+    // active the variables the function reads are watched first: Python path.
+    if (g_functions_run_eagerly || current_graph() || any_tape_active() || (kwargs && PyDict_GET_SIZE(kwargs) > 0)) {
+      return py::object();
+    }
     CallKey key;
     std::vector<Tensor> feeds;
     if (!key_from_args(args, &key, &feeds)) return py::object();
@@ -76,20 +88,14 @@ class FastCallCache {
     ++hits_;
     const Entry entry = it->second;  // a copy: another thread may clear() while the GIL is released
     std::vector<Tensor> results;
-    Status s;
-    {
-      py::gil_scoped_release release;
-      s = entry.plan->run(feeds.data(), static_cast<int>(feeds.size()), &results);
-    }
-    throw_if_error(s);
-    record_function_call(feeds.data(), static_cast<int>(feeds.size()), &results);
+    throw_if_error(call_function(*entry.function, feeds, &results));
     return pack(entry, results);
   }
 
-  void insert(py::handle args, std::shared_ptr<const Plan> plan, int kind, py::object packer) {
+  void insert(py::handle args, std::shared_ptr<const Function> function, int kind, py::object packer) {
     CallKey key;
     if (!key_from_args(args.ptr(), &key, nullptr)) return;
-    entries_[std::move(key)] = Entry{std::move(plan), static_cast<OutputKind>(kind), std::move(packer)};
+    entries_[std::move(key)] = Entry{std::move(function), static_cast<OutputKind>(kind), std::move(packer)};
   }
 
   // Calls answered here since the last call of this method (for the retracing detector).
@@ -147,10 +153,34 @@ PyObject* function_call(PyObject* self, PyObject* args, PyObject* kwargs) {
 }  // namespace
 
 void bind_function(py::module_& m) {
+  py::class_<Function, std::shared_ptr<Function>>(m, "Function")
+      .def(py::init([](const std::shared_ptr<Graph>& graph, const std::string& name, bool constant_folding,
+                       bool arithmetic_optimization, bool verify) {
+             // The function keeps its own copy: the traced graph may still change (a gradient
+             // taken later rewrites control flow to output intermediates).
+             std::shared_ptr<const Function> fn;
+             throw_if_error(Function::create(std::shared_ptr<const Graph>(graph->clone()), name,
+                                             OptimizerOptions{constant_folding, arithmetic_optimization, verify}, &fn));
+             return std::const_pointer_cast<Function>(fn);
+           }),
+           py::arg("graph"), py::arg("name"), py::arg("constant_folding") = true,
+           py::arg("arithmetic_optimization") = true, py::arg("verify") = false)
+      .def_property_readonly("plan", [](const Function& f) { return std::const_pointer_cast<Plan>(f.plan()); })
+      .def_property_readonly("num_gradient_builds", &Function::num_gradient_builds)
+      .def("__call__", [](const Function& f, const std::vector<const Tensor*>& tensors) {
+        std::vector<Tensor> feeds;
+        feeds.reserve(tensors.size());
+        for (const Tensor* t : tensors) feeds.push_back(*t);
+        std::vector<Tensor> results;
+        throw_if_error(call_function(f, feeds, &results));
+        py::list out(results.size());
+        for (size_t i = 0; i < results.size(); ++i) out[i] = py::cast(std::move(results[i]));
+        return out;
+      });
   py::class_<FunctionBase>(m, "FunctionBase")
       .def(py::init<>())
-      .def("_fast_insert", [](FunctionBase& f, py::handle args, std::shared_ptr<Plan> plan, int kind,
-                              py::object packer) { f.fast.insert(args, std::move(plan), kind, std::move(packer)); })
+      .def("_fast_insert", [](FunctionBase& f, py::handle args, std::shared_ptr<const Function> function, int kind,
+                              py::object packer) { f.fast.insert(args, std::move(function), kind, std::move(packer)); })
       .def("_fast_take_hits", [](FunctionBase& f) { return f.fast.take_hits(); })
       .def("_fast_clear", [](FunctionBase& f) { f.fast.clear(); })
       .def("_fast_size", [](const FunctionBase& f) { return f.fast.size(); });

@@ -178,7 +178,6 @@ void bind_graph(py::module_& m) {
           s = plan.run(inputs.data(), static_cast<int>(inputs.size()), &results);
         }
         throw_if_error(s);
-        record_function_call(inputs.data(), static_cast<int>(inputs.size()), &results);
         py::list out(results.size());
         for (size_t i = 0; i < results.size(); ++i) out[i] = py::cast(std::move(results[i]));
         return out;

@@ -23,7 +23,11 @@ void bind_variables(py::module_& m) {
     }
     auto var = std::make_shared<VariableResource>(init->dtype(), std::move(shape));
     throw_if_error(var->assign(*init));
-    return make_resource_tensor(std::move(var));
+    // The handle gets its tape id now, so every copy (the Consts that capture it in traced
+    // functions) is the same tensor to a gradient tape.
+    Tensor handle = make_resource_tensor(std::move(var));
+    handle.id();
+    return handle;
   }, py::arg("initial_value"), py::arg("dims") = py::none(), py::arg("unknown_rank") = false);
 }
 

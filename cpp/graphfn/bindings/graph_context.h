@@ -24,6 +24,12 @@ const std::shared_ptr<Graph>& current_graph_ptr();
 // branch or loop body being traced), a placeholder capturing it in every graph in between.
 // node = -1 if `t` belongs to an unrelated graph.
 Endpoint capture(Graph& graph, const SymbolicTensor& t);
+Endpoint capture(Graph& graph, const Graph* owner, Endpoint e);
+
+// A variable's resource handle (an eager tensor) used in `graph`: a Const of the outermost graph
+// (one per variable there), captured into `graph` when it is a branch or loop body being traced,
+// so the If / While node takes the variable as an input (as TF's captured handles).
+Endpoint capture_resource(Graph& graph, const Tensor& handle, const std::string& name);
 
 // The SymbolicTensor inside a Python object, or null.
 const SymbolicTensor* symbolic_tensor_ptr(py::handle value);

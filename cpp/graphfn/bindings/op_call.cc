@@ -170,10 +170,14 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
       return;
     }
     const Tensor* eager = eager_tensor_ptr(v);
+    std::string const_name = name + "/" + op.inputs[k].name + (j >= 0 ? "_" + std::to_string(j) : "");
+    if (eager && eager->dtype() == DType::kResource && graph->enclosing) {
+      endpoints.push_back(capture_resource(*graph, *eager, const_name));
+      return;
+    }
     Tensor value = eager ? *eager : convert_python_input(op, k, v, known);
     const int type_index = op.input_type_index[k];
     if (type_index >= 0 && known[type_index] == DType::kInvalid) known[type_index] = value.dtype();
-    std::string const_name = name + "/" + op.inputs[k].name + (j >= 0 ? "_" + std::to_string(j) : "");
     int id = 0;
     throw_if_error(graph->add_const(value, const_name, &id));
     endpoints.push_back(Endpoint{id, 0});

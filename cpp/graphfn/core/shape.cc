@@ -105,4 +105,21 @@ Status checked_num_elements(const Shape& s, int64_t* out) {
   return Status::OK();
 }
 
+Status broadcast_gradient_axes(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+                               std::vector<int64_t>* axes_a, std::vector<int64_t>* axes_b) {
+  axes_a->clear();
+  axes_b->clear();
+  if (a == b) return Status::OK();
+  // Dimensions where only that operand is 1 (or missing), plus those where both are 1.
+  const size_t rank = std::max(a.size(), b.size());
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t da = i + a.size() >= rank ? a[i + a.size() - rank] : 1;
+    const int64_t db = i + b.size() >= rank ? b[i + b.size() - rank] : 1;
+    if (da == 1) axes_a->push_back(static_cast<int64_t>(i));
+    if (db == 1) axes_b->push_back(static_cast<int64_t>(i));
+    if (da != db && da != 1 && db != 1) return errors::InvalidArgument("Incompatible shapes: ", Shape(a), " vs. ", Shape(b));
+  }
+  return Status::OK();
+}
+
 }  // namespace graphfn

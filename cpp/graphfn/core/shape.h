@@ -80,6 +80,11 @@ class Shape {
 // NumPy broadcasting of two shapes. Fails with TF's "Incompatible shapes: [a] vs. [b]".
 Status broadcast_shapes(const Shape& a, const Shape& b, Shape* out);
 
+// TF's BroadcastGradientArgs: the axes along which each of two broadcast operands (given by
+// their dims) was stretched, i.e. the axes its gradient is summed over.
+Status broadcast_gradient_axes(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+                               std::vector<int64_t>* axes_a, std::vector<int64_t>* axes_b);
+
 // Resolves a possibly negative axis against a rank; fails naming the valid range.
 Status normalize_axis(int64_t axis, int rank, int* out, const char* what = "axis");
 

@@ -90,7 +90,20 @@ GradValue GradBuilder::ones_like(const GradValue& v) { return op("OnesLike", {v}
 GradValue GradBuilder::reduce_to_shape_of(const GradValue& grad, const GradValue& like) {
   if (grad.is_null()) return grad;
   const Shape gs = static_shape(grad), ls = static_shape(like);
-  if (gs.known_rank() && ls.known_rank() && gs.fully_defined() && ls.fully_defined() && gs == ls) return grad;
+  const bool known = gs.known_rank() && ls.known_rank() && gs.fully_defined() && ls.fully_defined();
+  if (known && gs == ls) return grad;
+  if (known) {  // the axes are known now: no BroadcastGradientArgs at run time
+    std::vector<int64_t> axes, unused;
+    const std::vector<int64_t> g_dims(gs.dims().begin(), gs.dims().end()), l_dims(ls.dims().begin(), ls.dims().end());
+    Status s = broadcast_gradient_axes(l_dims, g_dims, &axes, &unused);
+    if (!s.ok()) {
+      set_error(s);
+      return GradValue();
+    }
+    GradValue summed = axes.empty() ? grad : op("Sum", {grad, int_vector(axes)});
+    if (summed.is_null() || static_shape(summed) == ls) return summed;
+    return op("Reshape", {summed, shape_of(like)});
+  }
   const GradValue like_shape = shape_of(like);
   std::vector<GradValue> axes = op_n("BroadcastGradientArgs", {like_shape, shape_of(grad)});
   if (axes.empty()) return GradValue();
@@ -104,7 +117,8 @@ GradValue GradBuilder::add_n(const std::vector<GradValue>& values) {
     if (!v.is_null()) present.push_back(v);
   }
   if (present.empty()) return GradValue();
-  if (present.size() == 2) return op("AddV2", {present[0], present[1]});
+  if (present.size() == 1) return present[0];
+  if (present.size() == 2 && dtype(present[0]) != DType::kResource) return op("AddV2", {present[0], present[1]});
   AttrMap attrs;
   attrs.set("N", static_cast<int64_t>(present.size()));
   std::vector<GradValue> sum = op_n("AddN", present, attrs);

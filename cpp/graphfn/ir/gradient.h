@@ -38,6 +38,11 @@ struct GradInputs {
   std::vector<GradValue> inputs;
   std::vector<GradValue> outputs;
   std::vector<GradValue> output_grads;
+  // The forward node, when differentiating a graph (GraphGradBuilder): control-flow gradients
+  // rewrite it to output the intermediates their gradient reads. -1 on a tape.
+  int node = -1;
+  // What a tape recorded with the op (a function call's compiled gradient), else null.
+  const void* context = nullptr;
 
   // Attr values, falling back to the OpDef's default.
   bool attr_bool(const std::string& name) const;

@@ -1,5 +1,6 @@
 #include "graphfn/ir/graph.h"
 
+#include <algorithm>
 #include <cctype>
 #include <optional>
 
@@ -254,6 +255,21 @@ std::unique_ptr<Graph> Graph::clone() const {
   copy->arguments = arguments;
   copy->results = results;
   copy->name_scope = name_scope;
+  return copy;
+}
+
+std::unique_ptr<Graph> Graph::clone_prefix(int num_nodes) const {
+  std::unique_ptr<Graph> copy = clone();
+  if (num_nodes >= this->num_nodes()) return copy;
+  copy->nodes_.resize(num_nodes);
+  auto& by_name = copy->mutable_names().by_name;  // names stay reserved; lookups forget the dropped
+  for (auto it = by_name.begin(); it != by_name.end();) {
+    it = it->second >= num_nodes ? by_name.erase(it) : std::next(it);
+  }
+  auto& args = copy->arguments;
+  args.erase(std::remove_if(args.begin(), args.end(), [&](int a) { return a >= num_nodes; }), args.end());
+  auto& res = copy->results;
+  res.erase(std::remove_if(res.begin(), res.end(), [&](const Endpoint& e) { return e.node >= num_nodes; }), res.end());
   return copy;
 }
 

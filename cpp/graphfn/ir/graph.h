@@ -60,6 +60,9 @@ class Graph {
   // cloning costs a pointer per node. The traced graph stays exactly as traced, for
   // as_graph_def(); optimization passes rewrite a clone that only the plan uses.
   std::unique_ptr<Graph> clone() const;
+  // A clone of the first `num_nodes` nodes only (arguments and results past them are dropped):
+  // the forward part of a graph that gradient nodes were appended to.
+  std::unique_ptr<Graph> clone_prefix(int num_nodes) const;
   // Turns node `id` into a Const holding `value`, keeping its id, name and control inputs
   // (constant folding: consumers keep referring to the same node).
   void replace_with_const(int id, const Tensor& value);

@@ -19,6 +19,9 @@ class GraphGradBuilder : public GradBuilder {
   Shape static_shape(const GradValue& v) const override { return graph_->shape(v.endpoint); }
   const Tensor* constant_value(const GradValue& v) const override;
 
+  Graph& graph() { return *graph_; }
+  const std::string& scope() const { return scope_; }
+
  protected:
   Status run(const OpDef& op, const std::vector<GradValue>& inputs, const AttrMap& attrs,
              std::vector<GradValue>* outputs) override;

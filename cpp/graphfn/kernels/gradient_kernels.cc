@@ -14,30 +14,17 @@ Status stop_gradient_kernel(KernelContext& c) {
   return Status::OK();
 }
 
-// The axes each operand of a broadcasting op was stretched along (TF's BCast): dimensions where
-// only that operand is 1 (or missing), plus those where both are 1, unless the shapes are equal.
+// The axes each operand of a broadcasting op was stretched along (core/shape.h).
 template <typename T>
 struct BroadcastGradientArgsKernel {
   static Status compute(KernelContext& c) {
-    std::vector<int64_t> s[2];
+    std::vector<int64_t> s[2], r[2];
     for (int i = 0; i < 2; ++i) GRAPHFN_RETURN_IF_ERROR(tensor_to_int64s(c.input(i), &s[i]));
-    std::vector<T> r[2];
-    if (s[0] != s[1]) {
-      const size_t rank = std::max(s[0].size(), s[1].size());
-      for (size_t i = 0; i < rank; ++i) {
-        const int64_t a = i + s[0].size() >= rank ? s[0][i + s[0].size() - rank] : 1;
-        const int64_t b = i + s[1].size() >= rank ? s[1][i + s[1].size() - rank] : 1;
-        if (a == 1) r[0].push_back(static_cast<T>(i));
-        if (b == 1) r[1].push_back(static_cast<T>(i));
-        if (a != b && a != 1 && b != 1) {
-          return errors::InvalidArgument("Incompatible shapes: ", Shape(s[0]), " vs. ", Shape(s[1]));
-        }
-      }
-    }
+    GRAPHFN_RETURN_IF_ERROR(broadcast_gradient_axes(s[0], s[1], &r[0], &r[1]));
     for (int i = 0; i < 2; ++i) {
       Tensor* out = nullptr;
       GRAPHFN_RETURN_IF_ERROR(c.allocate_output(i, Shape{static_cast<int64_t>(r[i].size())}, &out));
-      std::copy(r[i].begin(), r[i].end(), out->data<T>());
+      std::transform(r[i].begin(), r[i].end(), out->data<T>(), [](int64_t v) { return static_cast<T>(v); });
     }
     return Status::OK();
   }

@@ -5,6 +5,7 @@
 
 #include "graphfn/core/tensor_list.h"
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/runtime/eager.h"
 
 namespace graphfn {
 
@@ -63,7 +64,7 @@ void copy_elements(const Tensor& src, int64_t src_offset, Tensor* dst, int64_t d
 }
 
 void zero_elements(Tensor* t, int64_t offset, int64_t n) {
-  if (n <= 0 || t->dtype() == DType::kString) return;  // strings start empty
+  if (n <= 0 || holds_objects(t->dtype())) return;  // strings start empty, handles null
   const size_t size = dtype_size(t->dtype());
   std::memset(static_cast<char*>(t->raw_data()) + offset * size, 0, n * size);
 }
@@ -193,6 +194,53 @@ Status length_kernel(KernelContext& c) {
   return Status::OK();
 }
 
+// ZerosLike of a list (a list's gradient where none arrived): as long, every element unset
+// (reading as zeros).
+Status zeros_like_kernel(KernelContext& c) {
+  const TensorList* in = list_of(c.input(0));
+  if (!in) return errors::InvalidArgument("ZerosLike of a resource handle that is not a TensorList");
+  auto out = std::make_shared<TensorList>();
+  out->element_dtype = in->element_dtype;
+  out->element_shape = in->element_shape;
+  out->items.resize(in->items.size());
+  for (size_t i = 0; i < in->items.size() && !out->element_shape.fully_defined(); ++i) {
+    if (in->items[i].valid()) out->element_shape = in->items[i].shape();  // so unset elements read as zeros
+  }
+  c.set_output(0, make_list_tensor(std::move(out)));
+  return Status::OK();
+}
+
+// AddN of lists (gradients reaching one list twice): element-wise sums; unset elements are zeros.
+Status add_n_kernel(KernelContext& c) {
+  std::vector<const TensorList*> lists;
+  for (int k = 0; k < c.num_inputs; ++k) {
+    const TensorList* l = list_of(c.input(k));
+    if (!l) return errors::InvalidArgument("AddN of resource handles that are not TensorLists");
+    if (k > 0 && (l->items.size() != lists[0]->items.size() || l->element_dtype != lists[0]->element_dtype)) {
+      return errors::InvalidArgument("Trying to add two lists of tensors with incompatible element counts or types");
+    }
+    lists.push_back(l);
+  }
+  auto out = std::make_shared<TensorList>(*lists[0]);
+  for (size_t i = 0; i < out->items.size(); ++i) {
+    std::vector<Tensor> items;
+    for (const TensorList* l : lists) {
+      if (l->items[i].valid()) items.push_back(l->items[i]);
+    }
+    if (items.size() < 2) {
+      out->items[i] = items.empty() ? Tensor() : items[0];
+      continue;
+    }
+    AttrMap attrs;
+    attrs.set("N", static_cast<int64_t>(items.size()));
+    std::vector<Tensor> sum;
+    GRAPHFN_RETURN_IF_ERROR(execute_eager("AddN", items, attrs, &sum));
+    out->items[i] = sum[0];
+  }
+  c.set_output(0, make_list_tensor(std::move(out)));
+  return Status::OK();
+}
+
 // Identity of a list (a branch or loop body's output): forwards the handle.
 Status identity_kernel(KernelContext& c) {
   c.set_output(0, c.input(0));
@@ -212,7 +260,14 @@ void register_list_kernels(OpRegistry& reg) {
     reg.set_kernel("TensorListGetItem", dt, &get_item_kernel);
     reg.set_kernel("TensorListStack", dt, &stack_kernel);
   }
+  // Lists of lists (a nested loop's saved values, saved by the loop around it) hold whole
+  // elements: no kernel copies resource elements piecewise.
+  reg.set_kernel("TensorListReserve", DType::kResource, &reserve_kernel);
+  reg.set_kernel("TensorListSetItem", DType::kResource, &set_item_kernel);
+  reg.set_kernel("TensorListGetItem", DType::kResource, &get_item_kernel);
   reg.set_kernel("TensorListLength", DType::kInvalid, &length_kernel);
+  reg.set_kernel("ZerosLike", DType::kResource, &zeros_like_kernel);
+  reg.set_kernel("AddN", DType::kResource, &add_n_kernel);
 }
 
 }  // namespace graphfn

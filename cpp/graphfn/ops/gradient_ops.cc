@@ -173,7 +173,8 @@ Status concat_offset_shape(InferenceContext& c) {
 }  // namespace
 
 void register_gradient_ops(OpRegistry& reg) {
-  reg.op("AddN").input("inputs: N * T").output("sum: T").attr("N: int").attr("T: {numbertype}").commutative()
+  // Resources: TensorLists (TF's variant lists), summed element by element (their gradients).
+  reg.op("AddN").input("inputs: N * T").output("sum: T").attr("N: int").attr("T: {numbertype, resource}").commutative()
       .shape_fn(add_n_shape, true);
   reg.op("ReluGrad").input("gradients: T").input("features: T").output("backprops: T").attr("T: {numbertype}")
       .shape_fn(relu_grad_shape, true);

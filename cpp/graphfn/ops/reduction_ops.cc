@@ -77,6 +77,10 @@ Status reduction_shape(InferenceContext& c) {
       out.add_dim(1);
     }
   }
+  if (!out.fully_defined()) {  // unknown dims while tracing
+    c.set_output(0, c.input_dtype(0), std::move(out));
+    return Status::OK();
+  }
   return set_checked_output(c, c.input_dtype(0), std::move(out));
 }
 

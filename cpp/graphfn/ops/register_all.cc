@@ -47,6 +47,8 @@ void register_array_gradients(OpRegistry& reg);
 void register_reduction_gradients(OpRegistry& reg);
 void register_linalg_gradients(OpRegistry& reg);
 void register_nn_gradients(OpRegistry& reg);
+void register_control_flow_gradients(OpRegistry& reg);
+void register_list_gradients(OpRegistry& reg);
 
 void register_builtin_ops(OpRegistry& reg) {
   register_math_ops(reg);
@@ -93,6 +95,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_reduction_gradients(reg);
   register_linalg_gradients(reg);
   register_nn_gradients(reg);
+  register_control_flow_gradients(reg);
+  register_list_gradients(reg);
 }
 
 }  // namespace graphfn

@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "graphfn/core/tensor_list.h"
 #include "graphfn/runtime/eager.h"
 
 namespace graphfn {
@@ -111,6 +112,11 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
         const Graph& cond = *node.attrs.get_func("cond")->graph;
         GRAPHFN_RETURN_IF_ERROR(check_bool(cond.dtype(cond.results[0]), "input", step.pred_node_name + "/_8",
                                            "LoopCond; signature=input:bool -> output:bool", name));
+        const Graph& body = *node.attrs.get_func("body")->graph;
+        for (size_t k = node.inputs.size(); k < body.results.size(); ++k) {
+          step.accumulated_dtypes.push_back(body.dtype(body.results[k]));
+          step.accumulated_shapes.push_back(body.shape(body.results[k]));
+        }
       }
       step.first_sub = plan->num_sub_frames_;
       plan->num_sub_frames_ += static_cast<int>(step.sub_plans.size());
@@ -359,6 +365,14 @@ Status Plan::run_while(const Step& step, Frame& frame, const std::string** faile
     feeds[i] = &state[i];
   }
   std::vector<Tensor>& next = frame.outputs;  // no kernel runs in this frame meanwhile
+  // Values saved per iteration: made per run, only by loops a gradient rewrote.
+  const int num_accumulated = static_cast<int>(step.accumulated_dtypes.size());
+  std::vector<std::shared_ptr<TensorList>> accumulated(num_accumulated);
+  for (int a = 0; a < num_accumulated; ++a) {
+    accumulated[a] = std::make_shared<TensorList>();
+    accumulated[a]->element_dtype = step.accumulated_dtypes[a];
+    accumulated[a]->element_shape = step.accumulated_shapes[a];
+  }
   for (;;) {
     GRAPHFN_RETURN_IF_ERROR(cond.execute_with(cond_frame, feeds.data(), n, failed_node));
     bool keep_going = false;
@@ -369,6 +383,8 @@ Status Plan::run_while(const Step& step, Frame& frame, const std::string** faile
     }
     if (!keep_going) break;
     GRAPHFN_RETURN_IF_ERROR(body.execute_with(body_frame, feeds.data(), n, failed_node));
+    // Saved first: a saved value may be a feed (the state replaced below).
+    for (int a = 0; a < num_accumulated; ++a) accumulated[a]->items.push_back(body.result(body_frame, n + a));
     // A loop invariant (result i is feed i) stays as it is.
     if (!body.results_read_feeds_) {
       for (int i = 0; i < n; ++i) {
@@ -385,7 +401,8 @@ Status Plan::run_while(const Step& step, Frame& frame, const std::string** faile
       if (!body.passes_through(i)) state[i] = std::move(next[i]);
     }
   }
-  for (int k = 0; k < step.num_outputs; ++k) frame.slots[step.first_output_slot + k] = std::move(state[k]);
+  for (int k = 0; k < n; ++k) frame.slots[step.first_output_slot + k] = std::move(state[k]);
+  for (int a = 0; a < num_accumulated; ++a) frame.slots[step.first_output_slot + n + a] = make_list_tensor(accumulated[a]);
   return Status::OK();
 }
 

@@ -72,6 +72,10 @@ class Plan {
     std::vector<std::shared_ptr<const Plan>> sub_plans;
     int first_sub = -1;
     std::string pred_node_name;  // named in predicate errors, as TF's lowered Switch/LoopCond
+    // While: body results past the loop variables are saved every iteration (for the loop's
+    // gradient) and output as TensorLists after the loop variables.
+    std::vector<DType> accumulated_dtypes;
+    std::vector<Shape> accumulated_shapes;
   };
 
   void schedule_releases();

@@ -83,9 +83,9 @@ bool Tape::should_record(const Tensor* inputs, int num_inputs) const {
 }
 
 void Tape::record(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
-                  const std::vector<Tensor>& outputs) {
+                  const std::vector<Tensor>& outputs, std::shared_ptr<const void> context) {
   for (const Tensor& t : outputs) tensors_.insert(t.id());
-  entries_.push_back(Entry{&op, attrs, std::vector<Tensor>(inputs, inputs + num_inputs), outputs});
+  entries_.push_back(Entry{&op, attrs, std::vector<Tensor>(inputs, inputs + num_inputs), outputs, std::move(context)});
 }
 
 void Tape::reset() {
@@ -138,14 +138,16 @@ Status Tape::gradient(const std::vector<Tensor>& targets, const std::vector<Tens
     if (!any) continue;
     // Copies: the gradient's own ops may grow entries_ (a persistent tape in its context).
     const AttrMap attrs = entries_[i].attrs;
+    const std::shared_ptr<const void> context = entries_[i].context;
     in.op = entries_[i].op;
     in.attrs = &attrs;
+    in.context = context.get();
     in.inputs.assign(entries_[i].inputs.begin(), entries_[i].inputs.end());
     in.outputs.assign(entries_[i].outputs.begin(), entries_[i].outputs.end());
     GRAPHFN_RETURN_IF_ERROR(call_gradient(b, in, &input_grads));
     for (size_t j = 0; j < in.inputs.size(); ++j) {
       const uint64_t id = in.inputs[j].tensor.id_if_any();
-      if (input_grads[j].is_null() || (!is_tracked(id) && !source_ids.count(id))) continue;
+      if (input_grads[j].is_null() || !is_tracked(id)) continue;  // TF: only to watched and recorded values
       pending[id].push_back(std::move(input_grads[j]));
     }
   }
@@ -176,49 +178,35 @@ Status execute_and_record(const OpDef& op, const Tensor* inputs, int num_inputs,
                           std::vector<Tensor>* outputs) {
   GRAPHFN_RETURN_IF_ERROR(execute_eager(op, inputs, num_inputs, attrs, outputs));
   if (t_num_active == 0 || op.not_differentiable) return Status::OK();
-  auto& stack = tape_stack();
-  bool ids_assigned = false;
-  for (const auto& tape : stack) {
-    if (!tape->should_record(inputs, num_inputs)) continue;
-    if (!ids_assigned) {
-      for (Tensor& t : *outputs) t.assign_new_id();
-      ids_assigned = true;
-    }
-    tape->record(op, inputs, num_inputs, attrs, *outputs);
-  }
+  record_on_tapes(op, inputs, num_inputs, attrs, outputs, nullptr);
   return Status::OK();
 }
 
-namespace {
-
-Status function_call_grad(GradBuilder&, const GradInputs&, std::vector<GradValue>*) {
-  return errors::Unimplemented("Gradients through graphfn.function calls are not supported yet");
+bool tapes_would_record(const Tensor* inputs, int num_inputs, std::vector<bool>* tracked) {
+  if (t_num_active == 0) return false;
+  bool any = false;
+  tracked->assign(num_inputs, false);
+  for (const auto& tape : tape_stack()) {
+    if (!tape->should_record(inputs, num_inputs)) continue;
+    any = true;
+    for (int i = 0; i < num_inputs; ++i) {
+      if (is_trainable_dtype(inputs[i].dtype()) && tape->is_tracked(inputs[i].id_if_any())) (*tracked)[i] = true;
+    }
+  }
+  return any;
 }
 
-const OpDef& function_call_op() {
-  static const OpDef* op = [] {
-    auto* def = new OpDef();
-    def->name = "PartitionedCall";
-    def->grad_fn = function_call_grad;
-    return def;
-  }();
-  return *op;
-}
-
-}  // namespace
-
-void record_function_call(const Tensor* inputs, int num_inputs, std::vector<Tensor>* outputs) {
-  for (Tensor& t : *outputs) t.clear_id();
+void record_on_tapes(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
+                     std::vector<Tensor>* outputs, const std::shared_ptr<const void>& context) {
   if (t_num_active == 0) return;
-  auto& stack = tape_stack();
   bool ids_assigned = false;
-  for (const auto& tape : stack) {
+  for (const auto& tape : tape_stack()) {
     if (!tape->should_record(inputs, num_inputs)) continue;
     if (!ids_assigned) {
       for (Tensor& t : *outputs) t.assign_new_id();
       ids_assigned = true;
     }
-    tape->record(function_call_op(), inputs, num_inputs, AttrMap(), *outputs);
+    tape->record(op, inputs, num_inputs, attrs, *outputs, context);
   }
 }
 

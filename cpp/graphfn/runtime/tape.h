@@ -31,9 +31,10 @@ class Tape {
   bool is_tracked(uint64_t id) const { return id != 0 && tensors_.count(id) != 0; }
   // True when an input is tracked and of a trainable dtype (TF's ShouldRecord).
   bool should_record(const Tensor* inputs, int num_inputs) const;
-  // Records an op whose outputs already have ids; they become tracked.
+  // Records an op whose outputs already have ids; they become tracked. `context` is kept with the
+  // entry and given to the gradient function (GradInputs::context): a function call's gradient.
   void record(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
-              const std::vector<Tensor>& outputs);
+              const std::vector<Tensor>& outputs, std::shared_ptr<const void> context = nullptr);
   // Forgets everything recorded and watched (tf.GradientTape.reset).
   void reset();
   int num_entries() const { return static_cast<int>(entries_.size()); }
@@ -57,6 +58,7 @@ class Tape {
     AttrMap attrs;
     std::vector<Tensor> inputs;
     std::vector<Tensor> outputs;
+    std::shared_ptr<const void> context;
   };
   bool persistent_;
   bool watch_accessed_variables_;
@@ -70,11 +72,13 @@ Status execute_and_record(const OpDef& op, const Tensor* inputs, int num_inputs,
                           std::vector<Tensor>* outputs);
 bool any_tape_active();
 
-// After an eager call of a traced function (a plan run on `inputs`): the results become new
-// tensors, and active tapes watching an input record the call as one "PartitionedCall" entry.
-// Its gradient function is not written yet (differentiating the function's graph with
-// GraphGradBuilder): a gradient reaching it raises Unimplemented instead of giving a silent None.
-void record_function_call(const Tensor* inputs, int num_inputs, std::vector<Tensor>* outputs);
+// True if an active tape would record an op on these inputs; *tracked then tells which inputs
+// some recording tape tracks (the gradients that can be asked for).
+bool tapes_would_record(const Tensor* inputs, int num_inputs, std::vector<bool>* tracked);
+// Records an op already run (a function call, runtime/function.h) into every active tape that
+// tracks one of its inputs; the outputs get fresh ids first.
+void record_on_tapes(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
+                     std::vector<Tensor>* outputs, const std::shared_ptr<const void>& context);
 
 // Builds gradients by running ops eagerly (recorded by enclosing tapes).
 class EagerGradBuilder : public GradBuilder {

@@ -1,15 +1,20 @@
 """tf.GradientTape: records eager ops and differentiates them.
 
-The tape itself is C++ (runtime/tape.h, exposed as _core.Tape): eager dispatch records every op
-with a watched input, and gradient() runs each op's C++ gradient function backwards. This module
-adds TF's Python API on top: nested structures of targets and sources, variables (a variable is
-watched through its resource handle; reads are recorded as ReadVariableOp), unconnected
-gradients, stop_recording/reset and TF's errors and warnings."""
+The tape itself is C++. Eagerly (runtime/tape.h, exposed as _core.Tape) dispatch records every
+op with a watched input, and gradient() runs each op's C++ gradient function backwards. A tape
+entered while a function is traced is a _core.GraphTape (ir/graph_tape.h): it remembers which
+nodes were created while it recorded, and gradient() appends the gradient nodes to the graph
+(symbolic differentiation, with the same gradient functions). This module adds TF's Python API
+on top: nested structures of targets and sources, variables (a variable is watched through its
+resource handle; reads are recorded as ReadVariableOp), unconnected gradients,
+stop_recording/reset and TF's errors and warnings."""
 
 import contextlib
 import enum
 import logging
 import threading
+
+import numpy as np
 
 from graphfn import _core
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor, Tensor
@@ -80,28 +85,42 @@ class GradientTape:
     def _push_tape(self):
         if self._recording:
             raise ValueError("Tape is still recording, This can happen if you try to re-enter an already-active tape.")
-        if self._tape is None:
-            self._tape = _core.Tape(self._persistent, bool(self._watch_accessed_variables))
-        self._tape.push()
+        tape = self._ensure_tape()
+        if isinstance(tape, _core.GraphTape):
+            tape.start()
+        else:
+            tape.push()
         _state.tapes = _state.tapes + (self,)
         self._recording = True
 
     def _pop_tape(self):
         if not self._recording:
             raise ValueError("Tape is not recording.")
-        self._tape.pop()
+        if isinstance(self._tape, _core.GraphTape):
+            self._tape.stop()
+        else:
+            self._tape.pop()
         _state.tapes = tuple(t for t in _state.tapes if t is not self)
         self._recording = False
 
     def _ensure_tape(self):
+        """The C++ tape: a GraphTape on the graph being traced, else an eager Tape."""
         if self._tape is None:
-            self._tape = _core.Tape(self._persistent, bool(self._watch_accessed_variables))
+            graph = _core.current_graph()
+            if graph is not None:
+                self._tape = _core.GraphTape(graph)
+            else:
+                self._tape = _core.Tape(self._persistent, bool(self._watch_accessed_variables))
         return self._tape
 
+    def _symbolic(self):
+        return isinstance(self._tape, _core.GraphTape)
+
     def _watch_variable(self, variable):
-        if not isinstance(variable.handle, EagerTensor):
+        tape = self._ensure_tape()
+        if not isinstance(tape, _core.GraphTape) and not isinstance(variable.handle, EagerTensor):
             return
-        self._ensure_tape().watch(variable.handle)
+        tape.watch(variable.handle)
         self._watched_variables.setdefault(id(variable), variable)
 
     def watch(self, tensor):
@@ -115,10 +134,13 @@ class GradientTape:
                               "got %r", t.dtype)
             if _is_variable(t):
                 self._watch_variable(t)
+            elif isinstance(self._ensure_tape(), _core.GraphTape):
+                self._tape.watch(t)
             elif isinstance(t, EagerTensor):
-                self._ensure_tape().watch(t)
+                self._tape.watch(t)
             elif isinstance(t, SymbolicTensor):
-                raise NotImplementedError("GradientTape inside a graphfn.function is not supported yet")
+                raise NotImplementedError("A GradientTape entered outside a graphfn.function cannot watch the "
+                                          "function's tensors; enter the tape inside the function")
 
     @contextlib.contextmanager
     def stop_recording(self):
@@ -164,23 +186,37 @@ class GradientTape:
             s.dtype  # TF reads every source's dtype first: AttributeError for non-tensors
         unconnected_gradients = UnconnectedGradients(unconnected_gradients)
         source_tensors = [_handle_or_self(s) for s in flat_sources]
-        for t in flat_targets + source_tensors:
-            if isinstance(t, SymbolicTensor):
-                raise NotImplementedError("GradientTape inside a graphfn.function is not supported yet")
-        flat_targets = [t if isinstance(t, EagerTensor) else _core.to_tensor(t) for t in flat_targets]
         if output_gradients is not None:
-            output_gradients = [None if g is None else _core.to_tensor(g)
-                                for g in nest.flatten(output_gradients)]
-        try:
-            flat_grads = self._tape.gradient(flat_targets, source_tensors, output_gradients)
-        except KeyError as e:
-            raise LookupError(e.args[0]) from None
+            output_gradients = nest.flatten(output_gradients)
+        if self._symbolic():
+            flat_grads = _symbolic_gradient(self._tape.gradient, flat_targets, source_tensors, output_gradients)
+        else:
+            for t in flat_targets + source_tensors:
+                if isinstance(t, SymbolicTensor):
+                    raise NotImplementedError("A GradientTape entered outside a graphfn.function cannot differentiate "
+                                              "the function's tensors; enter the tape inside the function")
+            flat_targets = [t if isinstance(t, EagerTensor) else _core.to_tensor(t) for t in flat_targets]
+            if output_gradients is not None:
+                output_gradients = [None if g is None else _core.to_tensor(g) for g in output_gradients]
+            try:
+                flat_grads = self._tape.gradient(flat_targets, source_tensors, output_gradients)
+            except KeyError as e:
+                raise LookupError(e.args[0]) from None
         if not self._persistent:
             self._tape = None
         if unconnected_gradients is UnconnectedGradients.ZERO:
             flat_grads = [_zeros_like(s) if g is None else g for g, s in zip(flat_grads, flat_sources)]
         return nest.pack_sequence_as(sources, flat_grads)
 
+
+    def _flat_gradient(self, targets, sources, output_gradients):
+        """One backward pass that keeps the tape (jacobian rows)."""
+        if self._symbolic():
+            return _symbolic_gradient(self._tape.gradient, targets, sources, output_gradients)
+        try:
+            return self._tape.gradient(targets, sources, output_gradients, keep=True)
+        except KeyError as e:
+            raise LookupError(e.args[0]) from None
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
@@ -194,27 +230,22 @@ class GradientTape:
         flat_sources = nest.flatten(sources)
         source_tensors = [_handle_or_self(s) for s in flat_sources]
         target = _handle_or_self(target)
-        if not isinstance(target, EagerTensor):
-            raise NotImplementedError("GradientTape.jacobian needs an eager target")
         unconnected_gradients = UnconnectedGradients(unconnected_gradients)
         from graphfn.ops._op_table import ops
-        n = target._num_elements
-        target_shape = list(target._shape_tuple())
+        target_shape = _static_dims(target, "GradientTape.jacobian")
+        n = int(np.prod(target_shape, dtype=np.int64))
         rows = [[] for _ in flat_sources]
-        try:
-            for i in range(n):
-                one_hot = ops.Reshape(ops.OneHot(i, n, ops.Cast(1, DstT=target.dtype),
-                                                 ops.Cast(0, DstT=target.dtype)), target_shape)
-                grads = self._tape.gradient([target], source_tensors, [one_hot], keep=True)
-                for k, g in enumerate(grads):
-                    rows[k].append(g)
-        except KeyError as e:
-            raise LookupError(e.args[0]) from None
+        for i in range(n):
+            one_hot = ops.Reshape(ops.OneHot(i, n, ops.Cast(1, DstT=target.dtype),
+                                             ops.Cast(0, DstT=target.dtype)), target_shape)
+            grads = self._flat_gradient([target], source_tensors, [one_hot])
+            for k, g in enumerate(grads):
+                rows[k].append(g)
         if not self._persistent:
             self._tape = None
         result = []
         for s, column in zip(flat_sources, rows):
-            source_shape = list(_zeros_like(s)._shape_tuple())
+            source_shape = _static_dims(_zeros_like(s), "GradientTape.jacobian")
             if all(g is None for g in column) and unconnected_gradients is UnconnectedGradients.NONE:
                 result.append(None)
                 continue
@@ -248,20 +279,50 @@ class GradientTape:
         for d in target_shape.as_list()[1:]:
             row *= d
         columns = []
-        try:
-            for j in range(row):
-                one_hot = ops.OneHot([j] * batch, row, ops.Cast(1, DstT=target.dtype), ops.Cast(0, DstT=target.dtype))
-                g = self._tape.gradient([target], [source_tensor], [ops.Reshape(one_hot, target_shape.as_list())],
-                                        keep=True)[0]
-                columns.append(_zeros_like(source) if g is None else g)
-        except KeyError as e:
-            raise LookupError(e.args[0]) from None
+        for j in range(row):
+            one_hot = ops.OneHot([j] * batch, row, ops.Cast(1, DstT=target.dtype), ops.Cast(0, DstT=target.dtype))
+            g = self._flat_gradient([target], [source_tensor], [ops.Reshape(one_hot, target_shape.as_list())])[0]
+            columns.append(_zeros_like(source) if g is None else g)
         if not self._persistent:
             self._tape = None
         out_shape = target_shape.as_list() + source_shape.as_list()[1:]
         if not columns:
             return ops.Fill(out_shape, ops.Cast(0, DstT=source.dtype))
         return ops.Reshape(ops.Pack(columns, axis=1), out_shape)
+
+
+def _static_dims(tensor, what):
+    """The tensor's dims, which must all be known (a jacobian makes one backward pass per element)."""
+    dims = tensor.shape.as_list() if tensor.shape.rank is not None else None
+    if dims is None or any(d is None for d in dims):
+        raise NotImplementedError("%s needs a tensor of fully known shape inside a graphfn.function, got %s"
+                                  % (what, tensor.shape))
+    return dims
+
+
+def _graph_tensor(value, like=None):
+    """`value` as a tensor of the graph being traced (Python values and eager tensors become
+    constants, of `like`'s dtype when given)."""
+    from graphfn.ops import array_ops
+    if isinstance(value, SymbolicTensor) or value is None:
+        return value
+    if _is_variable(value):
+        return value.read_value()
+    if not isinstance(value, EagerTensor):
+        value = _core.to_tensor(value, like._dtype_enum if isinstance(like, Tensor) else 0)
+    return array_ops.graph_constant(value)
+
+
+def _symbolic_gradient(differentiate, targets, sources, output_gradients):
+    """Runs a GraphTape's (or tf.gradients') differentiation on Python values: targets that are
+    not graph tensors have no gradient; output gradients become graph tensors."""
+    targets = [t if isinstance(t, (SymbolicTensor, EagerTensor)) else _core.to_tensor(t) for t in targets]
+    if output_gradients is not None:
+        output_gradients = [_graph_tensor(g, t) for g, t in zip(output_gradients, targets)]
+    try:
+        return differentiate(targets, sources, output_gradients)
+    except KeyError as e:
+        raise LookupError(e.args[0]) from None
 
 
 def _handle_or_self(value):

@@ -3,6 +3,7 @@
 import itertools
 
 from graphfn import _core
+from graphfn.eager import backprop as _backprop
 from graphfn.framework.tensor import EagerTensor, Tensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function.function_type import FunctionType, output_type_of
@@ -17,16 +18,21 @@ class ConcreteFunction:
     """A graph traced for one input signature. Call it with tensors (and the Python values it was
     traced with, which act as defaults)."""
 
-    def __init__(self, name, graph, signature, function_type, arguments, inputs, outputs, structured_outputs):
+    def __init__(self, name, graph, signature, function_type, arguments, inputs, outputs, structured_outputs,
+                 variables=()):
         self._name = "__inference_%s_%d" % (name, next(_uids))
         self._python_name = name
         self._graph = FuncGraph(graph, self._python_name, inputs, outputs, structured_outputs)
-        self._plan = optimizer_options.build_plan(graph, self._name)
+        self._function = optimizer_options.build_function(graph, self._name)
+        self._plan = self._function.plan
         self._signature = signature          # inspect.Signature of the Python function
         self._function_type = function_type  # parameters with their trace types
         self._arguments = arguments          # traced argument values (placeholders and literals)
         self._structured_outputs = structured_outputs
         self._output_is_tensor = [isinstance(o, Tensor) for o in nest.flatten(structured_outputs)]
+        # The captured variables the function reads: a tape active at a call watches them (as TF
+        # does), so their gradients flow through the call.
+        self._variables = tuple(variables)
 
     # Calling -----------------------------------------------------------------------------------
 
@@ -83,7 +89,10 @@ class ConcreteFunction:
         return _InferenceFunction(self)
 
     def _call_flat(self, tensors):
-        return self._pack(self._plan.run(tensors))
+        if _backprop._state.tapes:
+            for variable in self._variables:
+                _backprop.variable_accessed(variable)
+        return self._pack(self._function(tensors))
 
     def _pack(self, results):
         """The Python structure the function returned, with the run's tensors in it."""

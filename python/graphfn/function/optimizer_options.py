@@ -38,9 +38,11 @@ def get_experimental_options():
     return result
 
 
-def build_plan(graph, name):
-    """The graph's plan, from a copy optimized as the options say."""
+def build_function(graph, name):
+    """The graph as a callable _core.Function: its plan is built from a copy optimized as the
+    options say (and so are the plans of its gradient)."""
+    from graphfn import _core
     enabled = not _options.get("disable_meta_optimizer", False)
-    return graph.build_plan(name, constant_folding=enabled and _options.get("constant_folding", True),
-                            arithmetic_optimization=enabled and _options.get("arithmetic_optimization", True),
-                            verify=_verify)
+    return _core.Function(graph, name, constant_folding=enabled and _options.get("constant_folding", True),
+                          arithmetic_optimization=enabled and _options.get("arithmetic_optimization", True),
+                          verify=_verify)

@@ -12,6 +12,7 @@ import weakref
 
 from graphfn import _core
 from graphfn import context
+from graphfn.eager import backprop as _backprop
 from graphfn.framework.tensor import EagerTensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function import retracing
@@ -57,10 +58,12 @@ class Function(_core.FunctionBase):
         concrete, traced = self._concrete_function_for(arguments)
         retracing.record_call(self._python_function, traced, self._fast_take_hits())
         flat = tracing.flat_call_tensors(arguments)
+        if _backprop._state.tapes:
+            _watch_variable_arguments(arguments)
         result = concrete._call_flat(flat)
         if not kwargs and _tensors_are_the_positional_args(flat, args):
             kind, packer = concrete._fast_output_kind()
-            self._fast_insert(args, concrete._plan, kind, packer)
+            self._fast_insert(args, concrete._function, kind, packer)
         return result
 
     def get_concrete_function(self, *args, **kwargs):
@@ -213,6 +216,16 @@ class Function(_core.FunctionBase):
 
 
 _core.install_function_call_slot(Function)
+
+
+def _watch_variable_arguments(arguments):
+    """Active tapes watch the trainable variables a call passes (TF watches them whether or not
+    the function reads them)."""
+    from graphfn.variables import Variable
+    for value in arguments.values():
+        for leaf in nest.flatten(value):
+            if isinstance(leaf, Variable) and leaf.trainable:
+                _backprop.variable_accessed(leaf)
 
 
 def _tensors_are_the_positional_args(flat, args):

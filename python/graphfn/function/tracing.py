@@ -70,7 +70,7 @@ def trace(python_function, name, signature, arguments):
     TensorSpecs) and returns a ConcreteFunction."""
     graph = _core.Graph()
     parameters, traced_arguments, traced_variables, aliases = [], {}, {}, {}
-    with context.graph_context(graph):
+    with context.graph_context(graph), context.variables_read_scope() as variables_read:
         for param_name, value in arguments.items():
             kind = signature.parameters[param_name].kind
             parameters.append(Parameter(param_name, kind, trace_types.trace_type(value, aliases)))
@@ -85,7 +85,7 @@ def trace(python_function, name, signature, arguments):
     inputs = _graph_inputs(traced_arguments)
     function_type = make_function_type(parameters, structured_outputs)
     return ConcreteFunction(name, graph, signature, function_type, traced_arguments, inputs, flat_outputs,
-                            structured_outputs)
+                            structured_outputs, variables_read)
 
 
 def _feeding_leaves(arguments):

@@ -22,7 +22,9 @@ def _to_graph_tensor(value):
     if hasattr(value, "__tf_tensor__"):
         value = value.__tf_tensor__()
     if isinstance(value, SymbolicTensor):
-        return value
+        # A tensor of an enclosing graph (a loop inside a branch using the branch's captured
+        # value) is captured into the current one.
+        return value if value._same_graph(_core.current_graph()) else ops.Identity(value)
     if not isinstance(value, Tensor):
         value = _core.to_tensor(value)
     return array_ops.graph_constant(value)

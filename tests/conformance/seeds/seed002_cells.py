@@ -90,7 +90,7 @@ with tf.GradientTape() as tape:
     result = add(v, 1.0)
 
 tape.gradient(result, v).numpy()
-''', stdout='np.float32(1.0)\n', seed_stdout="1.0\n", status="xfail", reason="needs gradients (issue 5)",
+''', stdout='np.float32(1.0)\n', seed_stdout="1.0\n",
          note="`>>> tape.gradient(...)` shown; NumPy 2 reprs a float32 scalar as np.float32(1.0)"),
     dict(id="002:L256", display="each", code='''\
 def linear_layer(x):

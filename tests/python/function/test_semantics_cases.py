@@ -1,5 +1,5 @@
 """The conformance cases of tf_semantics.md §4 A (tracing), B (concrete functions)
-and D (graph execution) that need neither AutoGraph nor gradients.
+and D (graph execution) that do not need AutoGraph.
 
 One test per case, named after its id. The expected text is what TensorFlow 2.21
 printed: run this file against real TensorFlow with
@@ -869,6 +869,17 @@ def test_D22_compiler_ir_needs_jit_compile():
     with pytest.raises(ValueError, match="Compiler IR can only be returned for functions "
                        "marked with 'jit_compile=True'"):
         tf.function(lambda x: x + 1).experimental_get_compiler_ir(tf.constant(1))
+
+
+def test_D17_gradient_through_a_function():
+    @tf.function
+    def add(a, b):
+        return a + b
+
+    v = tf.Variable(1.0)
+    with tf.GradientTape() as tape:
+        result = add(v, 1.0)
+    assert repr(tape.gradient(result, v)) == "<tf.Tensor: shape=(), dtype=float32, numpy=1.0>"
 
 
 def test_D18_nested_functions():
