@@ -81,6 +81,11 @@ def _mlp(tf, data, output_activation=None, hidden_activation="relu"):
     return model
 
 
+# test_keras_vs_tf.py sets this to run the training cases with `train_step` decorated by
+# tf.function: the recorded (eager) TF losses must hold for the traced step too.
+TRACE_TRAIN_STEP = False
+
+
 def _train(tf, data, optimizer, loss_fn, model, y, steps=20):
     """The eager training step of the tutorials; decorating `train_step` with @tf.function is
     the one-line change that traces it."""
@@ -92,6 +97,9 @@ def _train(tf, data, optimizer, loss_fn, model, y, steps=20):
         grads = tape.gradient(loss, model.trainable_variables)
         optimizer.apply_gradients(zip(grads, model.trainable_variables))
         return loss
+
+    if TRACE_TRAIN_STEP:
+        train_step = tf.function(train_step)
 
     losses = [float(train_step(x, y)) for _ in range(steps)]
     weights = [float(np.sum(np.abs(w))) for w in model.get_weights()]
