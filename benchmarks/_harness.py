@@ -30,7 +30,7 @@ def markdown(results, others):
     header = ["benchmark", "graphfn µs"]
     for name in others:
         header += ["%s µs" % name, "%s / graphfn" % name]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 1)]
     for row in results:
         base = row["us"]["graphfn"]
         cells = [row["benchmark"], _fmt(base)]

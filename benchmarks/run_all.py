@@ -26,6 +26,8 @@ if HERE not in sys.path:
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
+import _harness  # noqa: E402  (benchmarks/ is on the path now)
+
 # (module, section title, repeat used when --repeat is not given: the script's own default)
 SUITES = [
     ("bench_eager", "eager ops", 15),
@@ -120,29 +122,13 @@ def footprint(wheel):
 
 # Output ----------------------------------------------------------------------------------------------
 
-def _fmt(us):
-    return "%.2f" % us if us < 10 else "%.1f" % us if us < 1000 else "%.0f" % us
-
-
 def libraries(rows):
     present = {name for row in rows for name in row["us"]}
     return [n for n in LIBRARY_ORDER if n in present] + sorted(present - set(LIBRARY_ORDER))
 
 
 def benchmark_table(rows):
-    others = [n for n in libraries(rows) if n != "graphfn"]
-    header = ["benchmark", "graphfn µs"]
-    for name in others:
-        header += ["%s µs" % name, "%s / graphfn" % name]
-    lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 1)]
-    for row in rows:
-        base = row["us"]["graphfn"]
-        cells = [row["benchmark"], _fmt(base)]
-        for name in others:
-            us = row["us"].get(name)
-            cells += ["—", "—"] if us is None else [_fmt(us), "%.2fx" % (us / base)]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return _harness.markdown(rows, [n for n in libraries(rows) if n != "graphfn"])
 
 
 def footprint_table(fp):

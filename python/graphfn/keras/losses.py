@@ -308,36 +308,33 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
         return config
 
 
-class CategoricalCrossentropy(LossFunctionWrapper):
+class _SmoothedCrossentropy(LossFunctionWrapper):
+    """The categorical and binary cross-entropies: the same options and config."""
+
+    def __init__(self, fn, from_logits, label_smoothing, axis, reduction, name, dtype):
+        super().__init__(fn, name=name, reduction=reduction, dtype=dtype, from_logits=from_logits,
+                         label_smoothing=label_smoothing, axis=axis)
+        self.from_logits = from_logits
+        self.label_smoothing = label_smoothing
+        self.axis = axis
+
+    def get_config(self):
+        config = Loss.get_config(self)
+        config.update({"from_logits": self.from_logits, "label_smoothing": self.label_smoothing,
+                       "axis": self.axis})
+        return config
+
+
+class CategoricalCrossentropy(_SmoothedCrossentropy):
     def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
                  name="categorical_crossentropy", dtype=None):
-        super().__init__(categorical_crossentropy, name=name, reduction=reduction, dtype=dtype,
-                         from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
-        self.from_logits = from_logits
-        self.label_smoothing = label_smoothing
-        self.axis = axis
-
-    def get_config(self):
-        config = Loss.get_config(self)
-        config.update({"from_logits": self.from_logits, "label_smoothing": self.label_smoothing,
-                       "axis": self.axis})
-        return config
+        super().__init__(categorical_crossentropy, from_logits, label_smoothing, axis, reduction, name, dtype)
 
 
-class BinaryCrossentropy(LossFunctionWrapper):
+class BinaryCrossentropy(_SmoothedCrossentropy):
     def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
                  name="binary_crossentropy", dtype=None):
-        super().__init__(binary_crossentropy, name=name, reduction=reduction, dtype=dtype,
-                         from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
-        self.from_logits = from_logits
-        self.label_smoothing = label_smoothing
-        self.axis = axis
-
-    def get_config(self):
-        config = Loss.get_config(self)
-        config.update({"from_logits": self.from_logits, "label_smoothing": self.label_smoothing,
-                       "axis": self.axis})
-        return config
+        super().__init__(binary_crossentropy, from_logits, label_smoothing, axis, reduction, name, dtype)
 
 
 # tf.keras.losses spells the short forms MSE/mse and MAE/mae (keras.losses has the long names).
