@@ -1,5 +1,7 @@
 #include "graphfn/ir/attr_check.h"
 
+#include "graphfn/ir/type_check.h"
+
 namespace graphfn {
 
 const char* attr_kind(const AttrValue& value) {
@@ -10,7 +12,8 @@ const char* attr_kind(const AttrValue& value) {
   return kinds[value.index()];
 }
 
-Status check_node_attrs(const OpDef& op, int num_inputs, AttrMap* attrs) {
+Status check_node_attrs(const OpDef& op, const std::vector<DType>& input_dtypes, AttrMap* attrs) {
+  GRAPHFN_RETURN_IF_ERROR(check_input_count(op, static_cast<int>(input_dtypes.size())));
   for (const auto& [name, value] : attrs->items()) {
     if (!name.empty() && name[0] == '_') continue;
     const AttrDef* def = op.find_attr(name);
@@ -20,8 +23,20 @@ Status check_node_attrs(const OpDef& op, int num_inputs, AttrMap* attrs) {
                                      *attr_kind(value) ? attr_kind(value) : "no value");
     }
   }
-  const int64_t n_list = num_inputs - op.num_fixed_inputs;
+  const int64_t n_list = static_cast<int64_t>(input_dtypes.size()) - op.num_fixed_inputs;
+  size_t pos = 0;
   for (const ArgDef& arg : op.inputs) {
+    const size_t first = pos;
+    pos += arg.is_list() ? n_list : 1;
+    if (arg.type_list && pos <= input_dtypes.size()) {
+      const std::vector<DType> dtypes(input_dtypes.begin() + first, input_dtypes.begin() + pos);
+      const std::vector<DType>* declared = attrs->get_type_list(arg.type_attr);
+      if (declared && *declared != dtypes) {
+        return errors::InvalidArgument("attr '", arg.type_attr, "' of ", op.name, " does not list the dtypes of its '",
+                                       arg.name, "' inputs");
+      }
+      if (!declared) attrs->set(arg.type_attr, dtypes);
+    }
     if (arg.number_attr.empty()) continue;
     const AttrValue* n = attrs->find(arg.number_attr);
     if (n && std::get<int64_t>(*n) != n_list) {

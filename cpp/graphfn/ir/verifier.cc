@@ -34,7 +34,7 @@ Shape handle_shape(const Graph& graph, Endpoint e) {
 // `f` is fed `inputs` of `graph`: as many arguments, same dtypes, shapes at least as general.
 std::string check_arguments(const Graph& graph, const std::vector<Endpoint>& inputs, const Graph& f) {
   if (f.arguments.size() != inputs.size()) {
-    return "takes " + std::to_string(f.arguments.size()) + " arguments but is fed " + std::to_string(inputs.size());
+    return "it takes " + std::to_string(f.arguments.size()) + " arguments but is fed " + std::to_string(inputs.size());
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Endpoint arg{f.arguments[i], 0};
@@ -51,7 +51,7 @@ std::string check_arguments(const Graph& graph, const std::vector<Endpoint>& inp
 // `f`'s results become tensors of the given dtypes and (at least as general) shapes.
 std::string check_results(const Graph& f, const std::vector<DType>& dtypes, const std::vector<Shape>& shapes) {
   if (f.results.size() != dtypes.size()) {
-    return "returns " + std::to_string(f.results.size()) + " results, not " + std::to_string(dtypes.size());
+    return "it returns " + std::to_string(f.results.size()) + " results, not " + std::to_string(dtypes.size());
   }
   for (size_t i = 0; i < dtypes.size(); ++i) {
     if (f.dtype(f.results[i]) != dtypes[i]) return "result " + std::to_string(i) + " has the wrong dtype";
@@ -95,7 +95,7 @@ Status verify_control_flow(const Graph& graph, const Node& node) {
   for (const auto& [attr, f] : functions) {
     std::string problem = check_arguments(graph, fed, *f);
     if (problem.empty() && attr == "cond") {
-      if (f->results.size() != 1) problem = "must return one result";
+      if (f->results.size() != 1) problem = "it must return one result";
     } else if (problem.empty() && attr == "body") {
       // The body's results are fed back to the body and cond, and are the node's outputs.
       std::vector<Shape> arg_shapes;
@@ -105,7 +105,7 @@ Status verify_control_flow(const Graph& graph, const Node& node) {
     } else if (problem.empty()) {
       problem = check_results(*f, node.output_dtypes, node.output_shapes);
     }
-    if (!problem.empty()) return broken(node, "has a " + attr + " function that " + problem);
+    if (!problem.empty()) return broken(node, "has a " + attr + " function that does not fit it: " + problem);
   }
   if (is_while) {
     for (size_t i = 0; i < fed.size() && i < node.output_shapes.size(); ++i) {
@@ -117,7 +117,7 @@ Status verify_control_flow(const Graph& graph, const Node& node) {
     const Graph* cond = node.attrs.get_func("cond")->graph.get();
     const Graph* body = node.attrs.get_func("body")->graph.get();
     const std::string problem = check_arguments(*body, body->results, *cond);
-    if (!problem.empty()) return broken(node, "has a cond function that, fed the body's results, " + problem);
+    if (!problem.empty()) return broken(node, "has a cond function that does not fit the body's results: " + problem);
   }
   return Status::OK();
 }

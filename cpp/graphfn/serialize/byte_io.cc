@@ -130,6 +130,30 @@ Status ByteReader::string(std::string* s, const char* what) {
   return Status::OK();
 }
 
+namespace {
+
+bool valid_utf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<uint8_t>(s[i]);
+    const int n = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : -1;
+    if (n < 0 || i + n >= s.size()) return false;
+    for (int k = 1; k <= n; ++k) {
+      if ((static_cast<uint8_t>(s[i + k]) >> 6) != 0x2) return false;
+    }
+    i += n + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+Status ByteReader::name(std::string* s, const char* what) {
+  GRAPHFN_RETURN_IF_ERROR(string(s, what));
+  if (s->empty()) return corrupt(std::string(what) + " is empty");
+  if (!valid_utf8(*s)) return corrupt(std::string(what) + " is not UTF-8 text");
+  return Status::OK();
+}
+
 Status ByteReader::count(int64_t* n, const char* what, int64_t limit, int64_t min_item_bytes) {
   uint64_t u = 0;
   GRAPHFN_RETURN_IF_ERROR(varint(&u));

@@ -40,6 +40,8 @@ class ByteReader {
   Status varint(uint64_t* v);
   Status svarint(int64_t* v);
   Status string(std::string* s, const char* what);
+  // A string that names something (a node, an attr, a signature input): non-empty UTF-8.
+  Status name(std::string* s, const char* what);
   // A count of items that take at least `min_item_bytes` each: fails if the rest of the input
   // could not hold them (so a hostile count never sizes an allocation) or it exceeds `limit`.
   Status count(int64_t* n, const char* what, int64_t limit, int64_t min_item_bytes = 1);

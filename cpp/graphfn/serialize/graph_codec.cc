@@ -148,9 +148,8 @@ class GraphReader {
 
   Status node(Graph& g, int depth) {
     std::string name, op_name;
-    GRAPHFN_RETURN_IF_ERROR(r_.string(&name, "node name"));
-    if (name.empty()) return r_.corrupt("node " + std::to_string(g.num_nodes()) + " has an empty name");
-    GRAPHFN_RETURN_IF_ERROR(r_.string(&op_name, "op name"));
+    GRAPHFN_RETURN_IF_ERROR(r_.name(&name, "node name"));
+    GRAPHFN_RETURN_IF_ERROR(r_.name(&op_name, "op name"));
     const std::string where = "node '" + name + "' (" + op_name + ")";
     const OpDef* op = OpRegistry::global().find(op_name);
     if (!op) return errors::NotFound("Op type not registered '", op_name, "' (", where, ")");
@@ -158,7 +157,9 @@ class GraphReader {
     std::vector<int> controls;
     AttrMap attrs;
     GRAPHFN_RETURN_IF_ERROR(with_context(node_body(g, depth, &inputs, &controls, &attrs), where));
-    GRAPHFN_RETURN_IF_ERROR(with_context(check_node_attrs(*op, static_cast<int>(inputs.size()), &attrs), where));
+    std::vector<DType> dtypes;
+    for (const Endpoint& e : inputs) dtypes.push_back(g.dtype(e));
+    GRAPHFN_RETURN_IF_ERROR(with_context(check_node_attrs(*op, dtypes, &attrs), where));
     if (g.find_node(name) >= 0 || g.unique_name(name) != name) {
       return errors::InvalidArgument("two nodes are named '", name, "'");
     }
@@ -184,7 +185,7 @@ class GraphReader {
     for (int64_t i = 0; i < n; ++i) {
       std::string name;
       AttrValue value;
-      GRAPHFN_RETURN_IF_ERROR(r_.string(&name, "attr name"));
+      GRAPHFN_RETURN_IF_ERROR(r_.name(&name, "attr name"));
       if (attrs->find(name)) return r_.corrupt("attr '" + name + "' appears twice");
       GRAPHFN_RETURN_IF_ERROR(with_context(attr(depth, &value), "attr '" + name + "'"));
       attrs->set(name, std::move(value));
@@ -193,7 +194,7 @@ class GraphReader {
   }
 
   Status func(int depth, FuncAttr* f) {
-    GRAPHFN_RETURN_IF_ERROR(r_.string(&f->name, "function name"));
+    GRAPHFN_RETURN_IF_ERROR(r_.name(&f->name, "function name"));
     std::shared_ptr<Graph> g;
     GRAPHFN_RETURN_IF_ERROR(with_context(graph(depth + 1, &g), "function '" + f->name + "'"));
     f->graph = std::move(g);

@@ -72,7 +72,7 @@ Status decode_variables(ByteReader& r, SavedGraph* saved) {
   for (SavedGraph::Variable& v : saved->variables) {
     uint8_t trainable = 0;
     Tensor value;
-    GRAPHFN_RETURN_IF_ERROR(r.string(&v.name, "variable name"));
+    GRAPHFN_RETURN_IF_ERROR(r.name(&v.name, "variable name"));
     GRAPHFN_RETURN_IF_ERROR(r.u8(&trainable));
     if (trainable > 1) return r.corrupt("variable '" + v.name + "': trainable flag is neither 0 nor 1");
     v.trainable = trainable == 1;
@@ -106,7 +106,7 @@ Status decode_functions(ByteReader& r, SavedGraph* saved) {
   GRAPHFN_RETURN_IF_ERROR(r.count(&n, "functions", kMaxEntries, 4));
   saved->functions.resize(n);
   for (SavedGraph::Function& f : saved->functions) {
-    GRAPHFN_RETURN_IF_ERROR(r.string(&f.name, "function name"));
+    GRAPHFN_RETURN_IF_ERROR(r.name(&f.name, "function name"));
     GRAPHFN_RETURN_IF_ERROR(r.string(&f.python_signature, "function signature"));
     GRAPHFN_RETURN_IF_ERROR(with_context(read_graph(r, &to_resource, &f.graph), "function '" + f.name + "'"));
     GRAPHFN_RETURN_IF_ERROR(with_context(check_function(f), "function '" + f.name + "'"));
@@ -124,7 +124,7 @@ Status decode_names(ByteReader& r, size_t expected, const char* what, std::vecto
   names->resize(n);
   std::set<std::string> seen;
   for (std::string& name : *names) {
-    GRAPHFN_RETURN_IF_ERROR(r.string(&name, what));
+    GRAPHFN_RETURN_IF_ERROR(r.name(&name, what));
     if (!seen.insert(name).second) return r.corrupt(std::string("two ") + what + " are named '" + name + "'");
   }
   return Status::OK();
@@ -137,7 +137,7 @@ Status decode_signatures(ByteReader& r, SavedGraph* saved) {
   std::set<std::string> keys;
   for (SavedGraph::Signature& s : saved->signatures) {
     int64_t function = 0;
-    GRAPHFN_RETURN_IF_ERROR(r.string(&s.key, "signature key"));
+    GRAPHFN_RETURN_IF_ERROR(r.name(&s.key, "signature key"));
     if (!keys.insert(s.key).second) return r.corrupt("two signatures are named '" + s.key + "'");
     GRAPHFN_RETURN_IF_ERROR(r.index(static_cast<int64_t>(saved->functions.size()), &function, "signature function"));
     s.function = static_cast<int>(function);
