@@ -66,7 +66,7 @@ class _Loader:
         node = self._nodes[index]
         kind = node["type"]
         if kind == "module":
-            obj = self._objects[index] = restored._UserObject()  # first: children may refer back
+            obj = self._objects[index] = restored.user_object(callable_="__call__" in node["children"])
             for name, child in node["children"].items():
                 setattr(obj, name, self._object(child))
             return obj

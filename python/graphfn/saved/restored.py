@@ -23,6 +23,20 @@ class _UserObject(Module):
         self._scope_name = ""
 
 
+class _CallableUserObject(_UserObject):
+    def __call__(self, *args, **kwargs):
+        return self.__dict__["__call__"](*args, **kwargs)
+
+
+_CallableUserObject.__name__ = _CallableUserObject.__qualname__ = "_UserObject"
+
+
+def user_object(callable_):
+    """A restored module; callable when it saved a __call__ (Python looks __call__ up on the
+    class, so callable ones get a class that forwards to the restored attribute)."""
+    return _CallableUserObject() if callable_ else _UserObject()
+
+
 class RestoredConcreteFunction(ConcreteFunction):
     """A concrete function loaded from a file: its graph runs like a traced one."""
 
@@ -48,6 +62,22 @@ class RestoredSignature(RestoredConcreteFunction):
     @property
     def structured_outputs(self):
         return {k: TensorSpec(t.shape, t.dtype, k) for k, t in self._structured_outputs.items()}
+
+    # TF binds signatures strictly: missing inputs are reported before unexpected ones, and the
+    # flat fallback is keyword-only too.
+    def _bind_structured(self, args, kwargs):
+        self._signature.bind(*args, **kwargs)
+        return super()._bind_structured(args, kwargs)
+
+    def _bind_flat(self, args, kwargs):
+        names = list(self._signature.parameters)
+        head = "%s(%s)" % (self._python_name, ", ".join(names))
+        if args:
+            raise TypeError("%s takes 0 positional arguments, got %d." % (head, len(args)))
+        missing = [n for n in names if n not in kwargs]
+        if missing:
+            raise TypeError("%s missing required arguments: %s." % (head, ", ".join(missing)))
+        return super()._bind_flat(args, kwargs)
 
 
 class RestoredFunction:
