@@ -19,6 +19,8 @@ if [ -n "${GRAPHFN_SANITIZE:-}" ]; then SANITIZE=ON; BUILD_DIR=build/cpp-tests-s
   -DGRAPHFN_BUILD_TESTS=ON -DGRAPHFN_SANITIZE="$SANITIZE" -DPython_EXECUTABLE="$(command -v "$PYTHON")" >/dev/null
 "$PYTHON" -m cmake --build "$BUILD_DIR" -j2
 "$BUILD_DIR"/tests/cpp/graphfn_tests
+# The saved-model tests run the C++ runner this build made on models saved from Python.
+export GRAPHFN_RUN="$PWD/$BUILD_DIR/graphfn-run"
 
 echo "== Python tests (pytest)"
 # The package under test is the installed one (python/ is not on sys.path).

@@ -34,6 +34,18 @@ class Variable:
         self._trainable = True if trainable is None else bool(trainable)
         context.note_variable_created(self)
 
+    @classmethod
+    def _from_handle(cls, handle, value, name, trainable):
+        """A Variable for an existing resource (one restored by graphfn.saved_model.load);
+        `value` is its current value, for the dtype and shape."""
+        variable = cls.__new__(cls)
+        variable._handle = handle
+        variable._dtype = value.dtype
+        variable._shape = value.shape
+        variable._name = name
+        variable._trainable = bool(trainable)
+        return variable
+
     # Reading -------------------------------------------------------------------------------------
 
     def read_value(self):

@@ -15,5 +15,6 @@ void bind_tensor_slots(py::module_& m);  // after bind_ops: overrides the dunder
 void bind_random(py::module_& m);
 void bind_control_flow(py::module_& m);
 void bind_tape(py::module_& m);
+void bind_saved_graph(py::module_& m);
 
 }  // namespace graphfn

@@ -75,6 +75,27 @@ void bind_graph(py::module_& m) {
         throw_if_error(plan->run(nullptr, 0, &results));
         return results[0];
       })
+      .def("argument_tensors", [](const std::shared_ptr<Graph>& g) {
+        std::vector<SymbolicTensor> out;
+        for (int a : g->arguments) out.push_back(SymbolicTensor{g, Endpoint{a, 0}});
+        return out;
+      })
+      .def("result_tensors", [](const std::shared_ptr<Graph>& g) {
+        std::vector<SymbolicTensor> out;
+        for (const Endpoint& e : g->results) out.push_back(SymbolicTensor{g, e});
+        return out;
+      })
+      .def("permuted", [](const Graph& g, const std::vector<int>& arguments, const std::vector<int>& results) {
+        // A copy (sharing nodes) fed and fetched in another order: arguments[i] is the index of
+        // the original argument that becomes argument i; likewise results.
+        if (arguments.size() != g.arguments.size() || results.size() != g.results.size()) {
+          throw py::value_error("permuted: wrong number of arguments or results");
+        }
+        std::shared_ptr<Graph> copy = g.clone();
+        for (size_t i = 0; i < arguments.size(); ++i) copy->arguments.at(i) = g.arguments.at(arguments[i]);
+        for (size_t i = 0; i < results.size(); ++i) copy->results.at(i) = g.results.at(results[i]);
+        return copy;
+      })
       .def("add_auto_control_deps", [](Graph& g) { add_auto_control_deps(g); })
       .def("captured_resources", [](const Graph& g) {
         // (node name, resource id) of every captured resource handle (Const of dtype resource).

@@ -29,6 +29,12 @@ void bind_variables(py::module_& m) {
     handle.id();
     return handle;
   }, py::arg("initial_value"), py::arg("dims") = py::none(), py::arg("unknown_rank") = false);
+  // The identity of the resource behind a handle (as Graph.captured_resources reports it).
+  m.def("resource_id", [](py::handle handle) {
+    const Tensor* t = eager_tensor_ptr(handle);
+    if (!t || t->dtype() != DType::kResource || t->num_elements() != 1) throw py::type_error("expected a resource handle");
+    return reinterpret_cast<uintptr_t>(t->data<ResourceHandle>()->get());
+  });
 }
 
 }  // namespace graphfn

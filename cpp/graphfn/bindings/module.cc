@@ -14,4 +14,5 @@ PYBIND11_MODULE(_core, m) {
   graphfn::bind_random(m);
   graphfn::bind_control_flow(m);
   graphfn::bind_tape(m);
+  graphfn::bind_saved_graph(m);
 }

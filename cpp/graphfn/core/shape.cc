@@ -48,6 +48,15 @@ std::string Shape::to_string() const {
   return s + "]";
 }
 
+bool covers(const Shape& general, const Shape& specific) {
+  if (!general.known_rank()) return true;
+  if (!specific.known_rank() || general.rank() != specific.rank()) return false;
+  for (int i = 0; i < general.rank(); ++i) {
+    if (general.dim(i) >= 0 && general.dim(i) != specific.dim(i)) return false;
+  }
+  return true;
+}
+
 Status broadcast_shapes(const Shape& a, const Shape& b, Shape* out) {
   if (!a.known_rank() || !b.known_rank()) {
     *out = Shape::unknown_rank();

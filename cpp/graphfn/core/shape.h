@@ -77,6 +77,10 @@ class Shape {
   std::vector<int64_t> heap_;  // used only when rank_ > kInline
 };
 
+// True if every tensor of shape `specific` also has shape `general` ([?,3] covers [2,3]; an
+// unknown rank covers everything).
+bool covers(const Shape& general, const Shape& specific);
+
 // NumPy broadcasting of two shapes. Fails with TF's "Incompatible shapes: [a] vs. [b]".
 Status broadcast_shapes(const Shape& a, const Shape& b, Shape* out);
 

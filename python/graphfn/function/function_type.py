@@ -31,8 +31,14 @@ class FunctionType:
         self.output_type = output_type
 
     def __repr__(self):
-        params = ", ".join("%s: %r" % (p.name, p.type) for p in self.parameters)
-        return "(%s) -> %s" % (params, _output_text(self.output_type))
+        params, star = [], False
+        for p in self.parameters:
+            star = star or p.kind == inspect.Parameter.VAR_POSITIONAL
+            if p.kind == inspect.Parameter.KEYWORD_ONLY and not star:
+                params.append("*")  # as inspect.Signature (and TF) mark keyword-only parameters
+                star = True
+            params.append("%s: %r" % (p.name, p.type))
+        return "(%s) -> %s" % (", ".join(params), _output_text(self.output_type))
 
 
 def _output_text(output_type):

@@ -1,0 +1,39 @@
+// graphfn_fuzz_saved: the saved-graph and .npy fuzzers as a program (saved_graph_fuzzer.h).
+//   graphfn_fuzz_saved [--runs N] [--npy-runs M] [--seed S] [--corpus FILE]...
+// Exits 0 after N + M inputs; a crash or sanitizer report is the failure.
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include "fuzz/saved_graph_fuzzer.h"
+
+using namespace graphfn::testing;
+
+int main(int argc, char** argv) {
+  int64_t runs = 100000, npy_runs = 20000;
+  uint64_t seed = 1;
+  std::vector<std::string> corpus = saved_graph_corpus();
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i], value = argv[i + 1];
+    if (flag == "--runs") runs = std::stoll(value);
+    else if (flag == "--npy-runs") npy_runs = std::stoll(value);
+    else if (flag == "--seed") seed = std::stoull(value);
+    else if (flag == "--corpus") {
+      std::ifstream in(value, std::ios::binary);
+      corpus.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } else {
+      std::cerr << "usage: graphfn_fuzz_saved [--runs N] [--npy-runs M] [--seed S] [--corpus FILE]...\n";
+      return 2;
+    }
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const FuzzReport saved = fuzz_saved_graphs(corpus, runs, seed);
+  const auto t1 = std::chrono::steady_clock::now();
+  const FuzzReport npy = fuzz_npy(npy_runs, seed);
+  const auto t2 = std::chrono::steady_clock::now();
+  auto seconds = [](auto d) { return std::chrono::duration<double>(d).count(); };
+  std::cout << "saved graphs: " << saved.summary() << " in " << seconds(t1 - t0) << " s\n"
+            << ".npy files:   " << npy.summary() << " in " << seconds(t2 - t1) << " s\n";
+  return 0;
+}

@@ -1,0 +1,53 @@
+"""The functions and modules the saved-model tests save: the seed tutorial's simple_relu (an
+`if` on a tensor: StatelessIf), a while loop (StatelessWhile), and a Module with variables and a
+decorated method. Expected values come from NumPy arithmetic."""
+
+import numpy as np
+
+import graphfn as tf
+
+
+def simple_relu(x):
+    if tf.greater(x, 0):
+        return x
+    else:
+        return 0
+
+
+@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+def halve_until_small(x):
+    while tf.reduce_sum(x) > 1.0:
+        x = x / 2.0
+    return x
+
+
+def halve_until_small_np(x):
+    x = np.asarray(x, np.float32)
+    while x.sum() > 1.0:
+        x = x / np.float32(2.0)
+    return x
+
+
+class Scaler(tf.Module):
+    """y = x * v + b, counting its calls in a non-trainable variable."""
+
+    def __init__(self):
+        super().__init__()
+        self.v = tf.Variable([1.0, 2.0], name="v")
+        self.b = tf.Variable(0.5, name="b")
+        self.calls = tf.Variable(0, trainable=False, name="calls")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def __call__(self, x):
+        self.calls.assign_add(1)
+        return x * self.v + self.b
+
+
+def make_module():
+    """A module holding all three, simple_relu traced (as the tutorial calls it) for int32."""
+    root = Scaler()
+    root.relu = tf.function(simple_relu)
+    root.relu(tf.constant(1))
+    root.relu(tf.constant(-1))
+    root.halve = halve_until_small
+    return root
