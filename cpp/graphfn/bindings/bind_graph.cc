@@ -7,6 +7,7 @@
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/core/resource.h"
+#include "graphfn/ir/inline.h"
 #include "graphfn/passes/auto_control_deps.h"
 #include "graphfn/passes/pass_manager.h"
 #include "graphfn/runtime/plan.h"
@@ -161,6 +162,30 @@ void bind_graph(py::module_& m) {
       }, py::arg("name"), py::arg("constant_folding") = true, py::arg("arithmetic_optimization") = true,
          py::arg("verify") = false);
 
+  m.def("inline_function", [](const Graph& fn, const py::list& tensors, const std::string& name) {
+    // Calls `fn` inside the graph being traced by copying its nodes there (ir/inline.h); eager
+    // inputs become constants, tensors of enclosing graphs are captured.
+    const std::shared_ptr<Graph>& g = current_graph_ptr();
+    if (!g) throw py::value_error("inline_function needs a graph being traced");
+    std::vector<Endpoint> inputs;
+    for (py::handle t : tensors) {
+      int id = 0;
+      if (const SymbolicTensor* s = symbolic_tensor_ptr(t)) {
+        inputs.push_back(capture(*g, *s));
+        if (inputs.back().node < 0) throw py::value_error("a tensor from an unrelated graph was passed to a function");
+      } else if (const Tensor* value = eager_tensor_ptr(t)) {
+        throw_if_error(g->add_const(*value, g->name_scope + "Const", &id));
+        inputs.push_back(Endpoint{id, 0});
+      } else {
+        throw py::type_error("inline_function expects tensors");
+      }
+    }
+    std::vector<Endpoint> outputs;
+    throw_if_error(inline_graph(*g, fn, inputs, g->unique_name(g->name_scope + name) + "/", &outputs));
+    std::vector<SymbolicTensor> out;
+    for (const Endpoint& e : outputs) out.push_back(SymbolicTensor{g, e});
+    return out;
+  });
   m.def("push_graph", [](std::shared_ptr<Graph> g) { g_graph_stack.push_back(std::move(g)); });
   m.def("pop_graph", [] {
     if (!g_graph_stack.empty()) g_graph_stack.pop_back();

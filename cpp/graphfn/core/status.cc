@@ -27,6 +27,10 @@ const char* code_name(Code code) {
   return "UNKNOWN";
 }
 
+Status with_context(const Status& s, const std::string& where) {
+  return s.ok() ? s : Status(s.code(), where + ": " + s.message());
+}
+
 std::string Status::to_string() const {
   if (ok()) return "OK";
   return std::string(code_name(code_)) + ": " + message_;

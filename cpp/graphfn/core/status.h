@@ -44,6 +44,9 @@ class [[nodiscard]] Status {
 
 const char* code_name(Code code);  // "INVALID_ARGUMENT", ...
 
+// `s` with "<where>: " before its message (OK stays OK): errors say where they happened.
+Status with_context(const Status& s, const std::string& where);
+
 // Builds a message from pieces: errors::InvalidArgument("Incompatible shapes: ", a, " vs. ", b).
 namespace errors {
 namespace internal {

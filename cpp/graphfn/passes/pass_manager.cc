@@ -14,8 +14,7 @@ template <typename Pass>
 Status run_pass(Graph& graph, const OptimizerOptions& options, const char* name, Pass pass, bool* changed) {
   *changed = pass(graph) || *changed;
   if (!options.verify) return Status::OK();
-  const Status s = verify_graph(graph);
-  return s.ok() ? s : Status(s.code(), std::string("after ") + name + ": " + s.message());
+  return with_context(verify_graph(graph), std::string("after ") + name);
 }
 
 }  // namespace

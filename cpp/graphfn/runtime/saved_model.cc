@@ -67,8 +67,8 @@ Status SavedModel::from_saved_graph(SavedGraph saved, std::shared_ptr<const Save
   for (const SavedGraph::Signature& sig : saved.signatures) {
     SavedFunction f;
     f.key_ = sig.key;
-    Status s = compile(saved, sig, &f.inputs_, &f.outputs_, &f.plan_);
-    if (!s.ok()) return Status(s.code(), "signature '" + sig.key + "': " + s.message());
+    GRAPHFN_RETURN_IF_ERROR(
+        with_context(compile(saved, sig, &f.inputs_, &f.outputs_, &f.plan_), "signature '" + sig.key + "'"));
     model->signatures_.emplace(sig.key, std::move(f));
   }
   model->saved_ = std::move(saved);

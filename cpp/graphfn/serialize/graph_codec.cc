@@ -13,10 +13,6 @@ namespace {
 // Attr value tags: the index of the AttrValue alternative (0, "no value", is never written).
 static_assert(std::variant_size_v<AttrValue> == 13, "new AttrValue kinds need a tag and docs/saving.md");
 
-Status with_context(const Status& s, const std::string& where) {
-  return s.ok() ? s : Status(s.code(), where + ": " + s.message());
-}
-
 // ---- writing ----
 
 Status write_graph_at(ByteWriter& w, const Graph& graph, const ResourceToIndex* resources);
@@ -127,20 +123,17 @@ class GraphReader {
  private:
   // An output of one of the first `before` nodes.
   Status endpoint(const Graph& g, int before, const char* what, Endpoint* e) {
-    int64_t node = 0;
-    uint64_t index = 0;
-    uint64_t raw = 0;
-    GRAPHFN_RETURN_IF_ERROR(r_.varint(&raw));
-    if (raw >= static_cast<uint64_t>(before)) {
-      return r_.corrupt(std::string(what) + " refers to node " + std::to_string(raw) +
+    uint64_t node = 0, index = 0;
+    GRAPHFN_RETURN_IF_ERROR(r_.varint(&node));
+    if (node >= static_cast<uint64_t>(before)) {
+      return r_.corrupt(std::string(what) + " refers to node " + std::to_string(node) +
                         ", which does not come before it (inputs must be earlier nodes, so graphs have no cycles)");
     }
-    node = static_cast<int64_t>(raw);
     GRAPHFN_RETURN_IF_ERROR(r_.varint(&index));
-    const size_t outputs = g.node(static_cast<int>(node)).output_dtypes.size();
-    if (index >= outputs) {
-      return r_.corrupt(std::string(what) + " refers to output " + std::to_string(index) + " of node '" +
-                        g.node(static_cast<int>(node)).name + "', which has " + std::to_string(outputs));
+    const Node& src = g.node(static_cast<int>(node));
+    if (index >= src.output_dtypes.size()) {
+      return r_.corrupt(std::string(what) + " refers to output " + std::to_string(index) + " of node '" + src.name +
+                        "', which has " + std::to_string(src.output_dtypes.size()));
     }
     *e = Endpoint{static_cast<int>(node), static_cast<int>(index)};
     return Status::OK();

@@ -237,8 +237,7 @@ Status read_npy(const std::string& path, Tensor* out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return errors::NotFound("cannot open ", path);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const Status s = decode_npy(bytes, out);
-  return s.ok() ? s : Status(s.code(), path + ": " + s.message());
+  return with_context(decode_npy(bytes, out), path);
 }
 
 Status write_npy(const std::string& path, const Tensor& t) {

@@ -15,10 +15,6 @@ namespace fs = std::filesystem;
 
 constexpr int64_t kMaxEntries = int64_t(1) << 31;
 
-Status with_context(const Status& s, const std::string& where) {
-  return s.ok() ? s : Status(s.code(), where + ": " + s.message());
-}
-
 // ---- body ----
 
 Status encode_body(const SavedGraph& saved, ByteWriter& w) {
@@ -165,7 +161,6 @@ Status encode_saved_graph(const SavedGraph& saved, std::string* bytes) {
 }
 
 Status decode_saved_graph(std::string_view bytes, SavedGraph* saved) {
-  ByteReader r(bytes);
   if (bytes.size() < kSavedGraphHeaderBytes) {
     return Status(Code::kDataLoss, "truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the " +
                                        std::to_string(kSavedGraphHeaderBytes) + "-byte header");
@@ -173,10 +168,9 @@ Status decode_saved_graph(std::string_view bytes, SavedGraph* saved) {
   if (std::memcmp(bytes.data(), kSavedGraphMagic, sizeof(kSavedGraphMagic)) != 0) {
     return Status(Code::kDataLoss, "not a graphfn saved graph (wrong magic number)");
   }
-  char magic[sizeof(kSavedGraphMagic)];
+  ByteReader r(bytes.substr(sizeof(kSavedGraphMagic)));
   uint32_t version = 0, crc = 0;
   uint64_t body_size = 0;
-  GRAPHFN_RETURN_IF_ERROR(r.bytes(magic, sizeof(magic), "magic number"));  // checked above
   GRAPHFN_RETURN_IF_ERROR(r.u32(&version));
   if (version != kSavedGraphVersion) {
     return Status(Code::kDataLoss, "format version " + std::to_string(version) +

@@ -3,8 +3,9 @@
 import itertools
 
 from graphfn import _core
+from graphfn import context
 from graphfn.eager import backprop as _backprop
-from graphfn.framework.tensor import EagerTensor, Tensor
+from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function.function_type import FunctionType, output_type_of
 from graphfn.function.func_graph import FuncGraph
@@ -78,7 +79,7 @@ class ConcreteFunction:
         if missing:
             raise TypeError("%s missing required arguments: %s." % (head, ", ".join(missing)))
         for i, value in enumerate(values):
-            if not isinstance(value, EagerTensor):
+            if not isinstance(value, Tensor):
                 raise TypeError("%s: expected argument #%d(zero-based) to be a Tensor; got %s (%s)."
                                 % (head, i, type(value).__name__, value))
         return values
@@ -89,6 +90,8 @@ class ConcreteFunction:
         return _InferenceFunction(self)
 
     def _call_flat(self, tensors):
+        if not context.executing_eagerly():  # called while another function is traced
+            return self._pack(_core.inline_function(self._graph._graph, list(tensors), self._python_name))
         if _backprop._state.tapes:
             for variable in self._variables:
                 _backprop.variable_accessed(variable)
@@ -218,7 +221,7 @@ def _check_and_flatten(param, traced, value, flat):
         raise TypeError("Can not cast %r to %r" % (value, param.type))
     for t, v in zip(traced_leaves, leaves):
         if isinstance(t, Tensor):
-            if not isinstance(v, EagerTensor):
+            if not isinstance(v, Tensor):
                 v = _core.to_tensor(v, t._dtype_enum)
             flat.append(v)
         elif not (t == v or (t != t and v != v)):

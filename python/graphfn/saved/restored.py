@@ -5,7 +5,6 @@ restored functions do; nothing is traced again), concrete functions, and signatu
 import collections.abc
 
 from graphfn import _core
-from graphfn import context
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function import polymorphic_function
@@ -38,7 +37,8 @@ def user_object(callable_):
 
 
 class RestoredConcreteFunction(ConcreteFunction):
-    """A concrete function loaded from a file: its graph runs like a traced one."""
+    """A concrete function loaded from a file: its graph runs (or is inlined into a graph
+    being traced) like a traced one."""
 
     @property
     def structured_outputs(self):
@@ -46,18 +46,8 @@ class RestoredConcreteFunction(ConcreteFunction):
                                   self._structured_outputs)
 
 
-def _not_while_tracing():
-    if not context.executing_eagerly():
-        raise NotImplementedError("graphfn cannot call a loaded function inside a tf.function yet; call it "
-                                  "eagerly (see docs/saving.md)")
-
-
 class RestoredSignature(RestoredConcreteFunction):
     """A signature: keyword-only tensor inputs, a dict of outputs named as TF names them."""
-
-    def __call__(self, *args, **kwargs):
-        _not_while_tracing()
-        return super().__call__(*args, **kwargs)
 
     @property
     def structured_outputs(self):
@@ -101,7 +91,6 @@ class RestoredFunction:
         return self._signature
 
     def __call__(self, *args, **kwargs):
-        _not_while_tracing()
         if not self.concrete_functions:
             raise ValueError("Found zero restored functions for caller function.")
         if self._input_signature is not None:

@@ -196,3 +196,27 @@ def test_paths_may_be_pathlike(tmp_path):
     tf.saved_model.save(Scaler(), tmp_path / "m")
     assert os.listdir(tmp_path / "m") == ["saved_graph.gfn"]
     assert tf.saved_model.load(tmp_path / "m").b.numpy() == 0.5
+
+
+def test_loaded_functions_can_be_called_inside_a_tf_function(loaded, tmp_path):
+    # TF calls them through a function-call op; graphfn copies their nodes into the traced graph.
+    tf.saved_model.save(Scaler(), str(tmp_path / "scaler"))
+    scaler = tf.saved_model.load(str(tmp_path / "scaler"))
+
+    @tf.function
+    def use(x, n):
+        y = loaded.halve(x)
+        return y * 2.0, loaded.relu(n), scaler.signatures["serving_default"](x=tf.reshape(x[:2], [1, 2]))["output_0"]
+
+    x = np.array([3.0, 5.0], np.float32)
+    y, r, s = use(tf.constant(x), tf.constant(-2))
+    np.testing.assert_array_equal(y.numpy(), halve_until_small_np(x) * 2)
+    assert r.numpy() == 0
+    np.testing.assert_array_equal(s.numpy(), [[3.0 * 1.0 + 0.5, 5.0 * 2.0 + 0.5]])  # x * v + b
+
+    @tf.function
+    def twice(x):
+        return loaded(x) + loaded(x)
+
+    np.testing.assert_array_equal(twice(tf.constant([[1.0, 1.0]])).numpy(), [[3.0, 5.0]])  # 2 * ([1, 2] + 0.5)
+    assert loaded.calls.numpy() == 2  # both inlined assign_adds ran, once each
