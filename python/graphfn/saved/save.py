@@ -9,6 +9,7 @@ not saved."""
 import inspect
 import json
 import os
+import sys
 
 from graphfn import _core
 from graphfn.framework.tensor import Tensor
@@ -26,7 +27,7 @@ FORMAT = "graphfn.saved_model"
 @tf_export("saved_model.save")
 def save(obj, export_dir, signatures=None, options=None):
     """Saves `obj` (a Module, a tf.function or a concrete function) to `export_dir`."""
-    if not isinstance(obj, (Module, Function, ConcreteFunction)) and not _is_variable(obj):
+    if not isinstance(obj, (Function, ConcreteFunction)) and not _is_module(obj) and not _is_variable(obj):
         raise ValueError("Expected an object of type `Trackable`, such as `tf.Module` or a subclass of the "
                          "`Trackable` class, for export. Got %r with type %s." % (obj, type(obj)))
     saver = _Saver()
@@ -42,10 +43,19 @@ def _is_variable(value):
     return isinstance(value, Variable)
 
 
+def _is_module(value):
+    """A tf.Module or a Keras layer/model: objects whose attributes are walked. (Keras is imported
+    lazily; if it was never imported, no layer exists.)"""
+    if isinstance(value, Module):
+        return True
+    layer_module = sys.modules.get("graphfn.keras.layers.layer")
+    return layer_module is not None and isinstance(value, layer_module.Layer)
+
+
 def _trackable(value):
     """True for what a module's attribute can save: variables, modules, functions, or lists,
     tuples and dicts holding any."""
-    if _is_variable(value) or isinstance(value, (Module, Function, ConcreteFunction)):
+    if _is_variable(value) or _is_module(value) or isinstance(value, (Function, ConcreteFunction)):
         return True
     if isinstance(value, (list, tuple, dict)):
         return any(_trackable(v) for v in (value.values() if isinstance(value, dict) else value))
@@ -56,7 +66,7 @@ def _module_children(module):
     """(name, value) of a module's saveable attributes: instance attributes, then the
     tf.function methods of its class (bound to the instance)."""
     children = [(k, v) for k, v in sorted(vars(module).items())
-                if k not in module._TF_MODULE_IGNORED_PROPERTIES and _trackable(v)]
+                if k not in getattr(module, "_TF_MODULE_IGNORED_PROPERTIES", ()) and _trackable(v)]
     for name in sorted(dir(type(module))):
         if name not in vars(module) and isinstance(inspect.getattr_static(type(module), name, None), Function):
             children.append((name, getattr(module, name)))
@@ -109,7 +119,7 @@ class _Saver:
                     "concrete": [self.function(cf) for cf in _concrete_functions(value)]}
         if isinstance(value, ConcreteFunction):
             return {"type": "concrete", "function": self.function(value)}
-        if isinstance(value, Module):
+        if _is_module(value):
             return {"type": "module", "class": type(value).__name__,
                     "children": {name: self.node(child) for name, child in _module_children(value)}}
         if isinstance(value, dict):
@@ -182,7 +192,7 @@ def _signature_map(obj, signatures):
     """key -> Function or ConcreteFunction, as TF resolves `signatures`."""
     if signatures is None:
         candidates = [obj] if isinstance(obj, Function) else (
-            [v for _, v in _module_children(obj)] if isinstance(obj, Module) else [])
+            [v for _, v in _module_children(obj)] if _is_module(obj) else [])
         with_specs = [f for f in candidates if isinstance(f, Function) and f.input_signature is not None]
         return {DEFAULT_SIGNATURE_KEY: with_specs[0]} if len(with_specs) == 1 else {}
     if not isinstance(signatures, dict):

@@ -2,9 +2,34 @@
 `if` on a tensor: StatelessIf), a while loop (StatelessWhile), and a Module with variables and a
 decorated method. Expected values come from NumPy arithmetic."""
 
+import os
+import subprocess
+
 import numpy as np
+import pytest
 
 import graphfn as tf
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+
+def _runner():
+    """The C++ runner: tests/run_all.sh sets GRAPHFN_RUN to the one it built; without it the usual
+    build directories are searched."""
+    given = os.environ.get("GRAPHFN_RUN")
+    if given:
+        assert os.path.isfile(given), "GRAPHFN_RUN=%s does not exist" % given
+        return given
+    for build in ("build/cpp-tests", "build/dev"):
+        path = os.path.join(_ROOT, build, "graphfn-run")
+        if os.path.isfile(path):
+            return path
+    pytest.skip("graphfn-run is not built (bash tests/run_all.sh builds it and sets GRAPHFN_RUN)")
+
+
+def run_graphfn_run(*args):
+    """Runs graphfn-run with `args`; the CompletedProcess (text stdout/stderr)."""
+    return subprocess.run([_runner(), *map(str, args)], capture_output=True, text=True, timeout=120)
 
 
 def simple_relu(x):

@@ -3,31 +3,13 @@ numbers as the Python load, .npy in and out, clear failures. tests/run_all.sh se
 to the runner it built; without it the test looks in the usual build directories."""
 
 import os
-import subprocess
 
 import numpy as np
 import pytest
 
 import graphfn as tf
 from saved_cases import Scaler, halve_until_small_np, make_module
-
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-
-def _runner():
-    given = os.environ.get("GRAPHFN_RUN")
-    if given:
-        assert os.path.isfile(given), "GRAPHFN_RUN=%s does not exist" % given
-        return given
-    for build in ("build/cpp-tests", "build/dev"):
-        path = os.path.join(_ROOT, build, "graphfn-run")
-        if os.path.isfile(path):
-            return path
-    pytest.skip("graphfn-run is not built (bash tests/run_all.sh builds it and sets GRAPHFN_RUN)")
-
-
-def _run(*args):
-    return subprocess.run([_runner(), *map(str, args)], capture_output=True, text=True, timeout=120)
+from saved_cases import run_graphfn_run as _run
 
 
 @pytest.fixture(scope="module")
