@@ -184,4 +184,14 @@ with tf.GradientTape() as tape:
     y = v * v
 tape.gradient(y, v)
 '''),
+    case("variables/captured_variable_nodes", '''
+v = tf.Variable(1.0)
+
+@tf.function
+def f(x):
+    v.assign_add(x)
+    return v.read_value()
+
+print([op.type for op in f.get_concrete_function(tf.constant(1.0)).graph.get_operations()])
+''', deliberate="captured variables are constants of the graph, not Placeholders fed per call"),
 ]
