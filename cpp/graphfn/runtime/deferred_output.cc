@@ -2,22 +2,31 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
-#include <chrono>
+#include <climits>
+#include <ctime>
 #include <string>
 
 namespace graphfn {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr size_t kMaxPending = 64 * 1024;
-constexpr Clock::duration kMaxAge = std::chrono::milliseconds(100);  // a long loop's prints still show
+std::atomic<int64_t> max_age_ns{100 * 1000 * 1000};
+
+// A coarse clock (a few ms resolution) costs a few ns: read at every print.
+int64_t now_ns() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
+  return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
 
 struct Pending {
   int depth = 0;  // open scopes
   int fd = -1;    // where `text` goes
   std::string text;
-  Clock::time_point since;  // when `text` got its first byte
+  int64_t since = 0;  // when `text` got its first byte
+  int64_t last_write = INT64_MIN / 2;  // when this thread last wrote output (a write() call)
 };
 thread_local Pending pending;
 
@@ -40,26 +49,34 @@ Status flush_output() {
   if (pending.text.empty()) return Status::OK();
   const Status s = write_all(pending.fd, pending.text);
   pending.text.clear();  // keeps its capacity for the next run
+  pending.last_write = now_ns();
   return s;
 }
 
 Status write_output(int fd, std::string_view text, std::string_view end) {
   const size_t n = text.size() + end.size();
-  if (pending.depth == 0 || n > kMaxPending) {
+  const int64_t now = now_ns();
+  const int64_t max_age = max_age_ns.load(std::memory_order_relaxed);
+  // At once: outside a run, a huge text, or the first print after a quiet spell (a loop that
+  // prints, then works for a while, shows its line as it goes).
+  const bool quiet = pending.text.empty() && now - pending.last_write >= max_age;
+  if (pending.depth == 0 || n > kMaxPending || quiet) {
     GRAPHFN_RETURN_IF_ERROR(flush_output());
+    pending.last_write = now;
     return write_all(fd, std::string(text).append(end));  // one write(), as one line
   }
   if (!pending.text.empty() && (pending.fd != fd || pending.text.size() + n > kMaxPending)) {
     GRAPHFN_RETURN_IF_ERROR(flush_output());
   }
-  const Clock::time_point now = Clock::now();
   if (pending.text.empty()) {
     pending.fd = fd;
     pending.since = now;
   }
   pending.text.append(text).append(end);
-  return now - pending.since >= kMaxAge ? flush_output() : Status::OK();
+  return now - pending.since >= max_age ? flush_output() : Status::OK();
 }
+
+int64_t set_output_max_age_ns(int64_t ns) { return max_age_ns.exchange(ns); }
 
 DeferredOutputScope::DeferredOutputScope() { ++pending.depth; }
 

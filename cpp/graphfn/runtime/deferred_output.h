@@ -1,9 +1,11 @@
-// tf.print's writes to stdout/stderr while a graph runs: collected per thread and written when
-// the outermost run on that thread ends (one write() instead of one per print in a loop). The
-// order of all writes is kept: switching file descriptors, printing to a file, a full buffer or
-// a buffer older than a tenth of a second writes what is pending first. Outside a run (eager
-// tf.print) writes happen at once.
+// tf.print's writes to stdout/stderr while a graph runs. A print after a quiet spell goes out at
+// once; prints that follow it quickly (a loop printing every iteration) are collected per thread
+// and written together (one write() instead of one per print) when the outermost run on the
+// thread ends, when a loop starts or ends, or at the next print a tenth of a second on. The order
+// of all writes is kept: switching file descriptors, printing to a file or a full buffer writes
+// what is pending first. Outside a run (eager tf.print) writes happen at once.
 #pragma once
+#include <cstdint>
 #include <string_view>
 
 #include "graphfn/core/status.h"
@@ -29,5 +31,8 @@ class DeferredOutputScope {
  private:
   bool open_ = true;
 };
+
+// For tests: the quiet spell / age limit in nanoseconds (default 100 ms); returns the old one.
+int64_t set_output_max_age_ns(int64_t ns);
 
 }  // namespace graphfn

@@ -141,7 +141,9 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
     GRAPHFN_RETURN_IF_ERROR(find_kernel(*node.op, step.type_attrs, &step.kernel));
     // Static only if the inputs' traced shapes were fully known too: then, with static feeds,
     // the run-time input shapes are exactly the traced ones (data-dependent shapes never are).
-    step.static_outputs = !node.output_shapes.empty();
+    // Ops with no outputs (tf.print, assign) count as static too: their shape functions only
+    // check input shapes.
+    step.static_outputs = node.output_shapes.size() == node.output_dtypes.size();
     for (const Shape& s : node.output_shapes) step.static_outputs = step.static_outputs && s.fully_defined();
     for (const Endpoint& in : node.inputs) step.static_outputs = step.static_outputs && graph.shape(in).fully_defined();
     if (step.static_outputs) {
@@ -382,6 +384,14 @@ Status Plan::run_branch(const Step& step, Frame& frame, const std::string** fail
 }
 
 Status Plan::run_while(const Step& step, Frame& frame, const std::string** failed_node) const {
+  // A loop's start and end write tf.print's deferred output: what was printed before shows
+  // while the loop works, and the loop's last lines before what comes after it.
+  auto flush_at = [&](const Step& step, const std::string** failed_node) {
+    Status s = flush_output();
+    if (!s.ok()) *failed_node = &step.node_name;
+    return s;
+  };
+  GRAPHFN_RETURN_IF_ERROR(flush_at(step, failed_node));
   const Plan& cond = *step.sub_plans[0];
   const Plan& body = *step.sub_plans[1];
   Frame& cond_frame = *frame.sub[step.first_sub];
@@ -437,7 +447,7 @@ Status Plan::run_while(const Step& step, Frame& frame, const std::string** faile
   }
   for (int k = 0; k < n; ++k) frame.slots[step.first_output_slot + k] = std::move(state[k]);
   for (int a = 0; a < num_accumulated; ++a) frame.slots[step.first_output_slot + n + a] = make_list_tensor(accumulated[a]);
-  return Status::OK();
+  return flush_at(step, failed_node);
 }
 
 void Plan::hand_over(Frame& frame, int i, Tensor& to) const {
@@ -446,8 +456,12 @@ void Plan::hand_over(Frame& frame, int i, Tensor& to) const {
     return;
   }
   Tensor& slot = frame.slots[result_slots_[i]];
-  std::swap(to, slot);
-  if (!worth_keeping(slot)) slot = Tensor();
+  if (worth_keeping(to)) {
+    std::swap(to, slot);
+  } else {
+    to = std::move(slot);
+    slot = Tensor();
+  }
 }
 
 std::vector<std::string> Plan::step_names() const {

@@ -1,6 +1,7 @@
 // Deferred tf.print output: written in order, when the outermost scope closes.
 #include <unistd.h>
 
+#include <climits>
 #include <cstdio>
 #include <iostream>
 
@@ -46,10 +47,23 @@ class CapturedFds {
   int saved_out_ = -1, saved_err_ = -1;
 };
 
+// Sets the quiet spell / age limit for one test (no test depends on timing).
+class MaxAge {
+ public:
+  explicit MaxAge(int64_t ns) : old_(set_output_max_age_ns(ns)) {}
+  ~MaxAge() { set_output_max_age_ns(old_); }
+
+ private:
+  int64_t old_;
+};
+
+constexpr int64_t kForever = INT64_MAX;
+
 }  // namespace
 
 TEST_CASE("output is written at once outside a scope, deferred inside one", "[runtime][output]") {
   CapturedFds fds;
+  MaxAge never(kForever);
   REQUIRE(write_output(2, "eager", "\n").ok());
   CHECK(fds.contents() == "eager\n");
   {
@@ -68,6 +82,7 @@ TEST_CASE("output is written at once outside a scope, deferred inside one", "[ru
 
 TEST_CASE("deferred output keeps the order of writes to different fds", "[runtime][output]") {
   CapturedFds fds;
+  MaxAge never(kForever);
   {
     DeferredOutputScope scope;
     REQUIRE(write_output(1, "out1", "\n").ok());
@@ -82,4 +97,13 @@ TEST_CASE("deferred output keeps the order of writes to different fds", "[runtim
     REQUIRE(flush_output().ok());  // e.g. before a print to a file
     CHECK(fds.contents() == "out1\nerr\nout2\npending\n");
   }
+}
+
+TEST_CASE("a print after a quiet spell, or past the age limit, is written at once", "[runtime][output]") {
+  CapturedFds fds;
+  MaxAge always(0);  // every print comes after a quiet spell
+  DeferredOutputScope scope;
+  REQUIRE(write_output(2, "first", "\n").ok());
+  REQUIRE(write_output(1, "second", "\n").ok());
+  CHECK(fds.contents() == "first\nsecond\n");
 }
