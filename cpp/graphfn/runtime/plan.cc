@@ -4,6 +4,7 @@
 
 #include "graphfn/core/tensor_list.h"
 #include "graphfn/runtime/deferred_output.h"
+#include "graphfn/kernels/kernel_context.h"
 #include "graphfn/runtime/eager.h"
 
 namespace graphfn {
@@ -45,11 +46,19 @@ Status compile_subgraphs(const Node& node, std::initializer_list<const char*> at
   return out->empty() ? errors::Internal("node ", node.name, " has no functions") : Status::OK();
 }
 
+// run_kernel_with_shapes, inlined: the kernel alone, on the step's traced output shapes.
+template <typename Step>
+Status run_static(const Step& step, const Tensor* const* inputs, int n, std::vector<Tensor>* outputs) {
+  KernelContext kc{*step.op, inputs, n, step.attrs, step.type_attrs, step.output_dtypes, step.output_shapes,
+                   outputs, &step};
+  return step.kernel(kc);
+}
+
 // A tensor to leave in its slot after its last reader, for the step that fills the slot to
 // overwrite next time: nothing else holds it (the frame keeps no one else's tensor) and it is
 // small (a loop's scalars and short strings; the frame keeps no memory to speak of).
 bool worth_keeping(const Tensor& t) {
-  if (!t.buffer() || t.buffer().use_count() != 1 || t.bytes() > Buffer::kInlineBytes) return false;
+  if (!t.buffer() || t.buffer().use_count() != 1 || t.buffer()->bytes() > Buffer::kInlineBytes) return false;
   if (t.buffer()->recyclable()) return true;
   if (t.dtype() != DType::kString) return false;
   constexpr size_t kShortString = 1024;
@@ -322,8 +331,7 @@ Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed
     for (int k = 0; k < step.num_outputs; ++k) outputs[k] = std::move(slots[step.first_output_slot + k]);
     if (step.num_outputs > 0 && !outputs[0].buffer() && frame.spare.buffer()) outputs[0] = std::move(frame.spare);
     s = feeds_static && step.static_outputs
-            ? run_kernel_with_shapes(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs,
-                                     step.output_dtypes, step.output_shapes, &outputs, &step)
+            ? run_static(step, inputs.data(), n, &outputs)
             : run_kernel(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs, &outputs, &step);
     if (!s.ok()) {
       *failed_node = &step.node_name;
