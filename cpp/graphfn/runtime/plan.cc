@@ -306,6 +306,17 @@ Status Plan::execute_with(Frame& frame, const Tensor* const* feeds, int n, const
   return execute(frame, feeds_static, failed_node);
 }
 
+inline void Plan::release(Frame& frame, int slot) {
+  // Intermediates are dropped after their last reader, so a chain of ops keeps only a few
+  // buffers alive; the last one dropped is offered to the next kernel, whose allocate_output
+  // reuses an unshared buffer of its dtype and shape (no malloc in a chain of same-shaped ops).
+  // Small ones (a loop's scalars) stay in their slot for the step that fills it next time.
+  Tensor& t = frame.slots[slot];
+  if (worth_keeping(t)) return;
+  frame.spare = std::move(t);
+  t = Tensor();
+}
+
 Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed_node) const {
   std::vector<Tensor>& slots = frame.slots;
   std::vector<const Tensor*>& inputs = frame.inputs;
@@ -328,7 +339,14 @@ Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed
     // Each output starts as what the step left in its slot last time (in a loop: the same dtype
     // and shape), which allocate_output overwrites when nothing else holds it; else the spare.
     outputs.resize(step.num_outputs);
-    for (int k = 0; k < step.num_outputs; ++k) outputs[k] = std::move(slots[step.first_output_slot + k]);
+    for (int k = 0; k < step.num_outputs; ++k) {
+      Tensor& slot = slots[step.first_output_slot + k];
+      if (slot.buffer()) {
+        outputs[k] = std::move(slot);
+      } else if (outputs[k].buffer()) {
+        outputs[k] = Tensor();
+      }
+    }
     if (step.num_outputs > 0 && !outputs[0].buffer() && frame.spare.buffer()) outputs[0] = std::move(frame.spare);
     s = feeds_static && step.static_outputs
             ? run_static(step, inputs.data(), n, &outputs)
@@ -346,17 +364,6 @@ Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed
   }
   frame.spare = Tensor();  // the frame outlives the run: no large buffer stays behind
   return Status::OK();
-}
-
-void Plan::release(Frame& frame, int slot) {
-  // Intermediates are dropped after their last reader, so a chain of ops keeps only a few
-  // buffers alive; the last one dropped is offered to the next kernel, whose allocate_output
-  // reuses an unshared buffer of its dtype and shape (no malloc in a chain of same-shaped ops).
-  // Small ones (a loop's scalars) stay in their slot for the step that fills it next time.
-  Tensor& t = frame.slots[slot];
-  if (worth_keeping(t)) return;
-  frame.spare = std::move(t);
-  t = Tensor();
 }
 
 Status Plan::run_branch(const Step& step, Frame& frame, const std::string** failed_node) const {
