@@ -1,24 +1,38 @@
 // StringFormat fills the template's placeholders with tensor_text() of each input; PrintV2
 // writes to the process's stderr/stdout file descriptor (so fd-level capture sees it, as with
 // TF) or appends to a file ("file:///path").
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
 
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/tensor_text.h"
+#include "graphfn/runtime/deferred_output.h"
 
 namespace graphfn {
 namespace {
 
+// The string this step made last time, when nothing else holds it (a graph executor leaves it
+// in the output): a loop's prints then reuse one string's storage.
+std::string* reusable_string(KernelContext& c) {
+  if (c.outputs->empty()) return nullptr;
+  const Tensor& old = (*c.outputs)[0];
+  if (old.dtype() != DType::kString || old.num_elements() != 1 || old.rank() != 0 || !old.buffer() ||
+      old.buffer().use_count() != 1) {
+    return nullptr;
+  }
+  return old.data<std::string>();
+}
+
 Status string_format(KernelContext& c) {
+  static const std::string kEmpty, kBraces = "{}";
   const std::string* tmpl = c.attrs.get_string("template");
   const std::string* placeholder = c.attrs.get_string("placeholder");
-  const std::string& ph = placeholder ? *placeholder : "{}";
-  const std::string text = tmpl ? *tmpl : std::string();
+  const std::string& ph = placeholder ? *placeholder : kBraces;
+  const std::string& text = tmpl ? *tmpl : kEmpty;
   const int64_t summarize = c.attrs.get_int("summarize", 3);
-  std::string out;
+  std::string local;
+  std::string* reused = reusable_string(c);
+  std::string& out = reused ? *reused : local;
+  out.clear();
   size_t pos = 0;
   int next = 0;
   while (true) {
@@ -28,25 +42,18 @@ Status string_format(KernelContext& c) {
       return errors::InvalidArgument("Num placeholders in template and num inputs must match: ", next + 1,
                                      " vs. ", c.num_inputs);
     }
-    out += text.substr(pos, found - pos) + tensor_text(c.input(next++), summarize);
+    out.append(text, pos, found - pos).append(tensor_text(c.input(next++), summarize));
     pos = found + ph.size();
   }
   if (next != c.num_inputs) {
     return errors::InvalidArgument("Num placeholders in template and num inputs must match: ", next, " vs. ",
                                    c.num_inputs);
   }
-  out += text.substr(pos);
-  c.allocate_output(0).data<std::string>()[0] = std::move(out);
-  return Status::OK();
-}
-
-Status write_all(int fd, const std::string& text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return errors::Internal("write to fd ", fd, " failed");
-    done += static_cast<size_t>(n);
+  out.append(text, pos, std::string::npos);
+  if (reused) {
+    (*c.outputs)[0].clear_id();
+  } else {
+    c.allocate_output(0).data<std::string>()[0] = std::move(out);
   }
   return Status::OK();
 }
@@ -54,11 +61,14 @@ Status write_all(int fd, const std::string& text) {
 Status print_v2(KernelContext& c) {
   const std::string* stream = c.attrs.get_string("output_stream");
   const std::string* end = c.attrs.get_string("end");
-  const std::string text = c.input(0).data<std::string>()[0] + (end ? *end : "\n");
-  const std::string target = stream ? *stream : "stderr";
-  if (target == "stderr") return write_all(2, text);
-  if (target == "stdout") return write_all(1, text);
+  const std::string& message = c.input(0).data<std::string>()[0];
+  static const std::string kStderr = "stderr";
+  const std::string& target = stream ? *stream : kStderr;
+  const int fd = target == "stderr" ? 2 : target == "stdout" ? 1 : -1;
+  if (fd > 0) return write_output(fd, message, end ? std::string_view(*end) : std::string_view("\n"));
+  const std::string text = message + (end ? *end : "\n");
   if (target.rfind("file://", 0) == 0) {
+    GRAPHFN_RETURN_IF_ERROR(flush_output());  // the file may be where stdout/stderr go
     FILE* f = std::fopen(target.substr(7).c_str(), "a");
     if (!f) return errors::InvalidArgument("Cannot open file ", target.substr(7), " for printing");
     std::fwrite(text.data(), 1, text.size(), f);

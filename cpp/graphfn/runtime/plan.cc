@@ -3,6 +3,8 @@
 #include <atomic>
 
 #include "graphfn/core/tensor_list.h"
+#include "graphfn/runtime/deferred_output.h"
+#include "graphfn/kernels/kernel_context.h"
 #include "graphfn/runtime/eager.h"
 
 namespace graphfn {
@@ -42,6 +44,28 @@ Status compile_subgraphs(const Node& node, std::initializer_list<const char*> at
     GRAPHFN_RETURN_IF_ERROR(s);
   }
   return out->empty() ? errors::Internal("node ", node.name, " has no functions") : Status::OK();
+}
+
+// run_kernel_with_shapes, inlined: the kernel alone, on the step's traced output shapes.
+template <typename Step>
+Status run_static(const Step& step, const Tensor* const* inputs, int n, std::vector<Tensor>* outputs) {
+  KernelContext kc{*step.op, inputs, n, step.attrs, step.type_attrs, step.output_dtypes, step.output_shapes,
+                   outputs, &step};
+  return step.kernel(kc);
+}
+
+// A tensor to leave in its slot after its last reader, for the step that fills the slot to
+// overwrite next time: nothing else holds it (the frame keeps no one else's tensor) and it is
+// small (a loop's scalars and short strings; the frame keeps no memory to speak of).
+bool worth_keeping(const Tensor& t) {
+  if (!t.buffer() || t.buffer().use_count() != 1 || t.buffer()->bytes() > Buffer::kInlineBytes) return false;
+  if (t.buffer()->recyclable()) return true;
+  if (t.dtype() != DType::kString) return false;
+  constexpr size_t kShortString = 1024;
+  for (int64_t i = 0; i < t.num_elements(); ++i) {
+    if (t.data<std::string>()[i].capacity() > kShortString) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -126,7 +150,9 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
     GRAPHFN_RETURN_IF_ERROR(find_kernel(*node.op, step.type_attrs, &step.kernel));
     // Static only if the inputs' traced shapes were fully known too: then, with static feeds,
     // the run-time input shapes are exactly the traced ones (data-dependent shapes never are).
-    step.static_outputs = !node.output_shapes.empty();
+    // Ops with no outputs (tf.print, assign) count as static too: their shape functions only
+    // check input shapes.
+    step.static_outputs = node.output_shapes.size() == node.output_dtypes.size();
     for (const Shape& s : node.output_shapes) step.static_outputs = step.static_outputs && s.fully_defined();
     for (const Endpoint& in : node.inputs) step.static_outputs = step.static_outputs && graph.shape(in).fully_defined();
     if (step.static_outputs) {
@@ -257,13 +283,16 @@ Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* result
     frame.feed_ptrs[i] = &feeds[i];
   }
   const std::string* failed = nullptr;
+  DeferredOutputScope output;  // tf.print's writes go out together when the run ends
   Status s = execute_with(frame, frame.feed_ptrs.data(), num_feeds, &failed);
+  const Status written = output.close();
   if (!s.ok()) {
     const std::string node = failed ? *failed : std::string("?");
     // TF's text, less the Python traceback of where the node was defined.
     return Status(s.code(), "Graph execution error:\n\nDetected at node " + node + ":\n" + s.message() +
                                 "\n\t [[{{node " + node + "}}]] [Op:" + name_ + "]");
   }
+  GRAPHFN_RETURN_IF_ERROR(written);
   results->resize(result_slots_.size());
   for (size_t i = 0; i < result_slots_.size(); ++i) (*results)[i] = take_result(frame, static_cast<int>(i));
   return Status::OK();
@@ -277,6 +306,17 @@ Status Plan::execute_with(Frame& frame, const Tensor* const* feeds, int n, const
   return execute(frame, feeds_static, failed_node);
 }
 
+inline void Plan::release(Frame& frame, int slot) {
+  // Intermediates are dropped after their last reader, so a chain of ops keeps only a few
+  // buffers alive; the last one dropped is offered to the next kernel, whose allocate_output
+  // reuses an unshared buffer of its dtype and shape (no malloc in a chain of same-shaped ops).
+  // Small ones (a loop's scalars) stay in their slot for the step that fills it next time.
+  Tensor& t = frame.slots[slot];
+  if (worth_keeping(t)) return;
+  frame.spare = std::move(t);
+  t = Tensor();
+}
+
 Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed_node) const {
   std::vector<Tensor>& slots = frame.slots;
   std::vector<const Tensor*>& inputs = frame.inputs;
@@ -286,32 +326,43 @@ Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed
     if (step.first_sub >= 0) {
       s = step.op->control_flow == OpDef::ControlFlow::kWhile ? run_while(step, frame, failed_node)
                                                                : run_branch(step, frame, failed_node);
-      if (!s.ok()) return s;
-      for (int slot : step.release_after) slots[slot] = Tensor();
+      if (!s.ok()) {
+        frame.spare = Tensor();
+        return s;
+      }
+      for (int slot : step.release_after) release(frame, slot);
       continue;
     }
     inputs.clear();
     for (int ref : step.input_slots) inputs.push_back(&resolve(frame, ref));
     const int n = static_cast<int>(inputs.size());
+    // Each output starts as what the step left in its slot last time (in a loop: the same dtype
+    // and shape), which allocate_output overwrites when nothing else holds it; else the spare.
+    outputs.resize(step.num_outputs);
+    for (int k = 0; k < step.num_outputs; ++k) {
+      Tensor& slot = slots[step.first_output_slot + k];
+      if (slot.buffer()) {
+        outputs[k] = std::move(slot);
+      } else if (outputs[k].buffer()) {
+        outputs[k] = Tensor();
+      }
+    }
+    if (step.num_outputs > 0 && !outputs[0].buffer() && frame.spare.buffer()) outputs[0] = std::move(frame.spare);
     s = feeds_static && step.static_outputs
-            ? run_kernel_with_shapes(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs,
-                                     step.output_dtypes, step.output_shapes, &outputs, &step)
+            ? run_static(step, inputs.data(), n, &outputs)
             : run_kernel(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs, &outputs, &step);
     if (!s.ok()) {
       *failed_node = &step.node_name;
+      frame.spare = Tensor();
       return s;
     }
-    // Swapped, not moved: the slot's previous tensor may be recycled by the next kernel.
-    for (size_t k = 0; k < outputs.size(); ++k) std::swap(slots[step.first_output_slot + k], outputs[k]);
-    // Intermediates are dropped after their last reader, so a chain of ops keeps only a few
-    // buffers alive; one is offered to the next kernel, whose allocate_output reuses an unshared
-    // buffer of its dtype and shape (no malloc in a chain of same-shaped ops).
-    for (int slot : step.release_after) {
-      Tensor released = std::move(slots[slot]);
-      slots[slot] = Tensor();
-      if (!outputs.empty() && !outputs[0].buffer()) outputs[0] = std::move(released);
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      outputs[k].clear_id();  // a reused tensor is a new one
+      slots[step.first_output_slot + k] = std::move(outputs[k]);
     }
+    for (int slot : step.release_after) release(frame, slot);
   }
+  frame.spare = Tensor();  // the frame outlives the run: no large buffer stays behind
   return Status::OK();
 }
 
@@ -343,11 +394,19 @@ Status Plan::run_branch(const Step& step, Frame& frame, const std::string** fail
   for (size_t i = 1; i < step.input_slots.size(); ++i) frame.inputs.push_back(&resolve(frame, step.input_slots[i]));
   GRAPHFN_RETURN_IF_ERROR(branch.execute_with(sub, frame.inputs.data(), static_cast<int>(frame.inputs.size()),
                                               failed_node));
-  for (int k = 0; k < step.num_outputs; ++k) frame.slots[step.first_output_slot + k] = branch.take_result(sub, k);
+  for (int k = 0; k < step.num_outputs; ++k) branch.hand_over(sub, k, frame.slots[step.first_output_slot + k]);
   return Status::OK();
 }
 
 Status Plan::run_while(const Step& step, Frame& frame, const std::string** failed_node) const {
+  // A loop's start and end write tf.print's deferred output: what was printed before shows
+  // while the loop works, and the loop's last lines before what comes after it.
+  auto flush_at = [&](const Step& step, const std::string** failed_node) {
+    Status s = flush_output();
+    if (!s.ok()) *failed_node = &step.node_name;
+    return s;
+  };
+  GRAPHFN_RETURN_IF_ERROR(flush_at(step, failed_node));
   const Plan& cond = *step.sub_plans[0];
   const Plan& body = *step.sub_plans[1];
   Frame& cond_frame = *frame.sub[step.first_sub];
@@ -388,7 +447,7 @@ Status Plan::run_while(const Step& step, Frame& frame, const std::string** faile
     // A loop invariant (result i is feed i) stays as it is.
     if (!body.results_read_feeds_) {
       for (int i = 0; i < n; ++i) {
-        if (!body.passes_through(i)) state[i] = body.take_result(body_frame, i);
+        if (!body.passes_through(i)) body.hand_over(body_frame, i, state[i]);
       }
       continue;
     }
@@ -403,7 +462,21 @@ Status Plan::run_while(const Step& step, Frame& frame, const std::string** faile
   }
   for (int k = 0; k < n; ++k) frame.slots[step.first_output_slot + k] = std::move(state[k]);
   for (int a = 0; a < num_accumulated; ++a) frame.slots[step.first_output_slot + n + a] = make_list_tensor(accumulated[a]);
-  return Status::OK();
+  return flush_at(step, failed_node);
+}
+
+void Plan::hand_over(Frame& frame, int i, Tensor& to) const {
+  if (!result_movable_[i]) {
+    to = result(frame, i);
+    return;
+  }
+  Tensor& slot = frame.slots[result_slots_[i]];
+  if (worth_keeping(to)) {
+    std::swap(to, slot);
+  } else {
+    to = std::move(slot);
+    slot = Tensor();
+  }
 }
 
 std::vector<std::string> Plan::step_names() const {

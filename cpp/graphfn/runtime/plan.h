@@ -48,6 +48,7 @@ class Plan {
     std::vector<const Tensor*> inputs;
     std::vector<Tensor> outputs;
     std::vector<Tensor> loop_vars;
+    Tensor spare;  // a released intermediate, offered to the next step that allocates an output
     std::vector<std::unique_ptr<Frame>> sub;  // by Step::first_sub
   };
 
@@ -80,6 +81,7 @@ class Plan {
 
   void schedule_releases();
   void init_frame(Frame& frame) const;
+  static void release(Frame& frame, int slot);  // after the slot's last reader
   // Runs the steps on a frame whose feed slots are filled. On error, *failed_node names the node
   // (inside a sub-plan for errors in a branch or body).
   Status execute(Frame& frame, bool feeds_static, const std::string** failed_node) const;
@@ -94,6 +96,10 @@ class Plan {
   Tensor take_result(Frame& frame, int i) const {
     return result_movable_[i] ? std::move(frame.slots[result_slots_[i]]) : result(frame, i);
   }
+  // Result i into `to` (an If's output slot, a loop variable); what `to` held, when small, goes
+  // to the result's slot, for the step that computes it to overwrite next time (a loop's scalars
+  // then cost no allocation).
+  void hand_over(Frame& frame, int i, Tensor& to) const;
 
   std::string name_;
   uint64_t serial_ = 0;  // unique per plan (a thread's cached frame belongs to one)

@@ -81,3 +81,34 @@ TEST_CASE("auto control deps order writes and reads in program order", "[passes]
   REQUIRE(plan->run(feeds, 2, &results).ok());
   CHECK(values<float>(results[0])[0] == 10.0f);
 }
+
+TEST_CASE("a plan's reused buffers never overwrite a variable's value", "[runtime][variables]") {
+  // v = x * 2 (a scalar intermediate the variable now holds); run twice: the first value, read
+  // out of the variable, must survive the second run (whose Mul may reuse its buffer).
+  auto v = new_variable(scalar<float>(0.0f));
+  Graph g;
+  int x = 0, hv = 0, two = 0, doubled = 0, assign = 0, plus = 0;
+  REQUIRE(g.add_placeholder(DType::kFloat32, Shape{}, "x", &x).ok());
+  REQUIRE(g.add_const(make_resource_tensor(v), "v", &hv).ok());
+  REQUIRE(g.add_const(scalar<float>(2.0f), "two", &two).ok());
+  REQUIRE(g.add_node("Mul", "mul", {{x, 0}, {two, 0}}, AttrMap(), &doubled).ok());
+  REQUIRE(g.add_node("AssignVariableOp", "AssignVariableOp", {{hv, 0}, {doubled, 0}},
+                     dtype_attr(DType::kFloat32), &assign).ok());
+  REQUIRE(g.add_node("AddV2", "add", {{x, 0}, {two, 0}}, AttrMap(), &plus).ok());
+  g.arguments = {x};
+  g.results = {{plus, 0}};
+  std::shared_ptr<const Plan> plan;
+  REQUIRE(Plan::build(g, &plan).ok());
+  std::vector<Tensor> results;
+  Tensor feed = scalar<float>(3.0f);
+  REQUIRE(plan->run(&feed, 1, &results).ok());
+  Tensor first;
+  REQUIRE(v->read(&first).ok());
+  feed = scalar<float>(5.0f);
+  REQUIRE(plan->run(&feed, 1, &results).ok());
+  Tensor second;
+  REQUIRE(v->read(&second).ok());
+  CHECK(values<float>(first)[0] == 6.0f);
+  CHECK(values<float>(second)[0] == 10.0f);
+  CHECK(values<float>(results[0])[0] == 7.0f);
+}
