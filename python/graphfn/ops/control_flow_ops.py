@@ -36,12 +36,17 @@ def _trace(graph, fn, args=()):
         return fn(*args)
 
 
-def _outputs(graph, structure):
+def _outputs(graph, structure, op_return_value=None):
     """The structure with every leaf but None passed through an Identity of `graph` (TF's branch
-    outputs); a TensorArray's flow goes through it."""
+    outputs); a TensorArray's flow goes through it. A returned Operation (what tf.print gives)
+    becomes, as in TF, `op_return_value` (the branch selector) made to wait for it."""
     def output(v):
         if v is None:
             return None
+        if isinstance(v, _core.Operation) and op_return_value is not None:
+            from graphfn.ops.control_dependency_ops import control_dependencies
+            with control_dependencies([v]):
+                return ops.Identity(op_return_value)
         if isinstance(v, tensor_array_ops.TensorArray):
             return v._with_flow(ops.Identity(v.flow))
         return ops.Identity(_to_graph_tensor(v))
@@ -62,7 +67,7 @@ def _branches(outer, name, selector, fns, labels, api, is_case):
     branches, results = [], []
     for fn in fns:
         graph = _core.subgraph(outer, name + "/")
-        results.append(_outputs(graph, _trace(graph, fn)))
+        results.append(_outputs(graph, _trace(graph, fn), selector))
         branches.append(graph)
     flats = [[t for t in tensor_array_ops.to_flows(nest.flatten(out)) if t is not None] for out in results]
     for i in range(1, len(results)):

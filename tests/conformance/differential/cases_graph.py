@@ -158,6 +158,23 @@ def f(x):
 
 f(tf.constant(3))
 '''),
+    case("graph/cond_branches_return_ops", '''
+@tf.function
+def f(x):
+    r = tf.cond(x > 0, lambda: tf.print("pos"), lambda: tf.print("neg"))
+    print("cond result:", r)
+    return x
+
+print(f(tf.constant(1)))
+print(f(tf.constant(-1)))
+'''),
+    case("graph/return_an_operation", '''
+@tf.function
+def g(x):
+    return tf.print("z")
+
+g(tf.constant(1))
+''', masks=((r"<function g at [^>]*>", "<function g>"),)),
     case("graph/control_dependencies_nodes", '''
 @tf.function
 def f(x):
