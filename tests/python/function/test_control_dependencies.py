@@ -171,3 +171,29 @@ def test_assert_as_control_input():
     assert int(f(tf.constant(2))) == 2
     with pytest.raises(tf.errors.InvalidArgumentError):
         f(tf.constant(-2))
+
+
+def test_control_input_from_the_enclosing_graph():
+    # TF's control captures: the If / While node made from the branch or body gets the control input.
+    @tf.function
+    def branch(x):
+        p = tf.print("outer")
+
+        def true_fn():
+            with tf.control_dependencies([p]):
+                return x + 1
+        return tf.cond(x > 0, true_fn, lambda: x - 1)
+
+    @tf.function
+    def loop(n):
+        p = tf.print("outer")
+
+        def body(i):
+            with tf.control_dependencies([p]):
+                return i + 1
+        return tf.while_loop(lambda i: i < n, body, [0])
+
+    assert int(branch(tf.constant(1))) == 2
+    assert _nodes(branch, tf.constant(1))["cond"] == ("StatelessIf", ["Greater", "x", "^PrintV2"])
+    assert int(loop(tf.constant(2))[0]) == 2
+    assert _nodes(loop, tf.constant(2))["while"][1][-1] == "^PrintV2"
