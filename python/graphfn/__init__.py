@@ -19,6 +19,7 @@ from graphfn.function import polymorphic_function as _polymorphic_function  # no
 from graphfn.ops import array_ops as _array_ops  # noqa: F401
 from graphfn.ops import check_ops as _check_ops  # noqa: F401
 from graphfn.ops import control_flow_ops as _control_flow_ops  # noqa: F401
+from graphfn.ops import control_dependency_ops as _control_dependency_ops  # noqa: F401
 from graphfn.ops import tensor_array_ops as _tensor_array_ops  # noqa: F401
 from graphfn.ops import logging_ops as _logging_ops  # noqa: F401
 from graphfn.ops import math_ops as _math_ops  # noqa: F401

@@ -67,8 +67,13 @@ class Variable:
 
     def _write(self, op, value, read_value):
         value = _assigned_tensor(self, value)
-        op(self.handle, value, dtype=self._dtype)
-        return _UnreadVariable(self) if read_value else None
+        written = op(self.handle, value, dtype=self._dtype)
+        if not read_value:
+            return None
+        unread = _UnreadVariable(self)
+        if isinstance(written, _core.Operation):
+            unread._control_op = written  # tf.control_dependencies([v.assign(x)]) waits for the write
+        return unread
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         return self._write(ops.AssignVariableOp, value, read_value)

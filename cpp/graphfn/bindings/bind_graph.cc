@@ -98,6 +98,17 @@ void bind_graph(py::module_& m) {
         return copy;
       })
       .def("add_auto_control_deps", [](Graph& g) { add_auto_control_deps(g); })
+      .def("add_control_output_node", [](const std::shared_ptr<Graph>& g, const std::vector<const SymbolicTensor*>& returned) {
+        std::vector<Endpoint> ends;
+        for (const SymbolicTensor* t : returned) {
+          if (t->graph == g) ends.push_back(t->endpoint);
+        }
+        const int id = add_control_output_node(*g, ends);
+        return id < 0 ? py::object(py::none()) : py::cast(GraphOp{g, id});
+      })
+      .def("add_control_input", [](Graph& g, const GraphOp& node, const GraphOp& dependency) {
+        g.add_control_input(node.node, dependency.node);
+      })
       .def("captured_resources", [](const Graph& g) {
         // (node name, resource id) of every captured resource handle (Const of dtype resource).
         std::vector<std::pair<std::string, uintptr_t>> out;
@@ -133,6 +144,21 @@ void bind_graph(py::module_& m) {
         for (int dep : g.node(i).control_inputs) names.push_back(g.node(dep).name);
         return names;
       })
+      .def("node_operation", [](const std::shared_ptr<Graph>& g, int i) { return GraphOp{g, i}; })
+      .def("push_control_dependencies", [](Graph& g, py::handle ops) {
+        // `ops` is None (clear the blocks around) or a list of this graph's Operations; TF marks
+        // each as having manual control dependencies.
+        std::vector<int> ids;
+        if (!ops.is_none()) {
+          for (py::handle op : ops) {
+            const int id = op.cast<const GraphOp&>().node;
+            g.mutable_node(id).attrs.set("_has_manual_control_dependencies", true);
+            ids.push_back(id);
+          }
+        }
+        g.push_control_dependencies(ids, ops.is_none());
+      })
+      .def("pop_control_dependencies", &Graph::pop_control_dependencies)
       .def("node_functions", [](const Graph& g, int i) {
         // (attr name, function name, graph) of each child graph of node i (If branches, While
         // cond/body, Case branches), for drawing; the graphs are only read.
@@ -207,10 +233,50 @@ void bind_graph(py::module_& m) {
         for (const Endpoint& e : node_of(t).inputs) inputs.push_back(SymbolicTensor{t.graph, e});
         return inputs;
       })
+      .def_property_readonly("op", [](const SymbolicTensor& t) { return GraphOp{t.graph, t.endpoint.node}; })
       .def_property_readonly("value_index", [](const SymbolicTensor& t) { return t.endpoint.index; })
       .def_property_readonly("graph", [](const SymbolicTensor& t) { return t.graph; })
       .def("_same_graph", [](const SymbolicTensor& t, const std::shared_ptr<Graph>& g) { return t.graph == g; });
   g_symbolic_type = reinterpret_cast<PyTypeObject*>(m.attr("SymbolicTensor").ptr());
+
+  // TF's tf.Operation: name, type, data inputs and outputs, control inputs (in the order they
+  // were added; GraphDef text sorts them), str() is the NodeDef text.
+  py::class_<GraphOp>(m, "Operation")
+      .def_property_readonly("name", [](const GraphOp& op) { return op.graph->node(op.node).name; })
+      .def_property_readonly("type", [](const GraphOp& op) { return op.graph->node(op.node).op->name; })
+      .def_property_readonly("inputs", [](const GraphOp& op) {
+        const Node& node = op.graph->node(op.node);
+        py::tuple out(node.inputs.size());
+        for (size_t i = 0; i < node.inputs.size(); ++i) out[i] = py::cast(SymbolicTensor{op.graph, node.inputs[i]});
+        return out;
+      })
+      .def_property_readonly("outputs", [](const GraphOp& op) {
+        std::vector<SymbolicTensor> out;
+        const int n = static_cast<int>(op.graph->node(op.node).output_dtypes.size());
+        for (int i = 0; i < n; ++i) out.push_back(SymbolicTensor{op.graph, Endpoint{op.node, i}});
+        return out;
+      })
+      .def_property_readonly("control_inputs", [](const GraphOp& op) {
+        std::vector<GraphOp> out;
+        for (int c : op.graph->node(op.node).control_inputs) out.push_back(GraphOp{op.graph, c});
+        return out;
+      })
+      .def_property_readonly("graph", [](const GraphOp& op) { return op.graph; })
+      .def_property_readonly("node_def", [](const GraphOp& op) { return node_def_text(*op.graph, op.node); })
+      .def_property_readonly("_node_id", [](const GraphOp& op) { return op.node; })
+      .def("_same_graph", [](const GraphOp& op, const std::shared_ptr<Graph>& g) { return op.graph == g; })
+      .def("__eq__", [](const GraphOp& a, py::object b) {
+        return py::isinstance<GraphOp>(b) && a.graph == b.cast<const GraphOp&>().graph &&
+               a.node == b.cast<const GraphOp&>().node;
+      })
+      .def("__hash__", [](const GraphOp& op) {
+        return std::hash<const void*>()(op.graph.get()) ^ std::hash<int>()(op.node);
+      })
+      .def("__str__", [](const GraphOp& op) { return node_def_text(*op.graph, op.node); })
+      .def("__repr__", [](const GraphOp& op) {
+        const Node& node = op.graph->node(op.node);
+        return "<tf.Operation '" + node.name + "' type=" + node.op->name + ">";
+      });
 
   py::class_<Plan, std::shared_ptr<Plan>>(m, "Plan")
       .def("run", [](const Plan& plan, const std::vector<const Tensor*>& feeds) {

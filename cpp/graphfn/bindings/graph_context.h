@@ -16,6 +16,13 @@ struct SymbolicTensor {
   Endpoint endpoint;
 };
 
+// A node seen from Python (TF's tf.Operation): what tf.print, tf.no_op and tf.group return in a
+// graph, and a symbolic tensor's `.op`.
+struct GraphOp {
+  std::shared_ptr<Graph> graph;
+  int node = -1;
+};
+
 // The innermost graph being built on this thread, or null when executing eagerly.
 Graph* current_graph();
 const std::shared_ptr<Graph>& current_graph_ptr();

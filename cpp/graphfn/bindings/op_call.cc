@@ -192,6 +192,7 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
     throw_if_error(added);
   }
   const int num_outputs = static_cast<int>(graph->node(id).output_dtypes.size());
+  if (op.outputs.empty()) return py::cast(GraphOp{graph, id});  // TF returns the Operation
   if (op.outputs.size() == 1 && !op.outputs[0].is_list()) return py::cast(SymbolicTensor{graph, Endpoint{id, 0}});
   py::tuple out(num_outputs);
   for (int i = 0; i < num_outputs; ++i) out[i] = py::cast(SymbolicTensor{graph, Endpoint{id, i}});

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "graphfn/core/attr_value.h"
@@ -55,6 +56,13 @@ class Graph {
   Status add_const(const Tensor& value, const std::string& name, int* id);
   Status add_placeholder(DType dtype, const Shape& shape, const std::string& name, int* id);
   void add_control_input(int node, int dependency);
+
+  // tf.control_dependencies while tracing (TF's controller stack). A node added inside open
+  // blocks gets their `inputs` as control inputs, except from a block that one of its data
+  // inputs was made in (that input already depends on them) and except its own data inputs.
+  // A block with `clear` (control_dependencies(None)) hides the blocks around it until popped.
+  void push_control_dependencies(const std::vector<int>& inputs, bool clear);
+  void pop_control_dependencies();
 
   // A copy that shares nodes with this graph until either side changes them (copy on write):
   // cloning costs a pointer per node. The traced graph stays exactly as traced, for
@@ -121,13 +129,22 @@ class Graph {
     std::unordered_map<std::string, int> in_use;  // lower-cased name -> next suffix
   };
   Names& mutable_names();  // copied first if shared with a clone
+  void apply_control_dependencies(Node& node);
+
+  struct ControlBlock {
+    std::vector<int> inputs;
+    bool clear = false;
+    std::unordered_set<int> made_here;  // nodes added while this block was open and active
+  };
+  std::vector<ControlBlock> control_blocks_;  // not copied by clone()
 
   std::vector<std::shared_ptr<Node>> nodes_;
   std::shared_ptr<Names> names_ = std::make_shared<Names>();
 };
 
 // The nodes that must run to compute `roots`: those, every stateful node, and (transitively) their
-// data and control inputs. Non-strict execution runs nothing else.
+// data inputs. Non-strict execution runs nothing else; a pure node needed only through control
+// edges does not run (as in TF, whose grappler turns it into a NoOp).
 std::vector<bool> needed_nodes(const Graph& graph, const std::vector<Endpoint>& roots);
 
 }  // namespace graphfn

@@ -1,5 +1,5 @@
 // Kernels for graph-only ops. A Placeholder is fed by the executor; running its kernel means
-// nothing was fed.
+// nothing was fed. NoOp does nothing.
 #include "graphfn/kernels/kernel_context.h"
 
 namespace graphfn {
@@ -10,9 +10,12 @@ Status placeholder_kernel(KernelContext& c) {
                                  dtype_name(c.type_attr("dtype")));
 }
 
+Status no_op_kernel(KernelContext&) { return Status::OK(); }
+
 }  // namespace
 
 void register_graph_kernels(OpRegistry& reg) {
+  reg.set_kernel("NoOp", DType::kInvalid, &no_op_kernel);
   for (int d = 0; d < kNumDTypes; ++d) {
     if (is_valid(static_cast<DType>(d))) reg.set_kernel("Placeholder", static_cast<DType>(d), &placeholder_kernel);
   }

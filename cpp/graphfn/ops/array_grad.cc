@@ -231,7 +231,7 @@ void register_array_gradients(OpRegistry& reg) {
   // TF's NotDifferentiable ops (and ops whose gradient is None for every input).
   for (const char* op : {"Const", "Placeholder", "Shape", "Size", "Rank", "ZerosLike", "OnesLike", "StopGradient",
                          "BroadcastGradientArgs", "InvertPermutation", "ConcatOffset", "Eye", "Range", "OneHot", "Where", "ArgMax", "ArgMin", "Any",
-                         "All", "StringFormat", "PrintV2", "Assert", "RandomUniformInt", "RandomUniform",
+                         "All", "StringFormat", "PrintV2", "Assert", "NoOp", "RandomUniformInt", "RandomUniform",
                          "RandomStandardNormal", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"}) {
     reg.set_not_differentiable(op);
   }

@@ -1,4 +1,5 @@
-// Ops that only exist inside graphs: Placeholder (a function argument).
+// Ops that only exist inside graphs: Placeholder (a function argument) and NoOp (does nothing;
+// its control inputs make it a join point for tf.group and tf.control_dependencies).
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/shape_inference.h"
 
@@ -16,6 +17,7 @@ Status placeholder_shape(InferenceContext& c) {
 
 void register_graph_ops(OpRegistry& reg) {
   reg.op("Placeholder").output("output: dtype").attr("dtype: type").attr("shape: shape").shape_fn(placeholder_shape, true);
+  reg.op("NoOp").shape_fn([](InferenceContext&) { return Status::OK(); }, true);
 }
 
 }  // namespace graphfn

@@ -1,6 +1,8 @@
 #include "graphfn/passes/auto_control_deps.h"
 
+#include <algorithm>
 #include <map>
+#include <string>
 
 #include "graphfn/core/resource.h"
 
@@ -73,6 +75,41 @@ void add_auto_control_deps(Graph& graph) {
       last_stateful = id;
     }
   }
+}
+
+namespace {
+
+// TF leaves these out of the ops that must run: variable initializers may use them outside of
+// program order (an unused tf.random.uniform is pruned).
+bool is_legacy_random(const std::string& op) {
+  static const char* const kOps[] = {"RandomUniform", "RandomUniformInt", "RandomStandardNormal",
+                                     "TruncatedNormal", "RandomShuffle", "Multinomial", "RandomGamma",
+                                     "RandomPoisson", "RandomPoissonV2", "ParameterizedTruncatedNormal"};
+  return std::any_of(std::begin(kOps), std::end(kOps), [&](const char* name) { return op == name; });
+}
+
+}  // namespace
+
+int add_control_output_node(Graph& graph, const std::vector<Endpoint>& returned) {
+  std::vector<bool> consumed(graph.num_nodes(), false);
+  for (const Endpoint& r : returned) consumed[r.node] = true;
+  for (int id = 0; id < graph.num_nodes(); ++id) {
+    for (const Endpoint& in : graph.node(id).inputs) consumed[in.node] = true;
+  }
+  std::vector<int> must_run;
+  for (int id = 0; id < graph.num_nodes(); ++id) {
+    const OpDef& op = *graph.node(id).op;
+    const bool touches_resource = op.resource_access != OpDef::ResourceAccess::kNone;
+    if (!op.stateful && !touches_resource) continue;
+    if (is_legacy_random(op.name)) continue;
+    if (op.resource_access == OpDef::ResourceAccess::kRead && !op.stateful && !consumed[id]) continue;
+    must_run.push_back(id);
+  }
+  if (must_run.empty()) return -1;
+  int no_op = -1;
+  if (!graph.add_node("NoOp", graph.name_scope + "NoOp", {}, AttrMap(), &no_op).ok()) return -1;
+  for (int id : must_run) graph.add_control_input(no_op, id);
+  return no_op;
 }
 
 }  // namespace graphfn

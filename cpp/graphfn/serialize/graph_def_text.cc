@@ -175,7 +175,11 @@ void write_node(Writer& w, const Graph& graph, int id, const char* field, InputT
   w.line("name: \"" + escaped(node.name) + "\"");
   w.line("op: \"" + node.op->name + "\"");
   for (const Endpoint& in : node.inputs) w.line("input: \"" + escaped(input_text(graph, in, arg_names)) + "\"");
-  for (int c : node.control_inputs) w.line("input: \"^" + escaped(graph.node(c).name) + "\"");
+  // Control inputs come last, sorted by name (as TF writes a GraphDef).
+  std::vector<std::string> controls;
+  for (int c : node.control_inputs) controls.push_back(graph.node(c).name);
+  std::sort(controls.begin(), controls.end());
+  for (const std::string& c : controls) w.line("input: \"^" + escaped(c) + "\"");
   std::vector<const std::pair<std::string, AttrValue>*> attrs;
   for (const auto& item : node.attrs.items()) {
     if (item.first != "_handle_shape") attrs.push_back(&item);
@@ -241,6 +245,22 @@ void collect_functions(const Graph& graph, std::map<std::string, const Graph*>* 
 }
 
 }  // namespace
+
+std::string node_def_text(const Graph& graph, int id) {
+  Writer w;
+  write_node(w, graph, id, "node", graph_input, {});
+  std::string text = w.take();
+  // Unwrap "node {\n  ...\n}\n": a NodeDef prints its fields at the top level.
+  std::string out;
+  size_t start = text.find('\n') + 1;
+  const size_t end = text.rfind("}\n");
+  while (start < end) {
+    const size_t eol = text.find('\n', start);
+    out += text.substr(start + 2, eol + 1 - start - 2);
+    start = eol + 1;
+  }
+  return out;
+}
 
 std::string graph_def_text(const Graph& graph) {
   Writer w;

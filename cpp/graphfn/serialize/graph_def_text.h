@@ -8,5 +8,7 @@
 namespace graphfn {
 
 std::string graph_def_text(const Graph& graph);
+// One node as TF prints a NodeDef (str(op)): its fields without the enclosing "node { }".
+std::string node_def_text(const Graph& graph, int id);
 
 }  // namespace graphfn

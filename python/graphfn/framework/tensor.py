@@ -251,25 +251,6 @@ def _install_symbolic(cls):
     _set_methods(cls, locals())
     cls.shape = property(lambda self: TensorShape(self._shape_dims))
     cls.ndim = property(lambda self: None if self._shape_dims is None else len(self._shape_dims))
-    cls.op = property(lambda self: _Operation(self))
-
-
-class _Operation:
-    """The op that produced a symbolic tensor: its name, type and input tensors."""
-
-    __slots__ = ("name", "type", "_tensor")
-
-    def __init__(self, tensor):
-        self.name = tensor._op_name
-        self.type = tensor._op_type
-        self._tensor = tensor
-
-    @property
-    def inputs(self):
-        return tuple(self._tensor._op_inputs)
-
-    def __repr__(self):
-        return "<tf.Operation '%s' type=%s>" % (self.name, self.type)
 
 
 for _cls in (EagerTensor, SymbolicTensor):

@@ -2,7 +2,8 @@
 
 
 class NodeDef:
-    """One node as `as_graph_def()` lists it: name, op and inputs."""
+    """One node as `as_graph_def()` lists it: name, op and inputs (control inputs last, as
+    "^name", sorted by name like TF's GraphDef)."""
 
     __slots__ = ("name", "op", "input")
 
@@ -13,20 +14,6 @@ class NodeDef:
 
     def __repr__(self):
         return "NodeDef(name=%r, op=%r, input=%r)" % (self.name, self.op, self.input)
-
-
-class Operation:
-    """A node as `graph.get_operations()` lists it (TF's Operation: name, type, input names)."""
-
-    __slots__ = ("name", "type", "_input_names")
-
-    def __init__(self, name, type_, input_names):
-        self.name = name
-        self.type = type_
-        self._input_names = input_names
-
-    def __repr__(self):
-        return "<tf.Operation '%s' type=%s>" % (self.name, self.type)
 
 
 class GraphDef:
@@ -54,12 +41,13 @@ class FuncGraph:
 
     def as_graph_def(self):
         g = self._graph
-        nodes = [NodeDef(name, g.node_op(i), g.node_inputs(i)) for i, name in enumerate(g.node_names())]
+        nodes = [NodeDef(name, g.node_op(i), g.node_inputs(i) + ["^" + c for c in sorted(g.node_control_inputs(i))])
+                 for i, name in enumerate(g.node_names())]
         return GraphDef(nodes, g.graph_def_text())
 
     def get_operations(self):
         g = self._graph
-        return [Operation(name, g.node_op(i), g.node_inputs(i)) for i, name in enumerate(g.node_names())]
+        return [g.node_operation(i) for i in range(g.num_nodes)]
 
     def to_svg(self, path=None, use_graphviz=None):
         """The graph as an SVG picture (text); also written to `path` if given. Uses Graphviz's

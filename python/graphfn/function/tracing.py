@@ -65,6 +65,15 @@ def _output(value, graph, python_function):
     return ops.Identity(value)
 
 
+def _control_output(graph, result):
+    """TF's control outputs: a NoOp after the stateful ops that must run, which every returned
+    tensor waits for (made before the output Identity nodes, which refer to it)."""
+    leaves = [v for v in nest.flatten(result) if v is not None]
+    if not leaves:
+        return None
+    return graph.add_control_output_node([v for v in leaves if isinstance(v, SymbolicTensor)])
+
+
 def trace(python_function, name, signature, arguments):
     """Traces `python_function` for the bound `arguments` (name -> value; tensor leaves may be
     TensorSpecs) and returns a ConcreteFunction."""
@@ -78,8 +87,12 @@ def trace(python_function, name, signature, arguments):
                 lambda leaf, p=param_name: _placeholder(graph, leaf, p, traced_variables), value)
         call = inspect.BoundArguments(signature, dict(traced_arguments))
         result = python_function(*call.args, **call.kwargs)
+        control_output = _control_output(graph, result)
         structured_outputs = nest.map_structure(lambda v: _output(v, graph, python_function), result)
     flat_outputs = [t for t in nest.flatten(structured_outputs) if t is not None]
+    if control_output is not None:
+        for t in flat_outputs:
+            graph.add_control_input(t.op, control_output)
     graph.set_results(flat_outputs)
     graph.add_auto_control_deps()
     inputs = _graph_inputs(traced_arguments)

@@ -33,8 +33,7 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's name
                 None, None, "Expected '%s' to be true. Summarized data: %s" % (condition, shown))
         return None
     with name_scope(name or "Assert"):  # TF's node is Assert/Assert
-        node("Assert", "Assert")(condition, data, summarize=3 if summarize is None else summarize)
-    return None
+        return node("Assert", "Assert")(condition, data, summarize=3 if summarize is None else summarize)
 
 
 def _first(t, n):
@@ -49,8 +48,7 @@ def _binary_assert(symbol, op, x, y, message, summarize):
         data = ([message] if message else []) + [
             "Condition x %s y did not hold element-wise:" % symbol,
             "x (%s) = " % getattr(x, "name", "x"), x, "y (%s) = " % getattr(y, "name", "y"), y]
-        ops.Assert(condition, data, summarize=3 if summarize is None else summarize)
-        return None
+        return ops.Assert(condition, data, summarize=3 if summarize is None else summarize)  # an Operation
     if condition.numpy():
         return None
     n = summarize if summarize is not None else max(x._num_elements, y._num_elements)
@@ -88,8 +86,8 @@ def _export_sign(name, symbol, op):
         condition = reduction_ops.reduce_all(op(x, math_ops.cast(0, x.dtype)))
         text = "%s\nCondition x %s 0 did not hold element-wise:" % (message or "", symbol)
         if not isinstance(condition, EagerTensor):
-            ops.Assert(condition, [text, "x (%s) = " % x.name, x], summarize=3 if summarize is None else summarize)
-            return None
+            return ops.Assert(condition, [text, "x (%s) = " % x.name, x],
+                              summarize=3 if summarize is None else summarize)
         if not condition.numpy():
             values = [str(v) for v in _first(x, summarize if summarize is not None else x._num_elements)]
             raise errors.InvalidArgumentError(None, None, "%s\nx (shape=%s dtype=%s) = \n%s" % (

@@ -36,17 +36,32 @@ def _trace(graph, fn, args=()):
         return fn(*args)
 
 
-def _outputs(graph, structure):
+def _outputs(graph, structure, op_return_value=None):
     """The structure with every leaf but None passed through an Identity of `graph` (TF's branch
-    outputs); a TensorArray's flow goes through it."""
+    outputs); a TensorArray's flow goes through it. A returned Operation (what tf.print gives)
+    becomes, as in TF, `op_return_value` (the branch selector) made to wait for it."""
     def output(v):
         if v is None:
             return None
+        if isinstance(v, _core.Operation) and op_return_value is not None:
+            from graphfn.ops.control_dependency_ops import control_dependencies
+            with control_dependencies([v]):
+                return ops.Identity(op_return_value)
         if isinstance(v, tensor_array_ops.TensorArray):
             return v._with_flow(ops.Identity(v.flow))
         return ops.Identity(_to_graph_tensor(v))
     with context.graph_context(graph):
         return nest.map_structure(output, structure)
+
+
+def _add_control_captures(outer, subgraphs, node_name):
+    """The control inputs the subgraphs took from enclosing graphs go on their If / While node."""
+    from graphfn.ops import control_dependency_ops
+    if not control_dependency_ops.has_control_captures(subgraphs):
+        return
+    names = outer.node_names()
+    node = len(names) - 1 - names[::-1].index(node_name)
+    control_dependency_ops.add_control_captures(outer, subgraphs, outer.node_operation(node))
 
 
 # cond ------------------------------------------------------------------------------------------
@@ -62,7 +77,7 @@ def _branches(outer, name, selector, fns, labels, api, is_case):
     branches, results = [], []
     for fn in fns:
         graph = _core.subgraph(outer, name + "/")
-        results.append(_outputs(graph, _trace(graph, fn)))
+        results.append(_outputs(graph, _trace(graph, fn), selector))
         branches.append(graph)
     flats = [[t for t in tensor_array_ops.to_flows(nest.flatten(out)) if t is not None] for out in results]
     for i in range(1, len(results)):
@@ -84,7 +99,9 @@ def _branches(outer, name, selector, fns, labels, api, is_case):
     for graph, flat_out in zip(branches, flats):
         graph.set_results(flat_out)
         graph.add_auto_control_deps()
-    flat = iter(_core.make_branches(outer, name, selector, branches, is_case))
+    flat = _core.make_branches(outer, name, selector, branches, is_case)
+    _add_control_captures(outer, branches, name)
+    flat = iter(flat)
     leaves = nest.flatten(results[0])
     outputs = [None if t is None else next(flat) for t in leaves]
     return nest.pack_sequence_as(results[0], tensor_array_ops.from_flows(leaves, outputs, leaves))
@@ -241,6 +258,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     body_graph.add_auto_control_deps()
 
     outputs = _core.make_while(outer, name, state, cond_graph, body_graph, parallel_iterations)
+    _add_control_captures(outer, (cond_graph, body_graph), name)
     results = outputs[2:2 + len(flat_in)]
     return nest.pack_sequence_as(loop_vars, tensor_array_ops.from_flows(leaves, results, out_leaves))
 

@@ -5,6 +5,7 @@ import os
 import pprint
 import sys
 
+from graphfn import _core
 from graphfn.framework.tensor import Tensor
 from graphfn.ops._op_table import ops
 from graphfn.util import nest
@@ -53,8 +54,7 @@ def print_v2(*inputs, output_stream=sys.stderr, summarize=3, sep=" ", end=os.lin
     inputs = [_as_tensor(v) for v in inputs]
     if len(inputs) == 1 and isinstance(inputs[0], Tensor) and inputs[0].dtype.name == "string" \
             and inputs[0].shape.rank == 0:
-        ops.PrintV2(inputs[0], output_stream=stream, end=end)  # a lone string scalar prints raw
-        return None
+        return _operation(ops.PrintV2(inputs[0], output_stream=stream, end=end))  # a lone string prints raw
     parts, tensors = [], []
     for value in inputs:
         if isinstance(value, str):
@@ -68,5 +68,9 @@ def print_v2(*inputs, output_stream=sys.stderr, summarize=3, sep=" ", end=os.lin
             slotted = nest.pack_sequence_as(value, [_Slot() if isinstance(leaf, Tensor) else leaf for leaf in leaves])
             parts.append(pprint.pformat(slotted))
     formatted = ops.StringFormat(tensors, template=sep.join(parts), placeholder=_PLACEHOLDER, summarize=summarize)
-    ops.PrintV2(formatted, output_stream=stream, end=end)
-    return None
+    return _operation(ops.PrintV2(formatted, output_stream=stream, end=end))
+
+
+def _operation(result):
+    """In a graph, TF returns the PrintV2 Operation (for tf.control_dependencies); eagerly None."""
+    return result if isinstance(result, _core.Operation) else None

@@ -366,8 +366,44 @@ def f(xs):
     return tf.constant(0)
 
 (f(tf.constant([3, 2, -4, -1])), f(tf.constant([1, 2])))
-''',
-         gap="a `return` inside a tensor-dependent loop: TF raises NotImplementedError ('a return statement cannot be placed inside this TensorFlow loop'); graphfn raises ValueError ('retval_' is None at the end of the else branch)"),
+'''),
+    case("autograph/return_in_python_loop_in_tensor_loop", '''
+@tf.function
+def f(n):
+    i = tf.constant(0)
+    while i < n:
+        for j in range(3):
+            if j == 1:
+                return i
+        i += 1
+    return i
+
+f(tf.constant(3))
+'''),
+    case("autograph/return_in_cond_in_tensor_loop", '''
+@tf.function
+def f(n):
+    i = tf.constant(0)
+    while i < n:
+        if i > 1:
+            return i
+        i += 1
+    return i
+
+f(tf.constant(3))
+'''),
+    case("autograph/return_in_loop_first_iteration", '''
+@tf.function
+def f(n):
+    i = tf.constant(0)
+    while i < n:
+        i += 1
+        return i
+    return i
+
+print(f(tf.constant(3)))
+f(tf.constant(0))
+''', message=False),  # TF's message adds the Python frames where the Assert was made
     case("autograph/while_with_else_python", '''
 @tf.function
 def f(x):

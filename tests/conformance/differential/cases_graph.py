@@ -157,8 +157,44 @@ def f(x):
     return y
 
 f(tf.constant(3))
-''',
-         gap='tf.control_dependencies is not implemented (graph nodes have control inputs in C++, but no Python API adds them)'),
+'''),
+    case("graph/cond_branches_return_ops", '''
+@tf.function
+def f(x):
+    r = tf.cond(x > 0, lambda: tf.print("pos"), lambda: tf.print("neg"))
+    print("cond result:", r)
+    return x
+
+print(f(tf.constant(1)))
+print(f(tf.constant(-1)))
+'''),
+    case("graph/return_an_operation", '''
+@tf.function
+def g(x):
+    return tf.print("z")
+
+g(tf.constant(1))
+''', masks=((r"<function g at [^>]*>", "<function g>"),)),
+    case("graph/control_dependencies_nodes", '''
+@tf.function
+def f(x):
+    p = tf.print("a")
+    print(repr(p), p.name, p.type, p.inputs, p.outputs, p.control_inputs)
+    with tf.control_dependencies([p, x]):
+        y = x + 1
+        with tf.control_dependencies(None):
+            z = x * 2
+        with tf.control_dependencies([y]):
+            w = z - 1
+    print(repr(tf.group(y, w)), repr(tf.no_op()))
+    return y + w
+
+print(f(tf.constant(3)))
+for n in sorted(f.get_concrete_function(tf.constant(3)).graph.as_graph_def().node, key=lambda n: n.name):
+    print(n.name, n.op, list(n.input))
+with tf.control_dependencies([tf.constant(1)]) as cm:
+    print(cm, tf.print("eager"), tf.group(), tf.no_op())
+'''),
     case("graph/identity_outputs_distinct", '''
 @tf.function
 def f(x):

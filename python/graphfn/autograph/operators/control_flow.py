@@ -19,6 +19,8 @@ from graphfn.util import nest
 _LIMITATIONS = ("See https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/"
                 "reference/limitations.md#consistency-of-control-flow-types for more info.")
 PYTHON_MAX_ITERATIONS = 100000000
+_RETURN_IN_LOOP = ("a return statement cannot be placed inside this TensorFlow loop; this may happen if a return "
+                   "statement depends on a static Python condition such as a hyperparameter")
 
 
 def cf():
@@ -231,9 +233,10 @@ def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag
     takes the index); a tf.range loop carries its iterate too (element is None)."""
     array_ops, math_ops = _ops()
     init = list(get_state())
+    init_names = list(init)  # the values before the loop (undefined ones are replaced below)
     invariants = {id(v): TensorShape(s) if not isinstance(s, TensorShape) else s
                   for v, s in opts.get("shape_invariants", ())}
-    undefined = [i for i, v in enumerate(init) if type(v) is Undefined or v is None]
+    undefined = [i for i, v in enumerate(init) if type(v) in (Undefined, UndefinedReturnValue) or v is None]
     if for_info is not None and for_info[2] is not None:
         for i in list(undefined):
             if symbol_names[i] in for_info[1]:
@@ -253,9 +256,6 @@ def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag
         specs = _probe_undefined(run_body, init, undefined, symbol_names, for_info)
         for i in undefined:
             init[i] = nest.map_structure(_placeholder, specs[i])
-    for i, (name, value) in enumerate(zip(symbol_names, init)):
-        if type(value) is UndefinedReturnValue:
-            init[i] = None
     loop_init = [nest.map_structure(_to_tensor, v) if v is not None else None for v in init]
     carried = [i for i, v in enumerate(loop_init) if v is not None]
     shape_inv = []
@@ -315,7 +315,8 @@ def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag
     final = tuple(final) if isinstance(final, (list, tuple)) else (final,)
     if first0 is not None:
         from graphfn.ops import check_ops
-        names = ", ".join(symbol_names[i] for i in undefined)
+        names = ", ".join("the function return value" if type(init_names[i]) is UndefinedReturnValue
+                          else symbol_names[i] for i in undefined)
         check_ops.Assert(math_ops.logical_not(final[extra.index(first0)]),
                          ["loop must iterate at least once to initialize %s" % names])
     state = unpack(final)
@@ -367,11 +368,19 @@ def _probe_undefined(run_body, init, undefined, symbol_names, for_info):
     the body once in a throw-away graph (nothing of it stays in the function)."""
     array_ops, _ = _ops()
     found = {}
+    returns = [i for i in undefined if type(init[i]) is UndefinedReturnValue]
     with context.graph_context(_core.subgraph(_core.current_graph(), "")):
         range_iterate = for_info[2] if for_info is not None and for_info[0] is None else None
-        new = run_body(array_ops.constant(0), range_iterate, list(init))
+        try:
+            new = run_body(array_ops.constant(0), range_iterate, list(init))
+        except (UnboundLocalError, TypeError, ValueError, KeyError):
+            if not returns:
+                raise
+            new = None  # as TF: the body could not be staged, so the return value stays undefined
         for i in undefined:
-            value = new[i]
+            value = new[i] if new is not None else None
+            if i in returns and (value is None or type(value) in (Undefined, UndefinedReturnValue)):
+                raise NotImplementedError(_RETURN_IN_LOOP)
             if type(value) is Undefined or value is None:
                 raise ValueError("'%s' must be defined before the loop." % symbol_names[i])
             found[i] = nest.map_structure(lambda v: _Spec(_to_tensor(v)), value)

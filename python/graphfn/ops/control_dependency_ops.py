@@ -1,0 +1,135 @@
+"""tf.control_dependencies, tf.group, tf.no_op and tf.Operation.
+
+While tracing, `with control_dependencies([a, b]):` makes every node created inside run after
+`a` and `b` (the C++ graph keeps TF's stack of blocks and adds the control inputs, including to
+the Const nodes of Python operands). Eagerly ops run in program order anyway: the block does
+nothing, tf.group and tf.no_op return None."""
+
+from graphfn import _core
+from graphfn.framework.name_scope import name_scope
+from graphfn.framework.tensor import SymbolicTensor
+from graphfn.ops._op_table import node
+from graphfn.util import nest
+from graphfn.util.tf_export import tf_export
+
+Operation = tf_export("Operation")(_core.Operation)
+
+
+class NullContextmanager:
+    """What control_dependencies gives eagerly: a block that does nothing."""
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc_info):
+        return False
+
+
+class _ControlDependencies:
+    """A block of control dependencies in the graph being traced (None clears the blocks around)."""
+
+    __slots__ = ("_graph", "_ops")
+
+    def __init__(self, graph, control_ops):
+        self._graph, self._ops = graph, control_ops
+
+    def __enter__(self):
+        self._graph.push_control_dependencies(self._ops)
+        return None
+
+    def __exit__(self, *exc_info):
+        self._graph.pop_control_dependencies()
+        return False
+
+
+# Control inputs from an enclosing graph named inside a branch or loop body being traced (TF's
+# control captures): the If / While node made from the subgraph gets them. Keyed by id(graph),
+# holding the graph so that the id stays its own.
+_control_captures = {}
+
+
+def _capture_control(graph, op):
+    if graph.is_subgraph:
+        entry = _control_captures.setdefault(id(graph), (graph, []))
+        if op not in entry[1]:
+            entry[1].append(op)
+
+
+def has_control_captures(subgraphs):
+    return bool(_control_captures) and any(id(g) in _control_captures for g in subgraphs)
+
+
+def add_control_captures(outer, subgraphs, node):
+    """Gives the `node` (an Operation of `outer`) made from `subgraphs` the control inputs they
+    captured: those of `outer`, or captured again when they come from further out."""
+    for graph in subgraphs:
+        _, captured = _control_captures.pop(id(graph), (None, ()))
+        for op in captured:
+            if op._same_graph(outer):
+                outer.add_control_input(node, op)
+            else:
+                _capture_control(outer, op)
+
+
+def _control_op(graph, value):
+    """The Operation of this graph that `value` stands for, or None for values TF leaves out of
+    a function's control dependencies (eager tensors, Python values, other graphs' tensors; one
+    of an enclosing graph becomes a control input of the If / While node, as in TF)."""
+    value = getattr(value, "_control_op", value)  # what assign() returned: the assign op
+    if isinstance(value, SymbolicTensor):
+        value = value.op
+    if isinstance(value, Operation):
+        if value._same_graph(graph):
+            return value
+        _capture_control(graph, value)
+        return None
+    if value is None:
+        raise TypeError("Can not convert a NoneType into a Tensor or Operation.")
+    return None
+
+
+@tf_export("control_dependencies")
+def control_dependencies(control_inputs):
+    """`with control_dependencies(ops_or_tensors):` orders the ops created inside after them."""
+    graph = _core.current_graph()
+    if graph is None:
+        if control_inputs:
+            for control in control_inputs:
+                if callable(control):
+                    control()
+        return NullContextmanager()
+    if control_inputs is None:
+        return _ControlDependencies(graph, None)
+    found = []
+    for value in control_inputs:
+        op = _control_op(graph, value)
+        if op is not None and op not in found:
+            found.append(op)
+    return _ControlDependencies(graph, found)
+
+
+@tf_export("no_op")
+def no_op(name=None):
+    """Does nothing; in a graph, a NoOp node (a join point for control dependencies)."""
+    if _core.current_graph() is None:
+        return None
+    return node("NoOp", name)()
+
+
+@tf_export("group")
+def group(*inputs, **kwargs):
+    """An op that runs after all `inputs` (a NoOp with them as control inputs); None eagerly."""
+    name = kwargs.pop("name", None)
+    if kwargs:
+        raise ValueError("Unknown keyword arguments: " + ", ".join(kwargs.keys()))
+    if _core.current_graph() is None:
+        return None
+    with name_scope(name or "group_deps") as scope:
+        deps = []
+        for value in nest.flatten(inputs):
+            if not isinstance(value, (SymbolicTensor, Operation)) and not hasattr(value, "_control_op"):
+                raise TypeError("'inputs' should be zero or more (nested) Tensors. Received '%s' with type '%s'."
+                                % (value, type(value)))
+            deps.append(value)
+        with control_dependencies(deps):
+            return node("NoOp", scope)()
