@@ -207,6 +207,10 @@ void bind_graph(py::module_& m) {
         for (const Endpoint& e : node_of(t).inputs) inputs.push_back(SymbolicTensor{t.graph, e});
         return inputs;
       })
+      .def("_refine_shape", [](const SymbolicTensor& t, py::handle dims) {
+        // set_shape(): later nodes' shape inference sees the refined shape, as in TF.
+        t.graph->mutable_node(t.endpoint.node).output_shapes[t.endpoint.index] = shape_from_py(dims);
+      })
       .def_property_readonly("value_index", [](const SymbolicTensor& t) { return t.endpoint.index; })
       .def_property_readonly("graph", [](const SymbolicTensor& t) { return t.graph; })
       .def("_same_graph", [](const SymbolicTensor& t, const std::shared_ptr<Graph>& g) { return t.graph == g; });
