@@ -12,6 +12,8 @@ namespace {
 struct Operator {
   OpHandle handle;
   const char* reflected_name;
+  OpHandle strict;         // no dtype hint (reflected operands must fit)
+  OpHandle strict_string;  // `+` of a string tensor: Add
 };
 Operator g_operators[static_cast<int>(BinaryOperator::kCount)];
 
@@ -34,10 +36,14 @@ void init_operators() {
       {BinaryOperator::kMod, "FloorMod", "mod", "__rmod__"},
       {BinaryOperator::kPow, "Pow", "pow", "__rpow__"},
   };
-  for (const Spec& s : specs) g_operators[static_cast<int>(s.op)] = {OpHandle{&find_op(s.op_name), s.node}, s.reflected};
-  OpHandle& add = g_operators[static_cast<int>(BinaryOperator::kAdd)].handle;
-  add.hint_python_inputs = true;
-  add.string_op = &find_op("Add");
+  for (const Spec& s : specs) {
+    const OpHandle h{&find_op(s.op_name), s.node};
+    g_operators[static_cast<int>(s.op)] = {h, s.reflected, h, h};
+  }
+  Operator& add = g_operators[static_cast<int>(BinaryOperator::kAdd)];
+  add.handle.hint_python_inputs = true;
+  add.handle.string_op = &find_op("Add");
+  add.strict_string = OpHandle{&find_op("Add"), "add"};
 }
 
 py::object convert_reflected_operand(py::handle x, py::handle like) {
@@ -91,8 +97,16 @@ py::object forward_operator(BinaryOperator op, py::handle x, py::handle y) {
 }
 
 py::object reflected_operator(BinaryOperator op, py::handle x, py::handle y) {
+  const Operator& o = get(op);
+  const DType y_dtype = tensor_dtype(y);
+  const OpHandle& h = y_dtype == DType::kString && op == BinaryOperator::kAdd ? o.strict_string : o.strict;
+  if (!current_graph() && tensor_dtype(x) == DType::kInvalid) {
+    // Eagerly the op's strict conversion of a Python x to y's dtype is exactly TF's (result and
+    // "Cannot convert ..." error), without making a Python tensor for x.
+    return call2(h, x, y);
+  }
   py::object converted = convert_reflected_operand(x, y);
-  return call2(get(op).handle, converted, y);
+  return call2(h, converted, y);
 }
 
 py::object binary_operator(BinaryOperator op, py::handle a, py::handle b) {

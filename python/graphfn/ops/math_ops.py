@@ -218,6 +218,10 @@ def tensor_equals(x, y):
         if not _incompatible_shapes(e):
             raise
         return _core.to_tensor(False)
+    except TypeError:
+        if not isinstance(y, Tensor):  # a Python value that does not fit x's dtype (as TF)
+            raise
+        return _core.to_tensor(False)  # graph tensors of two dtypes (AutoGraph's list.index)
 
 
 def tensor_not_equals(x, y):
@@ -227,6 +231,10 @@ def tensor_not_equals(x, y):
         return ops.NotEqual(x, y)
     except (errors.InvalidArgumentError, ValueError) as e:
         if not _incompatible_shapes(e):
+            raise
+        return _core.to_tensor(True)
+    except TypeError:
+        if not isinstance(y, Tensor):
             raise
         return _core.to_tensor(True)
 
