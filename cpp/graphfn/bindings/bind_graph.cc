@@ -234,6 +234,10 @@ void bind_graph(py::module_& m) {
         return inputs;
       })
       .def_property_readonly("op", [](const SymbolicTensor& t) { return GraphOp{t.graph, t.endpoint.node}; })
+      .def("_refine_shape", [](const SymbolicTensor& t, py::handle dims) {
+        // set_shape(): later nodes' shape inference sees the refined shape, as in TF.
+        t.graph->mutable_node(t.endpoint.node).output_shapes[t.endpoint.index] = shape_from_py(dims);
+      })
       .def_property_readonly("value_index", [](const SymbolicTensor& t) { return t.endpoint.index; })
       .def_property_readonly("graph", [](const SymbolicTensor& t) { return t.graph; })
       .def("_same_graph", [](const SymbolicTensor& t, const std::shared_ptr<Graph>& g) { return t.graph == g; });

@@ -4,6 +4,8 @@
 
 #include "graphfn/bindings/bind.h"
 #include "graphfn/bindings/op_call.h"
+#include "graphfn/bindings/operators.h"
+#include "graphfn/ir/op_def_text.h"
 #include "graphfn/ir/op_registry.h"
 
 namespace graphfn {
@@ -18,34 +20,55 @@ void bind_ops(py::module_& m) {
       })
       .def("__repr__", [](const OpHandle& h) { return "<graphfn op " + h.op->name + ">"; });
 
-  m.def("op", [](const std::string& op, py::object node_name) {
-        return OpHandle{&find_op(op), node_name.is_none() ? op : node_name.cast<std::string>()};
+  m.def("op", [](const std::string& op, py::object node_name, py::object string_op) {
+        OpHandle h{&find_op(op), node_name.is_none() ? op : node_name.cast<std::string>()};
+        if (!string_op.is_none()) {
+          // tf.add: Python operands take the dtype as a hint; strings run `string_op` (Add).
+          h.hint_python_inputs = true;
+          h.string_op = &find_op(string_op.cast<std::string>());
+        }
+        return h;
       },
-      py::arg("op"), py::arg("node_name") = py::none());
+      py::arg("op"), py::arg("node_name") = py::none(), py::arg("string_op") = py::none());
+  m.def("convert_reflected_operand", [](py::handle x, py::handle like) { return convert_reflected_operand(x, like); });
   m.def("op_names", [] { return OpRegistry::global().op_names(); });
+  m.def("op_def_summary", [](const std::string& op) { return summarize_op_def(find_op(op)); });
 
-  struct Dunder { const char* name; const char* op; const char* node; bool reflected; };
+  init_operators();
+  struct Dunder { const char* name; BinaryOperator op; bool reflected; };
   const Dunder dunders[] = {
-      {"__add__", "AddV2", "add", false},       {"__radd__", "AddV2", "add", true},
-      {"__sub__", "Sub", "sub", false},         {"__rsub__", "Sub", "sub", true},
-      {"__mul__", "Mul", "mul", false},         {"__rmul__", "Mul", "mul", true},
-      {"__floordiv__", "FloorDiv", "floordiv", false}, {"__rfloordiv__", "FloorDiv", "floordiv", true},
-      {"__mod__", "FloorMod", "mod", false},    {"__rmod__", "FloorMod", "mod", true},
-      {"__pow__", "Pow", "pow", false},         {"__rpow__", "Pow", "pow", true},
-      {"__lt__", "Less", "Less", false},        {"__le__", "LessEqual", "LessEqual", false},
-      {"__gt__", "Greater", "Greater", false},  {"__ge__", "GreaterEqual", "GreaterEqual", false},
+      {"__add__", BinaryOperator::kAdd, false},           {"__radd__", BinaryOperator::kAdd, true},
+      {"__sub__", BinaryOperator::kSub, false},           {"__rsub__", BinaryOperator::kSub, true},
+      {"__mul__", BinaryOperator::kMul, false},           {"__rmul__", BinaryOperator::kMul, true},
+      {"__floordiv__", BinaryOperator::kFloorDiv, false}, {"__rfloordiv__", BinaryOperator::kFloorDiv, true},
+      {"__mod__", BinaryOperator::kMod, false},           {"__rmod__", BinaryOperator::kMod, true},
+      {"__pow__", BinaryOperator::kPow, false},           {"__rpow__", BinaryOperator::kPow, true},
   };
+  struct Comparison { const char* name; const char* op; };
+  const Comparison comparisons[] = {
+      {"__lt__", "Less"}, {"__le__", "LessEqual"}, {"__gt__", "Greater"}, {"__ge__", "GreaterEqual"}};
   for (const char* type_name : {"EagerTensor", "SymbolicTensor"}) {
     py::object cls = m.attr(type_name);
     for (const Dunder& d : dunders) {
-      OpHandle h{&find_op(d.op), d.node};
-      const bool reflected = d.reflected;
-      cls.attr(d.name) = py::cpp_function(
-          [h, reflected](py::handle self, py::handle other) {
-            py::handle in[2] = {reflected ? other : self, reflected ? self : other};
+      const BinaryOperator op = d.op;
+      if (d.reflected) {
+        cls.attr(d.name) = py::cpp_function(
+            [op](py::handle self, py::handle other) { return reflected_operator(op, other, self); },
+            py::name(d.name), py::is_method(cls), py::arg("other"));
+      } else {
+        cls.attr(d.name) = py::cpp_function(
+            [op](py::handle self, py::handle other) { return forward_operator(op, self, other); },
+            py::name(d.name), py::is_method(cls), py::arg("other"));
+      }
+    }
+    for (const Comparison& c : comparisons) {
+      OpHandle h{&find_op(c.op), c.op};
+      cls.attr(c.name) = py::cpp_function(
+          [h](py::handle self, py::handle other) {
+            py::handle in[2] = {self, other};
             return call_op(h, in, 2, AttrMap());
           },
-          py::name(d.name), py::is_method(cls), py::arg("other"));
+          py::name(c.name), py::is_method(cls), py::arg("other"));
     }
     for (const auto& [name, op] : {std::pair{"__neg__", "Neg"}, std::pair{"__abs__", "Abs"}}) {
       OpHandle h{&find_op(op), op};

@@ -14,7 +14,7 @@ py::object numpy_module() {
 
 [[noreturn]] void cannot_convert(py::handle value, DType want) {
   throw py::type_error("Cannot convert " + py::repr(value).cast<std::string>() +
-                       " to EagerTensor of dtype " + dtype_name(want));
+                       " to EagerTensor of dtype " + dtype_tf_string(want));
 }
 
 template <typename T>
@@ -185,14 +185,15 @@ Tensor to_tensor(py::handle value, DType want, bool allow_cast) {
   if (PyBool_Check(p)) {
     const bool b = p == Py_True;
     if (want == DType::kInvalid || want == DType::kBool) return Tensor::scalar(b);
-    if (!allow_cast) cannot_convert(value, want);
-    return to_tensor(py::int_(b ? 1 : 0), want, allow_cast);
+    if (!is_numeric(want)) cannot_convert(value, want);
+    return to_tensor(py::int_(b ? 1 : 0), want, allow_cast);  // Python bools are ints (True + t)
   }
   if (PyLong_Check(p)) {
     if (want == DType::kBool || want == DType::kString) cannot_convert(value, want);
     return from_py_int(value, want);
   }
-  if (PyFloat_CheckExact(p)) return from_py_float(value, want);  // not np.float64 (a float subclass)
+  if (PyFloat_CheckExact(p)) return from_py_float(value, want);
+  if (PyComplex_Check(p) && want != DType::kInvalid) cannot_convert(value, want);  // no complex dtypes  // not np.float64 (a float subclass)
   if (PyUnicode_Check(p) || PyBytes_Check(p)) {
     if (want != DType::kInvalid && want != DType::kString) cannot_convert(value, want);
     return Tensor::scalar(py_string_bytes(value));

@@ -83,16 +83,21 @@ bool needs_int64(py::handle h) {
   }
 }
 
-// A Python value that does not fit the wanted dtype keeps its own; the op's type check then
-// reports the mismatch as TF does ("expected to be a int32 tensor but is a float tensor").
-Tensor convert_python_input(const OpDef& op, int k, py::handle h, const DType* known) {
+// A Python input as a tensor. When its type attr is already decided (by a tensor, an explicit
+// attr or an earlier Python value) it must fit that dtype, as in TF's op wrappers (TypeError
+// "Cannot convert 1.5 to EagerTensor of dtype int32"), unless the handle only takes the dtype as
+// a hint (`+`, tf.add): then, and for attr defaults, a value that does not fit keeps its own
+// dtype and the op's type check reports the mismatch ("expected to be a int32 tensor but is a
+// float tensor").
+Tensor convert_python_input(const OpDef& op, int k, py::handle h, const DType* known, bool hint) {
   DType want = wanted_dtype(op, op.inputs[k], known);
+  const int type_index = op.input_type_index[k];
+  const bool decided = (type_index >= 0 && known[type_index] != DType::kInvalid) ||
+                       op.inputs[k].fixed_type != DType::kInvalid;
   // An int32 default (e.g. Tshape) does not wrap big Python ints: tf.reshape(x, [2**40, 2**40])
   // reports the huge shape, as in TF.
-  const int type_index = op.input_type_index[k];
-  if (want == DType::kInt32 && type_index >= 0 && known[type_index] == DType::kInvalid && needs_int64(h)) {
-    want = DType::kInt64;
-  }
+  if (want == DType::kInt32 && type_index >= 0 && !decided && needs_int64(h)) want = DType::kInt64;
+  if (decided && !hint) return to_tensor(h, want);
   try {
     return to_tensor(h, want);
   } catch (py::type_error&) {
@@ -100,8 +105,48 @@ Tensor convert_python_input(const OpDef& op, int k, py::handle h, const DType* k
   }
 }
 
-py::object call_eager(const OpDef& op, const py::handle* inputs, int num_inputs, const AttrMap& attrs,
+// The first element of a (nested) Python sequence that does not convert to `want`.
+py::handle first_unconvertible(py::handle value, DType want) {
+  if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) {
+    for (auto item : py::reinterpret_borrow<py::sequence>(value)) {
+      py::handle bad = first_unconvertible(item, want);
+      if (bad) return bad;
+    }
+    return py::handle();
+  }
+  try {
+    to_tensor(value, want);
+  } catch (py::type_error&) {
+    return value;
+  } catch (py::error_already_set&) {
+    return value;
+  }
+  return py::handle();
+}
+
+// convert_python_input while building a graph, with the errors TF's graph building raises.
+Tensor convert_graph_input(const OpDef& op, int k, py::handle v, const DType* known, bool hint) {
+  const int type_index = op.input_type_index[k];
+  const DType want = type_index >= 0 ? known[type_index] : op.inputs[k].fixed_type;
+  const bool strict = !hint && want != DType::kInvalid;
+  try {
+    return convert_python_input(op, k, v, known, hint);
+  } catch (py::type_error&) {
+    if (!strict || op.inputs[k].is_list()) throw;
+    throw py::type_error("Expected " + std::string(dtype_name(want)) + " passed to parameter '" + op.inputs[k].name +
+                         "' of op '" + op.name + "', got " + py::repr(v).cast<std::string>() + " of type '" +
+                         py::str(py::type::of(v).attr("__name__")).cast<std::string>() + "' instead. Error: " +
+                         expected_dtype_text(v, want));
+  } catch (py::value_error& e) {
+    if (op.inputs[k].is_list()) throw;
+    throw py::value_error("Tried to convert '" + op.inputs[k].name + "' to a tensor and failed. Error: " +
+                          (v.is_none() ? std::string("None values not supported.") : std::string(e.what())));
+  }
+}
+
+py::object call_eager(const OpHandle& h, const py::handle* inputs, int num_inputs, const AttrMap& attrs,
                       DType* known) {
+  const OpDef& op = *h.op;
   // Most ops have few inputs: keep them on the stack.
   constexpr int kInline = 4;
   Tensor inline_tensors[kInline];
@@ -114,16 +159,16 @@ py::object call_eager(const OpDef& op, const py::handle* inputs, int num_inputs,
     tensors = heap_tensors.data();
   }
   int pos = 0;
-  for_each_input(op, inputs, num_inputs, [&](int k, int, py::handle h) {
-    if (const Tensor* t = eager_tensor_ptr(h)) {
+  for_each_input(op, inputs, num_inputs, [&](int k, int, py::handle v) {
+    if (const Tensor* t = eager_tensor_ptr(v)) {
       tensors[pos++] = *t;
       return;
     }
-    if (symbolic_tensor_ptr(h)) {
+    if (symbolic_tensor_ptr(v)) {
       throw py::type_error("An op outside of the function building code is being passed a \"Graph\" tensor. "
-                           "The graph tensor has name: " + py::str(h.attr("name")).cast<std::string>());
+                           "The graph tensor has name: " + py::str(v.attr("name")).cast<std::string>());
     }
-    tensors[pos] = convert_python_input(op, k, h, known);
+    tensors[pos] = convert_python_input(op, k, v, known, h.hint_python_inputs);
     const int type_index = op.input_type_index[k];
     if (type_index >= 0 && known[type_index] == DType::kInvalid) known[type_index] = tensors[pos].dtype();
     ++pos;
@@ -148,8 +193,22 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
   const std::string name =
       scope_name ? h.name.substr(0, h.name.size() - 1) : graph->unique_name(graph->name_scope + h.name);
   std::vector<Endpoint> endpoints;
+  // TF's graph building decides type attrs input by input: a Python value follows the dtype of
+  // the inputs before it (tf.maximum(0, x) with a float x makes an int32 constant and fails),
+  // except within a list input, whose tensors decide for its Python values.
+  auto decide = [&](int k, DType dt) {
+    const int type_index = op.input_type_index[k];
+    if (type_index >= 0 && known[type_index] == DType::kInvalid) known[type_index] = dt;
+  };
   for_each_input(op, inputs, num_inputs, [&](int k, int j, py::handle v) {
+    if (j == 0) {
+      for (auto item : py::reinterpret_borrow<py::sequence>(inputs[k])) {
+        const DType dt = tensor_dtype(item);
+        if (dt != DType::kInvalid) decide(k, dt);
+      }
+    }
     if (const SymbolicTensor* t = symbolic_tensor_ptr(v)) {
+      decide(k, t->graph->dtype(t->endpoint));
       const Endpoint e = capture(*graph, *t);
       if (e.node < 0) {
         // As TF: a tensor of another function's graph is a TypeError; one leaked from a branch or
@@ -175,9 +234,8 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
       endpoints.push_back(capture_resource(*graph, *eager, const_name));
       return;
     }
-    Tensor value = eager ? *eager : convert_python_input(op, k, v, known);
-    const int type_index = op.input_type_index[k];
-    if (type_index >= 0 && known[type_index] == DType::kInvalid) known[type_index] = value.dtype();
+    Tensor value = eager ? *eager : convert_graph_input(op, k, v, known, h.hint_python_inputs);
+    decide(k, value.dtype());
     int id = 0;
     throw_if_error(graph->add_const(value, const_name, &id));
     endpoints.push_back(Endpoint{id, 0});
@@ -251,22 +309,45 @@ py::object call_op(const OpHandle& h, const py::handle* inputs, int num_inputs, 
     }
   }
   inputs = resolved;
-  DType known[kMaxTypeAttrs];
-  for (size_t i = 0; i < op.type_attr_names.size(); ++i) {
-    known[i] = attrs.empty() ? DType::kInvalid : attrs.get_type(op.type_attr_names[i], DType::kInvalid);
-  }
-  // Tensors decide the type attrs first, so Python values follow them (tf.constant(1.) + 2).
-  for_each_input(op, inputs, num_inputs, [&](int k, int, py::handle v) {
-    const int type_index = op.input_type_index[k];
-    if (type_index < 0 || known[type_index] != DType::kInvalid) return;
-    if (const Tensor* t = eager_tensor_ptr(v)) {
-      known[type_index] = t->dtype();
-    } else if (const SymbolicTensor* s = symbolic_tensor_ptr(v)) {
-      known[type_index] = s->graph->dtype(s->endpoint);
+  const OpHandle* handle = &h;
+  OpHandle string_handle;
+  if (h.string_op && num_inputs > 0) {
+    // tf.add and `+` convert x first; a string x runs Add.
+    if (tensor_dtype(inputs[0]) == DType::kInvalid) {
+      converted.push_back(py::cast(to_tensor(inputs[0], DType::kInvalid)));
+      resolved[0] = converted.back();
     }
+    if (tensor_dtype(inputs[0]) == DType::kString) {
+      string_handle = OpHandle{h.string_op, h.name, h.hint_python_inputs, nullptr};
+      handle = &string_handle;
+    }
+  }
+  const OpDef& run_op = *handle->op;
+  DType known[kMaxTypeAttrs];
+  for (size_t i = 0; i < run_op.type_attr_names.size(); ++i) {
+    known[i] = attrs.empty() ? DType::kInvalid : attrs.get_type(run_op.type_attr_names[i], DType::kInvalid);
+  }
+  if (current_graph()) return call_graph(*handle, inputs, num_inputs, attrs, known);
+  // Eager ops take the dtype of any tensor input, so Python values follow it (2. * t, t * 2.).
+  for_each_input(run_op, inputs, num_inputs, [&](int k, int, py::handle v) {
+    const int type_index = run_op.input_type_index[k];
+    if (type_index < 0 || known[type_index] != DType::kInvalid) return;
+    if (const Tensor* t = eager_tensor_ptr(v)) known[type_index] = t->dtype();
   });
-  if (current_graph()) return call_graph(h, inputs, num_inputs, attrs, known);
-  return call_eager(op, inputs, num_inputs, attrs, known);
+  return call_eager(*handle, inputs, num_inputs, attrs, known);
+}
+
+DType tensor_dtype(py::handle v) {
+  if (const Tensor* t = eager_tensor_ptr(v)) return t->dtype();
+  if (const SymbolicTensor* s = symbolic_tensor_ptr(v)) return s->graph->dtype(s->endpoint);
+  return DType::kInvalid;
+}
+
+std::string expected_dtype_text(py::handle value, DType want) {
+  py::handle bad = first_unconvertible(value, want);
+  if (!bad) bad = value;
+  return "Expected " + std::string(dtype_name(want)) + ", but got " + py::str(bad).cast<std::string>() + " of type '" +
+         py::str(py::type::of(bad).attr("__name__")).cast<std::string>() + "'.";
 }
 
 py::object call_op_with_python_args(const OpHandle& h, PyObject* args, PyObject* kwargs) {

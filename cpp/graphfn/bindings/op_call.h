@@ -17,6 +17,13 @@ namespace py = pybind11;
 struct OpHandle {
   const OpDef* op;
   std::string name;
+  // TF's `+` and tf.add convert a Python operand with the other's dtype only as a hint: a value
+  // that does not fit keeps its own dtype and the op then reports the mismatch. Every other op
+  // wrapper raises TypeError ("Cannot convert 1.5 to EagerTensor of dtype int32").
+  bool hint_python_inputs = false;
+  // tf.add and `+`: when x is a string tensor, TF runs this op (Add) instead (AddV2 has no
+  // string kernel).
+  const OpDef* string_op = nullptr;
 };
 
 // `inputs` has one entry per declared input; a list input is a Python sequence.
@@ -27,6 +34,13 @@ py::object call_op_with_python_args(const OpHandle& h, PyObject* args, PyObject*
 
 // `v.__tf_tensor__()` for objects that implement TF's tensor protocol (graphfn.Variable), else v.
 py::object as_tensor_input(py::handle v);
+
+// The dtype of an eager or symbolic tensor, or kInvalid for anything else.
+DType tensor_dtype(py::handle v);
+
+// TF's graph-building text for a Python value that does not convert to `want`:
+// "Expected int32, but got 1.5 of type 'float'." (naming the first element that does not fit).
+std::string expected_dtype_text(py::handle value, DType want);
 
 // Looks an op up by name, raising NotFoundError for an unknown one.
 const OpDef& find_op(const std::string& name);

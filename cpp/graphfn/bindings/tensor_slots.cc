@@ -6,12 +6,13 @@
 
 #include "graphfn/bindings/bind.h"
 #include "graphfn/bindings/op_call.h"
+#include "graphfn/bindings/operators.h"
 
 namespace graphfn {
 namespace {
 
-enum Slot { kAdd, kSub, kMul, kFloorDiv, kMod, kPow, kNeg, kAbs, kNumSlots };
-OpHandle g_ops[kNumSlots];
+enum Unary { kNeg, kAbs, kNumUnary };
+OpHandle g_unary[kNumUnary];
 
 template <typename Fn>
 PyObject* guarded(Fn&& fn) {
@@ -24,24 +25,21 @@ PyObject* guarded(Fn&& fn) {
 }
 
 // Python calls the slot for both `t + x` and `x + t`, always with the operands in source order.
-template <int S>
+template <BinaryOperator S>
 PyObject* binary_slot(PyObject* a, PyObject* b) {
-  return guarded([&] {
-    py::handle in[2] = {a, b};
-    return call_op(g_ops[S], in, 2, AttrMap());
-  });
+  return guarded([&] { return binary_operator(S, a, b); });
 }
 
 PyObject* power_slot(PyObject* a, PyObject* b, PyObject* modulo) {
   if (modulo != Py_None) Py_RETURN_NOTIMPLEMENTED;
-  return binary_slot<kPow>(a, b);
+  return binary_slot<BinaryOperator::kPow>(a, b);
 }
 
 template <int S>
 PyObject* unary_slot(PyObject* a) {
   return guarded([&] {
     py::handle in[1] = {a};
-    return call_op(g_ops[S], in, 1, AttrMap());
+    return call_op(g_unary[S], in, 1, AttrMap());
   });
 }
 
@@ -58,17 +56,17 @@ PyObject* op_call_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
 }  // namespace
 
 void bind_tensor_slots(py::module_& m) {
-  const char* ops[kNumSlots] = {"AddV2", "Sub", "Mul", "FloorDiv", "FloorMod", "Pow", "Neg", "Abs"};
-  const char* node_names[kNumSlots] = {"add", "sub", "mul", "floordiv", "mod", "pow", "Neg", "Abs"};
-  for (int i = 0; i < kNumSlots; ++i) g_ops[i] = OpHandle{&find_op(ops[i]), node_names[i]};
+  init_operators();
+  g_unary[kNeg] = OpHandle{&find_op("Neg"), "Neg"};
+  g_unary[kAbs] = OpHandle{&find_op("Abs"), "Abs"};
   for (const char* type_name : {"EagerTensor", "SymbolicTensor"}) {
     auto* type = reinterpret_cast<PyTypeObject*>(m.attr(type_name).ptr());
     PyNumberMethods* nb = type->tp_as_number;
-    nb->nb_add = binary_slot<kAdd>;
-    nb->nb_subtract = binary_slot<kSub>;
-    nb->nb_multiply = binary_slot<kMul>;
-    nb->nb_floor_divide = binary_slot<kFloorDiv>;
-    nb->nb_remainder = binary_slot<kMod>;
+    nb->nb_add = binary_slot<BinaryOperator::kAdd>;
+    nb->nb_subtract = binary_slot<BinaryOperator::kSub>;
+    nb->nb_multiply = binary_slot<BinaryOperator::kMul>;
+    nb->nb_floor_divide = binary_slot<BinaryOperator::kFloorDiv>;
+    nb->nb_remainder = binary_slot<BinaryOperator::kMod>;
     nb->nb_power = power_slot;
     nb->nb_negative = unary_slot<kNeg>;
     nb->nb_absolute = unary_slot<kAbs>;

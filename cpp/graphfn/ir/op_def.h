@@ -45,6 +45,11 @@ struct AttrDef {
   bool has_default = false;
   AttrValue default_value;
   std::vector<DType> allowed;  // for "type" attrs; empty means any
+  // TF's allowed list (DataType numbers, core/tf_types.h), as messages and OpDef summaries show
+  // it: `allowed` plus the dtypes graphfn has no tensors for (half, complex64, ...).
+  std::vector<int> tf_allowed;
+  bool has_minimum = false;  // "N: int >= 2"
+  int64_t minimum = 0;
 };
 
 struct OpDef {
@@ -54,6 +59,7 @@ struct OpDef {
   std::vector<AttrDef> attrs;
   bool stateful = false;    // must run even when its outputs are unused; never folded or merged
   bool commutative = false;
+  bool aggregate = false;  // TF's is_aggregate (AddN, AddV2): shows in the OpDef summary only
   // How the op uses its resource inputs: automatic control dependencies order reads after the
   // last write and writes after earlier reads and writes of the same resource.
   enum class ResourceAccess { kNone, kRead, kWrite } resource_access = ResourceAccess::kNone;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "graphfn/core/tf_types.h"
+
 namespace graphfn {
 namespace {
 
@@ -12,26 +14,14 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
 
-// Expands a type-set word ("numbertype", "float", ...) into dtypes.
-void add_type_word(const std::string& word, std::vector<DType>* out) {
-  static const std::vector<DType> kReal = {DType::kFloat32, DType::kFloat64, DType::kInt8,
-                                           DType::kInt16,   DType::kInt32,   DType::kInt64,
-                                           DType::kUInt8};
-  if (word == "numbertype" || word == "realnumbertype") {
-    out->insert(out->end(), kReal.begin(), kReal.end());
-  } else if (word == "floattype") {
-    out->push_back(DType::kFloat32);
-    out->push_back(DType::kFloat64);
-  } else if (word == "inttype") {
-    out->insert(out->end(), {DType::kInt8, DType::kInt16, DType::kInt32, DType::kInt64, DType::kUInt8});
-  } else if (word == "alltypes") {
-    out->insert(out->end(), kReal.begin(), kReal.end());
-    out->push_back(DType::kBool);
-    out->push_back(DType::kString);
-  } else {
-    DType dt;
-    if (!dtype_from_name(word, &dt)) throw std::logic_error("unknown type word in op spec: " + word);
-    out->push_back(dt);
+// Expands a type-set word ("numbertype", "float", "half", ...) into TF's DataType numbers
+// (`tf_allowed`) and the graphfn dtypes among them (`allowed`).
+void add_type_word(const std::string& word, AttrDef* attr) {
+  const size_t first = attr->tf_allowed.size();
+  if (!tf_type_word(word, &attr->tf_allowed)) throw std::logic_error("unknown type word in op spec: " + word);
+  for (size_t i = first; i < attr->tf_allowed.size(); ++i) {
+    const DType dt = tf_type_to_dtype(attr->tf_allowed[i]);
+    if (dt != DType::kInvalid) attr->allowed.push_back(dt);
   }
 }
 
@@ -136,6 +126,12 @@ OpDefBuilder& OpDefBuilder::attr(const std::string& spec) {
   attr.name = trim(spec.substr(0, colon));
   std::string rest = trim(spec.substr(colon + 1));
   std::string default_text;
+  const size_t at_least = rest.find(">=");
+  if (at_least != std::string::npos) {
+    attr.has_minimum = true;
+    attr.minimum = std::stoll(trim(rest.substr(at_least + 2)));
+    rest = trim(rest.substr(0, at_least));
+  }
   const size_t eq = rest.find('=');
   if (eq != std::string::npos) {
     default_text = trim(rest.substr(eq + 1));
@@ -149,7 +145,7 @@ OpDefBuilder& OpDefBuilder::attr(const std::string& spec) {
     while (start <= body.size()) {
       size_t comma = body.find(',', start);
       if (comma == std::string::npos) comma = body.size();
-      add_type_word(trim(body.substr(start, comma - start)), &attr.allowed);
+      add_type_word(trim(body.substr(start, comma - start)), &attr);
       start = comma + 1;
     }
   } else {

@@ -26,6 +26,7 @@ class OpDefBuilder {
   OpDefBuilder& stateful() { def_->stateful = true; return *this; }
   OpDefBuilder& control_flow(OpDef::ControlFlow kind) { def_->control_flow = kind; return *this; }
   OpDefBuilder& commutative() { def_->commutative = true; return *this; }
+  OpDefBuilder& aggregate() { def_->aggregate = true; return *this; }
   OpDefBuilder& reads_resource() { def_->resource_access = OpDef::ResourceAccess::kRead; return *this; }
   OpDefBuilder& writes_resource() { def_->resource_access = OpDef::ResourceAccess::kWrite; return *this; }
   // `handles_partial_shapes`: the function is correct for unknown dims and ranks (see OpDef).

@@ -2,19 +2,9 @@
 
 #include <algorithm>
 
+#include "graphfn/ir/op_def_text.h"
+
 namespace graphfn {
-namespace {
-
-std::string allowed_list(const AttrDef& attr) {
-  std::string out;
-  for (size_t i = 0; i < attr.allowed.size(); ++i) {
-    if (i) out += ", ";
-    out += dtype_tf_string(attr.allowed[i]);
-  }
-  return out;
-}
-
-}  // namespace
 
 Status check_input_count(const OpDef& op, int num_inputs) {
   if (op.has_list_input ? num_inputs < op.num_fixed_inputs : num_inputs != op.num_fixed_inputs) {
@@ -28,6 +18,21 @@ Status check_input_count(const OpDef& op, int num_inputs) {
 Status resolve_type_attrs(const OpDef& op, const DType* input_dtypes, int num_inputs,
                           const AttrMap& attrs, DType* type_attrs, Status* input_mismatch, std::string* graph_text) {
   const std::string* inferred_from[kMaxTypeAttrs] = {};  // the argument that set each type attr
+  auto check_allowed = [&](int i) {
+    const AttrDef* attr = op.type_attr_defs[i];
+    if (attr->tf_allowed.empty() ||
+        std::find(attr->allowed.begin(), attr->allowed.end(), type_attrs[i]) != attr->allowed.end()) {
+      return Status::OK();
+    }
+    // Graph building words it as TF's Python op wrappers do, naming the argument.
+    if (graph_text && graph_text->empty() && inferred_from[i]) {
+      *graph_text = "Value passed to parameter '" + *inferred_from[i] + "' has DataType " +
+                    dtype_name(type_attrs[i]) + " not in list of allowed values: " + allowed_types_text(*attr, true);
+    }
+    return errors::InvalidArgument("Value for attr '", attr->name, "' of ", dtype_tf_string(type_attrs[i]),
+                                   " is not in the list of allowed values: ", allowed_types_text(*attr),
+                                   "\n\t; NodeDef: {{node ", op.name, "}}; ", summarize_op_def(op));
+  };
   const int n_types = static_cast<int>(op.type_attr_names.size());
   for (int i = 0; i < n_types; ++i) {
     type_attrs[i] = attrs.empty() ? DType::kInvalid : attrs.get_type(op.type_attr_names[i], DType::kInvalid);
@@ -48,6 +53,9 @@ Status resolve_type_attrs(const OpDef& op, const DType* input_dtypes, int num_in
         if (slot == DType::kInvalid) {
           slot = got;
           inferred_from[type_index] = &arg.name;
+          // Graph building checks a type attr as soon as an input decides it (before later
+          // inputs can mismatch); eager execution reports the attr first anyway.
+          if (!input_mismatch) GRAPHFN_RETURN_IF_ERROR(check_allowed(type_index));
         }
         want = slot;
       }
@@ -75,12 +83,7 @@ Status resolve_type_attrs(const OpDef& op, const DType* input_dtypes, int num_in
     if (type_attrs[i] == DType::kInvalid) {
       return errors::InvalidArgument("Missing type attr '", attr->name, "' for op ", op.name);
     }
-    if (!attr->allowed.empty() &&
-        std::find(attr->allowed.begin(), attr->allowed.end(), type_attrs[i]) == attr->allowed.end()) {
-      return errors::InvalidArgument("Value for attr '", attr->name, "' of ", dtype_tf_string(type_attrs[i]),
-                                     " is not in the list of allowed values: ", allowed_list(*attr),
-                                     "\n\t; NodeDef: {{node ", op.name, "}}");
-    }
+    GRAPHFN_RETURN_IF_ERROR(check_allowed(i));
   }
   return Status::OK();
 }

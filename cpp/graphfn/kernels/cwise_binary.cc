@@ -84,6 +84,13 @@ using EqualKernel = Binary<functors::Equal>::Kernel<T>;
 template <typename T>
 using NotEqualKernel = Binary<functors::NotEqual>::Kernel<T>;
 
+template <typename T>
+using BitwiseAndKernel = Binary<functors::BitwiseAnd>::Kernel<T>;
+template <typename T>
+using BitwiseOrKernel = Binary<functors::BitwiseOr>::Kernel<T>;
+template <typename T>
+using BitwiseXorKernel = Binary<functors::BitwiseXor>::Kernel<T>;
+
 template <typename F>
 Status logical_kernel(KernelContext& c) {
   broadcast_binary_loop<bool, bool>(c.input(0), c.input(1), c.allocate_output(0),
@@ -94,7 +101,8 @@ Status logical_kernel(KernelContext& c) {
 }  // namespace
 
 void register_cwise_binary_kernels(OpRegistry& reg) {
-  register_kernels<AddKernel>(reg, "AddV2", TypeList<float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, std::string>{});
+  register_kernels<AddKernel>(reg, "AddV2", NumericTypes{});
+  register_kernels<AddKernel>(reg, "Add", TypeList<float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, std::string>{});
   register_kernels<SubKernel>(reg, "Sub", NumericTypes{});
   register_kernels<MulKernel>(reg, "Mul", NumericTypes{});
   register_kernels<RealDivKernel>(reg, "RealDiv", FloatTypes{});
@@ -109,6 +117,9 @@ void register_cwise_binary_kernels(OpRegistry& reg) {
   register_kernels<GreaterEqualKernel>(reg, "GreaterEqual", NumericTypes{});
   register_kernels<EqualKernel>(reg, "Equal", AllTypes{});
   register_kernels<NotEqualKernel>(reg, "NotEqual", AllTypes{});
+  register_kernels<BitwiseAndKernel>(reg, "BitwiseAnd", IntTypes{});
+  register_kernels<BitwiseOrKernel>(reg, "BitwiseOr", IntTypes{});
+  register_kernels<BitwiseXorKernel>(reg, "BitwiseXor", IntTypes{});
   reg.set_kernel("LogicalAnd", DType::kInvalid, &logical_kernel<functors::LogicalAnd>);
   reg.set_kernel("LogicalOr", DType::kInvalid, &logical_kernel<functors::LogicalOr>);
 }

@@ -44,6 +44,7 @@ GRAPHFN_UNARY(Exp)
 GRAPHFN_UNARY(Log)
 GRAPHFN_UNARY(Tanh)
 GRAPHFN_UNARY(Sigmoid)
+GRAPHFN_UNARY(Invert)
 #undef GRAPHFN_UNARY
 
 Status logical_not_kernel(KernelContext& c) {
@@ -66,6 +67,7 @@ void register_cwise_unary_kernels(OpRegistry& reg) {
   register_kernels<LogKernel>(reg, "Log", FloatTypes{});
   register_kernels<TanhKernel>(reg, "Tanh", FloatTypes{});
   register_kernels<SigmoidKernel>(reg, "Sigmoid", FloatTypes{});
+  register_kernels<InvertKernel>(reg, "Invert", IntTypes{});
   reg.set_kernel("LogicalNot", DType::kInvalid, &logical_not_kernel);
 }
 

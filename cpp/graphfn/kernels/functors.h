@@ -97,9 +97,15 @@ struct GreaterEqual { template <typename T> static bool apply(const T& a, const 
 struct Equal { template <typename T> static bool apply(const T& a, const T& b) { return a == b; } };
 struct NotEqual { template <typename T> static bool apply(const T& a, const T& b) { return a != b; } };
 struct LogicalAnd { static bool apply(bool a, bool b) { return a && b; } };
+struct BitwiseAnd { template <typename T> static T apply(T a, T b) { return static_cast<T>(a & b); } };
+struct BitwiseOr { template <typename T> static T apply(T a, T b) { return static_cast<T>(a | b); } };
+struct BitwiseXor { template <typename T> static T apply(T a, T b) { return static_cast<T>(a ^ b); } };
 struct LogicalOr { static bool apply(bool a, bool b) { return a || b; } };
 
 // Unary functors: `array` works on Eigen arrays (vectorised, floats), `scalar` on one value.
+struct Invert {  // integers only
+  template <typename T> static T scalar(T x) { return static_cast<T>(~x); }
+};
 struct Neg {
   template <typename A> static auto array(const A& x) { return -x; }
   template <typename T> static T scalar(T x) { return wrap_neg(x); }

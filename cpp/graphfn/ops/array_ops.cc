@@ -440,7 +440,7 @@ void register_array_ops(OpRegistry& reg) {
       .attr("Tidx: {int32, int64} = DT_INT32").shape_fn(concat_shape, true);
   reg.op("Pack").input("values: N * T").output("output: T").attr("T: type").attr("axis: int = 0")
       .shape_fn(pack_shape, true);
-  reg.op("Unpack").input("value: T").output("output: num * T").attr("num: int").attr("T: type")
+  reg.op("Unpack").input("value: T").output("output: num * T").attr("num: int >= 0").attr("T: type")
       .attr("axis: int = 0").shape_fn(unpack_shape, true);
   reg.op("Shape").input("input: T").output("output: out_type").attr("T: type")
       .attr("out_type: {int32, int64} = DT_INT32").kernel_type_attr("out_type").shape_fn(shape_shape, true);

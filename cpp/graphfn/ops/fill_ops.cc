@@ -175,11 +175,11 @@ void register_fill_ops(OpRegistry& reg) {
   reg.op("Fill").input("dims: index_type").input("value: T").output("output: T").attr("T: type")
       .attr("index_type: {int32, int64} = DT_INT32").shape_fn(fill_shape, true).shape_input("dims");
   reg.op("ZerosLike").input("x: T").output("y: T").attr("T: type").shape_fn(shape_fns::unchanged, true);
-  reg.op("OnesLike").input("x: T").output("y: T").attr("T: {numbertype, bool}").shape_fn(shape_fns::unchanged, true);
+  reg.op("OnesLike").input("x: T").output("y: T").attr("T: {bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64, complex64, complex128, bool}").shape_fn(shape_fns::unchanged, true);
   reg.op("Eye").input("num_rows: int64").input("num_columns: int64").input("batch_shape: int64")
       .output("output: dtype").attr("dtype: {numbertype, bool} = DT_FLOAT").shape_fn(eye_shape, true);
   reg.op("Range").input("start: Tidx").input("limit: Tidx").input("delta: Tidx").output("output: Tidx")
-      .attr("Tidx: {float32, float64, int8, int16, int32, int64} = DT_INT32").shape_fn(range_shape, true);
+      .attr("Tidx: {bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64} = DT_INT32").shape_fn(range_shape, true);
   reg.op("OneHot").input("indices: TI").input("depth: int32").input("on_value: T").input("off_value: T")
       .output("output: T").attr("axis: int = -1").attr("T: type").attr("TI: {uint8, int8, int32, int64} = DT_INT64")
       .shape_fn(one_hot_shape, true);

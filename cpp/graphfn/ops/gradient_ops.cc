@@ -176,12 +176,12 @@ void register_gradient_ops(OpRegistry& reg) {
   // Resources: TensorLists (TF's variant lists), summed element by element (their gradients).
   reg.op("AddN").input("inputs: N * T").output("sum: T").attr("N: int").attr("T: {numbertype, resource}").commutative()
       .shape_fn(add_n_shape, true);
-  reg.op("ReluGrad").input("gradients: T").input("features: T").output("backprops: T").attr("T: {numbertype}")
+  reg.op("ReluGrad").input("gradients: T").input("features: T").output("backprops: T").attr("T: {realnumbertype}")
       .shape_fn(relu_grad_shape, true);
   reg.op("InvertPermutation").input("x: T").output("y: T").attr("T: {int32, int64} = DT_INT32")
       .shape_fn(invert_permutation_shape, true);
   reg.op("ConcatOffset").input("concat_dim: int32").input("shape: N * shape_type").output("offset: N * shape_type")
-      .attr("N: int").attr("shape_type: {int32, int64} = DT_INT32").kernel_type_attr("shape_type")
+      .attr("N: int >= 2").attr("shape_type: {int32, int64} = DT_INT32").kernel_type_attr("shape_type")
       .shape_fn(concat_offset_shape, true);
   reg.op("StopGradient").input("input: T").output("output: T").attr("T: type").shape_fn(shape_fns::unchanged, true);
   reg.op("BroadcastGradientArgs").input("s0: T").input("s1: T").output("r0: T").output("r1: T")

@@ -114,26 +114,27 @@ void register_linalg_ops(OpRegistry& reg) {
   // uint8 is an allowed T without a CPU kernel, as in TF (NotFound rather than InvalidArgument).
   reg.op("MatMul").input("a: T").input("b: T").output("product: T")
       .attr("transpose_a: bool = false").attr("transpose_b: bool = false")
-      .attr("T: {float32, float64, int32, int64, uint8}")
+      .attr("T: {bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128}")
       .attr("grad_a: bool = false").attr("grad_b: bool = false")
       .shape_fn(matmul_shape, true);
   // Leaves out the terms where a sparse operand is 0 (float32 only: graphfn has no bfloat16).
   reg.op("SparseMatMul").input("a: Ta").input("b: Tb").output("product: float32")
       .attr("transpose_a: bool = false").attr("transpose_b: bool = false")
       .attr("a_is_sparse: bool = false").attr("b_is_sparse: bool = false")
-      .attr("Ta: {float32} = DT_FLOAT").attr("Tb: {float32} = DT_FLOAT")
+      .attr("Ta: {float, bfloat16} = DT_FLOAT").attr("Tb: {float, bfloat16} = DT_FLOAT")
       .shape_fn(sparse_matmul_shape);
   // tf.matmul's batched op when no output_type is asked for.
   reg.op("BatchMatMulV2").input("x: T").input("y: T").output("output: T")
-      .attr("T: {float32, float64, int16, int32, int64, uint8}")
+      .attr("T: {bfloat16, half, float, double, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, "
+            "complex128}")
       .attr("adj_x: bool = false").attr("adj_y: bool = false")
       .attr("grad_x: bool = false").attr("grad_y: bool = false")
       .shape_fn(batch_matmul_shape);
   // Mixed input types; the kernel accepts (T, T) -> T and (u)int8 x (u)int8 -> int32.
   reg.op("BatchMatMulV3").input("x: Ta").input("y: Tb").output("output: Tout")
-      .attr("Ta: {float32, float64, uint8, int8, int16, int32, int64}")
-      .attr("Tb: {float32, float64, uint8, int8, int16, int32, int64}")
-      .attr("Tout: {float32, float64, int16, int32, int64}")
+      .attr("Ta: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, complex128}")
+      .attr("Tb: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, complex128}")
+      .attr("Tout: {bfloat16, half, float, double, int16, int32, int64, complex64, complex128}")
       .attr("adj_x: bool = false").attr("adj_y: bool = false")
       .attr("grad_x: bool = false").attr("grad_y: bool = false")
       .shape_fn(batch_matmul_shape);

@@ -140,6 +140,7 @@ Status select_v2_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
 
 void register_math_gradients(OpRegistry& reg) {
   reg.set_gradient("AddV2", add_grad);
+  reg.set_gradient("Add", add_grad);
   reg.set_gradient("Sub", sub_grad);
   reg.set_gradient("Mul", mul_grad);
   reg.set_gradient("RealDiv", real_div_grad);
@@ -162,7 +163,8 @@ void register_math_gradients(OpRegistry& reg) {
   reg.set_gradient("ClipByValue", clip_by_value_grad);
   reg.set_gradient("SelectV2", select_v2_grad);
   for (const char* op : {"FloorDiv", "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual",
-                         "LogicalAnd", "LogicalOr", "LogicalNot"}) {
+                         "LogicalAnd", "LogicalOr", "LogicalNot", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
+                         "Invert"}) {
     reg.set_not_differentiable(op);
   }
 }

@@ -18,27 +18,42 @@ void register_math_ops(OpRegistry& reg) {
       .attr("Truncate: bool = false").shape_fn(cast_shape, true);
 
   // Arithmetic: z = f(x, y) with broadcasting; both inputs share T (no implicit promotion).
-  struct Binary { const char* name; const char* types; bool commutative; };
+  // The type lists are TF's, in TF's order (they show in error messages); dtypes graphfn has no
+  // tensors for are listed but never reached.
+  struct Binary { const char* name; const char* types; bool commutative; bool aggregate = false; };
   const Binary arithmetic[] = {
-      {"AddV2", "T: {numbertype, string}", true},
-      {"Sub", "T: {numbertype}", false},
-      {"Mul", "T: {numbertype}", true},
-      {"RealDiv", "T: {numbertype}", false},
-      {"FloorDiv", "T: {numbertype}", false},
-      {"FloorMod", "T: {numbertype}", false},
-      {"Pow", "T: {float32, float64, int8, int16, int32, int64}", false},
-      {"Maximum", "T: {numbertype}", true},
-      {"Minimum", "T: {numbertype}", true},
+      {"AddV2", "T: {bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, int16, int32, int64, "
+                "complex64, complex128}", true, true},
+      // `+` on strings: TF's AddV2 has no string kernel, so string concatenation is the older Add.
+      {"Add", "T: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, complex128, string}",
+       false},
+      {"Sub", "T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64, complex64, complex128, "
+              "uint32, uint64}", false},
+      {"Mul", "T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, "
+              "complex64, complex128}", true},
+      {"RealDiv", "T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, "
+                  "complex64, complex128}", false},
+      {"FloorDiv", "T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, "
+                   "complex64, complex128}", false},
+      {"FloorMod", "T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double}",
+       false},
+      {"Pow", "T: {bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128}", false},
+      {"Maximum", "T: {bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64}", false},
+      {"Minimum", "T: {bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64}", false},
+      {"BitwiseAnd", "T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}", true},
+      {"BitwiseOr", "T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}", true},
+      {"BitwiseXor", "T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}", true},
   };
   for (const Binary& b : arithmetic) {
     auto op = reg.op(b.name).input("x: T").input("y: T").output("z: T").attr(b.types).shape_fn(
         shape_fns::broadcast_binary, true);
     if (b.commutative) op.commutative();
+    if (b.aggregate) op.aggregate();
   }
 
   const Binary comparisons[] = {
-      {"Less", "T: {numbertype}", false},         {"LessEqual", "T: {numbertype}", false},
-      {"Greater", "T: {numbertype}", false},      {"GreaterEqual", "T: {numbertype}", false},
+      {"Less", "T: {realnumbertype}", false},     {"LessEqual", "T: {realnumbertype}", false},
+      {"Greater", "T: {realnumbertype}", false},  {"GreaterEqual", "T: {realnumbertype}", false},
       {"Equal", "T: {alltypes}", true},           {"NotEqual", "T: {alltypes}", true},
   };
   for (const Binary& b : comparisons) {
@@ -54,16 +69,18 @@ void register_math_ops(OpRegistry& reg) {
 
   // Unary: y = f(x), same dtype and shape.
   const std::pair<const char*, const char*> unary[] = {
-      {"Neg", "T: {float32, float64, int8, int16, int32, int64}"},
-      {"Abs", "T: {float32, float64, int8, int16, int32, int64}"},
-      {"Sign", "T: {float32, float64, int8, int16, int32, int64}"},
-      {"Square", "T: {numbertype}"},
-      {"Sqrt", "T: {floattype}"},
-      {"Exp", "T: {floattype}"},
-      {"Log", "T: {floattype}"},
-      {"Tanh", "T: {floattype}"},
-      {"Sigmoid", "T: {floattype}"},
-      {"Relu", "T: {numbertype}"},
+      {"Neg", "T: {bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128}"},
+      {"Abs", "T: {bfloat16, half, float, double, int8, int16, int32, int64}"},
+      {"Sign", "T: {bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128}"},
+      {"Square", "T: {bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32, uint64, "
+                 "complex64, complex128}"},
+      {"Sqrt", "T: {bfloat16, half, float, double, complex64, complex128}"},
+      {"Exp", "T: {bfloat16, half, float, double, complex64, complex128}"},
+      {"Log", "T: {bfloat16, half, float, double, complex64, complex128}"},
+      {"Tanh", "T: {bfloat16, half, float, double, complex64, complex128}"},
+      {"Sigmoid", "T: {bfloat16, half, float, double, complex64, complex128}"},
+      {"Relu", "T: {realnumbertype, qint8}"},
+      {"Invert", "T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}"},
   };
   for (const auto& [name, types] : unary) {
     reg.op(name).input("x: T").output("y: T").attr(types).shape_fn(shape_fns::unchanged, true);

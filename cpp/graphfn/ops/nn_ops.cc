@@ -64,14 +64,14 @@ Status xent_shape(InferenceContext& c) {
 }  // namespace
 
 void register_nn_ops(OpRegistry& reg) {
-  reg.op("Softmax").input("logits: T").output("softmax: T").attr("T: {floattype}").shape_fn(softmax_shape, true);
-  reg.op("LogSoftmax").input("logits: T").output("logsoftmax: T").attr("T: {floattype}")
+  reg.op("Softmax").input("logits: T").output("softmax: T").attr("T: {half, bfloat16, float, double}").shape_fn(softmax_shape, true);
+  reg.op("LogSoftmax").input("logits: T").output("logsoftmax: T").attr("T: {half, bfloat16, float, double}")
       .shape_fn(log_softmax_shape, true);
   reg.op("SparseSoftmaxCrossEntropyWithLogits").input("features: T").input("labels: Tlabels")
-      .output("loss: T").output("backprop: T").attr("T: {floattype}").attr("Tlabels: {int32, int64} = DT_INT64")
+      .output("loss: T").output("backprop: T").attr("T: {half, bfloat16, float, double}").attr("Tlabels: {int32, int64} = DT_INT64")
       .shape_fn(sparse_xent_shape, true);
   reg.op("SoftmaxCrossEntropyWithLogits").input("features: T").input("labels: T")
-      .output("loss: T").output("backprop: T").attr("T: {floattype}").shape_fn(xent_shape, true);
+      .output("loss: T").output("backprop: T").attr("T: {half, bfloat16, float, double}").shape_fn(xent_shape, true);
 }
 
 }  // namespace graphfn

@@ -55,7 +55,7 @@ void register_random_ops(OpRegistry& reg) {
   for (const char* name : {"RandomUniform", "RandomStandardNormal"}) {
     reg.op(name).input("shape: T").output("output: dtype")
         .attr("seed: int = 0").attr("seed2: int = 0")
-        .attr("dtype: {float32, float64}").attr("T: {int32, int64}")
+        .attr("dtype: {half, bfloat16, float, double}").attr("T: {int32, int64}")
         .stateful().shape_fn(random_shape);
   }
   reg.op("RandomUniformInt").input("shape: T").input("minval: Tout").input("maxval: Tout")

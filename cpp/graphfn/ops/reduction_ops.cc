@@ -97,9 +97,13 @@ Status arg_reduction_shape(InferenceContext& c) {
 }  // namespace
 
 void register_reduction_ops(OpRegistry& reg) {
-  for (const char* name : {"Sum", "Mean", "Prod", "Max", "Min"}) {
+  // TF's type lists: Max and Min take no complex types but the quantized ones.
+  const std::pair<const char*, const char*> reductions[] = {
+      {"Sum", "T: {numbertype}"}, {"Mean", "T: {numbertype}"}, {"Prod", "T: {numbertype}"},
+      {"Max", "T: {realnumbertype, quantizedtype}"}, {"Min", "T: {realnumbertype, quantizedtype}"}};
+  for (const auto& [name, types] : reductions) {
     reg.op(name).input("input: T").input("reduction_indices: Tidx").output("output: T")
-        .attr("keep_dims: bool = false").attr("T: {numbertype}")
+        .attr("keep_dims: bool = false").attr(types)
         .attr("Tidx: {int32, int64} = DT_INT32").needs_value("reduction_indices").shape_fn(reduction_shape, true);
   }
   // Any/All have no T, so their kernels are registered under Tidx's dtypes.
@@ -110,10 +114,10 @@ void register_reduction_ops(OpRegistry& reg) {
   }
   // ArgMin does not take the int16 dimensions and outputs ArgMax does.
   reg.op("ArgMax").input("input: T").input("dimension: Tidx").output("output: output_type")
-      .attr("T: {numbertype, bool}").attr("Tidx: {int16, int32, int64} = DT_INT32")
-      .attr("output_type: {int16, int32, int64} = DT_INT64").needs_value("dimension").shape_fn(arg_reduction_shape, true);
+      .attr("T: {realnumbertype, quantizedtype, bool}").attr("Tidx: {int16, int32, int64} = DT_INT32")
+      .attr("output_type: {int16, uint16, int32, int64} = DT_INT64").needs_value("dimension").shape_fn(arg_reduction_shape, true);
   reg.op("ArgMin").input("input: T").input("dimension: Tidx").output("output: output_type")
-      .attr("T: {numbertype, bool}").attr("Tidx: {int32, int64} = DT_INT32")
+      .attr("T: {realnumbertype, quantizedtype, bool}").attr("Tidx: {int32, int64} = DT_INT32")
       .attr("output_type: {int32, int64} = DT_INT64").needs_value("dimension").shape_fn(arg_reduction_shape, true);
 }
 

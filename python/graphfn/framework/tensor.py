@@ -7,6 +7,7 @@ import numpy as np
 
 from graphfn import _core
 from graphfn.framework import dtypes
+from graphfn.framework import tensor_shape
 from graphfn.framework.tensor_shape import TensorShape
 
 EagerTensor = _core.EagerTensor
@@ -97,6 +98,12 @@ def _install_eager(cls):
     def __float__(self):
         return float(self._numpy())
 
+    def set_shape(self, shape):
+        # An eager tensor's shape is known: set_shape only checks compatibility.
+        shape = tensor_shape.checked_shape(shape)
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError("Tensor's shape %s is not compatible with supplied shape %s." % (self.shape, shape))
+
     def __copy__(self):
         return self
 
@@ -139,6 +146,56 @@ class Reference:
         return "<Reference wrapping %r>" % (self._wrapped,)
 
 
+def _math_op(name):
+    def fn(x, y):
+        from graphfn.ops import math_ops  # imported late: math_ops imports this module
+        return getattr(math_ops, name)(x, y)
+    return fn
+
+
+def _matmul(x, y):
+    from graphfn.ops import linalg_ops
+    return linalg_ops.matmul(x, y)
+
+
+def _python_operators():
+    """The operators written in Python (the arithmetic ones are C++ number slots)."""
+    return {"truediv": _math_op("truediv"), "matmul": _matmul, "and": _math_op("and_"),
+            "or": _math_op("or_"), "xor": _math_op("xor_")}
+
+
+def _forward_operator(fn, reflected_name):
+    """`x op y` as TF's operators compute it: on TypeError/ValueError the other operand's
+    reflected method may answer (`t & [1]`), else the first error stands. (A missing reflected
+    method raises AttributeError, as TF does for `t | 1.5`.)"""
+
+    def operator(x, y):
+        try:
+            return fn(x, y)
+        except (TypeError, ValueError) as e:
+            if not hasattr(type(y), reflected_name):
+                raise
+            try:
+                r_op = getattr(y, reflected_name)
+                out = r_op(x)
+            except (TypeError, ValueError):
+                raise e from None
+            if out is NotImplemented:
+                raise e from None
+            return out
+
+    return operator
+
+
+def _reflected_operator(fn):
+    """`x op y` reached through y's reflected method: x is converted to y's dtype first."""
+
+    def operator(y, x):
+        return fn(_core.convert_reflected_operand(x, y), y)
+
+    return operator
+
+
 def _install_common(cls):
     """The Python API shared by eager and symbolic tensors."""
 
@@ -156,47 +213,18 @@ def _install_common(cls):
         from graphfn.ops import math_ops
         return math_ops.tensor_not_equals(self, other)
 
-    def __truediv__(self, other):
-        from graphfn.ops import math_ops
-        return math_ops.truediv(self, other)
-
-    def __rtruediv__(self, other):
-        from graphfn.ops import math_ops
-        return math_ops.truediv(other, self)
-
-    def __matmul__(self, other):
-        from graphfn.ops import linalg_ops
-        return linalg_ops.matmul(self, other)
-
-    def __rmatmul__(self, other):
-        from graphfn.ops import linalg_ops
-        return linalg_ops.matmul(other, self)
-
-    def __and__(self, other):
-        from graphfn.ops import math_ops
-        return math_ops.logical_and(self, other)
-
-    def __rand__(self, other):
-        from graphfn.ops import math_ops
-        return math_ops.logical_and(other, self)
-
-    def __or__(self, other):
-        from graphfn.ops import math_ops
-        return math_ops.logical_or(self, other)
-
-    def __ror__(self, other):
-        from graphfn.ops import math_ops
-        return math_ops.logical_or(other, self)
-
     def __invert__(self):
         from graphfn.ops import math_ops
-        return math_ops.logical_not(self)
+        return math_ops.invert_(self)
 
     def __getitem__(self, key):
         from graphfn.ops import array_ops
         return array_ops.slice_helper(self, key)
 
     _set_methods(cls, locals())
+    for op_name, fn in _python_operators().items():
+        setattr(cls, "__%s__" % op_name, _forward_operator(fn, "__r%s__" % op_name))
+        setattr(cls, "__r%s__" % op_name, _reflected_operator(fn))
     cls.dtype = property(lambda self: dtypes.from_enum(self._dtype_enum))
     cls.get_shape = lambda self: self.shape
     cls.__array_priority__ = 100
@@ -225,6 +253,11 @@ def _install_symbolic(cls):
             "may be using an unsupported feature or your source code may not be visible to AutoGraph. "
             "See https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/"
             "reference/limitations.md#access-to-source-code for more information.")
+
+    def set_shape(self, shape):
+        """Refines the static shape (TF's merge: unknown dims and ranks are filled in)."""
+        merged = tensor_shape.merged_for_set_shape(self.shape, tensor_shape.checked_shape(shape))
+        self._refine_shape(merged.dims)
 
     def __len__(self):
         dims = self._shape_dims

@@ -103,5 +103,51 @@ class TensorShape:
         return TensorShape, (self.dims,)
 
 
+def _dimension(value, shape):
+    if value is None:
+        return None
+    if isinstance(value, str):
+        raise TypeError("Failed to convert '%r' to a shape: '%r'could not be converted to a dimension. A shape "
+                        "should either be single dimension (e.g. 10), or an iterable of dimensions "
+                        "(e.g. [1, 10, None])." % (shape, value))
+    if not hasattr(type(value), "__index__"):
+        raise TypeError("Dimension value must be integer or None or have an __index__ method, got value "
+                        "'%r' with type '%r'" % (value, type(value)))
+    return value.__index__()
+
+
+def checked_shape(shape):
+    """`shape` as a TensorShape, with TF's errors for values that are not dimensions."""
+    if shape is None or isinstance(shape, TensorShape):
+        return TensorShape(shape)
+    try:
+        items = list(shape)
+    except TypeError:
+        items = [shape]
+    return TensorShape([_dimension(d, shape) for d in items])
+
+
+def _shape_text(dims):
+    return "[%s]" % ",".join("?" if d is None else str(d) for d in dims)
+
+
+def merged_for_set_shape(current, new):
+    """The shape a graph tensor gets from set_shape(new): `current` refined by `new`, with the
+    errors TF's graph reports when they conflict."""
+    if current._dims is None:
+        return new
+    if new._dims is None:
+        return current
+    if len(current._dims) != len(new._dims):
+        raise ValueError("Shapes must be equal rank, but are %d and %d" % (len(current._dims), len(new._dims)))
+    merged = []
+    for i, (a, b) in enumerate(zip(current._dims, new._dims)):
+        if a is not None and b is not None and a != b:
+            raise ValueError("Dimension %d in both shapes must be equal, but are %d and %d. Shapes are %s and %s."
+                             % (i, a, b, _shape_text(current._dims), _shape_text(new._dims)))
+        merged.append(a if b is None else b)
+    return TensorShape(merged)
+
+
 def as_shape(shape):
     return shape if isinstance(shape, TensorShape) else TensorShape(shape)

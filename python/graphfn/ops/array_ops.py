@@ -495,7 +495,9 @@ def where(condition, x=None, y=None, name=None):
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     condition = to_tensor(condition, dtype=dtypes.bool)
-    x, y = convert_n_same_dtype([x, y])
+    if isinstance(x, (list, tuple)) or isinstance(y, (list, tuple)):
+        x, y = convert_n_same_dtype([x, y])  # lists may hold tensors to pack
+    # Else the op converts Python values as TF's does (in graphs input by input).
     return node("SelectV2", name)(condition, x, y)
 
 

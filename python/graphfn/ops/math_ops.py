@@ -13,9 +13,17 @@ def _dtype_enum(dtype):
     return None if dtype is None else dtypes.as_dtype(dtype).as_datatype_enum
 
 
+_add_handles = {}
+
+
 @tf_export("add", "math.add")
 def add(x, y, name=None):
-    return node("AddV2", name or "Add")(x, y)
+    # As TF: y takes x's dtype only as a hint, and string tensors concatenate with Add.
+    name = name or "Add"
+    handle = _add_handles.get(name)
+    if handle is None:
+        handle = _add_handles[name] = _core.op("AddV2", name, string_op="Add")
+    return handle(x, y)
 
 
 @tf_export("subtract", "math.subtract")
@@ -168,7 +176,10 @@ def truediv(x, y, name=None):
     if python_x:
         x = _core.to_tensor(x, 0 if python_y else y._dtype_enum)
     if python_y:
-        y = _core.to_tensor(y, x._dtype_enum)
+        try:  # x's dtype is only a hint: a value that does not fit keeps its own
+            y = _core.to_tensor(y, x._dtype_enum)
+        except TypeError:
+            y = _core.to_tensor(y)
     if x.dtype != y.dtype:
         raise TypeError("`x` and `y` must have the same dtype, got %r != %r." % (x.dtype, y.dtype))
     float_type = _TRUEDIV_FLOAT.get(x.dtype.name)
@@ -191,14 +202,26 @@ divide = truediv
 tf_export("divide", "math.divide")(divide)
 
 
+def _incompatible_shapes(error):
+    """True for the errors of operands that do not broadcast (TF's `==` is then False); dtype
+    mismatches and unconvertible Python values still raise."""
+    return not str(error).startswith(("cannot compute", "Input '"))
+
+
 def tensor_equals(x, y):
     """`x == y` for tensors: element-wise, False for None or incompatible shapes (TF 2)."""
     if y is None:
         return False
     try:
         return ops.Equal(x, y)
-    except (errors.InvalidArgumentError, TypeError, ValueError):
+    except (errors.InvalidArgumentError, ValueError) as e:
+        if not _incompatible_shapes(e):
+            raise
         return _core.to_tensor(False)
+    except TypeError:
+        if not isinstance(y, Tensor):  # a Python value that does not fit x's dtype (as TF)
+            raise
+        return _core.to_tensor(False)  # graph tensors of two dtypes (AutoGraph's list.index)
 
 
 def tensor_not_equals(x, y):
@@ -206,5 +229,30 @@ def tensor_not_equals(x, y):
         return True
     try:
         return ops.NotEqual(x, y)
-    except (errors.InvalidArgumentError, TypeError, ValueError):
+    except (errors.InvalidArgumentError, ValueError) as e:
+        if not _incompatible_shapes(e):
+            raise
         return _core.to_tensor(True)
+    except TypeError:
+        if not isinstance(y, Tensor):
+            raise
+        return _core.to_tensor(True)
+
+
+def and_(x, y):
+    """`x & y`: logical for bool tensors, bitwise for integers (as TF)."""
+    return ops.LogicalAnd(x, y) if x._dtype_enum == 10 else ops.BitwiseAnd(x, y)
+
+
+def or_(x, y):
+    return ops.LogicalOr(x, y) if x._dtype_enum == 10 else ops.BitwiseOr(x, y)
+
+
+def xor_(x, y):
+    if x._dtype_enum == 10:  # TF: (x | y) & ~(x & y)
+        return ops.LogicalAnd(ops.LogicalOr(x, y), ops.LogicalNot(ops.LogicalAnd(x, y)), )
+    return ops.BitwiseXor(x, y)
+
+
+def invert_(x):
+    return ops.LogicalNot(x) if x._dtype_enum == 10 else ops.Invert(x)

@@ -57,7 +57,10 @@ def _reduce(op, input_tensor, axis, keepdims, dtype=None):
         input_tensor = _core.to_tensor(input_tensor)
     keepdims = False if keepdims is None else bool(keepdims)
     axes = _every_axis(input_tensor) if axis is None else _axis_tensor(axis, fast_path)
-    return _fast_path.call(fast_path, op, input_tensor, axes, keep_dims=keepdims)
+    result = _fast_path.call(fast_path, op, input_tensor, axes, keep_dims=keepdims)
+    if axis is None and not keepdims and type(result) is not EagerTensor and result._shape_dims is None:
+        result._refine_shape(())  # as TF: reducing every axis gives a scalar, even of unknown rank
+    return result
 
 
 @tf_export("reduce_sum", "math.reduce_sum")

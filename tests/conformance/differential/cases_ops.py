@@ -23,8 +23,7 @@ tf.constant(1) + tf.constant(1.0)
 '''),
     case("ops/python_float_with_int_tensor_error", '''
 tf.constant(2) * 1.5
-''',
-         gap="TF's operator wrappers convert a Python operand to the tensor's dtype first (TypeError 'Cannot convert 1.5 to EagerTensor of dtype int32' for *, tf.maximum, &; bools become ints for +); graphfn converts it to its own dtype and the op fails with InvalidArgumentError"),
+'''),
     case("ops/broadcasting", '''
 a = tf.ones([3, 1]); b = tf.constant([1.0, 2.0, 3.0, 4.0])
 (a + b).shape, tf.broadcast_to(tf.constant([1, 2]), [3, 2])
@@ -150,8 +149,7 @@ x = tf.constant([0.25, 1.0, 4.0])
 ''', rtol=1e-6),
     case("ops/sqrt_of_int_error", '''
 tf.sqrt(tf.constant(4))
-''',
-         gap="the type-error message lists graphfn's dtypes only (no half, bfloat16, complex) and lacks TF's trailing `Op<name=Sqrt; signature=...>` OpDef text"),
+'''),
     case("ops/nn_functions", '''
 x = tf.constant([[-1.0, 0.0, 2.0]])
 (tf.nn.relu(x), tf.nn.softmax(x), tf.nn.sigmoid(x), tf.nn.tanh(x), tf.nn.log_softmax(x), tf.math.softmax(x, axis=0))
@@ -180,8 +178,7 @@ for t in tf.constant(1):
 '''),
     case("ops/add_string_and_int_error", '''
 tf.constant("a") + tf.constant(1)
-''',
-         gap="`+` on string tensors uses TF's `Add` op (AddV2 has no string kernel in TF); graphfn uses AddV2, so the op name in the message differs"),
+'''),
     case("ops/numpy_interop", '''
 t = tf.constant([1.0, 2.0])
 (np.add(t, 1), np.asarray(t).dtype, t.numpy().tolist(), tf.constant(np.array([[1, 2]], dtype=np.int16)))

@@ -214,7 +214,7 @@ TEST_CASE("random ops reject bad shapes with TF's messages", "[kernels][random]"
   s = run_error("RandomUniform", {vec<float>({2})}, a);
   CHECK(contains(s, "Value for attr 'T' of float is not in the list of allowed values: int32, int64"));
   s = run_error("RandomUniform", {vec<int32_t>({2})}, random_attrs(DType::kInt32, 1, 1));
-  CHECK(contains(s, "Value for attr 'dtype' of int32 is not in the list of allowed values: float, double"));
+  CHECK(contains(s, "Value for attr 'dtype' of int32 is not in the list of allowed values: half, bfloat16, float, double"));
 }
 
 TEST_CASE("RandomUniformInt checks its bounds", "[kernels][random]") {
