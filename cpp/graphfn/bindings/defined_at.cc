@@ -14,25 +14,15 @@ namespace {
 struct CodeInfo {
   bool keep = false;  // false: graphfn's own code
   std::string file, function;
+  std::unordered_map<int, const SourceFrame*> at;     // by instruction (or, before 3.11, line)
+  std::unordered_map<int, const SourceFrame*> lines;  // by line
 };
 
-struct FrameKey {
-  PyObject* code;
-  int position;  // the instruction (or, before Python 3.11, the line)
-  bool operator==(const FrameKey& o) const { return code == o.code && position == o.position; }
-};
-struct FrameKeyHash {
-  size_t operator()(const FrameKey& k) const {
-    return std::hash<const void*>()(k.code) * 31u + static_cast<size_t>(k.position);
-  }
-};
-
-// Interned under the GIL and never freed (frames outlive every stack; code objects stay
-// referenced so their addresses are never reused for other code).
+// Interned under the GIL. An entry lives as long as its code object (a weak reference drops it:
+// re-running a notebook cell must not keep the old cell's code alive). Frames are never freed:
+// stacks point to them.
 struct Tables {
   std::unordered_map<PyObject*, CodeInfo> codes;
-  std::unordered_map<FrameKey, const SourceFrame*, FrameKeyHash> frames;  // null: left out
-  std::unordered_map<FrameKey, const SourceFrame*, FrameKeyHash> by_line;
   std::shared_ptr<const SourceStack> last;
   bool enabled = true;  // off only to measure what capturing costs (benchmarks)
   py::object frame_info;  // graphfn.function.defined_at.frame_info
@@ -43,39 +33,48 @@ Tables& tables() {
   return *t;
 }
 
-const CodeInfo& code_info(Tables& t, PyCodeObject* code) {
-  auto it = t.codes.find(reinterpret_cast<PyObject*>(code));
+CodeInfo& code_info(Tables& t, PyCodeObject* code) {
+  PyObject* key = reinterpret_cast<PyObject*>(code);
+  auto it = t.codes.find(key);
   if (it != t.codes.end()) return it->second;
   if (!t.frame_info) t.frame_info = py::module_::import("graphfn.function.defined_at").attr("frame_info");
   CodeInfo info;
-  py::object answer = t.frame_info(py::handle(reinterpret_cast<PyObject*>(code)));
+  py::object answer = t.frame_info(py::handle(key));
   if (!answer.is_none()) {
     py::tuple pair = answer.cast<py::tuple>();
     info.keep = true;
     info.file = pair[0].cast<std::string>();
     info.function = pair[1].cast<std::string>();
   }
-  Py_INCREF(code);  // kept for the tables' lifetime (see Tables)
-  return t.codes.emplace(reinterpret_cast<PyObject*>(code), std::move(info)).first->second;
+  py::cpp_function forget([key](py::handle weakref) {
+    tables().codes.erase(key);
+    weakref.dec_ref();
+  });
+  PyObject* weakref = PyWeakref_NewRef(key, forget.ptr());
+  if (weakref == nullptr) {
+    PyErr_Clear();
+    Py_INCREF(key);  // not weakly referenceable: keep it, so its address is never reused
+  }
+  return t.codes.emplace(key, std::move(info)).first->second;
 }
 
 const SourceFrame* intern_frame(Tables& t, PyFrameObject* frame, PyCodeObject* code) {
+  CodeInfo& info = code_info(t, code);
 #if PY_VERSION_HEX >= 0x030B0000
-  const FrameKey key{reinterpret_cast<PyObject*>(code), PyFrame_GetLasti(frame)};
+  const int position = PyFrame_GetLasti(frame);
 #else
-  const FrameKey key{reinterpret_cast<PyObject*>(code), PyFrame_GetLineNumber(frame)};
+  const int position = PyFrame_GetLineNumber(frame);
 #endif
-  auto it = t.frames.find(key);
-  if (it != t.frames.end()) return it->second;
-  const CodeInfo& info = code_info(t, code);
+  auto it = info.at.find(position);
+  if (it != info.at.end()) return it->second;
   const SourceFrame* interned = nullptr;
   if (info.keep) {
     const int line = PyFrame_GetLineNumber(frame);
-    const SourceFrame*& same_line = t.by_line[FrameKey{key.code, line}];
+    const SourceFrame*& same_line = info.lines[line];
     if (!same_line) same_line = new SourceFrame{info.file, line, info.function};
     interned = same_line;
   }
-  t.frames.emplace(key, interned);
+  info.at.emplace(position, interned);
   return interned;
 }
 
