@@ -39,12 +39,16 @@ CodeInfo& code_info(Tables& t, PyCodeObject* code) {
   if (it != t.codes.end()) return it->second;
   if (!t.frame_info) t.frame_info = py::module_::import("graphfn.function.defined_at").attr("frame_info");
   CodeInfo info;
-  py::object answer = t.frame_info(py::handle(key));
-  if (!answer.is_none()) {
-    py::tuple pair = answer.cast<py::tuple>();
-    info.keep = true;
-    info.file = pair[0].cast<std::string>();
-    info.function = pair[1].cast<std::string>();
+  try {
+    py::object answer = t.frame_info(py::handle(key));
+    if (!answer.is_none()) {
+      py::tuple pair = answer.cast<py::tuple>();
+      info.file = pair[0].cast<std::string>();
+      info.function = pair[1].cast<std::string>();
+      info.keep = true;
+    }
+  } catch (const py::error_already_set&) {
+    // A stack is for messages only: never fail the op (e.g. at interpreter shutdown).
   }
   py::cpp_function forget([key](py::handle weakref) {
     tables().codes.erase(key);
