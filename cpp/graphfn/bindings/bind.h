@@ -16,5 +16,6 @@ void bind_random(py::module_& m);
 void bind_control_flow(py::module_& m);
 void bind_tape(py::module_& m);
 void bind_saved_graph(py::module_& m);
+void bind_defined_at(py::module_& m);
 
 }  // namespace graphfn

@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include "graphfn/bindings/bind.h"
+#include "graphfn/bindings/defined_at.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/core/resource.h"
@@ -147,14 +148,16 @@ py::list make_branches(const std::shared_ptr<Graph>& outer, const std::string& n
   AttrMap attrs;
   attrs.set("Tin", dtypes_of(*outer, captured));
   attrs.set("Tout", dtypes_of(first, first.results));
+  for (size_t k = 0; k < branches.size(); ++k) {
+    branches[k]->function_name =
+        function_name(name, is_if ? (k == 0 ? "true" : "false") : ("branch" + std::to_string(k)).c_str());
+  }
   if (is_if) {
-    attrs.set("then_branch", FuncAttr{function_name(name, "true"), branches[0]});
-    attrs.set("else_branch", FuncAttr{function_name(name, "false"), branches[1]});
+    attrs.set("then_branch", FuncAttr{branches[0]->function_name, branches[0]});
+    attrs.set("else_branch", FuncAttr{branches[1]->function_name, branches[1]});
   } else {
     std::vector<FuncAttr> funcs;
-    for (size_t k = 0; k < branches.size(); ++k) {
-      funcs.push_back(FuncAttr{function_name(name, ("branch" + std::to_string(k)).c_str()), branches[k]});
-    }
+    for (const auto& b : branches) funcs.push_back(FuncAttr{b->function_name, b});
     attrs.set("branches", std::move(funcs));
   }
   attrs.set("output_shapes", shapes);
@@ -163,11 +166,14 @@ py::list make_branches(const std::shared_ptr<Graph>& outer, const std::string& n
   int id = 0;
   throw_if_error(outer->add_node(*OpRegistry::global().find(op_name), name, inputs, std::move(attrs), &id,
                                  /*name_reserved=*/true));
+  const std::shared_ptr<const SourceStack> defined_at = capture_defined_at();
+  outer->mutable_node(id).defined_at = defined_at;
   py::list out;
   for (size_t i = 0; i < n; ++i) {
     int identity = 0;
     throw_if_error(outer->add_node("Identity", name + "/Identity", {Endpoint{id, static_cast<int>(i)}}, AttrMap(),
                                    &identity));
+    outer->mutable_node(identity).defined_at = defined_at;
     out.append(py::cast(SymbolicTensor{outer, Endpoint{identity, 0}}));
   }
   return out;
@@ -196,14 +202,17 @@ py::list make_while(const std::shared_ptr<Graph>& outer, const std::string& name
   for (int arg : body->arguments) shapes.push_back(body->node(arg).output_shapes[0]);
   AttrMap attrs;
   attrs.set("T", dtypes_of(*outer, inputs));
-  attrs.set("cond", FuncAttr{function_name(name, "cond"), cond});
-  attrs.set("body", FuncAttr{function_name(name, "body"), body});
+  cond->function_name = function_name(name, "cond");
+  body->function_name = function_name(name, "body");
+  attrs.set("cond", FuncAttr{cond->function_name, cond});
+  attrs.set("body", FuncAttr{body->function_name, body});
   attrs.set("output_shapes", shapes);
   attrs.set("parallel_iterations", parallel_iterations);
   const bool stateful = cond->is_stateful() || body->is_stateful();
   const OpDef* op = OpRegistry::global().find(stateful ? "While" : "StatelessWhile");
   int id = 0;
   throw_if_error(outer->add_node(*op, name, inputs, std::move(attrs), &id, /*name_reserved=*/true));
+  outer->mutable_node(id).defined_at = capture_defined_at();
   return outputs_of(outer, id, 0, n);
 }
 
@@ -234,6 +243,7 @@ void bind_control_flow(py::module_& m) {
   m.def("subgraph", [](const std::shared_ptr<Graph>& enclosing, const std::string& name_scope) {
     auto g = std::make_shared<Graph>();
     g->enclosing = enclosing.get();  // the caller keeps `enclosing` alive while tracing
+    g->outer_graph = enclosing;
     g->is_subgraph = true;
     g->name_scope = name_scope;
     return g;
@@ -243,6 +253,7 @@ void bind_control_flow(py::module_& m) {
   m.def("graph_const", [](const std::shared_ptr<Graph>& g, const Tensor& value, const std::string& name) {
     int id = 0;
     throw_if_error(g->add_const(value, name, &id));
+    g->mutable_node(id).defined_at = capture_defined_at();
     return SymbolicTensor{g, Endpoint{id, 0}};
   });
   m.def("is_stateful_graph", [](const Graph& g) { return g.is_stateful(); });

@@ -4,6 +4,7 @@
 
 #include "graphfn/bindings/bind.h"
 #include "graphfn/bindings/convert.h"
+#include "graphfn/bindings/defined_at.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/core/resource.h"
@@ -53,13 +54,19 @@ const SymbolicTensor* symbolic_tensor_ptr(py::handle value) {
 
 void bind_graph(py::module_& m) {
   py::class_<Graph, std::shared_ptr<Graph>>(m, "Graph")
-      .def(py::init<>())
+      .def(py::init([] {
+        auto g = std::make_shared<Graph>();
+        g->outer_graph = current_graph_ptr();  // as TF's FuncGraph.outer_graph
+        return g;
+      }))
+      .def_readwrite("function_name", &Graph::function_name)
       .def("add_placeholder", [](const std::shared_ptr<Graph>& g, int dtype, py::handle shape, const std::string& name,
                                  py::handle handle_shape) {
         int id = 0;
         throw_if_error(g->add_placeholder(static_cast<DType>(dtype), shape_from_py(shape), name, &id));
         if (!handle_shape.is_none()) g->mutable_node(id).attrs.set("_handle_shape", shape_from_py(handle_shape));
         g->mutable_node(id).attrs.set("_user_specified_name", name);
+        g->mutable_node(id).defined_at = capture_defined_at();
         g->arguments.push_back(id);
         return SymbolicTensor{g, Endpoint{id, 0}};
       }, py::arg("dtype"), py::arg("shape"), py::arg("name"), py::arg("handle_shape") = py::none())

@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include "graphfn/bindings/convert.h"
+#include "graphfn/bindings/defined_at.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/ir/op_registry.h"
@@ -192,6 +193,7 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
   const bool scope_name = !h.name.empty() && h.name.back() == '/';
   const std::string name =
       scope_name ? h.name.substr(0, h.name.size() - 1) : graph->unique_name(graph->name_scope + h.name);
+  std::shared_ptr<const SourceStack> defined_at = capture_defined_at();
   std::vector<Endpoint> endpoints;
   // TF's graph building decides type attrs input by input: a Python value follows the dtype of
   // the inputs before it (tf.maximum(0, x) with a float x makes an int32 constant and fails),
@@ -210,21 +212,8 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
     if (const SymbolicTensor* t = symbolic_tensor_ptr(v)) {
       decide(k, t->graph->dtype(t->endpoint));
       const Endpoint e = capture(*graph, *t);
-      if (e.node < 0) {
-        // As TF: a tensor of another function's graph is a TypeError; one leaked from a branch or
-        // loop body of this function, an InaccessibleTensorError (a ValueError subclass).
-        const std::string message =
-            py::repr(v).cast<std::string>() +
-            " is out of scope and cannot be used here. Use return values, explicit Python locals or TensorFlow "
-            "collections to access it.\nPlease see https://www.tensorflow.org/guide/function#all_outputs_of_a_"
-            "tffunction_must_be_return_values for more information.";
-        if (t->graph->is_subgraph) {
-          py::object cls = py::module_::import("graphfn.framework.errors").attr("InaccessibleTensorError");
-          PyErr_SetString(cls.ptr(), message.c_str());
-          throw py::error_already_set();
-        }
-        throw py::type_error(message);
-      }
+      // As TF: a tensor of a finished branch, loop body or function is out of scope here.
+      if (e.node < 0) throw_out_of_scope(v, *t, *graph);
       endpoints.push_back(e);
       return;
     }
@@ -238,6 +227,7 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
     decide(k, value.dtype());
     int id = 0;
     throw_if_error(graph->add_const(value, const_name, &id));
+    graph->mutable_node(id).defined_at = defined_at;
     endpoints.push_back(Endpoint{id, 0});
   });
   int id = 0;
@@ -249,6 +239,7 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
     if (failure == Graph::Failure::kShapeFunction) throw py::value_error(added.message());
     throw_if_error(added);
   }
+  graph->mutable_node(id).defined_at = std::move(defined_at);
   const int num_outputs = static_cast<int>(graph->node(id).output_dtypes.size());
   if (op.outputs.empty()) return py::cast(GraphOp{graph, id});  // TF returns the Operation
   if (op.outputs.size() == 1 && !op.outputs[0].is_list()) return py::cast(SymbolicTensor{graph, Endpoint{id, 0}});

@@ -13,6 +13,7 @@
 #include "graphfn/core/tensor.h"
 #include "graphfn/ir/op_def.h"
 #include "graphfn/ir/shape_inference.h"
+#include "graphfn/ir/source_stack.h"
 
 namespace graphfn {
 
@@ -33,6 +34,8 @@ struct Node {
   std::vector<DType> type_attrs;    // resolved, by OpDef::type_attr_names index
   std::vector<DType> output_dtypes;
   std::vector<Shape> output_shapes;  // may be partial
+  // The Python frames that made it (null for nodes made by passes or without Python).
+  std::shared_ptr<const SourceStack> defined_at;
   // The constant value of a Const node, else null.
   const Tensor* const_value() const;
 };
@@ -101,6 +104,11 @@ class Graph {
   };
   Graph* enclosing = nullptr;
   bool is_subgraph = false;  // a branch or body (kept after `enclosing` is dropped)
+  // TF's FuncGraph name ("f", "cond_true_12") and the graph that was being built when this one
+  // was made (a function traced while tracing another, a branch): errors about a tensor used
+  // out of its scope name both graphs, and tell an enclosed graph from an unrelated one.
+  std::string function_name;
+  std::weak_ptr<const Graph> outer_graph;
   // The current tf.name_scope while tracing ("outer/inner/" or ""): op nodes are named inside it.
   std::string name_scope;
   std::vector<Capture> captures;

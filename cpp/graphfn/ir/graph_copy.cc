@@ -55,6 +55,7 @@ Status copy_subgraph(const Graph& graph, int first, const std::vector<Endpoint>&
       inputs.push_back(r);
     }
     GRAPHFN_RETURN_IF_ERROR(out->add_node(*node.op, node.name, inputs, node.attrs, &new_id[id]));
+    out->mutable_node(new_id[id]).defined_at = node.defined_at;
     for (int c : node.control_inputs) {
       if (c >= first && new_id[c] >= 0) out->add_control_input(new_id[id], new_id[c]);
     }

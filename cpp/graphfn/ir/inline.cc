@@ -18,6 +18,7 @@ Status inline_graph(Graph& dst, const Graph& fn, const std::vector<Endpoint>& in
     for (const Endpoint& e : node.inputs) node_inputs.push_back(remap(e));
     GRAPHFN_RETURN_IF_ERROR(dst.add_node(*node.op, dst.unique_name(scope + node.name), node_inputs, node.attrs,
                                          &copy[i], /*name_reserved=*/true));
+    dst.mutable_node(copy[i]).defined_at = node.defined_at;  // errors show where the callee made it
     for (int c : node.control_inputs) dst.add_control_input(copy[i], argument[c] >= 0 ? inputs[argument[c]].node : copy[c]);
   }
   outputs->clear();

@@ -111,6 +111,7 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
     Step step;
     step.op = node.op;
     step.node_name = node.name;
+    step.defined_at = node.defined_at;
     step.attrs = node.attrs;
     for (size_t t = 0; t < node.type_attrs.size(); ++t) step.type_attrs[t] = node.type_attrs[t];
     for (const Endpoint& in : node.inputs) step.input_slots.push_back(ref_of(in));
@@ -287,10 +288,7 @@ Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* result
   Status s = execute_with(frame, frame.feed_ptrs.data(), num_feeds, &failed);
   const Status written = output.close();
   if (!s.ok()) {
-    const std::string node = failed ? *failed : std::string("?");
-    // TF's text, less the Python traceback of where the node was defined.
-    return Status(s.code(), "Graph execution error:\n\nDetected at node " + node + ":\n" + s.message() +
-                                "\n\t [[{{node " + node + "}}]] [Op:" + name_ + "]");
+    return graph_execution_error(s, failed);
   }
   GRAPHFN_RETURN_IF_ERROR(written);
   results->resize(result_slots_.size());

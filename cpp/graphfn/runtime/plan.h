@@ -57,6 +57,7 @@ class Plan {
     const OpDef* op;
     KernelFn kernel;
     std::string node_name;
+    std::shared_ptr<const SourceStack> defined_at;  // for errors (plan_errors.cc)
     AttrMap attrs;
     DType type_attrs[kMaxTypeAttrs];
     std::vector<int> input_slots;  // slot refs: a slot (>= 0) or feed f (-1 - f)
@@ -80,6 +81,11 @@ class Plan {
   };
 
   void schedule_releases();
+  // Error path (plan_errors.cc): TF's "Graph execution error" for a step's error `s`, naming the
+  // node `failed` (a Step's node_name or pred_node_name, here or in a sub-plan) and where it was
+  // defined.
+  Status graph_execution_error(const Status& s, const std::string* failed) const;
+  const SourceStack* defined_at_of(const std::string* failed) const;
   void init_frame(Frame& frame) const;
   static void release(Frame& frame, int slot);  // after the slot's last reader
   // Runs the steps on a frame whose feed slots are filled. On error, *failed_node names the node

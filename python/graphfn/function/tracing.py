@@ -47,12 +47,8 @@ def _output(value, graph, python_function):
     if hasattr(value, "__tf_tensor__"):
         value = value.__tf_tensor__()
     if isinstance(value, SymbolicTensor) and not value._same_graph(graph):
-        if value.graph.is_subgraph:
-            from graphfn.framework import errors
-            raise errors.InaccessibleTensorError(
-                "%r is out of scope and cannot be used here. Use return values, explicit Python locals or "
-                "TensorFlow collections to access it.\nPlease see https://www.tensorflow.org/guide/function"
-                "#all_outputs_of_a_tffunction_must_be_return_values for more information." % (value,))
+        if value.graph.is_subgraph or _core.graph_encloses(graph, value):
+            _core.raise_out_of_scope(value, graph)  # TF's text, with where `value` was defined
         raise ValueError("Tensor %s is from another graph and cannot be returned by %r" % (value.name, python_function))
     if not isinstance(value, Tensor):
         try:
@@ -78,6 +74,7 @@ def trace(python_function, name, signature, arguments):
     """Traces `python_function` for the bound `arguments` (name -> value; tensor leaves may be
     TensorSpecs) and returns a ConcreteFunction."""
     graph = _core.Graph()
+    graph.function_name = name  # TF's FuncGraph name
     parameters, traced_arguments, traced_variables, aliases = [], {}, {}, {}
     with context.graph_context(graph), context.variables_read_scope() as variables_read:
         for param_name, value in arguments.items():
