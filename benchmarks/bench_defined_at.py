@@ -6,14 +6,18 @@ Traces a fresh 1000-op function (x * 2 chained; 2000 nodes with the constants) w
 and on, interleaved, at the script's stack depth and with 40 more Python frames below; reports
 the median thread CPU time (wall time is too noisy on a shared machine).
 """
-import statistics, time, sys
+import statistics
+import time
+
 import graphfn as tf
 from graphfn import _core
+
 
 def body(x):
     for _ in range(1000):
         x = x * 2
     return x
+
 
 def trace_once():
     f = tf.function(body, autograph=False)
@@ -21,16 +25,23 @@ def trace_once():
     f.get_concrete_function(tf.TensorSpec([], tf.int32))
     return time.thread_time() - t0
 
+
 def nested(depth, fn):
     return fn() if depth == 0 else nested(depth - 1, fn)
 
-for depth in (0, 40):
-    res = {True: [], False: []}
-    for i in range(60):
-        for on in (False, True):
-            _core._set_defined_at_capture(on)
-            res[on].append(nested(depth, trace_once))
-    off, on = statistics.median(res[False]) * 1e3, statistics.median(res[True]) * 1e3
-    print("extra stack depth %d: CPU time, median: capture off %.2f ms, on %.2f ms, +%.2f ms (%.1f%%), %.2f us/op"
-          % (depth, off, on, on - off, 100 * (on - off) / off, (on - off)))
-_core._set_defined_at_capture(True)
+
+def main():
+    for depth in (0, 40):
+        res = {True: [], False: []}
+        for i in range(60):
+            for on in (False, True):
+                _core._set_defined_at_capture(on)
+                res[on].append(nested(depth, trace_once))
+        off, on = statistics.median(res[False]) * 1e3, statistics.median(res[True]) * 1e3
+        print("extra stack depth %d: CPU time, median: capture off %.2f ms, on %.2f ms, +%.2f ms (%.1f%%), %.2f us/op"
+              % (depth, off, on, on - off, 100 * (on - off) / off, (on - off)))
+    _core._set_defined_at_capture(True)
+
+
+if __name__ == "__main__":
+    main()
