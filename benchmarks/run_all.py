@@ -55,7 +55,7 @@ def run_benchmarks(repeat):
 _PROBE = """
 import resource, sys, time
 start = time.perf_counter()
-import {module}
+{statement}
 elapsed = time.perf_counter() - start
 kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 try:  # VmHWM is this process's own peak; ru_maxrss can carry the forking parent's over exec
@@ -67,16 +67,22 @@ print(elapsed, kb)
 """
 
 
-def import_cost(module, runs=5):
-    """(median seconds, median peak RSS in MB) of `import module` in fresh interpreters, or None."""
+def import_cost(module, statement=None, runs=5):
+    """(median seconds, median peak RSS in MB) of `statement` (default `import module`) in fresh
+    interpreters, or None. Bytecode caching is on and a first untimed run fills the cache, as an
+    installed package's is filled by pip (PYTHONDONTWRITEBYTECODE would recompile every module)."""
     if importlib.util.find_spec(module) is None:
         return None
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    probe = _PROBE.format(statement=statement or "import " + module)
     times, rss = [], []
-    for _ in range(runs):
-        proc = subprocess.run([sys.executable, "-c", _PROBE.format(module=module)], capture_output=True,
-                              text=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p)))
+    for run in range(runs + 1):
+        proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
         if proc.returncode != 0:
             return None
+        if run == 0:
+            continue
         seconds, kilobytes = proc.stdout.split()[-2:]
         times.append(float(seconds))
         rss.append(int(kilobytes) / 1024)
@@ -87,7 +93,7 @@ def baseline_rss(runs=3):
     """Peak RSS of an interpreter that imports nothing (part of every import's number)."""
     values = []
     for _ in range(runs):
-        proc = subprocess.run([sys.executable, "-c", _PROBE.format(module="sys")], capture_output=True, text=True)
+        proc = subprocess.run([sys.executable, "-c", _PROBE.format(statement="import sys")], capture_output=True, text=True)
         values.append(int(proc.stdout.split()[-1]) / 1024)
     return statistics.median(values)
 
@@ -109,12 +115,18 @@ def package_size_mb(module):
 
 def footprint(wheel):
     rows = []
-    for module in ("graphfn", "numpy", "tensorflow", "jax"):  # graphfn's import includes NumPy's
-        cost = import_cost(module)
+    # graphfn loads NumPy on first use (printing a tensor, .numpy(), converting a list), so the
+    # second row is graphfn's import plus that first use.
+    probes = [("graphfn", "graphfn", None),
+              ("graphfn, then str(constant([1.0])) (loads NumPy)", "graphfn",
+               "import graphfn; str(graphfn.constant([1.0]))"),
+              ("numpy", "numpy", None), ("tensorflow", "tensorflow", None), ("jax", "jax", None)]
+    for label, module, statement in probes:
+        cost = import_cost(module, statement)
         if cost is None and module != "graphfn":
             continue
-        rows.append({"package": module, "import_s": cost and cost[0], "rss_mb": cost and cost[1],
-                     "size_mb": package_size_mb(module)})
+        rows.append({"package": label, "import_s": cost and cost[0], "rss_mb": cost and cost[1],
+                     "size_mb": package_size_mb(module) if statement is None else None})
     wheel_mb = os.path.getsize(wheel) / 1e6 if wheel else None
     return {"imports": rows, "baseline_rss_mb": baseline_rss(), "wheel": wheel and os.path.basename(wheel),
             "wheel_mb": wheel_mb}

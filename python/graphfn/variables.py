@@ -2,8 +2,6 @@
 ops (ReadVariableOp, AssignVariableOp, ...). Inside a traced function those ops become graph
 nodes, and automatic control dependencies keep them in program order."""
 
-import numpy as np
-
 from graphfn import _core
 from graphfn import context
 from graphfn.eager import backprop as _backprop
@@ -11,6 +9,7 @@ from graphfn.framework import dtypes, name_scope
 from graphfn.framework.tensor import EagerTensor, Reference, SymbolicTensor, Tensor, numpy_text
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops._op_table import ops
+from graphfn.util import lazy_numpy
 from graphfn.util.tf_export import tf_export
 
 
@@ -141,7 +140,7 @@ class Variable:
         return self.read_value().__index__()
 
     def __array__(self, dtype=None, copy=None):
-        return np.asarray(self.numpy(), dtype=dtype)
+        return lazy_numpy.numpy().asarray(self.numpy(), dtype=dtype)
 
     def __getitem__(self, key):
         return self.read_value()[key]

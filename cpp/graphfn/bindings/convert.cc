@@ -1,5 +1,7 @@
 #include "graphfn/bindings/convert.h"
 
+#include "graphfn/bindings/convert_sequence.h"
+
 #include <cstring>
 #include <limits>
 #include <string>
@@ -198,12 +200,9 @@ Tensor to_tensor(py::handle value, DType want, bool allow_cast) {
     if (want != DType::kInvalid && want != DType::kString) cannot_convert(value, want);
     return Tensor::scalar(py_string_bytes(value));
   }
-  if (py::isinstance<py::array>(value) || PyObject_HasAttrString(p, "dtype")) {
-    // NumPy arrays and scalars (np.float32(1), ...).
-    py::array arr = numpy_module().attr("asarray")(value);
-    return from_numpy(arr, want, false, true, value);
-  }
   if (PyList_Check(p) || PyTuple_Check(p)) {
+    Tensor t;
+    if (python_numbers_to_tensor(value, want, &t)) return t;
     py::array arr;
     try {
       arr = numpy_module().attr("asarray")(value);
@@ -211,6 +210,12 @@ Tensor to_tensor(py::handle value, DType want, bool allow_cast) {
       throw py::value_error("Can't convert non-rectangular Python sequence to Tensor.");
     }
     return from_numpy(arr, want, true, allow_cast, value);
+  }
+  // NumPy arrays and scalars (np.float32(1), ...). Asking for `dtype` rather than
+  // py::isinstance<py::array> keeps NumPy unimported until a value needs it.
+  if (PyObject_HasAttrString(p, "dtype")) {
+    py::array arr = numpy_module().attr("asarray")(value);
+    return from_numpy(arr, want, false, true, value);
   }
   throw py::value_error("Attempt to convert a value (" + py::repr(value).cast<std::string>() +
                         ") with an unsupported type (" + py::repr(py::type::of(value)).cast<std::string>() +

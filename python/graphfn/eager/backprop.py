@@ -11,17 +11,14 @@ stop_recording/reset and TF's errors and warnings."""
 
 import contextlib
 import enum
-import logging
+import math
 import threading
-
-import numpy as np
 
 from graphfn import _core
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
 
-_logger = logging.getLogger("tensorflow")
 _warned = set()
 
 
@@ -29,7 +26,8 @@ def _warn_first_n(key, n, message, *args):
     count = sum(1 for k in _warned if k[0] == key)
     if count < n:
         _warned.add((key, count))
-        _logger.warning(message, *args)
+        import logging  # only when warning: logging costs ~8 ms of `import graphfn`
+        logging.getLogger("tensorflow").warning(message, *args)
 
 
 @tf_export("UnconnectedGradients")
@@ -233,7 +231,7 @@ class GradientTape:
         unconnected_gradients = UnconnectedGradients(unconnected_gradients)
         from graphfn.ops._op_table import ops
         target_shape = _static_dims(target, "GradientTape.jacobian")
-        n = int(np.prod(target_shape, dtype=np.int64))
+        n = math.prod(target_shape)
         rows = [[] for _ in flat_sources]
         for i in range(n):
             one_hot = ops.Reshape(ops.OneHot(i, n, ops.Cast(1, DstT=target.dtype),

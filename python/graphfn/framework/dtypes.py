@@ -2,7 +2,7 @@
 
 import builtins
 
-import numpy as np
+from graphfn.util.lazy_numpy import numpy
 
 
 class DType:
@@ -10,10 +10,10 @@ class DType:
 
     __slots__ = ("_enum", "_name", "_np")
 
-    def __init__(self, enum, name, np_type):
+    def __init__(self, enum, name, np_type_name):
         self._enum = enum
         self._name = name
-        self._np = np_type
+        self._np = np_type_name  # replaced by the NumPy type on first use (NumPy loads lazily)
 
     @property
     def name(self):
@@ -25,6 +25,8 @@ class DType:
 
     @property
     def as_numpy_dtype(self):
+        if isinstance(self._np, builtins.str):
+            self._np = getattr(numpy(), self._np) if self._np != "object" else object
         return self._np
 
     @property
@@ -53,15 +55,17 @@ class DType:
 
     @property
     def size(self):
-        return 0 if self._name == "string" else np.dtype(self._np).itemsize
+        return 0 if self._name == "string" else numpy().dtype(self.as_numpy_dtype).itemsize
 
     @property
     def min(self):
-        return np.finfo(self._np).min if self.is_floating else np.iinfo(self._np).min
+        np = numpy()
+        return np.finfo(self.as_numpy_dtype).min if self.is_floating else np.iinfo(self.as_numpy_dtype).min
 
     @property
     def max(self):
-        return np.finfo(self._np).max if self.is_floating else np.iinfo(self._np).max
+        np = numpy()
+        return np.finfo(self.as_numpy_dtype).max if self.is_floating else np.iinfo(self.as_numpy_dtype).max
 
     def __repr__(self):
         return "tf." + self._name
@@ -87,16 +91,16 @@ class DType:
         return as_dtype, (self._name,)
 
 
-float32 = DType(1, "float32", np.float32)
-float64 = DType(2, "float64", np.float64)
-int32 = DType(3, "int32", np.int32)
-uint8 = DType(4, "uint8", np.uint8)
-int16 = DType(5, "int16", np.int16)
-int8 = DType(6, "int8", np.int8)
-string = DType(7, "string", object)
-int64 = DType(9, "int64", np.int64)
-bool = DType(10, "bool", np.bool_)  # noqa: A001 (TF's name)
-resource = DType(20, "resource", object)
+float32 = DType(1, "float32", "float32")
+float64 = DType(2, "float64", "float64")
+int32 = DType(3, "int32", "int32")
+uint8 = DType(4, "uint8", "uint8")
+int16 = DType(5, "int16", "int16")
+int8 = DType(6, "int8", "int8")
+string = DType(7, "string", "object")
+int64 = DType(9, "int64", "int64")
+bool = DType(10, "bool", "bool_")  # noqa: A001 (TF's name)
+resource = DType(20, "resource", "object")
 double = float64
 float = float32  # noqa: A001 (TF's alias)
 
@@ -104,7 +108,7 @@ _ALL = (float32, float64, int32, uint8, int16, int8, string, int64, bool, resour
 _BY_ENUM = {d.as_datatype_enum: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NAME.update({"float": float32, "double": float64})
-_BY_NP = {np.dtype(d.as_numpy_dtype): d for d in _ALL if d not in (string, resource)}
+_BY_NP = {}  # NumPy dtype -> DType, filled when as_dtype first meets a NumPy dtype
 
 
 _PY_TYPES = {builtins.bool: bool, builtins.int: int32, builtins.float: float32,
@@ -124,6 +128,9 @@ def as_dtype(type_value):
     elif type_value in _PY_TYPES:
         return _PY_TYPES[type_value]
     else:
+        np = numpy()
+        if not _BY_NP:
+            _BY_NP.update({np.dtype(d.as_numpy_dtype): d for d in _ALL if d not in (string, resource)})
         try:
             np_dtype = np.dtype(type_value)
         except TypeError:

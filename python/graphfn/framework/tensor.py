@@ -3,12 +3,12 @@ graph tensors (seen while tracing) the C++ SymbolicTensor type; this module adds
 Python surface to both (shape, dtype, printing, Python protocols) and numpy() to eager ones.
 The arithmetic dunders (+, -, *, //, %, **, <, <=, >, >=, unary -, abs) are defined in C++."""
 
-import numpy as np
-
 from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework import tensor_shape
 from graphfn.framework.tensor_shape import TensorShape
+from graphfn.util.lazy_numpy import is_ndarray, is_scalar
+from graphfn.util import lazy_numpy
 
 EagerTensor = _core.EagerTensor
 SymbolicTensor = _core.SymbolicTensor
@@ -38,7 +38,7 @@ def numpy_text(t, is_repr):
     value = t._numpy()
     if not is_repr:
         text = str(value)
-    elif np.isscalar(value) and not isinstance(value, bytes):
+    elif is_scalar(value) and not isinstance(value, bytes):
         text = repr(value.item())  # NumPy 2 scalars repr as np.int32(29); TF shows 29
     else:
         text = repr(value)
@@ -52,9 +52,10 @@ def _install_eager(cls):
 
     def numpy(self):
         value = self._numpy()
-        return value.copy() if isinstance(value, np.ndarray) else value
+        return value.copy() if is_ndarray(value) else value
 
     def __array__(self, dtype=None, copy=None):
+        np = lazy_numpy.numpy()
         value = np.asarray(self._numpy())
         if dtype is not None and np.dtype(dtype) != value.dtype:
             return value.astype(dtype)

@@ -5,14 +5,17 @@ variable GRAPHFN_EXPLAIN_RETRACING=1) every retrace logs which arguments changed
 
 import collections
 import weakref
-import logging
 import os
 
 _MAX_CALL_HISTORY = 10
 _THRESHOLD = 5
 _MAX_WARNINGS = 2
 
-logger = logging.getLogger("graphfn")
+
+
+def _logger():
+    import logging  # imported on the first warning: it costs ~8 ms of `import graphfn`
+    return logging.getLogger("graphfn")
 
 
 class _Detector:
@@ -44,7 +47,7 @@ def explain(function_name, new_key, old_keys):
     closest = min(reversed(old_keys), key=lambda old: len(changes(old)))
     text = "; ".join("%s: %r -> %r" % change for change in changes(closest)) or "a new call context"
     message = "Retracing %s (trace %d): %s" % (function_name, len(old_keys) + 1, text)
-    logger.warning(message)
+    _logger().warning(message)
     return message
 
 
@@ -64,7 +67,7 @@ def record_call(python_function, traced, fast_hits=0):
     tracing_calls = sum(detector.calls)
     if traced and tracing_calls >= _THRESHOLD and detector.warnings < _MAX_WARNINGS:
         detector.warnings += 1
-        logger.warning(
+        _logger().warning(
             "%d out of the last %d calls to %s triggered tf.function retracing. Tracing is expensive and the "
             "excessive number of tracings could be due to (1) creating @tf.function repeatedly in a loop, (2) "
             "passing tensors with different shapes, (3) passing Python objects instead of tensors. For (1), "

@@ -8,11 +8,10 @@ through a weak reference; unhashable values are rejected."""
 import math
 import weakref
 
-import numpy as np
-
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
+from graphfn.util.lazy_numpy import is_ndarray
 
 
 class Literal:
@@ -138,7 +137,7 @@ def trace_type(value, aliases=None):
         return VariableSpec(value.shape, value.dtype, value.trainable, alias)
     if isinstance(value, Tensor):
         return TensorSpec(value.shape, value.dtype)
-    if isinstance(value, np.ndarray):
+    if is_ndarray(value):
         return TensorSpec(value.shape, dtypes.as_dtype(value.dtype))
     if isinstance(value, TensorSpec):
         return TensorSpec(value.shape, value.dtype, value.name)

@@ -3,8 +3,6 @@ inside a fresh graph, and turn what it returns into the graph's outputs."""
 
 import inspect
 
-import numpy as np
-
 from graphfn import _core
 from graphfn import context
 from graphfn.framework import dtypes
@@ -15,6 +13,7 @@ from graphfn.function.concrete_function import ConcreteFunction, make_function_t
 from graphfn.function.function_type import Parameter
 from graphfn.ops._op_table import ops
 from graphfn.util import nest
+from graphfn.util.lazy_numpy import is_ndarray
 
 _RESOURCE = dtypes.resource.as_datatype_enum
 
@@ -32,7 +31,7 @@ def _placeholder(graph, leaf, param_name, traced_variables):
         dims = leaf.shape.dims
         return graph.add_placeholder(leaf.dtype.as_datatype_enum, None if dims is None else tuple(dims),
                                      leaf.name or param_name)
-    if isinstance(leaf, np.ndarray):
+    if is_ndarray(leaf):
         return graph.add_placeholder(dtypes.as_dtype(leaf.dtype).as_datatype_enum, leaf.shape, param_name)
     if isinstance(leaf, Tensor):
         return graph.add_placeholder(leaf._dtype_enum, leaf.shape.dims, param_name)
@@ -109,7 +108,7 @@ def _feeding_leaves(arguments):
                 if id(leaf._handle) not in seen:
                     seen.add(id(leaf._handle))
                     yield leaf.handle
-            elif isinstance(leaf, (Tensor, np.ndarray)):
+            elif isinstance(leaf, Tensor) or is_ndarray(leaf):
                 yield leaf
 
 
@@ -120,4 +119,4 @@ def _graph_inputs(traced_arguments):
 
 def flat_call_tensors(arguments):
     """The tensors a call passes to the traced graph, in placeholder order."""
-    return [_core.to_tensor(leaf) if isinstance(leaf, np.ndarray) else leaf for leaf in _feeding_leaves(arguments)]
+    return [_core.to_tensor(leaf) if is_ndarray(leaf) else leaf for leaf in _feeding_leaves(arguments)]

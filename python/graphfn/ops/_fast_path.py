@@ -5,17 +5,16 @@ scalar (or an attr needs converting, e.g. a dtype given as a string); then a Pyt
 converts them (with slightly different rules, see reduction_ops) and its errors lack the
 trailing " name: " that fast-path errors carry."""
 
-import numpy as np
-
 from graphfn.framework import errors
 from graphfn.framework.tensor import Tensor
+from graphfn.util.lazy_numpy import is_ndarray
 
 _NAME_SUFFIX = " name: "
 
 
 def is_plain(value):
     """True for values the fast path converts itself."""
-    return isinstance(value, (Tensor, np.ndarray, int, float))
+    return isinstance(value, (Tensor, int, float)) or is_ndarray(value)
 
 
 def call(fast_path, op, *inputs, **attrs):

@@ -5,21 +5,20 @@ Indexing (t[...], tf.slice, tf.strided_slice, tf.boolean_mask) lives in graphfn.
 import math
 import numbers
 
-import numpy as np
-
 from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops import _fast_path, math_ops
 from graphfn.ops._op_table import node, ops
+from graphfn.util.lazy_numpy import is_ndarray, is_scalar, numpy
 from graphfn.util.tf_export import tf_export
 
 newaxis = None
 tf_export("newaxis")(newaxis)
 
 _INT32_MIN, _INT32_MAX = -2**31, 2**31 - 1
-_INTEGRAL = (numbers.Integral, np.integer)
+_INTEGRAL = numbers.Integral  # NumPy registers its integer types here
 # isinstance against these is much faster than against the abstract graphfn.Tensor.
 TENSOR_TYPES = (EagerTensor, SymbolicTensor)
 
@@ -129,7 +128,8 @@ def constant(value, dtype=None, shape=None, name="Const"):
         raise
     if shape is not None:
         shape = [int(d) for d in (shape if isinstance(shape, (list, tuple)) else [shape])]
-        n = int(np.prod(shape))
+        n = math.prod(shape)
+        np = numpy()
         if t._num_elements == n:
             t = _core.to_tensor(np.reshape(t.numpy(), shape), t._dtype_enum)
         elif t._num_elements == 1:
@@ -200,14 +200,14 @@ def shape_tensor(shape):
         return shape
     if isinstance(shape, TensorShape):
         shape = shape.as_list()
-    elif isinstance(shape, (numbers.Integral, np.integer)) and not isinstance(shape, bool):
+    elif isinstance(shape, _INTEGRAL) and not isinstance(shape, bool):
         shape = [shape]
     if isinstance(shape, (list, tuple)):
         if any(d is None for d in shape):
             raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
         if has_tensor(shape):
             return autopack(shape)
-        if all(isinstance(d, (numbers.Integral, np.integer)) for d in shape):
+        if all(isinstance(d, _INTEGRAL) for d in shape):
             wide = any(not _INT32_MIN <= d <= _INT32_MAX for d in shape)
             return _core.to_tensor(shape, (dtypes.int64 if wide else dtypes.int32).as_datatype_enum)
     return _core.to_tensor(shape, dtypes.int32.as_datatype_enum)
@@ -246,7 +246,7 @@ def expand_dims(input, axis, name=None):  # noqa: A002
 def squeeze(input, axis=None, name=None):  # noqa: A002
     if axis is None:
         axis = []
-    elif np.isscalar(axis):
+    elif is_scalar(axis):
         axis = [axis]
     if not isinstance(axis, (list, tuple)):
         raise TypeError("Expected list for 'axis' argument to 'squeeze' Op, not %r." % (axis,))
@@ -318,10 +318,12 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
 
 def _is_zero(value):
     """True if `value` is known to be 0 (a graph tensor's value is not)."""
-    if isinstance(value, SymbolicTensor):
+    if isinstance(value, (SymbolicTensor, list, tuple)):
+        return False
+    if (isinstance(value, EagerTensor) or is_ndarray(value)) and len(value.shape) != 0:
         return False
     try:
-        return np.ndim(value) == 0 and int(value) == 0
+        return int(value) == 0
     except (TypeError, ValueError):
         return False
 
@@ -440,6 +442,7 @@ def _int64_arg(value):
     value = _shape_arg(value)
     if isinstance(value, TENSOR_TYPES):
         return value if value.dtype == dtypes.int64 else math_ops.cast(value, dtypes.int64)
+    np = numpy()
     return np.asarray(value, np.int64)
 
 
@@ -457,6 +460,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
         _core.to_tensor(1, dtype.as_datatype_enum)  # raises TF's TypeError
     if any(isinstance(v, SymbolicTensor) for v in _leaves([num_rows, num_columns, batch_shape])):
         # Sizes known only at run time: the kernel checks them.
+        np = numpy()
         batch = np.zeros([0], np.int64) if batch_shape is None else _int64_arg(batch_shape)
         return node("Eye", name or "eye")(_int64_arg(num_rows), _int64_arg(num_columns), batch, dtype=dtype)
     batch_shape = [] if batch_shape is None else [int(d) for d in batch_shape]
@@ -464,6 +468,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     diag_shape = batch_shape + [min(rows, cols)]
     if min(diag_shape) < 0:
         ops.Fill(shape_tensor(diag_shape), 1)  # TF builds the diagonal with Fill, which reports it
+    np = numpy()
     return node("Eye", name or "eye")(np.int64(rows), np.int64(cols), np.array(batch_shape, np.int64), dtype=dtype)
 
 

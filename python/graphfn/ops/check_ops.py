@@ -2,14 +2,13 @@
 text; while tracing they add an Assert op, which always runs (it is stateful) and fails the
 call when its condition is false."""
 
-import numpy as np
-
 from graphfn import _core
 from graphfn.framework import errors
 from graphfn.framework.tensor import EagerTensor, Tensor
 from graphfn.ops import math_ops, reduction_ops
 from graphfn.framework.name_scope import name_scope
 from graphfn.ops._op_table import node, ops
+from graphfn.util.lazy_numpy import numpy
 from graphfn.util.tf_export import tf_export
 
 
@@ -37,7 +36,7 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's name
 
 
 def _first(t, n):
-    return np.asarray(t.numpy()).reshape(-1)[:n]
+    return numpy().asarray(t.numpy()).reshape(-1)[:n]
 
 
 def _binary_assert(symbol, op, x, y, message, summarize):
@@ -55,7 +54,7 @@ def _binary_assert(symbol, op, x, y, message, summarize):
     lines = [message] if message else []
     lines.append("Condition x %s y did not hold." % symbol)
     if symbol == "==" and x._rank > 0 and x.shape == y.shape:
-        differ = np.argwhere(x.numpy() != y.numpy())[:1]
+        differ = numpy().argwhere(x.numpy() != y.numpy())[:1]
         lines += ["Indices of first %d different values:" % len(differ), str(differ),
                   "Corresponding x values:", str(x.numpy()[tuple(differ.T)]),
                   "Corresponding y values:", str(y.numpy()[tuple(differ.T)])]

@@ -1,19 +1,17 @@
 """Random tensors (tf.random.uniform, tf.random.normal). Seeds: graphfn/framework/random_seed.py."""
 
-import numpy as np
-
 from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework import random_seed
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_shape import TensorShape
+from graphfn.ops import reduction_ops
 from graphfn.ops._op_table import ops
 from graphfn.util.tf_export import tf_export
 
 _UNIFORM_DTYPES = (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
 # TF's text lists its half-precision types too; graphfn has none.
 _UNIFORM_DTYPES_TEXT = "(tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64)"
-_SCALAR_SHAPE = _core.to_tensor(np.zeros(0, np.int32))  # [] or (): an empty int32 vector
 
 
 def _shape_tensor(shape):
@@ -23,7 +21,7 @@ def _shape_tensor(shape):
             raise ValueError("Cannot convert a partially known TensorShape %s to a Tensor." % (shape,))
         shape = shape.as_list()
     if isinstance(shape, (list, tuple)) and not shape:
-        return _SCALAR_SHAPE
+        return reduction_ops.all_axes(0)  # an empty int32 vector
     return shape if isinstance(shape, Tensor) else _core.to_tensor(shape)
 
 

@@ -1,23 +1,25 @@
 """Reductions (tf.reduce_sum, ...) and arg-reductions (tf.argmax, tf.argmin)."""
 
-import numpy as np
-
 from graphfn import _core
+from graphfn import context
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import EagerTensor, Tensor
 from graphfn.ops import _fast_path
 from graphfn.ops import array_ops
 from graphfn.ops import math_ops
 from graphfn.ops._op_table import ops
+from graphfn.util.lazy_numpy import is_ndarray
 from graphfn.util.tf_export import tf_export
 
 _ALL_AXES = {}  # rank -> int32 tensor [0, ..., rank-1] (tensors are immutable, so shareable)
 
 
-def _all_axes(rank):
+def all_axes(rank):
+    """[0, ..., rank-1] as an eager int32 tensor, even while tracing."""
     axes = _ALL_AXES.get(rank)
     if axes is None:
-        axes = _ALL_AXES[rank] = _core.to_tensor(np.arange(rank, dtype=np.int32))
+        with context.init_scope():  # built with Range: a Python list would load NumPy
+            axes = _ALL_AXES[rank] = ops.Range(0, rank, 1)
     return axes
 
 
@@ -26,8 +28,8 @@ def _every_axis(input_tensor):
     if rank is None:  # while tracing with an unknown rank: every axis, computed at run time
         return ops.Range(0, ops.Rank(input_tensor), 1)
     if not isinstance(input_tensor, EagerTensor):  # while tracing: a "Const" node, as in TF
-        return array_ops.graph_constant(_all_axes(rank))
-    return _all_axes(rank)
+        return array_ops.graph_constant(all_axes(rank))
+    return all_axes(rank)
 
 
 def _axis_tensor(axis, fast_path):
@@ -39,11 +41,11 @@ def _axis_tensor(axis, fast_path):
         return axis
     if isinstance(axis, bool):
         axis = int(axis)
-    if isinstance(axis, np.ndarray) or fast_path:
+    if fast_path or is_ndarray(axis):
         return _core.to_tensor(axis, dtypes.int32.as_datatype_enum)
     axes = _core.to_tensor(axis)
     if axes._num_elements == 0 and axes.dtype != dtypes.int32:  # [] would be float32
-        return _all_axes(0)
+        return all_axes(0)
     return axes
 
 

@@ -6,13 +6,12 @@ of a StridedSlice spec (begin/end/strides plus bit masks), and the op does the r
 import math
 import numbers
 
-import numpy as np
-
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops import _fast_path, array_ops
 from graphfn.ops._op_table import ops
+from graphfn.util.lazy_numpy import is_ndarray, numpy
 from graphfn.util.tf_export import tf_export
 
 _SLICE_TYPE_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
@@ -44,7 +43,7 @@ def _index(idx):
 def _is_bool_mask(key):
     if isinstance(key, bool):
         return True
-    if isinstance(key, (EagerTensor, SymbolicTensor, np.ndarray)):
+    if isinstance(key, (EagerTensor, SymbolicTensor)) or is_ndarray(key):
         return dtypes.as_dtype(key.dtype) == dtypes.bool
     return False
 
@@ -52,6 +51,7 @@ def _is_bool_mask(key):
 def _int64_vector(values):
     if any(not _INT64_MIN <= v <= _INT64_MAX for v in values):
         raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+    np = numpy()
     return np.array(values, dtype=np.int64)
 
 

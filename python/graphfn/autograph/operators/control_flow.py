@@ -5,8 +5,6 @@
 Graph paths check what TensorFlow's AutoGraph checks, with its messages: variables defined in
 one branch only, None values, branches or iterations that change dtype, shape or structure."""
 
-import numpy as np
-
 from graphfn import _core
 from graphfn import context
 from graphfn.autograph.operators import structure
@@ -15,6 +13,7 @@ from graphfn.framework import dtypes
 from graphfn.framework.tensor import SymbolicTensor, Tensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.util import nest
+from graphfn.util.lazy_numpy import numpy
 
 _LIMITATIONS = ("See https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/"
                 "reference/limitations.md#consistency-of-control-flow-types for more info.")
@@ -398,6 +397,7 @@ def _placeholder(spec):
     """A zero of the spec's dtype and shape; unknown dimensions become 0."""
     dtype, shape = spec.dtype, spec.shape
     dims = [0 if d is None else d for d in (shape.dims or [])]
+    np = numpy()
     if dtype == dtypes.string:
         value = np.full(dims, b"", dtype=object)
     else:

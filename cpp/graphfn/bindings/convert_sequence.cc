@@ -1,0 +1,130 @@
+#include "graphfn/bindings/convert_sequence.h"
+
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+namespace graphfn {
+namespace {
+
+// Deeper nesting goes to NumPy, which has its own limit and error.
+constexpr size_t kMaxDepth = 32;
+
+// One walk over the nested sequence: its rectangular shape, its leaves, and which kinds of
+// Python number they are.
+struct Scan {
+  std::vector<int64_t> dims;
+  std::vector<PyObject*> leaves;  // borrowed: the sequence keeps them alive
+  bool leaf_seen = false, any_bool = false, any_int = false, any_float = false;
+};
+
+bool scan(PyObject* item, size_t depth, Scan& s) {
+  if (PyList_Check(item) || PyTuple_Check(item)) {
+    if (depth >= kMaxDepth) return false;
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(item);
+    if (depth == s.dims.size()) {
+      if (s.leaf_seen) return false;  // a sequence where a sibling had a number: ragged
+      s.dims.push_back(n);
+    } else if (s.dims[depth] != n) {
+      return false;  // ragged
+    }
+    PyObject** items = PySequence_Fast_ITEMS(item);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      if (!scan(items[i], depth + 1, s)) return false;
+    }
+    return true;
+  }
+  if (depth != s.dims.size()) return false;  // a number where siblings had sequences: ragged
+  if (PyBool_Check(item)) {
+    s.any_bool = true;
+  } else if (PyLong_CheckExact(item)) {
+    s.any_int = true;
+  } else if (PyFloat_CheckExact(item)) {
+    s.any_float = true;
+  } else {
+    return false;  // strings, NumPy scalars, tensors, int subclasses: the NumPy path
+  }
+  s.leaf_seen = true;
+  s.leaves.push_back(item);
+  return true;
+}
+
+// The dtype TF gives a list of these numbers: bool, float32 when any is a float, else int32
+// (int64 when a value needs it). kInvalid when NumPy should decide (bools mixed with numbers,
+// ints beyond int64).
+DType natural_dtype(const Scan& s) {
+  if (s.any_bool) return s.any_int || s.any_float ? DType::kInvalid : DType::kBool;
+  if (s.any_float || !s.any_int) return DType::kFloat32;  // no leaves: NumPy's float64 -> float32
+  bool fits_int32 = true;
+  for (PyObject* leaf : s.leaves) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(leaf, &overflow);
+    if (overflow) return DType::kInvalid;
+    fits_int32 = fits_int32 && v >= INT32_MIN && v <= INT32_MAX;
+  }
+  return fits_int32 ? DType::kInt32 : DType::kInt64;
+}
+
+template <typename T>
+bool fill(const std::vector<PyObject*>& leaves, T* out) {
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    PyObject* leaf = leaves[i];
+    if constexpr (std::is_same_v<T, bool>) {
+      out[i] = leaf == Py_True;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      const double v = PyFloat_Check(leaf) ? PyFloat_AS_DOUBLE(leaf) : PyLong_AsDouble(leaf);
+      if (v == -1.0 && PyErr_Occurred()) {  // an int too large for a double
+        PyErr_Clear();
+        return false;
+      }
+      out[i] = static_cast<T>(v);
+    } else {
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(leaf, &overflow);
+      if (overflow) return false;
+      // Narrower integer types wrap, as NumPy's cast does (tf.constant([300], tf.uint8) is 44).
+      out[i] = static_cast<T>(static_cast<unsigned long long>(v));
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool python_numbers_to_tensor(py::handle sequence, DType want, Tensor* out) {
+  Scan s;
+  if (!scan(sequence.ptr(), 0, s)) return false;
+  Shape shape(s.dims);
+  // An empty sequence has no values to lose: it takes any wanted dtype (tf.reshape(x, [])).
+  if (s.leaves.empty() && want != DType::kInvalid) {
+    *out = Tensor(want, shape);
+    return true;
+  }
+  const DType natural = natural_dtype(s);
+  if (natural == DType::kInvalid) return false;
+  const DType target = want == DType::kInvalid ? natural : want;
+  // Only casts that cannot lose information or need NumPy's rules are done here: bools stay
+  // bools, ints go to any number type, floats to float types. The rest (and their errors) is
+  // the NumPy path's.
+  const bool supported = natural == DType::kBool ? target == DType::kBool
+                         : natural == DType::kFloat32 ? is_floating(target)
+                                                       : is_numeric(target);
+  if (!supported) return false;
+  Tensor t(target, shape);
+  bool ok = false;
+  switch (target) {
+    case DType::kBool: ok = fill(s.leaves, t.data<bool>()); break;
+    case DType::kFloat32: ok = fill(s.leaves, t.data<float>()); break;
+    case DType::kFloat64: ok = fill(s.leaves, t.data<double>()); break;
+    case DType::kInt8: ok = fill(s.leaves, t.data<int8_t>()); break;
+    case DType::kInt16: ok = fill(s.leaves, t.data<int16_t>()); break;
+    case DType::kInt32: ok = fill(s.leaves, t.data<int32_t>()); break;
+    case DType::kInt64: ok = fill(s.leaves, t.data<int64_t>()); break;
+    case DType::kUInt8: ok = fill(s.leaves, t.data<uint8_t>()); break;
+    default: ok = false;
+  }
+  if (ok) *out = std::move(t);
+  return ok;
+}
+
+}  // namespace graphfn
