@@ -50,3 +50,17 @@ def test_variable_ops_reject_non_handles(op_name):
     op = _core.op(op_name)
     with pytest.raises(ALLOWED):
         op(tf.constant(1), tf.constant(1), dtype=tf.int32)
+
+
+def test_list_inputs_need_a_sequence():
+    """A list input given something without a length raises TF's TypeError (texts from
+    tf.raw_ops.Pack in TF 2.21); a rank-1 tensor is a sequence and is unpacked."""
+    pack = _core.op("Pack")
+    with pytest.raises(TypeError, match=r"^Expected list for 'values' argument to 'pack' Op, not "
+                                        r"<tf.Tensor: shape=\(\), dtype=int32, numpy=7>\.$"):
+        pack(tf.constant(7))
+    with pytest.raises(TypeError, match=r"^Expected list for 'values' argument to 'pack' Op, not 7\.$"):
+        pack(7)
+    with pytest.raises(TypeError, match=r"^Expected list for 'values' argument to 'pack' Op, not <generator"):
+        pack(x for x in [tf.constant(1)])
+    assert pack(tf.constant([1, 2])).numpy().tolist() == [1, 2]

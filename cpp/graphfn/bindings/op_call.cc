@@ -2,6 +2,9 @@
 
 #include <pybind11/stl.h>
 
+#include <cctype>
+#include <string>
+
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/defined_at.h"
 #include "graphfn/bindings/errors.h"
@@ -248,6 +251,35 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
   return std::move(out);
 }
 
+// TF's Python name of an op ("ConcatV2" -> "concat_v2", "Conv2D" -> "conv2d"), as its errors show.
+std::string python_op_name(const std::string& name) {
+  std::string out;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const unsigned char c = name[i];
+    if (std::isupper(c) && i > 0 && name[i - 1] != '_' &&
+        (std::islower(static_cast<unsigned char>(name[i - 1])) ||
+         (i + 1 < name.size() && std::islower(static_cast<unsigned char>(name[i + 1]))))) {
+      out += '_';
+    }
+    out += static_cast<char>(std::tolower(c));
+  }
+  return out;
+}
+
+// A list input given as another sequence (a rank-1 tensor, say) becomes a list; anything without
+// a length (a scalar tensor, a generator, a number) is TF's TypeError. Iterating it as a sequence
+// would call __getitem__ with __len__'s exception still set.
+py::object list_input(const OpDef& op, int k, py::handle value) {
+  const Py_ssize_t n = PySequence_Check(value.ptr()) ? PySequence_Size(value.ptr()) : -1;
+  if (n >= 0) {
+    PyObject* items = PySequence_List(value.ptr());
+    if (items) return py::reinterpret_steal<py::object>(items);
+  }
+  PyErr_Clear();
+  throw py::type_error("Expected list for '" + op.inputs[k].name + "' argument to '" + python_op_name(op.name) +
+                       "' Op, not " + py::repr(value).cast<std::string>() + ".");
+}
+
 }  // namespace
 
 const OpDef& find_op(const std::string& name) {
@@ -287,11 +319,15 @@ py::object call_op(const OpHandle& h, const py::handle* inputs, int num_inputs, 
   for (int k = 0; k < num_inputs; ++k) {
     resolved[k] = inputs[k];
     if (op.inputs[k].is_list()) {
+      if (!PyList_Check(inputs[k].ptr()) && !PyTuple_Check(inputs[k].ptr())) {
+        converted.push_back(list_input(op, k, inputs[k]));
+        resolved[k] = converted.back();
+      }
       bool any = false;
-      for (auto item : py::reinterpret_borrow<py::sequence>(inputs[k])) any = any || needs_tensor_protocol(item);
+      for (auto item : py::reinterpret_borrow<py::sequence>(resolved[k])) any = any || needs_tensor_protocol(item);
       if (!any) continue;
       py::list items;
-      for (auto item : py::reinterpret_borrow<py::sequence>(inputs[k])) items.append(as_tensor_input(item));
+      for (auto item : py::reinterpret_borrow<py::sequence>(resolved[k])) items.append(as_tensor_input(item));
       converted.push_back(std::move(items));
       resolved[k] = converted.back();
     } else if (needs_tensor_protocol(inputs[k])) {

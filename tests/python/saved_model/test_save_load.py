@@ -3,6 +3,7 @@ dispatch on their saved signatures, signatures returning dicts named output_0...
 with their values), checked on the seed functions. Expected values: NumPy arithmetic; API
 shapes and messages: printed by TF 2.21."""
 
+import inspect
 import os
 
 import numpy as np
@@ -48,6 +49,14 @@ def test_saved_values_are_the_values_at_save_time(tmp_path):
     np.testing.assert_array_equal(tf.saved_model.load(str(tmp_path)).v.numpy(), [3.0, 4.0])
 
 
+def _missing_keyword_text(name):
+    signature = inspect.Signature([inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY)])
+    try:
+        signature.bind()
+    except TypeError as e:
+        return str(e)
+
+
 def test_default_signature_is_the_one_function_with_an_input_signature(tmp_path):
     # Scaler has one (__call__); TF 2.21 makes it "serving_default", named output_0.
     tf.saved_model.save(Scaler(), str(tmp_path))
@@ -67,8 +76,10 @@ def test_default_signature_is_the_one_function_with_an_input_signature(tmp_path)
         sig(tf.constant([[1.0, 3.0]]))
     with pytest.raises(TypeError) as e:
         sig(y=tf.constant([[1.0, 3.0]]))
+    # The reason in backquotes is Python's own inspect text (TF shows the same), which Python 3.12+
+    # words as "missing a required keyword-only argument".
     assert str(e.value) == (
-        "Binding inputs to tf.function failed due to `missing a required argument: 'x'`. Received args: () and "
+        "Binding inputs to tf.function failed due to `%s`. Received args: () and " % _missing_keyword_text("x") +
         "kwargs: {'y': <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[1., 3.]], dtype=float32)>} for "
         "signature: (*, x: TensorSpec(shape=(None, 2), dtype=tf.float32, name='x')) -> Dict[['output_0', "
         "TensorSpec(shape=(None, 2), dtype=tf.float32, name='output_0')]].\nFallback to flat signature also failed "
