@@ -199,3 +199,19 @@ def test_assert_statements_feature_reaches_callees():
     # The default still treats a tensor assert as a Python bool.
     with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
         tf.function(_positive_then_checked)(tf.constant(3))
+
+
+def test_python_310_unparser_spells_code_as_311():
+    """to_code on Python 3.10 uses pyct.parser's _Unparser310; on 3.11+ it must print exactly
+    what ast.unparse prints (the spelling TF's to_code shows)."""
+    import ast
+    import sys
+
+    from graphfn.autograph.pyct import parser
+    if sys.version_info < (3, 11) or not hasattr(ast, "_Unparser"):
+        pytest.skip("compares with Python 3.11+'s ast.unparse")
+    source = ("x, = vars_\nfor a, b in pairs:\n    f = lambda: a\n    g = lambda u, *v: (u, v)\n"
+              "a, b = (1, 2)\ny = [(i, j) for i, j in z]\nreturn ()\n")
+    tree = ast.parse("def f():\n" + "".join("    " + line + "\n" for line in source.splitlines()))
+    assert parser._Unparser310().visit(tree) == ast.unparse(tree)
+    assert "x, = vars_" in ast.unparse(tree) and "lambda: a" in ast.unparse(tree)

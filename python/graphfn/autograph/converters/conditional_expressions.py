@@ -3,7 +3,7 @@
 import ast
 
 from graphfn.autograph.converters import base
-from graphfn.autograph.pyct import templates
+from graphfn.autograph.pyct import parser, templates
 
 
 class ConditionalExpressions(base.Transformer):
@@ -11,7 +11,7 @@ class ConditionalExpressions(base.Transformer):
         self.generic_visit(node)
         return base.located(templates.replace_as_expression(
             "ag__.if_exp(test, lambda: body, lambda: orelse, text)", test=node.test, body=node.body,
-            orelse=node.orelse, text=templates.const(ast.unparse(node.test))), node)
+            orelse=node.orelse, text=templates.const(parser.unparse(node.test))), node)
 
 
 def transform(node, ctx):

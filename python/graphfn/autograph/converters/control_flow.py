@@ -10,7 +10,7 @@ Variables the construct may create but that are not defined before it start as
 import ast
 
 from graphfn.autograph.converters import base
-from graphfn.autograph.pyct import activity, templates
+from graphfn.autograph.pyct import activity, parser, templates
 
 
 class ControlFlow(base.StatementTransformer):
@@ -109,7 +109,7 @@ class ControlFlow(base.StatementTransformer):
             fn = templates.replace("def ag__fn():\n    nonlocal ag__names\n    return ag__test", ag__fn=extra_name,
                                    ag__names=[v for v in scope if not activity.is_composite(v)], ag__test=test)
             pieces += fn
-        iterate = ast.unparse(node.target).strip("()")
+        iterate = parser.unparse(node.target).strip("()")
         call = templates.replace(
             "ag__.for_stmt(ag__iter, ag__extra, ag__body, ag__get, ag__set, ag__names, ag__opts)", ag__extra=extra_name,
             ag__body=body_name, ag__get=get_state, ag__set=set_state, ag__iter=node.iter, ag__names=templates.str_tuple(scope),

@@ -139,7 +139,7 @@ def source(fn, features=NO_FEATURES):
     entry = convert(fn, features)
     if entry.source is None:
         with _lock:
-            entry.source = ast.unparse(_transform(fn, features)[0]) + "\n"
+            entry.source = parser.unparse(_transform(fn, features)[0]) + "\n"
     return entry.source
 
 

@@ -7,6 +7,7 @@ import ast
 import inspect
 import linecache
 import re
+import sys
 import textwrap
 
 
@@ -107,5 +108,37 @@ def _parse_lambda(code):
     return found[0]
 
 
+class _Unparser310(getattr(ast, "_Unparser", object)):
+    """Python 3.10's unparser, spelling what to_code shows as 3.11+ (and TF's output) does:
+    tuple targets without parentheses (`x, = vars_`, `for a, b in ...`), `lambda:` with no
+    space. On 3.11+ it matches ast.unparse (a test checks that), and is not used."""
+
+    def visit_Assign(self, node):
+        self.set_precedence(ast._Precedence.TUPLE, *node.targets)
+        super().visit_Assign(node)
+
+    def visit_For(self, node):
+        self.set_precedence(ast._Precedence.TUPLE, node.target)
+        super().visit_For(node)
+
+    def visit_AsyncFor(self, node):
+        self.set_precedence(ast._Precedence.TUPLE, node.target)
+        super().visit_AsyncFor(node)
+
+    def visit_Tuple(self, node):
+        with self.delimit_if("(", ")", not node.elts or self.get_precedence(node) > ast._Precedence.TUPLE):
+            self.items_view(self.traverse, node.elts)
+
+    def visit_Lambda(self, node):
+        with self.require_parens(ast._Precedence.TEST, node):
+            arguments = _Unparser310().visit(node.args)
+            self.write("lambda " + arguments if arguments else "lambda")
+            self.write(": ")
+            self.set_precedence(ast._Precedence.TEST, node.body)
+            self.traverse(node.body)
+
+
 def unparse(node):
-    return ast.unparse(node)
+    if sys.version_info >= (3, 11):
+        return ast.unparse(node)
+    return _Unparser310().visit(node)
