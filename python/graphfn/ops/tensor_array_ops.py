@@ -135,6 +135,9 @@ class TensorArray:
         set_item, _ = _scoped("TensorArrayV2Write", "TensorListSetItem")
         flow = set_item(self._flow, index, value, element_dtype=self._dtype,
                         resize_if_index_out_of_bounds=self._dynamic_size)
+        # As TF, the written shape is merged into this array too (not only the returned one), so
+        # `old = ta; ta = ta.write(i, x); old.stack()` knows the element shape.
+        self._element_shape = shape
         return self._with_flow(flow, shape)
 
     def unstack(self, value, name=None):

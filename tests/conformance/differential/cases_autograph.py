@@ -219,6 +219,30 @@ def f(n):
 
 f(tf.constant(5))
 '''),
+    case("autograph/tensorarray_versions_are_values", '''
+@tf.function
+def branching():
+    ta0 = tf.TensorArray(tf.float32, size=2)
+    ta1 = ta0.write(0, 1.0)
+    ta2 = ta0.write(0, 2.0)
+    ta3 = ta1.write(1, 3.0)
+    return ta1.read(0), ta2.read(0), ta3.stack(), ta1.size()
+
+branching()
+'''),
+    case("autograph/tensorarray_old_version_in_loop", '''
+@tf.function
+def f(n):
+    ta = tf.TensorArray(tf.int32, size=n)
+    snap = tf.TensorArray(tf.int32, size=n)
+    for i in tf.range(n):
+        old = ta
+        ta = ta.write(i, i * 10)
+        snap = snap.write(i, old.stack()[i] + ta.read(i))
+    return ta.stack(), snap.stack()
+
+f(tf.constant(4))
+'''),
     case("autograph/loop_variable_shape_change_error", '''
 @tf.function
 def f(n):
