@@ -4,8 +4,9 @@ jax.jit of lax.while_loop / lax.cond when JAX is installed).
     PYTHONPATH=python /work/tfenv/bin/python benchmarks/bench_control_flow.py [--repeat 7] [--json out.json]
 
 Rows: a counting loop (`i + 1` while `i < n`, scalar int32) run for 10 000 iterations, reported
-per iteration; the same loop with maximum_iterations; a loop whose body holds a cond; and one
-call of a function made of a single cond (x + 1 or x - 1). Cells are medians in µs. XLA compiles
+per iteration; the same loop with maximum_iterations; a loop whose body holds a cond; a loop
+writing a TensorArray of 10 000 elements (AutoGraph's `for i in tf.range(n)`) then stacking it;
+and one call of a function made of a single cond (x + 1 or x - 1). Cells are medians in µs. XLA compiles
 JAX's loops to machine code and may simplify a loop this plain, so its per-iteration times
 measure a different thing: what an optimising compiler makes of the loop.
 """
@@ -50,6 +51,17 @@ def _loop_with_cond(lib):
     return lambda: fn(n)
 
 
+def _tensor_array_writes(lib):
+    @lib.function
+    def fill(n):
+        ta = lib.TensorArray(lib.float32, size=n)
+        for i in lib.range(n):
+            ta = ta.write(i, lib.cast(i, lib.float32))
+        return ta.stack()
+    n = lib.constant(N)
+    return lambda: fill(n)
+
+
 def _single_cond(lib):
     fn = lib.function(lambda x: lib.cond(x > 0, lambda: x + 1, lambda: x - 1))
     x = lib.constant(1)
@@ -79,7 +91,8 @@ def run(repeat):
     libs = [("graphfn", gf)] + ([("TensorFlow", tf)] if tf is not None else [])
     per_iteration = [("while_loop i + 1 < n, per iteration", _count),
                      ("... with maximum_iterations, per iteration", _count_max_iterations),
-                     ("while_loop with a cond in the body, per iteration", _loop_with_cond)]
+                     ("while_loop with a cond in the body, per iteration", _loop_with_cond),
+                     ("TensorArray.write in a tf.range loop, per iteration", _tensor_array_writes)]
     results = []
     for name, make in per_iteration:
         results.append({"benchmark": name,

@@ -2,11 +2,13 @@
 // graphs). TF types it `variant`; graphfn carries it in a `resource` scalar (the same handle
 // storage), which also keeps passes from folding or merging list ops. A list is immutable once
 // made: TensorListSetItem returns a new list, so a list carried through a While loop is an
-// ordinary loop value.
+// ordinary loop value. The new list shares all but one trie path with the old (PersistentVector),
+// so a write costs the same at any length.
 #pragma once
 #include <memory>
 #include <vector>
 
+#include "graphfn/core/persistent_vector.h"
 #include "graphfn/core/resource.h"
 
 namespace graphfn {
@@ -14,7 +16,7 @@ namespace graphfn {
 struct TensorList : Resource {
   DType element_dtype = DType::kInvalid;
   Shape element_shape = Shape::unknown_rank();  // may be partial
-  std::vector<Tensor> items;                    // an invalid Tensor: not written yet
+  PersistentVector<Tensor> items;               // an invalid Tensor: not written yet
 };
 
 // A scalar tensor holding `list`.

@@ -1,5 +1,5 @@
-// TensorList kernels. Lists are immutable values: SetItem copies the (pointer-sized) items and
-// replaces one. Elements are whole tensors; unwritten ones read as zeros when the element shape
+// TensorList kernels. Lists are immutable values: SetItem copies the list (sharing its items, see
+// core/persistent_vector.h) and replaces one. Elements are whole tensors; unwritten ones read as zeros when the element shape
 // is fully known, as in TF.
 #include <cstring>
 
@@ -117,7 +117,7 @@ Status set_item_kernel(KernelContext& c) {
   }
   auto out = std::make_shared<TensorList>(in);
   if (index >= size) out->items.resize(index + 1);
-  out->items[index] = item;
+  out->items.set(index, item);
   c.set_output(0, make_list_tensor(std::move(out)));
   return Status::OK();
 }
@@ -127,7 +127,8 @@ Status element_shape(const TensorList& list, const Tensor& given_t, Shape* out) 
   Shape given;
   GRAPHFN_RETURN_IF_ERROR(element_shape_of(given_t, &given));
   GRAPHFN_RETURN_IF_ERROR(merge_shapes(list.element_shape, given, out));
-  for (const Tensor& item : list.items) {
+  for (size_t i = 0; i < list.items.size(); ++i) {
+    const Tensor& item = list.items[i];
     if (item.valid()) GRAPHFN_RETURN_IF_ERROR(merge_shapes(*out, item.shape(), out));
   }
   return Status::OK();
@@ -228,14 +229,14 @@ Status add_n_kernel(KernelContext& c) {
       if (l->items[i].valid()) items.push_back(l->items[i]);
     }
     if (items.size() < 2) {
-      out->items[i] = items.empty() ? Tensor() : items[0];
+      out->items.set(i, items.empty() ? Tensor() : items[0]);
       continue;
     }
     AttrMap attrs;
     attrs.set("N", static_cast<int64_t>(items.size()));
     std::vector<Tensor> sum;
     GRAPHFN_RETURN_IF_ERROR(execute_eager("AddN", items, attrs, &sum));
-    out->items[i] = sum[0];
+    out->items.set(i, sum[0]);
   }
   c.set_output(0, make_list_tensor(std::move(out)));
   return Status::OK();
