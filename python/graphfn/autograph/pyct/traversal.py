@@ -13,21 +13,35 @@ _SCALAR_FIELDS = frozenset(("ctx", "op", "ops", "id", "attr", "arg", "kind", "ty
                             "is_async", "conversion", "simple", "name", "asname", "module", "tag"))
 # Where statements live: everything else is an expression (or part of one).
 STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
-_child_fields = {}  # node class -> the fields that may hold child nodes
 _NO_CHILDREN = (ast.Constant, ast.MatchSingleton)  # their `value` is a Python constant
 
 
+class _PerClass(dict):
+    """node class -> fact(class), computed on first lookup. Indexing it directly (no function
+    call) keeps the per-node cost of the walks below low."""
+
+    def __init__(self, fact):
+        super().__init__()
+        self.fact = fact
+
+    def __missing__(self, cls):
+        value = self[cls] = self.fact(cls)
+        return value
+
+
+# node class -> the fields that may hold child nodes
+CHILD_FIELDS = _PerClass(lambda cls: () if cls in _NO_CHILDREN else tuple(f for f in cls._fields if f not in _SCALAR_FIELDS))
+# node class -> its STATEMENT_FIELDS, in its own field order (Try: body, handlers...)
+BLOCK_FIELDS = _PerClass(lambda cls: tuple(f for f in cls._fields if f in STATEMENT_FIELDS))
+
+
 def child_fields(cls):
-    fields = _child_fields.get(cls)
-    if fields is None:
-        fields = () if cls in _NO_CHILDREN else tuple(f for f in cls._fields if f not in _SCALAR_FIELDS)
-        _child_fields[cls] = fields
-    return fields
+    return CHILD_FIELDS[cls]
 
 
 def iter_children(node):
     """The child nodes of `node` (like ast.iter_child_nodes, without ctx/operator leaves)."""
-    for field in child_fields(node.__class__):
+    for field in CHILD_FIELDS[node.__class__]:
         value = getattr(node, field, None)
         if isinstance(value, list):
             for item in value:
@@ -37,19 +51,13 @@ def iter_children(node):
             yield value
 
 
-_block_fields = {}  # node class -> its STATEMENT_FIELDS, in its own field order (Try: body, handlers...)
-
-
 def block_fields(cls):
-    fields = _block_fields.get(cls)
-    if fields is None:
-        fields = _block_fields[cls] = tuple(f for f in cls._fields if f in STATEMENT_FIELDS)
-    return fields
+    return BLOCK_FIELDS[cls]
 
 
 def iter_block_items(node):
     """What node's statement blocks hold (statements, except handlers, match cases), in order."""
-    for field in block_fields(node.__class__):
+    for field in BLOCK_FIELDS[node.__class__]:
         value = getattr(node, field, None)
         if isinstance(value, list):
             yield from value
@@ -62,7 +70,7 @@ def walk(node):
     while stack:
         node = pop()
         yield node
-        for field in child_fields(node.__class__):
+        for field in CHILD_FIELDS[node.__class__]:
             value = getattr(node, field, None)
             if isinstance(value, list):
                 for item in value:
@@ -86,7 +94,7 @@ class _Dispatch:
             return self._methods[cls]
         except KeyError:
             method = getattr(type(self), "visit_" + cls.__name__, None)
-            if method is None and child_fields(cls):
+            if method is None and CHILD_FIELDS[cls]:
                 method = type(self).generic_visit
             self._methods[cls] = method
             return method
@@ -98,7 +106,7 @@ class _Dispatch:
 
 class NodeVisitor(_Dispatch):
     def generic_visit(self, node):
-        for field in child_fields(node.__class__):
+        for field in CHILD_FIELDS[node.__class__]:
             value = getattr(node, field, None)
             if isinstance(value, list):
                 for item in value:
@@ -117,7 +125,7 @@ class NodeTransformer(_Dispatch):
     None to remove it (ast.NodeTransformer's contract)."""
 
     def generic_visit(self, node):
-        return self.transform_fields(node, child_fields(node.__class__))
+        return self.transform_fields(node, CHILD_FIELDS[node.__class__])
 
     def transform_fields(self, node, fields):
         for field in fields:
@@ -156,19 +164,12 @@ class NodeTransformer(_Dispatch):
 # skip located nodes (all of them, or with `into_blocks` all but compound statements), which
 # makes locating the generated code linear instead of quadratic in its nesting depth.
 
-_holds_blocks = {}  # node class -> whether it has statement (or expression) bodies
+# node class -> whether it has statement (or expression) bodies
+HOLDS_BLOCKS = _PerClass(lambda cls: any(f in cls._fields for f in STATEMENT_FIELDS))
 
 
 def _may_hide_unlocated(node, into_blocks):
-    if getattr(node, "lineno", None) is None:
-        return True
-    if not into_blocks:
-        return False
-    cls = node.__class__
-    found = _holds_blocks.get(cls)
-    if found is None:
-        found = _holds_blocks[cls] = any(f in cls._fields for f in STATEMENT_FIELDS)
-    return found
+    return getattr(node, "lineno", None) is None or into_blocks and HOLDS_BLOCKS[node.__class__]
 
 
 def locate(node, lineno, col, into_blocks):
@@ -178,19 +179,22 @@ def locate(node, lineno, col, into_blocks):
     pop, push = stack.pop, stack.append
     while stack:
         node = pop()
-        if _may_hide_unlocated(node, into_blocks):
-            for field in child_fields(node.__class__):
-                value = getattr(node, field, None)
-                if isinstance(value, list):
-                    for item in value:
-                        if isinstance(item, _AST):
-                            push(item)
-                elif isinstance(value, _AST):
-                    push(value)
-            if getattr(node, "lineno", None) is None and node._attributes:
+        cls = node.__class__
+        if getattr(node, "lineno", None) is None:
+            if cls._attributes:
                 node.lineno = node.end_lineno = lineno
                 node.col_offset = node.end_col_offset = col
                 done.append(node)
+        elif not (into_blocks and HOLDS_BLOCKS[cls]):
+            continue  # located, and so is everything under it (see above)
+        for field in CHILD_FIELDS[cls]:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, _AST):
+                        push(item)
+            elif isinstance(value, _AST):
+                push(value)
     return done
 
 
