@@ -5,7 +5,8 @@
 A string value renames the placeholder (keeping its Load/Store context, also for a `def` name
 and its parameters); an expression node replaces it; a list of statements replaces an
 expression statement made of the placeholder; a list of names fills a `nonlocal`/`global`
-placeholder. Generated nodes get no location (base.located gives them the user's line).
+placeholder. Generated nodes get no location (base.located gives them the user's line), or
+with replace_at that location right away (the same: cheaper than a walk over them afterwards).
 
 Each template is compiled once per set of placeholder names into a Python function that
 builds its nodes directly (nested constructor calls, see _Codegen): an instantiation costs about
@@ -14,38 +15,42 @@ not in the source text, or each new name costs a parse and a compile."""
 
 import ast
 
+from graphfn.autograph.pyct.traversal import locate
+
 _AST = ast.AST
 _STMT_LISTS = ("body", "orelse", "finalbody")
 _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
-_builders = {}  # (source, placeholder names, keep_location) -> build(subs)
+# How copies are located: not at all, at the location given to build (replace_at), or where the
+# template's own parse put them (parse_expression).
+_UNLOCATED, _AT, _AS_PARSED = range(3)
+_builders = {}  # (source, placeholder names, location mode) -> build(subs, lineno, col)
 
 
-def _builder(source, names, keep_location=False):
-    key = (source, names, keep_location)
+def _builder(source, names, mode=_UNLOCATED):
+    key = (source, names, mode)
     build = _builders.get(key)
     if build is None:
-        if keep_location:  # an expression, keeping the locations of its parse
+        if mode == _AS_PARSED:  # an expression
             tree = ast.parse(source, mode="eval").body
         else:
             tree = ast.parse(source).body
-        build = _builders[key] = _Codegen(names, keep_location).function(tree)
+        build = _builders[key] = _Codegen(names, mode).function(tree)
     return build
 
 
 class _Codegen:
-    """Writes the source of `build(s)`, which returns a fresh copy of template nodes with the
-    placeholders in `names` substituted from the dict `s` (see the module docstring for what a
-    substitution does). Copies get no location unless keep_location (base.located gives
-    generated code the user's line)."""
+    """Writes the source of `build(s, _l, _c)`, which returns a fresh copy of template nodes with
+    the placeholders in `names` substituted from the dict `s` (see the module docstring for what
+    a substitution does), located as `mode` says (_AT: at line _l, column _c)."""
 
-    def __init__(self, names, keep_location):
-        self.names, self.keep_location = names, keep_location
+    def __init__(self, names, mode):
+        self.names, self.mode = names, mode
         self.env = {"_sub": _sub, "_flat": _flat, "_declaration": _declaration}
         self.temps = 0
 
     def function(self, tree):
         body = self.statements(tree, False) if isinstance(tree, list) else self.node(tree)
-        exec("def build(s):\n    return " + body, self.env)
+        exec("def build(s, _l, _c):\n    return " + body, self.env)
         return self.env["build"]
 
     def ref(self, obj):
@@ -70,16 +75,16 @@ class _Codegen:
         if not cls._fields and not cls._attributes:
             return self.ref(node)  # Load, Store, operators: shared singletons, as ast.parse makes them
         if cls is ast.Name and node.id in self.names:
-            return "_sub(s[%r], %s, %r)" % (node.id, self.ref(node.ctx), node.id)
+            return "_sub(s[%r], %s, %r, _l, _c)" % (node.id, self.ref(node.ctx), node.id)
         if cls is ast.Expr and node.value.__class__ is ast.Name and node.value.id in self.names:
             # a list of statements replaces the whole statement
             self.temps += 1
             v = "_v%d" % self.temps
-            return "(%s if isinstance(%s := s[%r], list) else %s(_sub(%s, %s, %r)%s))" % (
-                v, v, node.value.id, self.ref(ast.Expr), v, self.ref(node.value.ctx), node.value.id,
-                self.location(node))
+            return "(%s if isinstance(%s := s[%r], list) else %s(%s))" % (
+                v, v, node.value.id, self.ref(ast.Expr), ", ".join(
+                    ["_sub(%s, %s, %r, _l, _c)" % (v, self.ref(node.value.ctx), node.value.id)] + self.location(node)))
         if (cls is ast.Nonlocal or cls is ast.Global) and any(n in self.names for n in node.names):
-            return "_declaration(%s, %r, s%s)" % (self.ref(cls), node.names, self.location(node))
+            return "_declaration(%s)" % ", ".join([self.ref(cls), repr(node.names), "s"] + self.location(node))
         args = []
         for f in cls._fields:
             value = getattr(node, f)
@@ -87,13 +92,13 @@ class _Codegen:
                 args.append(self.statements(value, f == "body"))
             else:
                 args.append(self.value(value, _renamed(cls, f, rename)))
-        return "%s(%s%s)" % (self.ref(cls), ", ".join(args), self.location(node))
+        return "%s(%s)" % (self.ref(cls), ", ".join(args + self.location(node)))
 
     def statements(self, stmts, is_body):
         """A copied statement block; a `body` emptied by substitutions becomes `pass`."""
         items = "[%s]" % ", ".join(self.node(s) for s in stmts)
         if any(self.splices(s) for s in stmts):
-            return "_flat(%s, %s)" % (items, is_body)
+            return "_flat(%s, %s, _l, _c)" % (items, is_body)
         return items
 
     def splices(self, stmt):
@@ -104,9 +109,12 @@ class _Codegen:
         return (cls is ast.Nonlocal or cls is ast.Global) and any(n in self.names for n in stmt.names)
 
     def location(self, node):
-        if not self.keep_location or not node._attributes:
-            return ""
-        return "".join(", %s=%r" % (a, getattr(node, a)) for a in _LOCATION)
+        """The location arguments of node's constructor call."""
+        if self.mode == _UNLOCATED or not node._attributes:
+            return []
+        if self.mode == _AT:
+            return ["lineno=_l", "col_offset=_c", "end_lineno=_l", "end_col_offset=_c"]
+        return ["%s=%r" % (a, getattr(node, a)) for a in _LOCATION]
 
 
 def _renamed(cls, field, in_params):
@@ -117,19 +125,22 @@ def _renamed(cls, field, in_params):
     return in_params and (cls is ast.arguments and field == "args" or cls is ast.arg and field == "arg")
 
 
-def _sub(value, ctx, placeholder):
+def _sub(value, ctx, placeholder, lineno, col):
     if isinstance(value, str):
-        return ast.Name(value, ctx)
-    if isinstance(value, _AST):
+        new = ast.Name(value, ctx)
+    elif isinstance(value, _AST):
         cls = value.__class__
-        copied = cls.__new__(cls)  # copy.copy, without its generic protocol
-        copied.__dict__.update(value.__dict__)
-        if hasattr(copied, "ctx"):
-            copied.ctx = ctx
-        return copied
-    if value is None:
-        return ast.Name(placeholder, ctx)
-    raise ValueError("cannot substitute %r for name %s" % (value, placeholder))
+        new = cls.__new__(cls)  # copy.copy, without its generic protocol
+        new.__dict__.update(value.__dict__)
+        if hasattr(new, "ctx"):
+            new.ctx = ctx
+    elif value is None:
+        new = ast.Name(placeholder, ctx)
+    else:
+        raise ValueError("cannot substitute %r for name %s" % (value, placeholder))
+    if lineno is not None:
+        locate(new, lineno, col, False)  # an expression: no filler statements in it
+    return new
 
 
 def _declaration(cls, names, subs, **location):
@@ -140,17 +151,22 @@ def _declaration(cls, names, subs, **location):
     return cls(out, **location) if out else None
 
 
-def _flat(items, is_body):
+def _flat(items, is_body, lineno, col):
     out = []
     for r in items:
         if r is not None:
             out.extend(r if isinstance(r, list) else [r])
-    return out or [ast.Pass()] if is_body else out
+    if out or not is_body:
+        return out
+    filler = ast.Pass()
+    if lineno is not None:
+        locate(filler, lineno, col, False)
+    return [filler]
 
 
 def replace(source, **subs):
     """The statements of `source` with the substitutions applied (fresh nodes every call)."""
-    return _builder(source, frozenset(subs))(subs)
+    return _builder(source, frozenset(subs))(subs, None, None)
 
 
 def replace_as_expression(source, **subs):
@@ -158,9 +174,20 @@ def replace_as_expression(source, **subs):
     return stmts[0].value
 
 
+def replace_at(origin, source, **subs):
+    """replace, with the new nodes (and substituted ones without a location) given origin's line
+    and column as start and end, as base.located would. Statement lists substituted whole are
+    left as they are (the caller locates them)."""
+    return _builder(source, frozenset(subs), _AT)(subs, origin.lineno, origin.col_offset)
+
+
+def expression_at(origin, source, **subs):
+    return replace_at(origin, source, **subs)[0].value
+
+
 def parse_expression(source):
     """A fresh copy of the expression `source`, keeping the locations of its parse (line 1)."""
-    return _builder(source, frozenset(), keep_location=True)({})
+    return _builder(source, frozenset(), _AS_PARSED)({}, None, None)
 
 
 def name(id_, store=False):
