@@ -9,9 +9,9 @@ from graphfn.autograph.pyct import templates
 class ConditionalExpressions(base.Transformer):
     def visit_IfExp(self, node):
         self.generic_visit(node)
-        return base.located(templates.replace_as_expression(
-            "ag__.if_exp(test, lambda: body, lambda: orelse, text)", test=node.test, body=node.body,
-            orelse=node.orelse, text=templates.const(ast.unparse(node.test))), node)
+        return templates.expression_at(
+            node, "ag__.if_exp(test, lambda: body, lambda: orelse, text)", test=node.test, body=node.body,
+            orelse=node.orelse, text=templates.const(ast.unparse(node.test)))
 
 
 def transform(node, ctx):

@@ -146,14 +146,9 @@ class _MemoCollector(_Collector):
     def _inner(self):
         return _MemoCollector(self.memo)
 
-    def _method(self, cls):
-        try:
-            return self._methods[cls]
-        except KeyError:
-            if issubclass(cls, ast.stmt):
-                self._methods[cls] = _MemoCollector._memoized
-                return _MemoCollector._memoized
-            return super()._method(cls)
+    @classmethod
+    def _resolve(cls, node_cls):
+        return _MemoCollector._memoized if issubclass(node_cls, ast.stmt) else super()._resolve(node_cls)
 
     def _memoized(self, node):
         reads, writes, nested_reads = _activity(node, self.memo)
@@ -162,15 +157,12 @@ class _MemoCollector(_Collector):
         self.nested_reads |= nested_reads
 
 
-_PLAIN = _Collector()  # for looking up the visit methods of a statement itself
-
-
 def _activity(stmt, memo):
     """(reads, writes, nested reads) of one statement, memoized (the sets are shared: read only)."""
     found = memo.get(stmt)  # keyed by the node itself: alive, so never a reused id
     if found is None:
         inner = _MemoCollector(memo)
-        method = _PLAIN._method(stmt.__class__)
+        method = _Collector._methods[stmt.__class__]  # the statement's own visit, not the memo
         if method is not None:
             method(inner, stmt)
         found = memo[stmt] = (inner.reads, inner.writes, inner.nested_reads)

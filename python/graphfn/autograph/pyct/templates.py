@@ -127,8 +127,10 @@ def _renamed(cls, field, in_params):
 
 def _sub(value, ctx, placeholder, lineno, col):
     if isinstance(value, str):
-        new = ast.Name(value, ctx)
-    elif isinstance(value, _AST):
+        if lineno is None:
+            return ast.Name(value, ctx)
+        return ast.Name(value, ctx, lineno=lineno, col_offset=col, end_lineno=lineno, end_col_offset=col)
+    if isinstance(value, _AST):
         cls = value.__class__
         new = cls.__new__(cls)  # copy.copy, without its generic protocol
         new.__dict__.update(value.__dict__)
@@ -138,7 +140,7 @@ def _sub(value, ctx, placeholder, lineno, col):
         new = ast.Name(placeholder, ctx)
     else:
         raise ValueError("cannot substitute %r for name %s" % (value, placeholder))
-    if lineno is not None:
+    if lineno is not None and getattr(new, "lineno", None) is None:
         locate(new, lineno, col, False)  # an expression: no filler statements in it
     return new
 

@@ -81,41 +81,39 @@ def walk(node):
 
 
 class _Dispatch:
-    """visit(node) calls self.visit_<Class>(node), or generic_visit; one lookup per class.
-    Internally, None stands for "nothing to do" (a leaf such as a Name or a Constant with no
-    visit method): the loops below skip those without a call."""
+    """visit(node) calls self.visit_<Class>(node), or generic_visit; one lookup per class
+    (`_methods`, indexed directly by the loops below). None stands for "nothing to do" (a leaf
+    such as a Name or a Constant with no visit method): the loops skip those without a call."""
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        cls._methods = {}
+        cls._methods = _PerClass(cls._resolve)
 
-    def _method(self, cls):
-        try:
-            return self._methods[cls]
-        except KeyError:
-            method = getattr(type(self), "visit_" + cls.__name__, None)
-            if method is None and CHILD_FIELDS[cls]:
-                method = type(self).generic_visit
-            self._methods[cls] = method
-            return method
+    @classmethod
+    def _resolve(cls, node_cls):
+        method = getattr(cls, "visit_" + node_cls.__name__, None)
+        if method is None and CHILD_FIELDS[node_cls]:
+            method = cls.generic_visit
+        return method
 
     def visit(self, node):
-        method = self._method(node.__class__)
+        method = self._methods[node.__class__]
         return self.generic_visit(node) if method is None else method(self, node)
 
 
 class NodeVisitor(_Dispatch):
     def generic_visit(self, node):
+        methods = self._methods
         for field in CHILD_FIELDS[node.__class__]:
             value = getattr(node, field, None)
             if isinstance(value, list):
                 for item in value:
                     if isinstance(item, _AST):
-                        method = self._method(item.__class__)
+                        method = methods[item.__class__]
                         if method is not None:
                             method(self, item)
             elif isinstance(value, _AST):
-                method = self._method(value.__class__)
+                method = methods[value.__class__]
                 if method is not None:
                     method(self, value)
 
@@ -128,13 +126,14 @@ class NodeTransformer(_Dispatch):
         return self.transform_fields(node, CHILD_FIELDS[node.__class__])
 
     def transform_fields(self, node, fields):
+        methods = self._methods
         for field in fields:
             old = getattr(node, field, None)
             if isinstance(old, list):
                 new, changed = [], False
                 for item in old:
                     if isinstance(item, _AST):
-                        method = self._method(item.__class__)
+                        method = methods[item.__class__]
                         if method is not None:
                             result = method(self, item)
                             if result is not item:
@@ -149,7 +148,7 @@ class NodeTransformer(_Dispatch):
                 if changed:
                     old[:] = new
             elif isinstance(old, _AST):
-                method = self._method(old.__class__)
+                method = methods[old.__class__]
                 if method is not None:
                     replacement = method(self, old)
                     if replacement is None:
