@@ -86,7 +86,8 @@ class ControlFlow(base.StatementTransformer):
         state, get_state, set_state = self._state_functions(scope, node)
         loop_body, body_name = self._body_function("loop_body", scope, body, node)
         test_name = self.ctx.new("loop_test")
-        loop_test = templates.replace_at(node, "def ag__fn():\n    return ag__test", ag__fn=test_name, ag__test=node.test)
+        loop_test = templates.replace_at(node, "def ag__fn():\n    return ag__test", ag__fn=test_name,
+                                         ag__test=node.test)
         call = templates.replace_at(
             node, "ag__.while_stmt(ag__test, ag__body, ag__get, ag__set, ag__names, ag__opts)", ag__test=test_name,
             ag__body=body_name, ag__get=get_state, ag__set=set_state,
@@ -109,14 +110,15 @@ class ControlFlow(base.StatementTransformer):
             test = extra[0] if len(extra) == 1 else ast.BoolOp(op=ast.And(), values=extra)
             from graphfn.autograph.converters import logical_expressions
             test = logical_expressions.LogicalExpressions(self.ctx).visit(test)
-            fn = templates.replace_at(node, "def ag__fn():\n    nonlocal ag__names\n    return ag__test", ag__fn=extra_name,
-                                   ag__names=[v for v in scope if not activity.is_composite(v)], ag__test=test)
+            fn = templates.replace_at(node, "def ag__fn():\n    nonlocal ag__names\n    return ag__test",
+                                      ag__fn=extra_name, ag__names=[v for v in scope if not activity.is_composite(v)],
+                                      ag__test=test)
             pieces += fn
         iterate = ast.unparse(node.target).strip("()")
         call = templates.replace_at(
-            node, "ag__.for_stmt(ag__iter, ag__extra, ag__body, ag__get, ag__set, ag__names, ag__opts)", ag__extra=extra_name,
-            ag__body=body_name, ag__get=get_state, ag__set=set_state, ag__iter=node.iter, ag__names=templates.str_tuple(scope),
-            ag__opts=_options(node, {"iterate_names": templates.const(iterate)}))
+            node, "ag__.for_stmt(ag__iter, ag__extra, ag__body, ag__get, ag__set, ag__names, ag__opts)",
+            ag__extra=extra_name, ag__body=body_name, ag__get=get_state, ag__set=set_state, ag__iter=node.iter,
+            ag__names=templates.str_tuple(scope), ag__opts=_options(node, {"iterate_names": templates.const(iterate)}))
         return base.located(pieces + self._undefined(undefined, node) + call, node)
 
 

@@ -153,10 +153,9 @@ def _transform(fn, features):
     if isinstance(node, ast.Lambda):
         lambda_text = _source_segment(filename, node)
         node, display_name = _lambda_as_function(node), "lam"
-    for stmt in traversal.walk(node):
-        if isinstance(stmt, ast.Name) and stmt.id.startswith("ag__") and stmt.id != "ag__":
-            raise base.UnsupportedLanguageElementError("names starting with ag__ are reserved")
     namer = naming.Namer(node)
+    if any(n.startswith("ag__") and n != "ag__" for n in namer.name_ids):
+        raise base.UnsupportedLanguageElementError("names starting with ag__ are reserved")
     generated = set()
     _convert_function(node, namer, True, display_name, generated, features)
     return node, filename, generated, lambda_text

@@ -30,7 +30,8 @@ class _PerClass(dict):
 
 
 # node class -> the fields that may hold child nodes
-CHILD_FIELDS = _PerClass(lambda cls: () if cls in _NO_CHILDREN else tuple(f for f in cls._fields if f not in _SCALAR_FIELDS))
+CHILD_FIELDS = _PerClass(
+    lambda cls: () if cls in _NO_CHILDREN else tuple(f for f in cls._fields if f not in _SCALAR_FIELDS))
 # node class -> its STATEMENT_FIELDS, in its own field order (Try: body, handlers...)
 BLOCK_FIELDS = _PerClass(lambda cls: tuple(f for f in cls._fields if f in STATEMENT_FIELDS))
 
