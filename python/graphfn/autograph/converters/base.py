@@ -82,11 +82,5 @@ def located(nodes, origin):
     return nodes
 
 
-def location(origin):
-    """Constructor arguments giving a new node the location located(node, origin) would."""
-    return {"lineno": origin.lineno, "col_offset": origin.col_offset, "end_lineno": origin.lineno,
-            "end_col_offset": origin.col_offset}
-
-
 def not_expr(name):
     return ast.UnaryOp(op=ast.Not(), operand=templates.name(name))

@@ -14,7 +14,7 @@ _LOAD = ast.Load()
 class Variables(base.Transformer):
     def visit_Name(self, node):
         if isinstance(node.ctx, ast.Load) and node.id not in self.ctx.internal:
-            at = base.location(node)  # the most common rewrite: built by hand, located as it is made
+            at = templates.location(node)  # the most common rewrite: built by hand, located as it is made
             return ast.Call(ast.Attribute(ast.Name("ag__", _LOAD, **at), "ld", _LOAD, **at), [node], [], **at)
         return node
 
