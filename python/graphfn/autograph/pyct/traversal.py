@@ -29,9 +29,10 @@ class _PerClass(dict):
         return value
 
 
-# node class -> the fields that may hold child nodes
-CHILD_FIELDS = _PerClass(
-    lambda cls: () if cls in _NO_CHILDREN else tuple(f for f in cls._fields if f not in _SCALAR_FIELDS))
+# node class -> the fields that may hold child nodes (none for the classes of other field values,
+# None or a str in a list: the loops below index the tables with any item's class)
+CHILD_FIELDS = _PerClass(lambda cls: () if cls in _NO_CHILDREN or not issubclass(cls, _AST) else tuple(
+    f for f in cls._fields if f not in _SCALAR_FIELDS))
 # node class -> its STATEMENT_FIELDS, in its own field order (Try: body, handlers...)
 BLOCK_FIELDS = _PerClass(lambda cls: tuple(f for f in cls._fields if f in STATEMENT_FIELDS))
 
@@ -92,6 +93,8 @@ class _Dispatch:
 
     @classmethod
     def _resolve(cls, node_cls):
+        if not issubclass(node_cls, _AST):
+            return None  # a field value that is not a node (None, a str in a list)
         method = getattr(cls, "visit_" + node_cls.__name__, None)
         if method is None and CHILD_FIELDS[node_cls]:
             method = cls.generic_visit
@@ -107,13 +110,12 @@ class NodeVisitor(_Dispatch):
         methods = self._methods
         for field in CHILD_FIELDS[node.__class__]:
             value = getattr(node, field, None)
-            if isinstance(value, list):
+            if value.__class__ is list:
                 for item in value:
-                    if isinstance(item, _AST):
-                        method = methods[item.__class__]
-                        if method is not None:
-                            method(self, item)
-            elif isinstance(value, _AST):
+                    method = methods[item.__class__]
+                    if method is not None:
+                        method(self, item)
+            else:
                 method = methods[value.__class__]
                 if method is not None:
                     method(self, value)
@@ -130,25 +132,24 @@ class NodeTransformer(_Dispatch):
         methods = self._methods
         for field in fields:
             old = getattr(node, field, None)
-            if isinstance(old, list):
+            if old.__class__ is list:
                 new, changed = [], False
                 for item in old:
-                    if isinstance(item, _AST):
-                        method = methods[item.__class__]
-                        if method is not None:
-                            result = method(self, item)
-                            if result is not item:
-                                changed = True
-                                if result is None:
-                                    continue
-                                if not isinstance(result, _AST):
-                                    new.extend(result)
-                                    continue
-                                item = result
+                    method = methods[item.__class__]
+                    if method is not None:
+                        result = method(self, item)
+                        if result is not item:
+                            changed = True
+                            if result is None:
+                                continue
+                            if not isinstance(result, _AST):
+                                new.extend(result)
+                                continue
+                            item = result
                     new.append(item)
                 if changed:
                     old[:] = new
-            elif isinstance(old, _AST):
+            else:
                 method = methods[old.__class__]
                 if method is not None:
                     replacement = method(self, old)
