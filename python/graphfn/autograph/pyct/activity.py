@@ -299,7 +299,7 @@ def annotate_defined(stmts, defined, in_loop=(), memo=None):
 
 
 def _plain(names):
-    return {n for n in names if "." not in n and "[" not in n}
+    return {n for n in names if not is_composite(n)}
 
 
 def function_params(fn_node):
