@@ -114,7 +114,8 @@ class ControlFlow(base.StatementTransformer):
                                       ag__fn=extra_name, ag__names=[v for v in scope if not activity.is_composite(v)],
                                       ag__test=test)
             pieces += fn
-        iterate = ast.unparse(node.target).strip("()")
+        target = node.target  # a plain name needs no unparse (a NodeVisitor walk)
+        iterate = target.id if isinstance(target, ast.Name) else ast.unparse(target).strip("()")
         call = templates.replace_at(
             node, "ag__.for_stmt(ag__iter, ag__extra, ag__body, ag__get, ag__set, ag__names, ag__opts)",
             ag__extra=extra_name, ag__body=body_name, ag__get=get_state, ag__set=set_state, ag__iter=node.iter,
