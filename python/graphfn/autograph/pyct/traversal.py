@@ -37,10 +37,6 @@ CHILD_FIELDS = _PerClass(lambda cls: () if cls in _NO_CHILDREN or not issubclass
 BLOCK_FIELDS = _PerClass(lambda cls: tuple(f for f in cls._fields if f in STATEMENT_FIELDS))
 
 
-def child_fields(cls):
-    return CHILD_FIELDS[cls]
-
-
 def iter_children(node):
     """The child nodes of `node` (like ast.iter_child_nodes, without ctx/operator leaves)."""
     for field in CHILD_FIELDS[node.__class__]:
@@ -51,10 +47,6 @@ def iter_children(node):
                     yield item
         elif isinstance(value, _AST):
             yield value
-
-
-def block_fields(cls):
-    return BLOCK_FIELDS[cls]
 
 
 def iter_block_items(node):
