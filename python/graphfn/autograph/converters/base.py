@@ -55,7 +55,7 @@ class StatementTransformer(Transformer):
     cannot hold statements; nested functions are converted on their own)."""
 
     def generic_visit(self, node):
-        return self.transform_fields(node, traversal.block_fields(node.__class__))
+        return self.transform_fields(node, traversal.BLOCK_FIELDS[node.__class__])
 
 
 # Filler `pass` statements put into the blocks of existing (located) statements and not located

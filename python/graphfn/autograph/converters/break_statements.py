@@ -15,7 +15,7 @@ class BreakStatements(base.StatementTransformer):
         flag = self.ctx.new("break_")
         node.body = _Replace(flag).visit_block(node.body)
         jumps.add_loop_condition(node, flag)
-        return base.located(templates.replace("ag__flag = False", ag__flag=flag), node) + [node]
+        return templates.replace_at(node, "ag__flag = False", ag__flag=flag) + [node]
 
     visit_For = visit_While = _loop
 
@@ -32,7 +32,7 @@ class _Replace(traversal.NodeTransformer):
         return out
 
     def visit_Break(self, node):
-        return base.located(templates.replace("ag__flag = True\ncontinue", ag__flag=self.flag), node)
+        return templates.replace_at(node, "ag__flag = True\ncontinue", ag__flag=self.flag)
 
     def _skip(self, node):
         return node

@@ -21,10 +21,8 @@ class CallTrees(base.Transformer):
             root = root.value
         if isinstance(root, ast.Name) and root.id in self.ctx.internal:
             return node
-        return base.located(ast.Call(
-            func=ast.Attribute(value=templates.name("ag__"), attr="converted_call", ctx=ast.Load()),
-            args=[func, _args(node.args), _kwargs(node.keywords), templates.name(self.ctx.fscope)],
-            keywords=[]), node)
+        return templates.expression_at(node, "ag__.converted_call(f, args, kwargs, fscope)", f=func,
+                                       args=_args(node.args), kwargs=_kwargs(node.keywords), fscope=self.ctx.fscope)
 
     def visit_Lambda(self, node):
         self.generic_visit(node)

@@ -13,10 +13,10 @@ class ContinueStatements(base.StatementTransformer):
         if not jumps.contains(ast.Module(body=node.body), ast.Continue, into_loops=False):
             return node
         flag = self.ctx.new("continue_")
-        guard = jumps.Guard(ast.Continue, lambda s: templates.replace("ag__flag = True", ag__flag=flag), flag,
+        guard = jumps.Guard(ast.Continue, lambda s: templates.replace_at(s, "ag__flag = True", ag__flag=flag), flag,
                             into_loops=False, move_into_else=False)
         body, _ = guard.block(node.body)
-        node.body = base.located(templates.replace("ag__flag = False", ag__flag=flag), node) + body
+        node.body = templates.replace_at(node, "ag__flag = False", ag__flag=flag) + body
         return node
 
     visit_For = visit_While = _loop

@@ -14,14 +14,14 @@ class LogicalExpressions(base.Transformer):
         values = node.values
         result = values[-1]
         for left in reversed(values[:-1]):
-            result = templates.replace_as_expression("ag__.%s(lambda: a, lambda: b)" % fn, a=left, b=result)
-        return base.located(result, node)
+            result = templates.expression_at(node, "ag__.%s(lambda: a, lambda: b)" % fn, a=left, b=result)
+        return result
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
         if not isinstance(node.op, ast.Not):
             return node
-        return base.located(templates.replace_as_expression("ag__.not_(a)", a=node.operand), node)
+        return templates.expression_at(node, "ag__.not_(a)", a=node.operand)
 
 
 def transform(node, ctx):

@@ -5,7 +5,7 @@ do_return False); code after a conditional return is moved into the other branch
 
 import ast
 
-from graphfn.autograph.converters import base, jumps
+from graphfn.autograph.converters import jumps
 from graphfn.autograph.pyct import templates
 
 _RETURN = """
@@ -28,13 +28,13 @@ def transform(node, ctx):
 
     def replace(stmt):
         value = stmt.value if stmt.value is not None else templates.const(None)
-        return templates.replace(_RETURN, value=value, do_return=do_return, retval_=retval)
+        return templates.replace_at(stmt, _RETURN, value=value, do_return=do_return, retval_=retval)
 
     guard = jumps.Guard(ast.Return, replace, do_return, into_loops=True, move_into_else=True,
                         on_loop=lambda loop: jumps.add_loop_condition(loop, do_return))
     body, _ = guard.block(node.body)
-    head = templates.replace("do_return = False\nretval_ = ag__.UndefinedReturnValue()", do_return=do_return,
-                             retval_=retval)
-    tail = templates.replace("return fscope.ret(retval_, do_return)", fscope=ctx.fscope, do_return=do_return,
-                             retval_=retval)
-    node.body = base.located(head, node.body[0]) + body + base.located(tail, node.body[-1])
+    head = templates.replace_at(node.body[0], "do_return = False\nretval_ = ag__.UndefinedReturnValue()",
+                                do_return=do_return, retval_=retval)
+    tail = templates.replace_at(node.body[-1], "return fscope.ret(retval_, do_return)", fscope=ctx.fscope,
+                                do_return=do_return, retval_=retval)
+    node.body = head + body + tail

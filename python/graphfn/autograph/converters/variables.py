@@ -8,17 +8,19 @@ from graphfn.autograph.converters import base
 from graphfn.autograph.pyct import templates
 
 
+_LOAD = ast.Load()
+
+
 class Variables(base.Transformer):
     def visit_Name(self, node):
         if isinstance(node.ctx, ast.Load) and node.id not in self.ctx.internal:
-            return base.located(ast.Call(func=ast.Attribute(value=templates.name("ag__"), attr="ld", ctx=ast.Load()),
-                                         args=[node], keywords=[]), node)
+            at = templates.location(node)  # the most common rewrite: built by hand, located as it is made
+            return ast.Call(ast.Attribute(ast.Name("ag__", _LOAD, **at), "ld", _LOAD, **at), [node], [], **at)
         return node
 
     def visit_AugAssign(self, node):
         if isinstance(node.target, ast.Name) and node.target.id not in self.ctx.internal:
-            check = templates.replace("x = ag__.ld(x)", x=node.target.id)
-            return base.located(check, node) + [node]
+            return templates.replace_at(node, "x = ag__.ld(x)", x=node.target.id) + [node]
         return self.generic_visit(node)
 
     def visit_Delete(self, node):

@@ -33,6 +33,8 @@ def qn(node):
 
 def root(name):
     """The plain name a qualified name starts with."""
+    if "." not in name and "[" not in name:
+        return name
     for i, ch in enumerate(name):
         if ch in ".[":
             return name[:i]
@@ -40,32 +42,18 @@ def root(name):
 
 
 def is_composite(name):
-    return root(name) != name
+    return "." in name or "[" in name
 
 
 class _Collector(NodeVisitor):
     """Reads and writes of one node, not descending into nested function bodies."""
 
-    def __init__(self, memo=None):
+    def __init__(self):
         self.reads, self.writes, self.nested_reads = set(), set(), set()
-        self.memo = memo
 
-    def _method(self, cls):
-        if self.memo is not None and issubclass(cls, ast.stmt):
-            return _Collector._memoized
-        return super()._method(cls)
-
-    def _memoized(self, node):
-        found = self.memo.get(node)  # keyed by the node itself: alive, so never a reused id
-        if found is None:
-            inner = _Collector(self.memo)
-            method = NodeVisitor._method(inner, node.__class__)
-            if method is not None:
-                method(inner, node)
-            found = self.memo[node] = (inner.reads, inner.writes, inner.nested_reads)
-        self.reads |= found[0]
-        self.writes |= found[1]
-        self.nested_reads |= found[2]
+    def _inner(self):
+        """A collector for a nested scope (a function or comprehension body)."""
+        return _Collector()
 
     def visit_Name(self, node):
         (self.reads if isinstance(node.ctx, ast.Load) else self.writes).add(node.id)
@@ -103,7 +91,7 @@ class _Collector(NodeVisitor):
         if args is not None:
             for d in args.defaults + [d for d in args.kw_defaults if d is not None]:
                 self.visit(d)
-        inner = _Collector(self.memo)
+        inner = self._inner()
         for child in (node.body if isinstance(node.body, list) else [node.body]):
             inner.visit(child)
         params = set()
@@ -119,7 +107,7 @@ class _Collector(NodeVisitor):
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = _function
 
     def _comprehension(self, node):
-        inner = _Collector(self.memo)
+        inner = self._inner()
         inner.generic_visit(node)
         targets = set()
         for gen in node.generators:
@@ -148,8 +136,41 @@ class _Collector(NodeVisitor):
     visit_Nonlocal = visit_Global
 
 
+class _MemoCollector(_Collector):
+    """The same, taking what each statement reads and writes from the memo (finding it once)."""
+
+    def __init__(self, memo):
+        super().__init__()
+        self.memo = memo
+
+    def _inner(self):
+        return _MemoCollector(self.memo)
+
+    @classmethod
+    def _resolve(cls, node_cls):
+        return _MemoCollector._memoized if issubclass(node_cls, ast.stmt) else super()._resolve(node_cls)
+
+    def _memoized(self, node):
+        reads, writes, nested_reads = _activity(node, self.memo)
+        self.reads |= reads
+        self.writes |= writes
+        self.nested_reads |= nested_reads
+
+
+def _activity(stmt, memo):
+    """(reads, writes, nested reads) of one statement, memoized (the sets are shared: read only)."""
+    found = memo.get(stmt)  # keyed by the node itself: alive, so never a reused id
+    if found is None:
+        inner = _MemoCollector(memo)
+        method = _Collector._methods[stmt.__class__]  # the statement's own visit, not the memo
+        if method is not None:
+            method(inner, stmt)
+        found = memo[stmt] = (inner.reads, inner.writes, inner.nested_reads)
+    return found
+
+
 def _collect(nodes, memo=None):
-    c = _Collector(memo)
+    c = _Collector() if memo is None else _MemoCollector(memo)
     for n in nodes:
         if n is not None:
             c.visit(n)
@@ -195,6 +216,10 @@ class Liveness:
     def _reads(self, nodes):
         return reads(nodes, self.memo)
 
+    def _stmt_reads(self, s):
+        """What statement s reads (from the memo when there is one: a shared set, read only)."""
+        return reads([s]) if self.memo is None else _activity(s, self.memo)[0]
+
     def block(self, stmts, live):
         for stmt in reversed(stmts):
             live = self.stmt(stmt, live)
@@ -205,7 +230,8 @@ class Liveness:
         if isinstance(s, ast.If):
             live = self._reads([s.test]) | self.block(s.body, live_out) | self.block(s.orelse, live_out)
         elif isinstance(s, ast.While):
-            live = self._loop(s, live_out, lambda top: self._reads([s.test]) | self.block(s.body, top) | self.block(s.orelse, live_out))
+            test = self._reads([s.test])
+            live = self._loop(s, live_out, lambda top: test | self.block(s.body, top) | self.block(s.orelse, live_out))
         elif isinstance(s, (ast.For, ast.AsyncFor)):
             target_defs = _simple_defs([s.target])
             extra = self._reads(getattr(s, "_ag_extra_tests", []))  # break/return flags, tested every iteration
@@ -223,15 +249,15 @@ class Liveness:
             body = self.block(s.body, self.block(s.orelse, after) | handlers)
             live = body | handlers | after  # any point of the body may raise
         elif isinstance(s, (ast.Return, ast.Raise)):
-            live = self._reads([s]) | self.always
+            live = self._stmt_reads(s) | self.always
         elif isinstance(s, ast.Assign):
-            live = (live_out - _simple_defs(s.targets)) | self._reads([s])
+            live = (live_out - _simple_defs(s.targets)) | self._stmt_reads(s)
         elif isinstance(s, ast.AnnAssign):
             live = (live_out - _simple_defs([s.target])) | self._reads([s.value, s.annotation]) if s.value is not None else live_out
         elif isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            live = (live_out - {s.name}) | self._reads([s])
+            live = (live_out - {s.name}) | self._stmt_reads(s)
         else:
-            live = live_out | self._reads([s])
+            live = live_out | self._stmt_reads(s)
         s._ag_live_in, s._ag_live_out = live, live_out
         return live
 
@@ -248,16 +274,18 @@ def annotate_defined(stmts, defined, in_loop=(), memo=None):
     """Forward pass: sets `_ag_defined_in` (names possibly defined before the statement) on
     compound statements. Names assigned anywhere in an enclosing loop count as defined (they may
     come from an earlier iteration)."""
+    if memo is None:
+        memo = {}
     defined = set(defined) | set(in_loop)
     for s in stmts:
         s._ag_defined_in = set(defined)
+        writes = _plain(_activity(s, memo)[1])
         if isinstance(s, ast.If):
             annotate_defined(s.body, defined, in_loop, memo)
             annotate_defined(s.orelse, defined, in_loop, memo)
         elif isinstance(s, (ast.While, ast.For, ast.AsyncFor)):
-            loop_mods = {n for n in modified([s], memo) if not is_composite(n)}
-            annotate_defined(s.body, defined | loop_mods, set(in_loop) | loop_mods, memo)
-            annotate_defined(s.orelse, defined | loop_mods, in_loop, memo)
+            annotate_defined(s.body, defined | writes, set(in_loop) | writes, memo)
+            annotate_defined(s.orelse, defined | writes, in_loop, memo)
         elif isinstance(s, (ast.With, ast.AsyncWith)):
             annotate_defined(s.body, defined | modified([i.optional_vars for i in s.items if i.optional_vars], memo), in_loop, memo)
         elif isinstance(s, ast.Try):
@@ -267,7 +295,11 @@ def annotate_defined(stmts, defined, in_loop=(), memo=None):
                 annotate_defined(h.body, after_body | ({h.name} if h.name else set()), in_loop, memo)
             annotate_defined(s.orelse, after_body, in_loop, memo)
             annotate_defined(s.finalbody, after_body | modified(s.handlers, memo), in_loop, memo)
-        defined |= {n for n in modified([s], memo) if not is_composite(n)}
+        defined |= writes
+
+
+def _plain(names):
+    return {n for n in names if not is_composite(n)}
 
 
 def function_params(fn_node):

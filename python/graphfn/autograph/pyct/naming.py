@@ -11,11 +11,17 @@ class Namer:
     """Hands out `base`, `base_1`, `base_2`... skipping names used anywhere in the function."""
 
     def __init__(self, node):
+        self.name_ids = set()  # the ids of node's Name nodes (the variables its code uses)
         self._used = set()
         for n in walk(node):
-            field = _NAME_FIELD.get(n.__class__)
-            if field is not None:
-                self._used.add(getattr(n, field))
+            cls = n.__class__
+            if cls is ast.Name:
+                self.name_ids.add(n.id)
+            else:
+                field = _NAME_FIELD.get(cls)
+                if field is not None:
+                    self._used.add(getattr(n, field))
+        self._used |= self.name_ids
         self._counts = {}
 
     def new(self, base):

@@ -13,21 +13,33 @@ _SCALAR_FIELDS = frozenset(("ctx", "op", "ops", "id", "attr", "arg", "kind", "ty
                             "is_async", "conversion", "simple", "name", "asname", "module", "tag"))
 # Where statements live: everything else is an expression (or part of one).
 STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
-_child_fields = {}  # node class -> the fields that may hold child nodes
 _NO_CHILDREN = (ast.Constant, ast.MatchSingleton)  # their `value` is a Python constant
 
 
-def child_fields(cls):
-    fields = _child_fields.get(cls)
-    if fields is None:
-        fields = () if cls in _NO_CHILDREN else tuple(f for f in cls._fields if f not in _SCALAR_FIELDS)
-        _child_fields[cls] = fields
-    return fields
+class _PerClass(dict):
+    """node class -> fact(class), computed on first lookup. Indexing it directly (no function
+    call) keeps the per-node cost of the walks below low."""
+
+    def __init__(self, fact):
+        super().__init__()
+        self.fact = fact
+
+    def __missing__(self, cls):
+        value = self[cls] = self.fact(cls)
+        return value
+
+
+# node class -> the fields that may hold child nodes (none for the classes of other field values,
+# None or a str in a list: the loops below index the tables with any item's class)
+CHILD_FIELDS = _PerClass(lambda cls: () if cls in _NO_CHILDREN or not issubclass(cls, _AST) else tuple(
+    f for f in cls._fields if f not in _SCALAR_FIELDS))
+# node class -> its STATEMENT_FIELDS, in its own field order (Try: body, handlers...)
+BLOCK_FIELDS = _PerClass(lambda cls: tuple(f for f in cls._fields if f in STATEMENT_FIELDS))
 
 
 def iter_children(node):
     """The child nodes of `node` (like ast.iter_child_nodes, without ctx/operator leaves)."""
-    for field in child_fields(node.__class__):
+    for field in CHILD_FIELDS[node.__class__]:
         value = getattr(node, field, None)
         if isinstance(value, list):
             for item in value:
@@ -37,19 +49,9 @@ def iter_children(node):
             yield value
 
 
-_block_fields = {}  # node class -> its STATEMENT_FIELDS, in its own field order (Try: body, handlers...)
-
-
-def block_fields(cls):
-    fields = _block_fields.get(cls)
-    if fields is None:
-        fields = _block_fields[cls] = tuple(f for f in cls._fields if f in STATEMENT_FIELDS)
-    return fields
-
-
 def iter_block_items(node):
     """What node's statement blocks hold (statements, except handlers, match cases), in order."""
-    for field in block_fields(node.__class__):
+    for field in BLOCK_FIELDS[node.__class__]:
         value = getattr(node, field, None)
         if isinstance(value, list):
             yield from value
@@ -62,7 +64,7 @@ def walk(node):
     while stack:
         node = pop()
         yield node
-        for field in child_fields(node.__class__):
+        for field in CHILD_FIELDS[node.__class__]:
             value = getattr(node, field, None)
             if isinstance(value, list):
                 for item in value:
@@ -73,41 +75,40 @@ def walk(node):
 
 
 class _Dispatch:
-    """visit(node) calls self.visit_<Class>(node), or generic_visit; one lookup per class.
-    Internally, None stands for "nothing to do" (a leaf such as a Name or a Constant with no
-    visit method): the loops below skip those without a call."""
+    """visit(node) calls self.visit_<Class>(node), or generic_visit; one lookup per class
+    (`_methods`, indexed directly by the loops below). None stands for "nothing to do" (a leaf
+    such as a Name or a Constant with no visit method): the loops skip those without a call."""
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        cls._methods = {}
+        cls._methods = _PerClass(cls._resolve)
 
-    def _method(self, cls):
-        try:
-            return self._methods[cls]
-        except KeyError:
-            method = getattr(type(self), "visit_" + cls.__name__, None)
-            if method is None and child_fields(cls):
-                method = type(self).generic_visit
-            self._methods[cls] = method
-            return method
+    @classmethod
+    def _resolve(cls, node_cls):
+        if not issubclass(node_cls, _AST):
+            return None  # a field value that is not a node (None, a str in a list)
+        method = getattr(cls, "visit_" + node_cls.__name__, None)
+        if method is None and CHILD_FIELDS[node_cls]:
+            method = cls.generic_visit
+        return method
 
     def visit(self, node):
-        method = self._method(node.__class__)
+        method = self._methods[node.__class__]
         return self.generic_visit(node) if method is None else method(self, node)
 
 
 class NodeVisitor(_Dispatch):
     def generic_visit(self, node):
-        for field in child_fields(node.__class__):
+        methods = self._methods
+        for field in CHILD_FIELDS[node.__class__]:
             value = getattr(node, field, None)
-            if isinstance(value, list):
+            if value.__class__ is list:
                 for item in value:
-                    if isinstance(item, _AST):
-                        method = self._method(item.__class__)
-                        if method is not None:
-                            method(self, item)
-            elif isinstance(value, _AST):
-                method = self._method(value.__class__)
+                    method = methods[item.__class__]
+                    if method is not None:
+                        method(self, item)
+            else:
+                method = methods[value.__class__]
                 if method is not None:
                     method(self, value)
 
@@ -117,31 +118,31 @@ class NodeTransformer(_Dispatch):
     None to remove it (ast.NodeTransformer's contract)."""
 
     def generic_visit(self, node):
-        return self.transform_fields(node, child_fields(node.__class__))
+        return self.transform_fields(node, CHILD_FIELDS[node.__class__])
 
     def transform_fields(self, node, fields):
+        methods = self._methods
         for field in fields:
             old = getattr(node, field, None)
-            if isinstance(old, list):
+            if old.__class__ is list:
                 new, changed = [], False
                 for item in old:
-                    if isinstance(item, _AST):
-                        method = self._method(item.__class__)
-                        if method is not None:
-                            result = method(self, item)
-                            if result is not item:
-                                changed = True
-                                if result is None:
-                                    continue
-                                if not isinstance(result, _AST):
-                                    new.extend(result)
-                                    continue
-                                item = result
+                    method = methods[item.__class__]
+                    if method is not None:
+                        result = method(self, item)
+                        if result is not item:
+                            changed = True
+                            if result is None:
+                                continue
+                            if not isinstance(result, _AST):
+                                new.extend(result)
+                                continue
+                            item = result
                     new.append(item)
                 if changed:
                     old[:] = new
-            elif isinstance(old, _AST):
-                method = self._method(old.__class__)
+            else:
+                method = methods[old.__class__]
                 if method is not None:
                     replacement = method(self, old)
                     if replacement is None:
@@ -156,19 +157,12 @@ class NodeTransformer(_Dispatch):
 # skip located nodes (all of them, or with `into_blocks` all but compound statements), which
 # makes locating the generated code linear instead of quadratic in its nesting depth.
 
-_holds_blocks = {}  # node class -> whether it has statement (or expression) bodies
+# node class -> whether it has statement (or expression) bodies
+HOLDS_BLOCKS = _PerClass(lambda cls: any(f in cls._fields for f in STATEMENT_FIELDS))
 
 
 def _may_hide_unlocated(node, into_blocks):
-    if getattr(node, "lineno", None) is None:
-        return True
-    if not into_blocks:
-        return False
-    cls = node.__class__
-    found = _holds_blocks.get(cls)
-    if found is None:
-        found = _holds_blocks[cls] = any(f in cls._fields for f in STATEMENT_FIELDS)
-    return found
+    return getattr(node, "lineno", None) is None or into_blocks and HOLDS_BLOCKS[node.__class__]
 
 
 def locate(node, lineno, col, into_blocks):
@@ -178,19 +172,22 @@ def locate(node, lineno, col, into_blocks):
     pop, push = stack.pop, stack.append
     while stack:
         node = pop()
-        if _may_hide_unlocated(node, into_blocks):
-            for field in child_fields(node.__class__):
-                value = getattr(node, field, None)
-                if isinstance(value, list):
-                    for item in value:
-                        if isinstance(item, _AST):
-                            push(item)
-                elif isinstance(value, _AST):
-                    push(value)
-            if getattr(node, "lineno", None) is None and node._attributes:
+        cls = node.__class__
+        if getattr(node, "lineno", None) is None:
+            if cls._attributes:
                 node.lineno = node.end_lineno = lineno
                 node.col_offset = node.end_col_offset = col
                 done.append(node)
+        elif not (into_blocks and HOLDS_BLOCKS[cls]):
+            continue  # located, and so is everything under it (see above)
+        for field in CHILD_FIELDS[cls]:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, _AST):
+                        push(item)
+            elif isinstance(value, _AST):
+                push(value)
     return done
 
 
