@@ -219,6 +219,30 @@ def f(n):
 
 f(tf.constant(5))
 '''),
+    case("autograph/for_break_and_return_python_range", '''
+@tf.function
+def g(n):
+    for i in range(n):
+        if i == 2:
+            break
+        if i == 5:
+            return i
+    return -1
+
+g(10)
+'''),
+    case("autograph/for_break_and_return_tensor_range", '''
+@tf.function
+def f(x):
+    for i in tf.range(10):
+        if i > x:
+            break
+        if i * i > 20:
+            return i
+    return -1
+
+f(tf.constant(3))
+'''),
     case("autograph/tensorarray_versions_are_values", '''
 @tf.function
 def branching():

@@ -107,7 +107,7 @@ class ControlFlow(base.StatementTransformer):
         extra_name = templates.const(None)
         if extra:
             extra_name = self.ctx.new("extra_test")
-            test = extra[0] if len(extra) == 1 else ast.BoolOp(op=ast.And(), values=extra)
+            test = extra[0] if len(extra) == 1 else ast.copy_location(ast.BoolOp(op=ast.And(), values=extra), node)
             from graphfn.autograph.converters import logical_expressions
             test = logical_expressions.LogicalExpressions(self.ctx).visit(test)
             fn = templates.replace_at(node, "def ag__fn():\n    nonlocal ag__names\n    return ag__test",
