@@ -1,5 +1,6 @@
 #include "graphfn/runtime/plan.h"
 
+#include <algorithm>
 #include <atomic>
 
 #include "graphfn/core/tensor_list.h"
@@ -48,9 +49,9 @@ Status compile_subgraphs(const Node& node, std::initializer_list<const char*> at
 
 // run_kernel_with_shapes, inlined: the kernel alone, on the step's traced output shapes.
 template <typename Step>
-Status run_static(const Step& step, const Tensor* const* inputs, int n, std::vector<Tensor>* outputs) {
-  KernelContext kc{*step.op, inputs, n, step.attrs, step.type_attrs, step.output_dtypes, step.output_shapes,
-                   outputs, &step};
+Status run_static(const Step& step, const Tensor* const* inputs, int n, Tensor* outputs) {
+  KernelContext kc{*step.op, inputs,           n,     step.attrs,          step.type_attrs, step.output_dtypes,
+                   step.output_shapes, outputs, step.num_outputs, &step, step.prepared.get()};
   return step.kernel(kc);
 }
 
@@ -149,6 +150,8 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
       continue;
     }
     GRAPHFN_RETURN_IF_ERROR(find_kernel(*node.op, step.type_attrs, &step.kernel));
+    if (node.op->prepare_attrs) step.prepared = node.op->prepare_attrs(node.attrs);
+    plan->max_step_inputs_ = std::max(plan->max_step_inputs_, static_cast<int>(step.input_slots.size()));
     // Static only if the inputs' traced shapes were fully known too: then, with static feeds,
     // the run-time input shapes are exactly the traced ones (data-dependent shapes never are).
     // Ops with no outputs (tf.print, assign) count as static too: their shape functions only
@@ -219,6 +222,7 @@ void Plan::schedule_releases() {
 
 void Plan::init_frame(Frame& frame) const {
   frame.slots.assign(num_slots_, Tensor());
+  frame.inputs.assign(max_step_inputs_, nullptr);
   for (const auto& [slot, value] : constants_) frame.slots[slot] = value;
   frame.sub.clear();
   frame.sub.resize(num_sub_frames_);
@@ -316,9 +320,7 @@ inline void Plan::release(Frame& frame, int slot) {
 }
 
 Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed_node) const {
-  std::vector<Tensor>& slots = frame.slots;
-  std::vector<const Tensor*>& inputs = frame.inputs;
-  std::vector<Tensor>& outputs = frame.outputs;
+  const Tensor** inputs = frame.inputs.data();
   for (const Step& step : steps_) {
     Status s;
     if (step.first_sub >= 0) {
@@ -331,33 +333,23 @@ Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed
       for (int slot : step.release_after) release(frame, slot);
       continue;
     }
-    inputs.clear();
-    for (int ref : step.input_slots) inputs.push_back(&resolve(frame, ref));
-    const int n = static_cast<int>(inputs.size());
-    // Each output starts as what the step left in its slot last time (in a loop: the same dtype
-    // and shape), which allocate_output overwrites when nothing else holds it; else the spare.
-    outputs.resize(step.num_outputs);
-    for (int k = 0; k < step.num_outputs; ++k) {
-      Tensor& slot = slots[step.first_output_slot + k];
-      if (slot.buffer()) {
-        outputs[k] = std::move(slot);
-      } else if (outputs[k].buffer()) {
-        outputs[k] = Tensor();
-      }
-    }
+    const int n = static_cast<int>(step.input_slots.size());
+    for (int j = 0; j < n; ++j) inputs[j] = &resolve(frame, step.input_slots[j]);
+    // The kernel writes straight into the output slots. Each holds what the step left there
+    // last time (in a loop: the same dtype and shape), which allocate_output overwrites when
+    // nothing else holds it; an empty first output gets the spare instead.
+    Tensor* outputs = frame.slots.data() + step.first_output_slot;
     if (step.num_outputs > 0 && !outputs[0].buffer() && frame.spare.buffer()) outputs[0] = std::move(frame.spare);
     s = feeds_static && step.static_outputs
-            ? run_static(step, inputs.data(), n, &outputs)
-            : run_kernel(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs, &outputs, &step);
+            ? run_static(step, inputs, n, outputs)
+            : run_kernel(*step.op, step.kernel, inputs, n, step.attrs, step.type_attrs, outputs, step.num_outputs,
+                         &step, step.prepared.get());
     if (!s.ok()) {
       *failed_node = &step.node_name;
       frame.spare = Tensor();
       return s;
     }
-    for (size_t k = 0; k < outputs.size(); ++k) {
-      outputs[k].clear_id();  // a reused tensor is a new one
-      slots[step.first_output_slot + k] = std::move(outputs[k]);
-    }
+    for (int k = 0; k < step.num_outputs; ++k) outputs[k].clear_id();  // a reused tensor is a new one
     for (int slot : step.release_after) release(frame, slot);
   }
   frame.spare = Tensor();  // the frame outlives the run: no large buffer stays behind
@@ -388,10 +380,10 @@ Status Plan::run_branch(const Step& step, Frame& frame, const std::string** fail
   const Plan& branch = *step.sub_plans[taken];
   Frame& sub = *frame.sub[step.first_sub + taken];
   // The branch's feeds are the node's inputs after the predicate.
-  frame.inputs.clear();
-  for (size_t i = 1; i < step.input_slots.size(); ++i) frame.inputs.push_back(&resolve(frame, step.input_slots[i]));
-  GRAPHFN_RETURN_IF_ERROR(branch.execute_with(sub, frame.inputs.data(), static_cast<int>(frame.inputs.size()),
-                                              failed_node));
+  std::vector<const Tensor*>& feeds = frame.sub_feeds;
+  feeds.clear();
+  for (size_t i = 1; i < step.input_slots.size(); ++i) feeds.push_back(&resolve(frame, step.input_slots[i]));
+  GRAPHFN_RETURN_IF_ERROR(branch.execute_with(sub, feeds.data(), static_cast<int>(feeds.size()), failed_node));
   for (int k = 0; k < step.num_outputs; ++k) branch.hand_over(sub, k, frame.slots[step.first_output_slot + k]);
   return Status::OK();
 }
@@ -414,14 +406,14 @@ Status Plan::run_while(const Step& step, Frame& frame, const std::string** faile
   // allocated per iteration.
   const int n = static_cast<int>(step.input_slots.size());
   std::vector<Tensor>& state = frame.loop_vars;
-  std::vector<const Tensor*>& feeds = frame.inputs;  // no kernel runs in this frame meanwhile
+  std::vector<const Tensor*>& feeds = frame.sub_feeds;
   state.resize(n);
   feeds.resize(n);
   for (int i = 0; i < n; ++i) {
     state[i] = resolve(frame, step.input_slots[i]);
     feeds[i] = &state[i];
   }
-  std::vector<Tensor>& next = frame.outputs;  // no kernel runs in this frame meanwhile
+  std::vector<Tensor>& next = frame.next_vars;
   // Values saved per iteration: made per run, only by loops a gradient rewrote.
   const int num_accumulated = static_cast<int>(step.accumulated_dtypes.size());
   std::vector<std::shared_ptr<TensorList>> accumulated(num_accumulated);
