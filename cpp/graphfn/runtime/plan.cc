@@ -13,10 +13,11 @@ namespace {
 
 // An If predicate or While condition (a bool, checked when the plan is built): TF's lowered
 // control flow (Switch) wants exactly one element.
-Status truth_value(const Tensor& t, bool* value) {
-  if (t.num_elements() != 1) {
-    return errors::InvalidArgument("The second input must be a scalar, but it has shape ", t.shape().to_string());
-  }
+__attribute__((noinline)) Status not_a_scalar(const Tensor& t) {
+  return errors::InvalidArgument("The second input must be a scalar, but it has shape ", t.shape().to_string());
+}
+inline Status truth_value(const Tensor& t, bool* value) {
+  if (t.num_elements() != 1) return not_a_scalar(t);
   *value = *t.data<bool>();
   return Status::OK();
 }
@@ -58,15 +59,18 @@ Status run_static(const Step& step, const Tensor* const* inputs, int n, Tensor* 
 // A tensor to leave in its slot after its last reader, for the step that fills the slot to
 // overwrite next time: nothing else holds it (the frame keeps no one else's tensor) and it is
 // small (a loop's scalars and short strings; the frame keeps no memory to speak of).
-bool worth_keeping(const Tensor& t) {
-  if (!t.buffer() || t.buffer().use_count() != 1 || t.buffer()->bytes() > Buffer::kInlineBytes) return false;
-  if (t.buffer()->recyclable()) return true;
+__attribute__((noinline)) bool short_strings(const Tensor& t) {
   if (t.dtype() != DType::kString) return false;
   constexpr size_t kShortString = 1024;
   for (int64_t i = 0; i < t.num_elements(); ++i) {
     if (t.data<std::string>()[i].capacity() > kShortString) return false;
   }
   return true;
+}
+inline bool worth_keeping(const Tensor& t) {
+  const std::shared_ptr<Buffer>& buffer = t.buffer();
+  if (!buffer || buffer.use_count() != 1 || buffer->bytes() > Buffer::kInlineBytes) return false;
+  return buffer->recyclable() || short_strings(t);
 }
 
 }  // namespace
@@ -462,7 +466,7 @@ void Plan::hand_over(Frame& frame, int i, Tensor& to) const {
   }
   Tensor& slot = frame.slots[result_slots_[i]];
   if (worth_keeping(to)) {
-    std::swap(to, slot);
+    to.swap(slot);
   } else {
     to = std::move(slot);
     slot = Tensor();
