@@ -318,8 +318,9 @@ inline void Plan::release(Frame& frame, int slot) {
   // reuses an unshared buffer of its dtype and shape (no malloc in a chain of same-shaped ops).
   // Small ones (a loop's scalars) stay in their slot for the step that fills it next time.
   Tensor& t = frame.slots[slot];
-  if (worth_keeping(t)) return;
-  frame.spare = std::move(t);
+  if (!t.buffer() || worth_keeping(t)) return;
+  // A shared buffer is no use to the next kernel (it cannot overwrite it): just let go.
+  if (t.buffer().use_count() == 1) frame.spare.swap(t);
   t = Tensor();
 }
 
@@ -356,7 +357,8 @@ Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed
     for (int k = 0; k < step.num_outputs; ++k) outputs[k].clear_id();  // a reused tensor is a new one
     for (int slot : step.release_after) release(frame, slot);
   }
-  frame.spare = Tensor();  // the frame outlives the run: no large buffer stays behind
+  // The frame outlives the run: no large buffer stays behind.
+  if (frame.spare.buffer()) frame.spare = Tensor();
   return Status::OK();
 }
 
