@@ -11,11 +11,13 @@
 namespace graphfn {
 namespace {
 
-// An If predicate or While condition (a bool, checked when the plan is built): TF's lowered
-// control flow (Switch) wants exactly one element.
+// Out of line: the callers below stay small enough to inline into the loops.
 __attribute__((noinline)) Status not_a_scalar(const Tensor& t) {
   return errors::InvalidArgument("The second input must be a scalar, but it has shape ", t.shape().to_string());
 }
+
+// An If predicate or While condition (a bool, checked when the plan is built): TF's lowered
+// control flow (Switch) wants exactly one element.
 inline Status truth_value(const Tensor& t, bool* value) {
   if (t.num_elements() != 1) return not_a_scalar(t);
   *value = *t.data<bool>();
@@ -48,17 +50,16 @@ Status compile_subgraphs(const Node& node, std::initializer_list<const char*> at
   return out->empty() ? errors::Internal("node ", node.name, " has no functions") : Status::OK();
 }
 
-// run_kernel_with_shapes, inlined: the kernel alone, on the step's traced output shapes.
+// The kernel alone, on the step's traced output shapes (no shape function).
 template <typename Step>
 Status run_static(const Step& step, const Tensor* const* inputs, int n, Tensor* outputs) {
-  KernelContext kc{*step.op, inputs,           n,     step.attrs,          step.type_attrs, step.output_dtypes,
-                   step.output_shapes, outputs, step.num_outputs, &step, step.prepared.get()};
+  KernelContext kc{*step.op, inputs, n, step.attrs, step.type_attrs, step.output_dtypes, step.output_shapes,
+                   outputs, step.num_outputs, &step, step.prepared.get()};
   return step.kernel(kc);
 }
 
-// A tensor to leave in its slot after its last reader, for the step that fills the slot to
-// overwrite next time: nothing else holds it (the frame keeps no one else's tensor) and it is
-// small (a loop's scalars and short strings; the frame keeps no memory to speak of).
+// A string tensor whose strings are all short. Out of line: worth_keeping, which runs after
+// every step, inlines into the loop.
 __attribute__((noinline)) bool short_strings(const Tensor& t) {
   if (t.dtype() != DType::kString) return false;
   constexpr size_t kShortString = 1024;
@@ -67,6 +68,10 @@ __attribute__((noinline)) bool short_strings(const Tensor& t) {
   }
   return true;
 }
+
+// A tensor to leave in its slot after its last reader, for the step that fills the slot to
+// overwrite next time: nothing else holds it (the frame keeps no one else's tensor) and it is
+// small (a loop's scalars and short strings; the frame keeps no memory to speak of).
 inline bool worth_keeping(const Tensor& t) {
   const std::shared_ptr<Buffer>& buffer = t.buffer();
   if (!buffer || buffer.use_count() != 1 || buffer->bytes() > Buffer::kInlineBytes) return false;
