@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graphfn/core/status.h"
@@ -62,6 +63,12 @@ class Shape {
     return true;
   }
   bool operator!=(const Shape& o) const { return !(*this == o); }
+  void swap(Shape& o) noexcept {
+    std::swap(rank_, o.rank_);
+    std::swap(known_rank_, o.known_rank_);
+    for (int i = 0; i < kInline; ++i) std::swap(inline_[i], o.inline_[i]);
+    heap_.swap(o.heap_);
+  }
   std::string to_string() const;  // TF's "[2,3]" form, "[?,3]" for unknown dims, "<unknown>"
 
  private:

@@ -3,6 +3,7 @@
 // Ops are declared once, in cpp/graphfn/ops/*.cc, with OpDefBuilder (see op_registry.h).
 #pragma once
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct GradValue;
 
 using ShapeFn = Status (*)(InferenceContext&);
 using KernelFn = Status (*)(KernelContext&);
+// Reads the attrs a kernel needs into its own struct, once per plan step instead of per run
+// (KernelContext::prepared; kernels/kernel_context.h has prepare_attrs and prepared_attrs).
+using AttrPrepareFn = std::shared_ptr<const void> (*)(const AttrMap&);
 // The gradient of an op (ir/gradient.h): fills one gradient per (flattened) input, a null
 // GradValue where there is none. Written against GradBuilder, so one definition serves the eager
 // tape and symbolic differentiation of graphs.
@@ -78,6 +82,7 @@ struct OpDef {
   // The type attr that selects the kernel ("T" unless set), and the kernels by dtype.
   std::string kernel_type_attr;
   std::array<KernelFn, kNumDTypes> kernels{};
+  AttrPrepareFn prepare_attrs = nullptr;
   // The gradient function (ops/*_grad.cc), or null. `not_differentiable`: declared to have no
   // gradient (comparisons, Shape, ArgMax, ...): tapes do not record it, like TF's NotDifferentiable.
   GradFn grad_fn = nullptr;

@@ -198,6 +198,12 @@ void OpRegistry::set_kernel(const std::string& op, DType dt, KernelFn fn) {
   it->second->kernels[static_cast<int>(dt)] = fn;
 }
 
+void OpRegistry::set_attr_prepare(const std::string& op, AttrPrepareFn fn) {
+  auto it = ops_.find(op);
+  if (it == ops_.end()) throw std::logic_error("attr preparation for unregistered op: " + op);
+  it->second->prepare_attrs = fn;
+}
+
 void OpRegistry::set_gradient(const std::string& op, GradFn fn) {
   auto it = ops_.find(op);
   if (it == ops_.end()) throw std::logic_error("gradient for unregistered op: " + op);

@@ -54,6 +54,8 @@ class OpRegistry {
   const OpDef* find(const std::string& name) const;
   // Attaches a kernel; fails loudly (at registration time) for an unknown op.
   void set_kernel(const std::string& op, DType dt, KernelFn fn);
+  // Lets plans prepare the op's attrs for its kernels once (OpDef::prepare_attrs).
+  void set_attr_prepare(const std::string& op, AttrPrepareFn fn);
   // Attaches a gradient function, or declares the op not differentiable (ops/*_grad.cc).
   void set_gradient(const std::string& op, GradFn fn);
   void set_not_differentiable(const std::string& op);

@@ -90,7 +90,7 @@ Status one_hot_kernel(KernelContext& c) {
   if (axis == -1) axis = indices_t.rank();
   const int64_t suffix = dims_product(indices_t.shape(), static_cast<int>(axis), indices_t.rank());
   GRAPHFN_RETURN_IF_ERROR(fill_with(c, c.input(3)));
-  Tensor& out = (*c.outputs)[0];
+  Tensor& out = c.outputs[0];
   visit_storage(out.dtype(), [&](auto tag) {
     using E = decltype(tag);
     E* p = out.data<E>();

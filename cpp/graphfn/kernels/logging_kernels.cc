@@ -13,8 +13,8 @@ namespace {
 // The string this step made last time, when nothing else holds it (a graph executor leaves it
 // in the output): a loop's prints then reuse one string's storage.
 std::string* reusable_string(KernelContext& c) {
-  if (c.outputs->empty()) return nullptr;
-  const Tensor& old = (*c.outputs)[0];
+  if (c.num_outputs == 0) return nullptr;
+  const Tensor& old = c.outputs[0];
   if (old.dtype() != DType::kString || old.num_elements() != 1 || old.rank() != 0 || !old.buffer() ||
       old.buffer().use_count() != 1) {
     return nullptr;
@@ -22,16 +22,26 @@ std::string* reusable_string(KernelContext& c) {
   return old.data<std::string>();
 }
 
+struct FormatAttrs {
+  std::string text;
+  std::string placeholder;
+  int64_t summarize = 3;
+};
+
+FormatAttrs read_format_attrs(const AttrMap& attrs) {
+  const std::string* tmpl = attrs.get_string("template");
+  const std::string* placeholder = attrs.get_string("placeholder");
+  return FormatAttrs{tmpl ? *tmpl : "", placeholder ? *placeholder : "{}", attrs.get_int("summarize", 3)};
+}
+
 Status string_format(KernelContext& c) {
-  static const std::string kEmpty, kBraces = "{}";
-  const std::string* tmpl = c.attrs.get_string("template");
-  const std::string* placeholder = c.attrs.get_string("placeholder");
-  const std::string& ph = placeholder ? *placeholder : kBraces;
-  const std::string& text = tmpl ? *tmpl : kEmpty;
-  const int64_t summarize = c.attrs.get_int("summarize", 3);
-  std::string local;
+  FormatAttrs local;
+  const FormatAttrs& a = prepared_attrs(c, &read_format_attrs, &local);
+  const std::string& ph = a.placeholder;
+  const std::string& text = a.text;
+  std::string scratch;
   std::string* reused = reusable_string(c);
-  std::string& out = reused ? *reused : local;
+  std::string& out = reused ? *reused : scratch;
   out.clear();
   size_t pos = 0;
   int next = 0;
@@ -42,7 +52,7 @@ Status string_format(KernelContext& c) {
       return errors::InvalidArgument("Num placeholders in template and num inputs must match: ", next + 1,
                                      " vs. ", c.num_inputs);
     }
-    out.append(text, pos, found - pos).append(tensor_text(c.input(next++), summarize));
+    out.append(text, pos, found - pos).append(tensor_text(c.input(next++), a.summarize));
     pos = found + ph.size();
   }
   if (next != c.num_inputs) {
@@ -51,22 +61,34 @@ Status string_format(KernelContext& c) {
   }
   out.append(text, pos, std::string::npos);
   if (reused) {
-    (*c.outputs)[0].clear_id();
+    c.outputs[0].clear_id();
   } else {
     c.allocate_output(0).data<std::string>()[0] = std::move(out);
   }
   return Status::OK();
 }
 
+struct PrintAttrs {
+  std::string target;  // output_stream
+  int fd = -1;         // 1 or 2 for stdout/stderr, else -1
+  std::string end;
+};
+
+PrintAttrs read_print_attrs(const AttrMap& attrs) {
+  const std::string* stream = attrs.get_string("output_stream");
+  const std::string* end = attrs.get_string("end");
+  PrintAttrs a{stream ? *stream : "stderr", -1, end ? *end : "\n"};
+  a.fd = a.target == "stderr" ? 2 : a.target == "stdout" ? 1 : -1;
+  return a;
+}
+
 Status print_v2(KernelContext& c) {
-  const std::string* stream = c.attrs.get_string("output_stream");
-  const std::string* end = c.attrs.get_string("end");
+  PrintAttrs local;
+  const PrintAttrs& a = prepared_attrs(c, &read_print_attrs, &local);
   const std::string& message = c.input(0).data<std::string>()[0];
-  static const std::string kStderr = "stderr";
-  const std::string& target = stream ? *stream : kStderr;
-  const int fd = target == "stderr" ? 2 : target == "stdout" ? 1 : -1;
-  if (fd > 0) return write_output(fd, message, end ? std::string_view(*end) : std::string_view("\n"));
-  const std::string text = message + (end ? *end : "\n");
+  if (a.fd > 0) return write_output(a.fd, message, a.end);
+  const std::string& target = a.target;
+  const std::string text = message + a.end;
   if (target.rfind("file://", 0) == 0) {
     GRAPHFN_RETURN_IF_ERROR(flush_output());  // the file may be where stdout/stderr go
     FILE* f = std::fopen(target.substr(7).c_str(), "a");
@@ -98,7 +120,9 @@ Status assert_kernel(KernelContext& c) {
 void register_logging_kernels(OpRegistry& reg) {
   reg.set_kernel("Assert", DType::kInvalid, &assert_kernel);
   reg.set_kernel("StringFormat", DType::kInvalid, &string_format);
+  reg.set_attr_prepare("StringFormat", &prepare_attrs<FormatAttrs, &read_format_attrs>);
   reg.set_kernel("PrintV2", DType::kInvalid, &print_v2);
+  reg.set_attr_prepare("PrintV2", &prepare_attrs<PrintAttrs, &read_print_attrs>);
 }
 
 }  // namespace graphfn

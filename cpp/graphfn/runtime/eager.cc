@@ -59,16 +59,14 @@ Status find_kernel(const OpDef& op, const DType* type_attrs, KernelFn* kernel) {
   return *kernel ? Status::OK() : kernel_not_found(op, type_attrs);
 }
 
-Status run_kernel_with_shapes(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
-                              const AttrMap& attrs, const DType* type_attrs, const std::vector<DType>& dtypes,
-                              const std::vector<Shape>& shapes, std::vector<Tensor>* outputs, const void* node) {
-  outputs->resize(dtypes.size());
-  KernelContext kc{op, inputs, num_inputs, attrs, type_attrs, dtypes, shapes, outputs, node};
-  return kernel(kc);
-}
+namespace {
 
-Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
-                  const AttrMap& attrs, const DType* type_attrs, std::vector<Tensor>* outputs, const void* node) {
+// Runs the shape function (validation, output dtypes and shapes), then the kernel on the
+// outputs `outputs_for(n)` gives for the n outputs inferred (null: not that many).
+template <typename OutputsFor>
+Status infer_and_run(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
+                     const AttrMap& attrs, const DType* type_attrs, const void* node, const void* prepared,
+                     OutputsFor&& outputs_for) {
   // Reuse one thread-local scratch for the shape function's results (no allocation per op);
   // a nested call (a kernel that runs ops) falls back to its own.
   thread_local InferenceOutputs scratch;
@@ -84,9 +82,29 @@ Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs,
 
   InferenceContext ic(op, inputs, num_inputs, attrs, type_attrs, shapes);
   if (op.shape_fn) GRAPHFN_RETURN_IF_ERROR(op.shape_fn(ic));
-  outputs->resize(ic.num_outputs());
-  KernelContext kc{op, inputs, num_inputs, attrs, type_attrs, ic.output_dtypes(), ic.output_shapes(), outputs, node};
+  const int n = ic.num_outputs();
+  Tensor* outputs = outputs_for(n);
+  if (!outputs && n > 0) return errors::Internal(op.name, ": unexpected number of outputs ", n);
+  KernelContext kc{op, inputs, num_inputs, attrs, type_attrs, ic.output_dtypes(), ic.output_shapes(),
+                   outputs, n, node, prepared};
   return kernel(kc);
+}
+
+}  // namespace
+
+Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
+                  const AttrMap& attrs, const DType* type_attrs, std::vector<Tensor>* outputs) {
+  return infer_and_run(op, kernel, inputs, num_inputs, attrs, type_attrs, nullptr, nullptr, [&](int n) {
+    outputs->resize(n);
+    return outputs->data();
+  });
+}
+
+Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
+                  const AttrMap& attrs, const DType* type_attrs, Tensor* outputs, int num_outputs, const void* node,
+                  const void* prepared) {
+  return infer_and_run(op, kernel, inputs, num_inputs, attrs, type_attrs, node, prepared,
+                       [&](int n) { return n == num_outputs ? outputs : nullptr; });
 }
 
 Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,

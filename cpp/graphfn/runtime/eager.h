@@ -21,18 +21,15 @@ Status execute_eager(const std::string& op_name, const std::vector<Tensor>& inpu
 Status find_kernel(const OpDef& op, const DType* type_attrs, KernelFn* kernel);
 
 // Runs an already-resolved op on concrete inputs: shape function (validation, output shapes),
-// then the kernel. Used by eager execution and by the graph executor, which passes its step as
-// `node` (a graph node's identity, for kernels with per-node state; null when eager).
+// then the kernel. Eager execution's: `outputs` is resized to the op's output count.
 Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
-                  const AttrMap& attrs, const DType* type_attrs, std::vector<Tensor>* outputs,
-                  const void* node = nullptr);
-
-// Runs the kernel alone, for outputs whose dtypes and shapes are already known (a plan whose
-// static shapes hold): the shape function validated these exact input shapes when tracing.
-Status run_kernel_with_shapes(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
-                              const AttrMap& attrs, const DType* type_attrs, const std::vector<DType>& dtypes,
-                              const std::vector<Shape>& shapes, std::vector<Tensor>* outputs,
-                              const void* node = nullptr);
+                  const AttrMap& attrs, const DType* type_attrs, std::vector<Tensor>* outputs);
+// The graph executor's: the kernel writes into the step's `num_outputs` output slots; `node` is
+// the step (a graph node's identity, for kernels with per-node state) and `prepared` its
+// prepared attrs (KernelContext::prepared).
+Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
+                  const AttrMap& attrs, const DType* type_attrs, Tensor* outputs, int num_outputs, const void* node,
+                  const void* prepared);
 
 // TF's eager error decorations: " [Op:Name] name: " and the "{{function_node ...}}" prefix,
 // which names the wrapped function after the op and its list lengths ("ConcatV2_N_2").

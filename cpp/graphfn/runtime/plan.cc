@@ -1,5 +1,6 @@
 #include "graphfn/runtime/plan.h"
 
+#include <algorithm>
 #include <atomic>
 
 #include "graphfn/core/tensor_list.h"
@@ -10,12 +11,15 @@
 namespace graphfn {
 namespace {
 
+// Out of line: the callers below stay small enough to inline into the loops.
+__attribute__((noinline)) Status not_a_scalar(const Tensor& t) {
+  return errors::InvalidArgument("The second input must be a scalar, but it has shape ", t.shape().to_string());
+}
+
 // An If predicate or While condition (a bool, checked when the plan is built): TF's lowered
 // control flow (Switch) wants exactly one element.
-Status truth_value(const Tensor& t, bool* value) {
-  if (t.num_elements() != 1) {
-    return errors::InvalidArgument("The second input must be a scalar, but it has shape ", t.shape().to_string());
-  }
+inline Status truth_value(const Tensor& t, bool* value) {
+  if (t.num_elements() != 1) return not_a_scalar(t);
   *value = *t.data<bool>();
   return Status::OK();
 }
@@ -46,26 +50,32 @@ Status compile_subgraphs(const Node& node, std::initializer_list<const char*> at
   return out->empty() ? errors::Internal("node ", node.name, " has no functions") : Status::OK();
 }
 
-// run_kernel_with_shapes, inlined: the kernel alone, on the step's traced output shapes.
+// The kernel alone, on the step's traced output shapes (no shape function).
 template <typename Step>
-Status run_static(const Step& step, const Tensor* const* inputs, int n, std::vector<Tensor>* outputs) {
+Status run_static(const Step& step, const Tensor* const* inputs, int n, Tensor* outputs) {
   KernelContext kc{*step.op, inputs, n, step.attrs, step.type_attrs, step.output_dtypes, step.output_shapes,
-                   outputs, &step};
+                   outputs, step.num_outputs, &step, step.prepared.get()};
   return step.kernel(kc);
 }
 
-// A tensor to leave in its slot after its last reader, for the step that fills the slot to
-// overwrite next time: nothing else holds it (the frame keeps no one else's tensor) and it is
-// small (a loop's scalars and short strings; the frame keeps no memory to speak of).
-bool worth_keeping(const Tensor& t) {
-  if (!t.buffer() || t.buffer().use_count() != 1 || t.buffer()->bytes() > Buffer::kInlineBytes) return false;
-  if (t.buffer()->recyclable()) return true;
+// A string tensor whose strings are all short. Out of line: worth_keeping, which runs after
+// every step, inlines into the loop.
+__attribute__((noinline)) bool short_strings(const Tensor& t) {
   if (t.dtype() != DType::kString) return false;
   constexpr size_t kShortString = 1024;
   for (int64_t i = 0; i < t.num_elements(); ++i) {
     if (t.data<std::string>()[i].capacity() > kShortString) return false;
   }
   return true;
+}
+
+// A tensor to leave in its slot after its last reader, for the step that fills the slot to
+// overwrite next time: nothing else holds it (the frame keeps no one else's tensor) and it is
+// small (a loop's scalars and short strings; the frame keeps no memory to speak of).
+inline bool worth_keeping(const Tensor& t) {
+  const std::shared_ptr<Buffer>& buffer = t.buffer();
+  if (!buffer || buffer.use_count() != 1 || buffer->bytes() > Buffer::kInlineBytes) return false;
+  return buffer->recyclable() || short_strings(t);
 }
 
 }  // namespace
@@ -149,6 +159,8 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
       continue;
     }
     GRAPHFN_RETURN_IF_ERROR(find_kernel(*node.op, step.type_attrs, &step.kernel));
+    if (node.op->prepare_attrs) step.prepared = node.op->prepare_attrs(node.attrs);
+    plan->max_step_inputs_ = std::max(plan->max_step_inputs_, static_cast<int>(step.input_slots.size()));
     // Static only if the inputs' traced shapes were fully known too: then, with static feeds,
     // the run-time input shapes are exactly the traced ones (data-dependent shapes never are).
     // Ops with no outputs (tf.print, assign) count as static too: their shape functions only
@@ -219,6 +231,7 @@ void Plan::schedule_releases() {
 
 void Plan::init_frame(Frame& frame) const {
   frame.slots.assign(num_slots_, Tensor());
+  frame.inputs.assign(max_step_inputs_, nullptr);
   for (const auto& [slot, value] : constants_) frame.slots[slot] = value;
   frame.sub.clear();
   frame.sub.resize(num_sub_frames_);
@@ -310,15 +323,14 @@ inline void Plan::release(Frame& frame, int slot) {
   // reuses an unshared buffer of its dtype and shape (no malloc in a chain of same-shaped ops).
   // Small ones (a loop's scalars) stay in their slot for the step that fills it next time.
   Tensor& t = frame.slots[slot];
-  if (worth_keeping(t)) return;
-  frame.spare = std::move(t);
+  if (!t.buffer() || worth_keeping(t)) return;
+  // A shared buffer is no use to the next kernel (it cannot overwrite it): just let go.
+  if (t.buffer().use_count() == 1) frame.spare.swap(t);
   t = Tensor();
 }
 
 Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed_node) const {
-  std::vector<Tensor>& slots = frame.slots;
-  std::vector<const Tensor*>& inputs = frame.inputs;
-  std::vector<Tensor>& outputs = frame.outputs;
+  const Tensor** inputs = frame.inputs.data();
   for (const Step& step : steps_) {
     Status s;
     if (step.first_sub >= 0) {
@@ -331,36 +343,27 @@ Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed
       for (int slot : step.release_after) release(frame, slot);
       continue;
     }
-    inputs.clear();
-    for (int ref : step.input_slots) inputs.push_back(&resolve(frame, ref));
-    const int n = static_cast<int>(inputs.size());
-    // Each output starts as what the step left in its slot last time (in a loop: the same dtype
-    // and shape), which allocate_output overwrites when nothing else holds it; else the spare.
-    outputs.resize(step.num_outputs);
-    for (int k = 0; k < step.num_outputs; ++k) {
-      Tensor& slot = slots[step.first_output_slot + k];
-      if (slot.buffer()) {
-        outputs[k] = std::move(slot);
-      } else if (outputs[k].buffer()) {
-        outputs[k] = Tensor();
-      }
-    }
+    const int n = static_cast<int>(step.input_slots.size());
+    for (int j = 0; j < n; ++j) inputs[j] = &resolve(frame, step.input_slots[j]);
+    // The kernel writes straight into the output slots. Each holds what the step left there
+    // last time (in a loop: the same dtype and shape), which allocate_output overwrites when
+    // nothing else holds it; an empty first output gets the spare instead.
+    Tensor* outputs = frame.slots.data() + step.first_output_slot;
     if (step.num_outputs > 0 && !outputs[0].buffer() && frame.spare.buffer()) outputs[0] = std::move(frame.spare);
     s = feeds_static && step.static_outputs
-            ? run_static(step, inputs.data(), n, &outputs)
-            : run_kernel(*step.op, step.kernel, inputs.data(), n, step.attrs, step.type_attrs, &outputs, &step);
+            ? run_static(step, inputs, n, outputs)
+            : run_kernel(*step.op, step.kernel, inputs, n, step.attrs, step.type_attrs, outputs, step.num_outputs,
+                         &step, step.prepared.get());
     if (!s.ok()) {
       *failed_node = &step.node_name;
       frame.spare = Tensor();
       return s;
     }
-    for (size_t k = 0; k < outputs.size(); ++k) {
-      outputs[k].clear_id();  // a reused tensor is a new one
-      slots[step.first_output_slot + k] = std::move(outputs[k]);
-    }
+    for (int k = 0; k < step.num_outputs; ++k) outputs[k].clear_id();  // a reused tensor is a new one
     for (int slot : step.release_after) release(frame, slot);
   }
-  frame.spare = Tensor();  // the frame outlives the run: no large buffer stays behind
+  // The frame outlives the run: no large buffer stays behind.
+  if (frame.spare.buffer()) frame.spare = Tensor();
   return Status::OK();
 }
 
@@ -388,10 +391,10 @@ Status Plan::run_branch(const Step& step, Frame& frame, const std::string** fail
   const Plan& branch = *step.sub_plans[taken];
   Frame& sub = *frame.sub[step.first_sub + taken];
   // The branch's feeds are the node's inputs after the predicate.
-  frame.inputs.clear();
-  for (size_t i = 1; i < step.input_slots.size(); ++i) frame.inputs.push_back(&resolve(frame, step.input_slots[i]));
-  GRAPHFN_RETURN_IF_ERROR(branch.execute_with(sub, frame.inputs.data(), static_cast<int>(frame.inputs.size()),
-                                              failed_node));
+  std::vector<const Tensor*>& feeds = frame.sub_feeds;
+  feeds.clear();
+  for (size_t i = 1; i < step.input_slots.size(); ++i) feeds.push_back(&resolve(frame, step.input_slots[i]));
+  GRAPHFN_RETURN_IF_ERROR(branch.execute_with(sub, feeds.data(), static_cast<int>(feeds.size()), failed_node));
   for (int k = 0; k < step.num_outputs; ++k) branch.hand_over(sub, k, frame.slots[step.first_output_slot + k]);
   return Status::OK();
 }
@@ -414,14 +417,14 @@ Status Plan::run_while(const Step& step, Frame& frame, const std::string** faile
   // allocated per iteration.
   const int n = static_cast<int>(step.input_slots.size());
   std::vector<Tensor>& state = frame.loop_vars;
-  std::vector<const Tensor*>& feeds = frame.inputs;  // no kernel runs in this frame meanwhile
+  std::vector<const Tensor*>& feeds = frame.sub_feeds;
   state.resize(n);
   feeds.resize(n);
   for (int i = 0; i < n; ++i) {
     state[i] = resolve(frame, step.input_slots[i]);
     feeds[i] = &state[i];
   }
-  std::vector<Tensor>& next = frame.outputs;  // no kernel runs in this frame meanwhile
+  std::vector<Tensor>& next = frame.next_vars;
   // Values saved per iteration: made per run, only by loops a gradient rewrote.
   const int num_accumulated = static_cast<int>(step.accumulated_dtypes.size());
   std::vector<std::shared_ptr<TensorList>> accumulated(num_accumulated);
@@ -470,7 +473,7 @@ void Plan::hand_over(Frame& frame, int i, Tensor& to) const {
   }
   Tensor& slot = frame.slots[result_slots_[i]];
   if (worth_keeping(to)) {
-    std::swap(to, slot);
+    to.swap(slot);
   } else {
     to = std::move(slot);
     slot = Tensor();

@@ -45,9 +45,10 @@ class Plan {
     std::vector<Tensor> slots;
     const Tensor* const* feeds = nullptr;
     std::vector<const Tensor*> feed_ptrs;  // the outermost run's feeds
-    std::vector<const Tensor*> inputs;
-    std::vector<Tensor> outputs;
+    std::vector<const Tensor*> inputs;     // a kernel step's, sized once for the widest step
+    std::vector<const Tensor*> sub_feeds;  // a branch's feeds, a loop's state
     std::vector<Tensor> loop_vars;
+    std::vector<Tensor> next_vars;
     Tensor spare;  // a released intermediate, offered to the next step that allocates an output
     std::vector<std::unique_ptr<Frame>> sub;  // by Step::first_sub
   };
@@ -59,6 +60,7 @@ class Plan {
     std::string node_name;
     std::shared_ptr<const SourceStack> defined_at;  // for errors (plan_errors.cc)
     AttrMap attrs;
+    std::shared_ptr<const void> prepared;  // the kernel's view of attrs (OpDef::prepare_attrs)
     DType type_attrs[kMaxTypeAttrs];
     std::vector<int> input_slots;  // slot refs: a slot (>= 0) or feed f (-1 - f)
     int first_output_slot;
@@ -112,6 +114,7 @@ class Plan {
   std::vector<int> transient_slots_;  // emptied after a run: the cached frame keeps no caller data
   std::vector<Step> steps_;
   int num_slots_ = 0;
+  int max_step_inputs_ = 0;  // Frame::inputs' size
   int num_sub_frames_ = 0;
   int num_feeds_ = 0;
   std::vector<DType> feed_dtypes_;
