@@ -1,9 +1,14 @@
 """AutoGraph conversion cost: converting a 30-line function (parse, transform, compile) the first
-time, and the cached path afterwards (per code object).
+time, the same as the first conversion of a new interpreter (which also compiles the code
+templates once), and the cached path afterwards (per code object).
 
     PYTHONPATH=python python3 benchmarks/bench_autograph.py [--repeat 7] [--json out.json]
 """
 
+import os
+import statistics
+import subprocess
+import sys
 import time
 
 import graphfn as gf
@@ -52,6 +57,28 @@ def first_conversion_us(repeat):
     return sorted(times)[len(times) // 2]
 
 
+_FRESH_PROCESS = """
+import sys, time
+sys.path.insert(0, {here!r})
+import graphfn.autograph
+import bench_autograph
+start = time.perf_counter()
+graphfn.autograph.to_graph(bench_autograph.thirty_lines)
+print((time.perf_counter() - start) * 1e6)
+"""
+
+
+def fresh_process_conversion_us(runs=5):
+    """The first conversion in a new interpreter (AutoGraph already imported): it also pays for
+    compiling each code template the converters use, once per process."""
+    code = _FRESH_PROCESS.format(here=os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    times = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                                  check=True).stdout.split()[-1]) for _ in range(runs)]
+    return statistics.median(times)
+
+
 def run(repeat):
     from graphfn.autograph.impl import api
     cached = time_per_call_us(lambda: api.convert_function(thirty_lines), repeat)
@@ -59,6 +86,7 @@ def run(repeat):
     plain = time_per_call_us(lambda: thirty_lines(1, 3, [1, 2]), repeat)
     return [
         {"benchmark": "convert 30-line function (first time)", "us": {"graphfn": first_conversion_us(max(repeat, 9))}},
+        {"benchmark": "... the first conversion in a fresh process", "us": {"graphfn": fresh_process_conversion_us()}},
         {"benchmark": "convert again (cached per code object)", "us": {"graphfn": cached}},
         {"benchmark": "converted_call, Python values", "us": {"graphfn": call}},
         {"benchmark": "plain Python call (baseline)", "us": {"graphfn": plain}},
