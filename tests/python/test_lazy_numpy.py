@@ -3,6 +3,7 @@ graph execution, reductions, gathers, tf.print and random ops with a scalar shap
 it. Printing a tensor loads it, and the printed text is then TensorFlow's. Runs in a fresh
 interpreter, because the test process itself has NumPy loaded."""
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -47,7 +48,7 @@ def test_numpy_is_imported_only_when_a_value_is_needed(tmp_path):
     script.write_text(_SCRIPT)
     env_path = ":".join(p for p in sys.path if p)
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
-                         env={"PYTHONPATH": env_path, "PATH": "/usr/bin:/bin"})
+                         env=dict(os.environ, PYTHONPATH=env_path))
     assert out.returncode == 0, out.stderr
     # 27 takes 111 Collatz steps.
     assert out.stderr == "steps: 111\n"
