@@ -57,6 +57,17 @@ def iter_block_items(node):
             yield from value
 
 
+def _push_children(node, fields, push):
+    for field in fields:
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            for item in value:
+                if isinstance(item, _AST):
+                    push(item)
+        elif isinstance(value, _AST):
+            push(value)
+
+
 def walk(node):
     """Every node under `node` (itself included), in no particular order, like ast.walk."""
     stack = [node]
@@ -64,14 +75,7 @@ def walk(node):
     while stack:
         node = pop()
         yield node
-        for field in CHILD_FIELDS[node.__class__]:
-            value = getattr(node, field, None)
-            if isinstance(value, list):
-                for item in value:
-                    if isinstance(item, _AST):
-                        push(item)
-            elif isinstance(value, _AST):
-                push(value)
+        _push_children(node, CHILD_FIELDS[node.__class__], push)
 
 
 class _Dispatch:
@@ -180,14 +184,7 @@ def locate(node, lineno, col, into_blocks):
                 done.append(node)
         elif not (into_blocks and HOLDS_BLOCKS[cls]):
             continue  # located, and so is everything under it (see above)
-        for field in CHILD_FIELDS[cls]:
-            value = getattr(node, field, None)
-            if isinstance(value, list):
-                for item in value:
-                    if isinstance(item, _AST):
-                        push(item)
-            elif isinstance(value, _AST):
-                push(value)
+        _push_children(node, CHILD_FIELDS[cls], push)
     return done
 
 
