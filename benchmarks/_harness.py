@@ -5,11 +5,21 @@ import json
 import os
 import platform
 import statistics
+import sys
 import timeit
 
 import numpy as np
 
 import graphfn as gf
+
+
+def fresh_interpreter_env():
+    """The environment for timing a new interpreter: this one's import path, and bytecode caching
+    on (PYTHONDONTWRITEBYTECODE would make every import recompile graphfn's modules, where an
+    installed package has its .pyc files from pip)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
 
 
 def time_per_call_us(fn, repeat):

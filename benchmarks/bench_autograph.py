@@ -12,6 +12,7 @@ import sys
 import time
 
 import graphfn as gf
+from _harness import fresh_interpreter_env
 from _harness import main as harness_main
 from _harness import time_per_call_us
 
@@ -72,8 +73,7 @@ def fresh_process_conversion_us(runs=5):
     """The first conversion in a new interpreter (AutoGraph already imported): it also pays for
     compiling each code template the converters use, once per process."""
     code = _FRESH_PROCESS.format(here=os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env = fresh_interpreter_env()
     times = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                                   check=True).stdout.split()[-1]) for _ in range(runs)]
     return statistics.median(times)

@@ -73,8 +73,7 @@ def import_cost(module, statement=None, runs=5):
     installed package's is filled by pip (PYTHONDONTWRITEBYTECODE would recompile every module)."""
     if importlib.util.find_spec(module) is None:
         return None
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env = _harness.fresh_interpreter_env()
     probe = _PROBE.format(statement=statement or "import " + module)
     times, rss = [], []
     for run in range(runs + 1):

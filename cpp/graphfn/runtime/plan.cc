@@ -402,12 +402,12 @@ Status Plan::run_branch(const Step& step, Frame& frame, const std::string** fail
 Status Plan::run_while(const Step& step, Frame& frame, const std::string** failed_node) const {
   // A loop's start and end write tf.print's deferred output: what was printed before shows
   // while the loop works, and the loop's last lines before what comes after it.
-  auto flush_at = [&](const Step& step, const std::string** failed_node) {
+  auto flush = [&] {
     Status s = flush_output();
     if (!s.ok()) *failed_node = &step.node_name;
     return s;
   };
-  GRAPHFN_RETURN_IF_ERROR(flush_at(step, failed_node));
+  GRAPHFN_RETURN_IF_ERROR(flush());
   const Plan& cond = *step.sub_plans[0];
   const Plan& body = *step.sub_plans[1];
   Frame& cond_frame = *frame.sub[step.first_sub];
@@ -463,7 +463,7 @@ Status Plan::run_while(const Step& step, Frame& frame, const std::string** faile
   }
   for (int k = 0; k < n; ++k) frame.slots[step.first_output_slot + k] = std::move(state[k]);
   for (int a = 0; a < num_accumulated; ++a) frame.slots[step.first_output_slot + n + a] = make_list_tensor(accumulated[a]);
-  return flush_at(step, failed_node);
+  return flush();
 }
 
 void Plan::hand_over(Frame& frame, int i, Tensor& to) const {

@@ -7,7 +7,6 @@ from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework import tensor_shape
 from graphfn.framework.tensor_shape import TensorShape
-from graphfn.util.lazy_numpy import is_ndarray, is_scalar
 from graphfn.util import lazy_numpy
 
 EagerTensor = _core.EagerTensor
@@ -38,7 +37,7 @@ def numpy_text(t, is_repr):
     value = t._numpy()
     if not is_repr:
         text = str(value)
-    elif is_scalar(value) and not isinstance(value, bytes):
+    elif lazy_numpy.is_scalar(value) and not isinstance(value, bytes):
         text = repr(value.item())  # NumPy 2 scalars repr as np.int32(29); TF shows 29
     else:
         text = repr(value)
@@ -52,7 +51,7 @@ def _install_eager(cls):
 
     def numpy(self):
         value = self._numpy()
-        return value.copy() if is_ndarray(value) else value
+        return value.copy() if lazy_numpy.is_ndarray(value) else value
 
     def __array__(self, dtype=None, copy=None):
         np = lazy_numpy.numpy()
