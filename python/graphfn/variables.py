@@ -31,7 +31,7 @@ class Variable:
         self._handle = _core.new_variable(value, self._shape.dims, self._shape.rank is None)
         self._name = name_scope.current_scope() + (name or "Variable") + ":0"
         self._trainable = True if trainable is None else bool(trainable)
-        context.note_variable_created(self)
+        context.note_variable_created()
 
     @classmethod
     def _from_handle(cls, handle, value, name, trainable):
@@ -50,8 +50,8 @@ class Variable:
     def read_value(self):
         if _backprop._state.tapes and self._trainable:
             _backprop.variable_accessed(self)
-        if context._variables_read[-1] is not None and self._trainable and isinstance(self._handle, EagerTensor):
-            context.note_variable_read(self)
+        if self._trainable:
+            context.note_variable_read(self)  # remembered when traced through a captured handle
         return ops.ReadVariableOp(self.handle, dtype=self._dtype)
 
     value = read_value

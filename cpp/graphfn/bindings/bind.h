@@ -8,6 +8,7 @@ namespace py = pybind11;
 void bind_errors(py::module_& m);
 void bind_tensor(py::module_& m);
 void bind_graph(py::module_& m);
+void bind_trace_context(py::module_& m);
 void bind_ops(py::module_& m);
 void bind_function(py::module_& m);
 void bind_variables(py::module_& m);

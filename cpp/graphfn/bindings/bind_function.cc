@@ -16,11 +16,10 @@
 #include "graphfn/runtime/call_key.h"
 #include "graphfn/runtime/function.h"
 #include "graphfn/runtime/tape.h"
+#include "graphfn/tracing/trace_context.h"
 
 namespace graphfn {
 namespace {
-
-bool g_functions_run_eagerly = false;
 
 enum OutputKind { kSingle = 0, kTuple = 1, kList = 2, kNone = 3, kPacker = 4 };
 
@@ -77,7 +76,7 @@ class FastCallCache {
   py::object call(PyObject* args, PyObject* kwargs) {
     // While tracing another function, calls must be recorded in that graph, and with a tape
     // active the variables the function reads are watched first: Python path.
-    if (g_functions_run_eagerly || current_graph() || any_tape_active() || (kwargs && PyDict_GET_SIZE(kwargs) > 0)) {
+    if (functions_run_eagerly() || current_graph() || any_tape_active() || (kwargs && PyDict_GET_SIZE(kwargs) > 0)) {
       return py::object();
     }
     CallKey key;
@@ -195,7 +194,6 @@ void bind_function(py::module_& m) {
     type->tp_call = function_call;
     PyType_Modified(type);
   });
-  m.def("set_functions_run_eagerly", [](bool v) { g_functions_run_eagerly = v; });
 }
 
 }  // namespace graphfn

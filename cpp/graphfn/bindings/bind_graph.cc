@@ -18,7 +18,6 @@
 namespace graphfn {
 namespace {
 
-thread_local std::vector<std::shared_ptr<Graph>> g_graph_stack;
 PyTypeObject* g_symbolic_type = nullptr;
 
 py::object shape_to_py(const Shape& s) {
@@ -38,13 +37,6 @@ Shape shape_from_py(py::handle dims) {
 const Node& node_of(const SymbolicTensor& t) { return t.graph->node(t.endpoint.node); }
 
 }  // namespace
-
-Graph* current_graph() { return g_graph_stack.empty() ? nullptr : g_graph_stack.back().get(); }
-
-const std::shared_ptr<Graph>& current_graph_ptr() {
-  static const std::shared_ptr<Graph> none;
-  return g_graph_stack.empty() ? none : g_graph_stack.back();
-}
 
 const SymbolicTensor* symbolic_tensor_ptr(py::handle value) {
   if (Py_TYPE(value.ptr()) != g_symbolic_type) return nullptr;
@@ -219,11 +211,6 @@ void bind_graph(py::module_& m) {
     for (const Endpoint& e : outputs) out.push_back(SymbolicTensor{g, e});
     return out;
   });
-  m.def("push_graph", [](std::shared_ptr<Graph> g) { g_graph_stack.push_back(std::move(g)); });
-  m.def("pop_graph", [] {
-    if (!g_graph_stack.empty()) g_graph_stack.pop_back();
-  });
-  m.def("current_graph", [] { return current_graph_ptr(); });
 
   py::class_<SymbolicTensor>(m, "SymbolicTensor")
       .def_property_readonly("_dtype_enum", [](const SymbolicTensor& t) {

@@ -23,19 +23,14 @@ struct GraphOp {
   int node = -1;
 };
 
-// The innermost graph being built on this thread, or null when executing eagerly.
+// The innermost graph being built on this thread (tracing/trace_context.h), or null when
+// executing eagerly.
 Graph* current_graph();
 const std::shared_ptr<Graph>& current_graph_ptr();
 
-// `t`'s endpoint as seen from `graph`: itself, or, for a tensor of a graph enclosing `graph` (a
-// branch or loop body being traced), a placeholder capturing it in every graph in between.
-// node = -1 if `t` belongs to an unrelated graph.
+// tracing/capture.h for Python tensors, raising on error: `t`'s endpoint as seen from `graph`
+// (node = -1 if `t` belongs to an unrelated graph), and a variable handle used in `graph`.
 Endpoint capture(Graph& graph, const SymbolicTensor& t);
-Endpoint capture(Graph& graph, const Graph* owner, Endpoint e);
-
-// A variable's resource handle (an eager tensor) used in `graph`: a Const of the outermost graph
-// (one per variable there), captured into `graph` when it is a branch or loop body being traced,
-// so the If / While node takes the variable as an input (as TF's captured handles).
 Endpoint capture_resource(Graph& graph, const Tensor& handle, const std::string& name);
 
 // The SymbolicTensor inside a Python object, or null.

@@ -7,6 +7,7 @@ PYBIND11_MODULE(_core, m) {
   graphfn::bind_errors(m);
   graphfn::bind_tensor(m);
   graphfn::bind_graph(m);
+  graphfn::bind_trace_context(m);
   graphfn::bind_ops(m);
   graphfn::bind_tensor_slots(m);
   graphfn::bind_function(m);

@@ -1,20 +1,17 @@
 """tf.name_scope: a prefix for the names of the nodes (and variables) created inside it.
 
 While tracing, the scope lives on the graph being built and is made unique like a node name
-("foo", then "foo_1"); eagerly it is a per-thread string that is never made unique, as in TF."""
-
-import threading
+("foo", then "foo_1"); eagerly it is a per-thread string (kept by the C++ TraceContext) that is never made unique, as
+in TF."""
 
 from graphfn import _core
 from graphfn.util.tf_export import tf_export
-
-_eager = threading.local()
 
 
 def current_scope():
     """The scope new names go in: "outer/inner/" or ""."""
     graph = _core.current_graph()
-    return graph.name_scope if graph is not None else getattr(_eager, "scope", "")
+    return graph.name_scope if graph is not None else _core.eager_name_scope()
 
 
 @tf_export("name_scope")
@@ -47,12 +44,12 @@ class name_scope:
         if graph is not None:
             graph.name_scope = scope
         else:
-            _eager.scope = scope
+            _core.set_eager_name_scope(scope)
         return scope
 
     def __exit__(self, *exc_info):
         if self._graph is not None:
             self._graph.name_scope = self._previous
         else:
-            _eager.scope = self._previous
+            _core.set_eager_name_scope(self._previous)
         return False

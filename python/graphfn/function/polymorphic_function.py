@@ -42,6 +42,7 @@ class Function(_core.FunctionBase):
         self._jit_compile = jit_compile
         self._max_traces = max_traces
         self._cache = {}  # trace key -> ConcreteFunction, in tracing order (oldest first)
+        self._created_variables = False  # a trace created variables: later ones may not
         self._lock = threading.RLock()
         self._instances = weakref.WeakKeyDictionary()  # per-instance Functions for methods
         functools.update_wrapper(self, python_function)
@@ -115,19 +116,24 @@ class Function(_core.FunctionBase):
             self._fast_clear()  # it may hold a plan of the dropped trace
 
     def _trace(self, key, arguments):
-        """Traces, applying TF's variable-creation rule: variables may be created during the
-        first trace only; if that trace created any, trace again with creation forbidden (so a
-        variable created unconditionally fails, and `if self.v is None:` patterns work)."""
-        if self._cache:
-            with context.variable_creation_scope(context._NON_FIRST_CALL):
-                return tracing.trace(self._traced_function(), self._name, self._signature, arguments)
-        with context.variable_creation_scope(context._ALLOWED) as created:
-            concrete = tracing.trace(self._traced_function(), self._name, self._signature, arguments)
-        if not created:
+        """Traces under TF's variable-creation rule. Until a trace creates variables, traces may
+        create them; the first trace that does is kept apart and the function is traced again
+        with creation forbidden (so a variable created unconditionally fails, and `if self.v is
+        None:` patterns work). When that trace was not the first, it is TF's error instead."""
+        fn = self._traced_function()
+        mode = context.SINGLETON_ONLY if self._created_variables else context.ALLOWED
+        concrete, variables_created = tracing.trace(fn, self._name, self._signature, arguments, mode)
+        if not variables_created:
             return concrete
-        self._cache[key + (("<variable creation>", None),)] = concrete
-        with context.variable_creation_scope(context._SINGLETON_ONLY):
-            return tracing.trace(self._traced_function(), self._name, self._signature, arguments)
+        first_trace = not self._cache
+        self._created_variables = True
+        # As TF: the traces made while variables could be created stay apart; calls retrace.
+        self._cache = {k + _VARIABLE_CREATION: cf for k, cf in self._cache.items()}
+        self._fast_clear()
+        self._cache[key + _VARIABLE_CREATION] = concrete
+        if not first_trace:
+            raise ValueError("Creating variables on a non-first call to a function decorated with tf.function.")
+        return tracing.trace(fn, self._name, self._signature, arguments, context.SINGLETON_ONLY)[0]
 
     def _traced_function(self):
         """What tracing calls: the AutoGraph-converted function when autograph=True."""
@@ -216,6 +222,9 @@ class Function(_core.FunctionBase):
 
 
 _core.install_function_call_slot(Function)
+
+# The key suffix of traces made while variables could still be created (saved/save.py reads it).
+_VARIABLE_CREATION = (("<variable creation>", None),)
 
 
 def _watch_variable_arguments(arguments):

@@ -69,13 +69,14 @@ def _control_output(graph, result):
     return graph.add_control_output_node([v for v in leaves if isinstance(v, SymbolicTensor)])
 
 
-def trace(python_function, name, signature, arguments):
+def trace(python_function, name, signature, arguments, variable_creation):
     """Traces `python_function` for the bound `arguments` (name -> value; tensor leaves may be
-    TensorSpecs) and returns a ConcreteFunction."""
+    TensorSpecs) under TF's `variable_creation` rule (a context.VariableCreation mode) and returns
+    (ConcreteFunction, number of variables the trace created)."""
     graph = _core.Graph()
     graph.function_name = name  # TF's FuncGraph name
     parameters, traced_arguments, traced_variables, aliases = [], {}, {}, {}
-    with context.graph_context(graph), context.variables_read_scope() as variables_read:
+    with context.trace_scope(variable_creation) as outcome, context.graph_context(graph):
         for param_name, value in arguments.items():
             kind = signature.parameters[param_name].kind
             parameters.append(Parameter(param_name, kind, trace_types.trace_type(value, aliases)))
@@ -93,8 +94,9 @@ def trace(python_function, name, signature, arguments):
     graph.add_auto_control_deps()
     inputs = _graph_inputs(traced_arguments)
     function_type = make_function_type(parameters, structured_outputs)
+    variables_created, variables_read = outcome
     return ConcreteFunction(name, graph, signature, function_type, traced_arguments, inputs, flat_outputs,
-                            structured_outputs, variables_read)
+                            structured_outputs, variables_read), variables_created
 
 
 def _feeding_leaves(arguments):

@@ -42,35 +42,6 @@ class _ControlDependencies:
         return False
 
 
-# Control inputs from an enclosing graph named inside a branch or loop body being traced (TF's
-# control captures): the If / While node made from the subgraph gets them. Keyed by id(graph),
-# holding the graph so that the id stays its own.
-_control_captures = {}
-
-
-def _capture_control(graph, op):
-    if graph.is_subgraph:
-        entry = _control_captures.setdefault(id(graph), (graph, []))
-        if op not in entry[1]:
-            entry[1].append(op)
-
-
-def has_control_captures(subgraphs):
-    return bool(_control_captures) and any(id(g) in _control_captures for g in subgraphs)
-
-
-def add_control_captures(outer, subgraphs, node):
-    """Gives the `node` (an Operation of `outer`) made from `subgraphs` the control inputs they
-    captured: those of `outer`, or captured again when they come from further out."""
-    for graph in subgraphs:
-        _, captured = _control_captures.pop(id(graph), (None, ()))
-        for op in captured:
-            if op._same_graph(outer):
-                outer.add_control_input(node, op)
-            else:
-                _capture_control(outer, op)
-
-
 def _control_op(graph, value):
     """The Operation of this graph that `value` stands for, or None for values TF leaves out of
     a function's control dependencies (eager tensors, Python values, other graphs' tensors; one
@@ -81,7 +52,7 @@ def _control_op(graph, value):
     if isinstance(value, Operation):
         if value._same_graph(graph):
             return value
-        _capture_control(graph, value)
+        _core.capture_control(graph, value)  # the If / While node made from `graph` waits for it
         return None
     if value is None:
         raise TypeError("Can not convert a NoneType into a Tensor or Operation.")

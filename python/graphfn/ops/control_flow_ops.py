@@ -2,8 +2,8 @@
 
 Eagerly they simply run Python. While tracing, each branch (or the loop's cond and body) is
 traced into a child graph of the graph being built; tensors of enclosing graphs used there are
-captured as extra inputs (the C++ side, bindings/bind_control_flow.cc, does the capturing and
-adds the If / While node that owns the child graphs)."""
+captured as extra inputs (the C++ side, cpp/graphfn/tracing/control_flow_builder.h, does the
+capturing and adds the If / While node that owns the child graphs)."""
 
 from graphfn import _core
 from graphfn import context
@@ -54,16 +54,6 @@ def _outputs(graph, structure, op_return_value=None):
         return nest.map_structure(output, structure)
 
 
-def _add_control_captures(outer, subgraphs, node_name):
-    """The control inputs the subgraphs took from enclosing graphs go on their If / While node."""
-    from graphfn.ops import control_dependency_ops
-    if not control_dependency_ops.has_control_captures(subgraphs):
-        return
-    names = outer.node_names()
-    node = len(names) - 1 - names[::-1].index(node_name)
-    control_dependency_ops.add_control_captures(outer, subgraphs, outer.node_operation(node))
-
-
 # cond ------------------------------------------------------------------------------------------
 
 _MISMATCH = ("%s and %s arguments to %s must have the same number, type, and overall structure of return values."
@@ -100,7 +90,6 @@ def _branches(outer, name, selector, fns, labels, api, is_case):
         graph.set_results(flat_out)
         graph.add_auto_control_deps()
     flat = _core.make_branches(outer, name, selector, branches, is_case)
-    _add_control_captures(outer, branches, name)
     flat = iter(flat)
     leaves = nest.flatten(results[0])
     outputs = [None if t is None else next(flat) for t in leaves]
@@ -258,7 +247,6 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     body_graph.add_auto_control_deps()
 
     outputs = _core.make_while(outer, name, state, cond_graph, body_graph, parallel_iterations)
-    _add_control_captures(outer, (cond_graph, body_graph), name)
     results = outputs[2:2 + len(flat_in)]
     return nest.pack_sequence_as(loop_vars, tensor_array_ops.from_flows(leaves, results, out_leaves))
 

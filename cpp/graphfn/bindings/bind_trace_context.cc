@@ -1,0 +1,69 @@
+// This thread's TraceContext (tracing/trace_context.h) seen from Python: converts and forwards.
+#include <pybind11/stl.h>
+
+#include "graphfn/bindings/bind.h"
+#include "graphfn/bindings/convert.h"
+#include "graphfn/bindings/errors.h"
+#include "graphfn/bindings/graph_context.h"
+#include "graphfn/tracing/trace_context.h"
+
+namespace graphfn {
+namespace {
+
+// A Python object kept by the C++ context; released with the GIL held.
+Owner own(py::handle object) {
+  return Owner(new py::object(py::reinterpret_borrow<py::object>(object)), [](const void* p) {
+    py::gil_scoped_acquire gil;
+    delete static_cast<const py::object*>(p);
+  });
+}
+
+py::object owned(const Owner& owner) { return *static_cast<const py::object*>(owner.get()); }
+
+}  // namespace
+
+Graph* current_graph() { return TraceContext::current().graph(); }
+
+const std::shared_ptr<Graph>& current_graph_ptr() { return TraceContext::current().graph_ptr(); }
+
+void bind_trace_context(py::module_& m) {
+  py::enum_<VariableCreation>(m, "VariableCreation")
+      .value("ALLOWED", VariableCreation::kAllowed)
+      .value("SINGLETON_ONLY", VariableCreation::kSingletonOnly);
+
+  m.def("push_graph", [](std::shared_ptr<Graph> g) { TraceContext::current().push_graph(std::move(g)); },
+        py::arg("graph").none(true));
+  m.def("pop_graph", [] { TraceContext::current().pop_graph(); });
+  m.def("current_graph", [] { return current_graph_ptr(); });
+  m.def("executing_eagerly", [] { return TraceContext::current().executing_eagerly(); });
+
+  m.def("begin_trace", [](VariableCreation mode) { TraceContext::current().begin_trace(mode); });
+  // (number of variables created, [variables read]) of the innermost trace, which ends.
+  m.def("end_trace", [] {
+    TraceRecord record;
+    throw_if_error(TraceContext::current().end_trace(&record));
+    py::list read;
+    for (const VariableRead& r : record.variables_read) read.append(owned(r.owner));
+    return py::make_tuple(record.variables_created, read);
+  });
+  m.def("check_variable_creation", [] {
+    const Status s = TraceContext::current().check_variable_creation();
+    if (!s.ok()) throw py::value_error(s.message());  // TF raises these as ValueError
+  });
+  m.def("note_variable_created", [] { TraceContext::current().note_variable_created(); });
+  // `variable` is a graphfn.Variable whose `_handle` is an eager resource tensor.
+  m.def("note_variable_read", [](py::handle variable) {
+    TraceContext& context = TraceContext::current();
+    if (!context.recording_variable_reads()) return;
+    const Tensor* handle = eager_tensor_ptr(variable.attr("_handle"));
+    if (handle) context.note_variable_read(*handle, own(variable));
+  });
+
+  m.def("eager_name_scope", [] { return TraceContext::current().eager_name_scope(); });
+  m.def("set_eager_name_scope", [](std::string scope) { TraceContext::current().set_eager_name_scope(std::move(scope)); });
+
+  m.def("set_functions_run_eagerly", [](bool v) { set_functions_run_eagerly(v); });
+  m.def("functions_run_eagerly", [] { return functions_run_eagerly(); });
+}
+
+}  // namespace graphfn

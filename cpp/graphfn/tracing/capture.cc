@@ -1,0 +1,78 @@
+#include "graphfn/tracing/capture.h"
+
+#include "graphfn/core/resource.h"
+#include "graphfn/ir/symbolic_gradients.h"
+
+namespace graphfn {
+namespace {
+
+// The placeholder of `graph` that stands for `outer` (an output of graph.enclosing), made on
+// first use.
+Status capture_placeholder(Graph& graph, Endpoint outer, int* placeholder) {
+  for (const Graph::Capture& c : graph.captures) {
+    if (c.outer == outer) {
+      *placeholder = c.placeholder;
+      return Status::OK();
+    }
+  }
+  const Node& src = graph.enclosing->node(outer.node);
+  int id = 0;
+  Status s = graph.add_placeholder(graph.enclosing->dtype(outer), graph.enclosing->shape(outer),
+                                   graph.name_scope + src.name, &id);
+  if (!s.ok()) return s;
+  // A captured variable handle keeps the variable's shape for shape inference.
+  if (const AttrValue* handle_shape = src.attrs.find("_handle_shape")) {
+    graph.mutable_node(id).attrs.set("_handle_shape", *handle_shape);
+  } else if (const Tensor* value = src.const_value(); value && value->dtype() == DType::kResource) {
+    if (auto var = std::dynamic_pointer_cast<VariableResource>(*value->data<ResourceHandle>())) {
+      graph.mutable_node(id).attrs.set("_handle_shape", var->shape());
+    }
+  }
+  graph.captures.push_back({outer, id});
+  *placeholder = id;
+  return Status::OK();
+}
+
+}  // namespace
+
+std::shared_ptr<Graph> new_subgraph(const std::shared_ptr<Graph>& enclosing, const std::string& name_scope) {
+  auto g = std::make_shared<Graph>();
+  g->enclosing = enclosing.get();
+  g->outer_graph = enclosing;
+  g->is_subgraph = true;
+  g->name_scope = name_scope;
+  return g;
+}
+
+Status capture(Graph& graph, const Graph* owner, Endpoint e, Endpoint* out) {
+  if (owner == &graph) {
+    *out = e;
+    return Status::OK();
+  }
+  *out = Endpoint{-1, 0};
+  if (!graph.enclosing) return Status::OK();
+  Endpoint outer;
+  Status s = capture(*graph.enclosing, owner, e, &outer);
+  if (!s.ok() || outer.node < 0) return s;
+  int placeholder = 0;
+  s = capture_placeholder(graph, outer, &placeholder);
+  if (s.ok()) *out = Endpoint{placeholder, 0};
+  return s;
+}
+
+Status capture_resource(Graph& graph, const Tensor& handle, const std::string& name, Endpoint* out) {
+  if (handle.dtype() != DType::kResource || handle.num_elements() != 1) {
+    return Status(Code::kInvalidArgument, "capture_resource: expected a scalar resource handle");
+  }
+  Graph* root = &graph;
+  while (root->enclosing) root = root->enclosing;
+  Endpoint e = root == &graph ? Endpoint{-1, 0} : find_resource_const(*root, handle.data<ResourceHandle>()->get());
+  if (e.node < 0) {
+    Status s = root->add_const(handle, name, &e.node);
+    if (!s.ok()) return s;
+    e.index = 0;
+  }
+  return capture(graph, root, e, out);
+}
+
+}  // namespace graphfn
