@@ -36,6 +36,7 @@ from graphfn.ops import nn_ops as _nn_ops  # noqa: F401
 from graphfn.ops import scan_ops as _scan_ops  # noqa: F401
 from graphfn.ops import tensor_operators as _tensor_operators  # noqa: F401  (installs ==, /, t[...], ...)
 from graphfn.eager import backprop as _backprop  # noqa: F401
+from graphfn.eager import gradients as _gradients  # noqa: F401
 from graphfn.saved import save as _saved_save, load as _saved_load  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 
