@@ -3,6 +3,7 @@
 `import graphfn as tf` gives the TensorFlow-shaped API. This module only re-exports: every op
 wrapper declares its public names with @tf_export next to its definition."""
 
+import importlib as _importlib
 import sys as _sys
 
 from graphfn import _core  # noqa: F401  (loads the extension first)
@@ -53,8 +54,7 @@ def __getattr__(name):
     """graphfn.keras and graphfn.autograph are imported on first use (as TF loads tf.keras
     lazily), so that `import graphfn` stays fast; tracing imports the converter when it needs it."""
     if name in _LAZY:
-        import importlib
-        return importlib.import_module("graphfn." + name)
+        return _importlib.import_module("graphfn." + name)
     raise AttributeError("module 'graphfn' has no attribute '%s'" % name)
 
 
