@@ -3,6 +3,7 @@
 `import graphfn as tf` gives the TensorFlow-shaped API. This module only re-exports: every op
 wrapper declares its public names with @tf_export next to its definition."""
 
+import importlib as _importlib
 import sys as _sys
 
 from graphfn import _core  # noqa: F401  (loads the extension first)
@@ -34,7 +35,9 @@ from graphfn.ops import reduction_ops as _reduction_ops  # noqa: F401
 from graphfn.ops import gradient_ops as _gradient_ops  # noqa: F401
 from graphfn.ops import nn_ops as _nn_ops  # noqa: F401
 from graphfn.ops import scan_ops as _scan_ops  # noqa: F401
+from graphfn.ops import tensor_operators as _tensor_operators  # noqa: F401  (installs ==, /, t[...], ...)
 from graphfn.eager import backprop as _backprop  # noqa: F401
+from graphfn.eager import gradients as _gradients  # noqa: F401
 from graphfn.saved import save as _saved_save, load as _saved_load  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 
@@ -51,8 +54,7 @@ def __getattr__(name):
     """graphfn.keras and graphfn.autograph are imported on first use (as TF loads tf.keras
     lazily), so that `import graphfn` stays fast; tracing imports the converter when it needs it."""
     if name in _LAZY:
-        import importlib
-        return importlib.import_module("graphfn." + name)
+        return _importlib.import_module("graphfn." + name)
     raise AttributeError("module 'graphfn' has no attribute '%s'" % name)
 
 

@@ -66,13 +66,6 @@ def run_functions_eagerly(run_eagerly):
     _core.set_functions_run_eagerly(bool(run_eagerly))
 
 
-@tf_export("config.explain_retracing")
-def explain_retracing(enabled):
-    """graphfn only: log, for every retrace, which arguments changed and how."""
-    from graphfn.function import retracing
-    retracing.explain_retracing(enabled)
-
-
 @tf_export("config.functions_run_eagerly")
 def functions_run_eagerly():
     return _core.functions_run_eagerly()

@@ -4,7 +4,7 @@ nodes, and automatic control dependencies keep them in program order."""
 
 from graphfn import _core
 from graphfn import context
-from graphfn.eager import backprop as _backprop
+from graphfn.eager import tape_stack
 from graphfn.framework import dtypes, name_scope
 from graphfn.framework.tensor import EagerTensor, Reference, SymbolicTensor, Tensor, numpy_text
 from graphfn.framework.tensor_shape import TensorShape
@@ -48,8 +48,8 @@ class Variable:
     # Reading -------------------------------------------------------------------------------------
 
     def read_value(self):
-        if _backprop._state.tapes and self._trainable:
-            _backprop.variable_accessed(self)
+        if tape_stack.state.tapes and self._trainable:
+            tape_stack.variable_accessed(self)
         if self._trainable:
             context.note_variable_read(self)  # remembered when traced through a captured handle
         return ops.ReadVariableOp(self.handle, dtype=self._dtype)

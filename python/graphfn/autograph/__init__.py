@@ -1,6 +1,8 @@
 """graphfn.autograph: converts Python control flow in functions traced by graphfn.function into
 graph control flow (TensorFlow's tf.autograph). See docs/autograph.md."""
 
+import logging
+
 from graphfn.autograph import experimental  # noqa: F401
 from graphfn.autograph.impl.api import to_code, to_graph  # noqa: F401
 from graphfn.autograph.impl.error_utils import StagingError  # noqa: F401
@@ -8,7 +10,6 @@ from graphfn.autograph.impl.error_utils import StagingError  # noqa: F401
 
 def set_verbosity(level, alsologtostdout=False):
     """Accepted for compatibility; graphfn logs conversion failures as warnings."""
-    import logging
     logging.getLogger("graphfn.autograph").setLevel(logging.DEBUG if level > 0 else logging.WARNING)
 
 

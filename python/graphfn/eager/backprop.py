@@ -12,12 +12,16 @@ stop_recording/reset and TF's errors and warnings."""
 import contextlib
 import enum
 import math
-import threading
 
 from graphfn import _core
+from graphfn.eager.tape_stack import state as _state, variable_accessed  # noqa: F401  (also used as backprop.*)
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from graphfn.framework.tensor_shape import TensorShape
+from graphfn.ops import array_ops
+from graphfn.ops._op_table import ops
 from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
+from graphfn.variables import Variable
 
 _warned = set()
 
@@ -37,23 +41,7 @@ class UnconnectedGradients(enum.Enum):
     ZERO = "zero"
 
 
-class _TapeState(threading.local):
-    tapes = ()  # the recording GradientTapes of this thread, innermost last
-
-
-_state = _TapeState()
-
-
-def variable_accessed(variable):
-    """Called when a trainable variable is read eagerly: tapes that watch accessed variables
-    watch it (TF's watch_accessed_variables)."""
-    for tape in _state.tapes:
-        if tape._watch_accessed_variables:
-            tape._watch_variable(variable)
-
-
 def _is_variable(value):
-    from graphfn.variables import Variable
     return isinstance(value, Variable)
 
 
@@ -229,7 +217,6 @@ class GradientTape:
         source_tensors = [_handle_or_self(s) for s in flat_sources]
         target = _handle_or_self(target)
         unconnected_gradients = UnconnectedGradients(unconnected_gradients)
-        from graphfn.ops._op_table import ops
         target_shape = _static_dims(target, "GradientTape.jacobian")
         n = math.prod(target_shape)
         rows = [[] for _ in flat_sources]
@@ -263,8 +250,6 @@ class GradientTape:
         if self._recording and not self._persistent:
             self._pop_tape()
         source_tensor = _handle_or_self(source)
-        from graphfn.framework.tensor_shape import TensorShape
-        from graphfn.ops._op_table import ops
         target_shape, source_shape = TensorShape(target.shape), TensorShape(source.shape)
         for shape in (target_shape, source_shape):
             if shape.rank is not None and shape.rank < 2:
@@ -301,7 +286,6 @@ def _static_dims(tensor, what):
 def _graph_tensor(value, like=None):
     """`value` as a tensor of the graph being traced (Python values and eager tensors become
     constants, of `like`'s dtype when given)."""
-    from graphfn.ops import array_ops
     if isinstance(value, SymbolicTensor) or value is None:
         return value
     if _is_variable(value):
@@ -328,7 +312,6 @@ def _handle_or_self(value):
 
 
 def _zeros_like(source):
-    from graphfn.ops._op_table import ops
     if _is_variable(source):
         source = source.read_value()
     return ops.ZerosLike(source)

@@ -1,10 +1,13 @@
 """graphfn.Tensor: the tensor API users see. Eager tensors are the C++ EagerTensor type and
 graph tensors (seen while tracing) the C++ SymbolicTensor type; this module adds TensorFlow's
 Python surface to both (shape, dtype, printing, Python protocols) and numpy() to eager ones.
-The arithmetic dunders (+, -, *, //, %, **, <, <=, >, >=, unary -, abs) are defined in C++."""
+The arithmetic dunders (+, -, *, //, %, **, <, <=, >, >=, unary -, abs) are defined in C++; the
+operators that call op wrappers (==, !=, ~, /, @, &, |, ^, indexing, iterating an eager tensor)
+are installed by graphfn.ops.tensor_operators, since framework/ sits below ops/."""
 
 from graphfn import _core
 from graphfn.framework import dtypes
+from graphfn.framework import errors
 from graphfn.framework import tensor_shape
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.util import lazy_numpy
@@ -80,13 +83,6 @@ def _install_eager(cls):
             raise TypeError("Scalar tensor has no `len()`")
         return self._shape_tuple()[0]
 
-    def __iter__(self):
-        if self._rank == 0:
-            raise TypeError("Cannot iterate over a scalar tensor.")
-        from graphfn.ops import array_ops
-        for i in range(self._shape_tuple()[0]):
-            yield array_ops.gather(self, i)
-
     def __index__(self):
         if not self.dtype.is_integer or self._rank != 0:
             raise TypeError("Only integer scalar tensors can be used as an index; got %r" % (self,))
@@ -146,56 +142,6 @@ class Reference:
         return "<Reference wrapping %r>" % (self._wrapped,)
 
 
-def _math_op(name):
-    def fn(x, y):
-        from graphfn.ops import math_ops  # imported late: math_ops imports this module
-        return getattr(math_ops, name)(x, y)
-    return fn
-
-
-def _matmul(x, y):
-    from graphfn.ops import linalg_ops
-    return linalg_ops.matmul(x, y)
-
-
-def _python_operators():
-    """The operators written in Python (the arithmetic ones are C++ number slots)."""
-    return {"truediv": _math_op("truediv"), "matmul": _matmul, "and": _math_op("and_"),
-            "or": _math_op("or_"), "xor": _math_op("xor_")}
-
-
-def _forward_operator(fn, reflected_name):
-    """`x op y` as TF's operators compute it: on TypeError/ValueError the other operand's
-    reflected method may answer (`t & [1]`), else the first error stands. (A missing reflected
-    method raises AttributeError, as TF does for `t | 1.5`.)"""
-
-    def operator(x, y):
-        try:
-            return fn(x, y)
-        except (TypeError, ValueError) as e:
-            if not hasattr(type(y), reflected_name):
-                raise
-            try:
-                r_op = getattr(y, reflected_name)
-                out = r_op(x)
-            except (TypeError, ValueError):
-                raise e from None
-            if out is NotImplemented:
-                raise e from None
-            return out
-
-    return operator
-
-
-def _reflected_operator(fn):
-    """`x op y` reached through y's reflected method: x is converted to y's dtype first."""
-
-    def operator(y, x):
-        return fn(_core.convert_reflected_operand(x, y), y)
-
-    return operator
-
-
 def _install_common(cls):
     """The Python API shared by eager and symbolic tensors."""
 
@@ -205,26 +151,7 @@ def _install_common(cls):
     def ref(self):
         return Reference(self)
 
-    def __eq__(self, other):
-        from graphfn.ops import math_ops
-        return math_ops.tensor_equals(self, other)
-
-    def __ne__(self, other):
-        from graphfn.ops import math_ops
-        return math_ops.tensor_not_equals(self, other)
-
-    def __invert__(self):
-        from graphfn.ops import math_ops
-        return math_ops.invert_(self)
-
-    def __getitem__(self, key):
-        from graphfn.ops import array_ops
-        return array_ops.slice_helper(self, key)
-
     _set_methods(cls, locals())
-    for op_name, fn in _python_operators().items():
-        setattr(cls, "__%s__" % op_name, _forward_operator(fn, "__r%s__" % op_name))
-        setattr(cls, "__r%s__" % op_name, _reflected_operator(fn))
     cls.dtype = property(lambda self: dtypes.from_enum(self._dtype_enum))
     cls.get_shape = lambda self: self.shape
     cls.__array_priority__ = 100
@@ -244,7 +171,6 @@ def _install_symbolic(cls):
         return "<tf.Tensor '%s' shape=%s dtype=%s>" % (self.name, self.shape, self.dtype.name)
 
     def __bool__(self):
-        from graphfn.framework import errors
         raise errors.OperatorNotAllowedInGraphError(
             "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt the "
             "following resolutions to the problem: If you are running in Graph mode, use Eager "
@@ -267,7 +193,6 @@ def _install_symbolic(cls):
         return dims[0]
 
     def __iter__(self):
-        from graphfn.framework import errors
         raise errors.OperatorNotAllowedInGraphError(
             "Iterating over a symbolic `tf.Tensor` is not allowed. You can attempt the following "
             "resolutions to the problem: If you are running in Graph mode, use Eager execution mode "

@@ -52,7 +52,7 @@ class FuncGraph:
     def to_svg(self, path=None, use_graphviz=None):
         """The graph as an SVG picture (text); also written to `path` if given. Uses Graphviz's
         `dot` when installed (use_graphviz=None), else a plain layout of graphfn's own."""
-        from graphfn.function import graph_picture
+        from graphfn.function import graph_picture  # lazily: it loads subprocess, not needed by `import graphfn`
         svg = graph_picture.render(self._graph, self.name, use_graphviz)
         if path is not None:
             with open(path, "w", encoding="utf-8") as f:
@@ -61,7 +61,7 @@ class FuncGraph:
 
     def to_dot(self):
         """The graph in Graphviz's DOT language (child graphs as clusters)."""
-        from graphfn.function import graph_picture
+        from graphfn.function import graph_picture  # lazily, as in to_svg
         return graph_picture.to_dot(graph_picture._read(self._graph), self.name)
 
     def _repr_svg_(self):  # Jupyter shows the picture

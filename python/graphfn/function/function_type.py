@@ -3,6 +3,9 @@ prints it: "(x: TensorSpec(shape=(), dtype=tf.int32, name=None), n: Literal[2]) 
 
 import inspect
 
+from graphfn.function import trace_type
+from graphfn.util import nest
+
 _KIND_NAMES = {
     inspect.Parameter.POSITIONAL_ONLY: "POSITIONAL_ONLY",
     inspect.Parameter.POSITIONAL_OR_KEYWORD: "POSITIONAL_OR_KEYWORD",
@@ -47,8 +50,6 @@ def _output_text(output_type):
 
 def output_type_of(structure, spec_of):
     """TF's description of a function's outputs: a TensorSpec, or the structure's trace type."""
-    from graphfn.function import trace_type
-    from graphfn.util import nest
     if structure is None:
         return None
     if isinstance(structure, (list, tuple, dict)):

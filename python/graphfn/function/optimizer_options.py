@@ -4,6 +4,7 @@ subexpressions and arithmetic simplification); disable_meta_optimizer turns both
 other known keys are stored and reported, unknown keys are ignored, and the options apply to
 functions traced afterwards."""
 
+from graphfn import _core
 from graphfn.util.tf_export import tf_export
 
 # TF's RewriterConfig fields, in the order get_experimental_options() lists them.
@@ -41,7 +42,6 @@ def get_experimental_options():
 def build_function(graph, name):
     """The graph as a callable _core.Function: its plan is built from a copy optimized as the
     options say (and so are the plans of its gradient)."""
-    from graphfn import _core
     enabled = not _options.get("disable_meta_optimizer", False)
     return _core.Function(graph, name, constant_folding=enabled and _options.get("constant_folding", True),
                           arithmetic_optimization=enabled and _options.get("arithmetic_optimization", True),

@@ -13,13 +13,14 @@ import weakref
 from graphfn import _core
 from graphfn import context
 from graphfn.eager import backprop as _backprop
-from graphfn.framework.tensor import EagerTensor
+from graphfn.framework.tensor import EagerTensor, Tensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function import retracing
 from graphfn.function import trace_type as trace_types
 from graphfn.function import tracing
 from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
+from graphfn.variables import Variable
 
 
 class Function(_core.FunctionBase):
@@ -27,6 +28,11 @@ class Function(_core.FunctionBase):
 
     Calls go to the C++ base class first (its cache answers repeated simple signatures without
     running Python) and come to `_call_slow` otherwise."""
+
+    # AutoGraph's converted code calls a Function as it is (the Function converts its own Python
+    # function when it traces). AutoGraph, the lower layer, reads this marker: it does not
+    # import this module.
+    __ag_do_not_convert__ = True
 
     def __init__(self, python_function, name=None, input_signature=None, autograph=True,
                  reduce_retracing=False, jit_compile=None, max_traces=None, autograph_options=None):
@@ -140,7 +146,7 @@ class Function(_core.FunctionBase):
         if not self._autograph:
             return self._python_function
         if self._converted is None:
-            from graphfn.autograph.impl import api
+            from graphfn.autograph.impl import api  # lazily: AutoGraph is loaded on the first trace, not by `import graphfn`
             self._converted = api.tf_convert(self._python_function, self._autograph_options)
         return self._converted
 
@@ -230,7 +236,6 @@ _VARIABLE_CREATION = (("<variable creation>", None),)
 def _watch_variable_arguments(arguments):
     """Active tapes watch the trainable variables a call passes (TF watches them whether or not
     the function reads them)."""
-    from graphfn.variables import Variable
     for value in arguments.values():
         for leaf in nest.flatten(value):
             if isinstance(leaf, Variable) and leaf.trainable:
@@ -313,8 +318,6 @@ def _signature_slots(signature, input_signature):
 def _apply_input_signature(name, signature, input_signature, arguments):
     """Casts the arguments covered by input_signature to tensors of the spec's dtype; the trace
     uses the specs themselves, so None dimensions stay unknown."""
-    from graphfn import _core
-    from graphfn.framework.tensor import Tensor
 
     def cast(value, spec):
         if isinstance(value, TensorSpec):

@@ -4,8 +4,10 @@ TF, retrace explanations: with `graphfn.config.explain_retracing(True)` (or the 
 variable GRAPHFN_EXPLAIN_RETRACING=1) every retrace logs which arguments changed and how."""
 
 import collections
-import weakref
 import os
+import weakref
+
+from graphfn.util.tf_export import tf_export
 
 _MAX_CALL_HISTORY = 10
 _THRESHOLD = 5
@@ -30,8 +32,10 @@ _detectors = weakref.WeakKeyDictionary()  # by code object, forgotten with it (a
 _explain = [os.environ.get("GRAPHFN_EXPLAIN_RETRACING", "") not in ("", "0")]
 
 
+@tf_export("config.explain_retracing")
 def explain_retracing(enabled):
-    """Log why each retrace happened: `x: TensorSpec(shape=(3,), ...) -> TensorSpec(shape=(4,), ...)`."""
+    """graphfn only: log, for every retrace, which arguments changed and how:
+    `x: TensorSpec(shape=(3,), ...) -> TensorSpec(shape=(4,), ...)`."""
     _explain[0] = bool(enabled)
 
 

@@ -12,6 +12,7 @@ from graphfn.framework import dtypes
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.util.lazy_numpy import is_ndarray
+from graphfn.variables import Variable
 
 
 class Literal:
@@ -129,7 +130,6 @@ class VariableSpec:
 def trace_type(value, aliases=None):
     """The TraceType of one argument value. `aliases` (shared across one call's arguments)
     numbers the distinct variables in order of appearance."""
-    from graphfn.variables import Variable
     if aliases is None:
         aliases = {}
     if isinstance(value, Variable):

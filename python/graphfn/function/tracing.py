@@ -14,12 +14,12 @@ from graphfn.function.function_type import Parameter
 from graphfn.ops._op_table import ops
 from graphfn.util import nest
 from graphfn.util.lazy_numpy import is_ndarray
+from graphfn.variables import Variable, _TracedVariable
 
 _RESOURCE = dtypes.resource.as_datatype_enum
 
 
 def _placeholder(graph, leaf, param_name, traced_variables):
-    from graphfn.variables import Variable, _TracedVariable
     if isinstance(leaf, Variable):
         # One resource placeholder per distinct variable (aliases share it).
         traced = traced_variables.get(id(leaf._handle))
@@ -102,7 +102,6 @@ def trace(python_function, name, signature, arguments, variable_creation):
 def _feeding_leaves(arguments):
     """The argument leaves that feed placeholders, in placeholder order: tensors and arrays, and
     each distinct variable's handle once (aliased variables share one placeholder)."""
-    from graphfn.variables import Variable
     seen = set()
     for value in arguments.values():
         for leaf in nest.flatten(value):

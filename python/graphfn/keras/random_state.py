@@ -5,6 +5,8 @@ import random
 
 import numpy as np
 
+from graphfn.framework import random_seed
+
 _generator = None  # created on first use: importing numpy.random costs tens of milliseconds
 
 
@@ -27,7 +29,6 @@ def set_random_seed(seed):
     _generator = np.random.default_rng(seed)
     random.seed(seed)
     np.random.seed(seed)
-    from graphfn.framework import random_seed
     random_seed.set_seed(seed)
 
 

@@ -10,6 +10,7 @@ import re
 from graphfn.framework.name_scope import name_scope
 from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
+from graphfn.variables import Variable
 
 _VALID_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -96,5 +97,4 @@ class Module:
 
 
 def _is_variable(value):
-    from graphfn.variables import Variable
     return isinstance(value, Variable)

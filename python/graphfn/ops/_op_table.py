@@ -7,6 +7,7 @@ Wrappers call these handles; the op definitions themselves live in cpp/graphfn/o
 import functools
 
 from graphfn import _core
+from graphfn.framework.tensor import EagerTensor
 
 
 class _OpTable:
@@ -35,3 +36,11 @@ def node(op_type, name=None):
     if handle is None:
         handle = _named_handles[op_type, name] = ops.named(op_type, name)
     return handle
+
+
+def graph_constant(t, name=None, default_name="Const"):
+    """While tracing, an eager tensor made from Python values becomes a Const node, as TF's
+    constants are graph tensors there; in eager mode it is returned as it is."""
+    if _core.current_graph() is None or not isinstance(t, EagerTensor):
+        return t
+    return node("Const", name or default_name)(value=t, dtype=t.dtype)

@@ -10,7 +10,7 @@ from graphfn.framework import dtypes
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops import _fast_path, math_ops
-from graphfn.ops._op_table import node, ops
+from graphfn.ops._op_table import graph_constant, node, ops
 from graphfn.util.lazy_numpy import is_ndarray, is_scalar, numpy
 from graphfn.util.tf_export import tf_export
 
@@ -99,14 +99,6 @@ def to_tensor(value, dtype=None, dtype_hint=None):
         if isinstance(value, (list, tuple)) and has_tensor(value):
             return _check_dtype(autopack(value), dtype)
         raise
-
-
-def graph_constant(t, name=None, default_name="Const"):
-    """While tracing, an eager tensor made from Python values becomes a Const node, as TF's
-    constants are graph tensors there; in eager mode it is returned as it is."""
-    if not tracing() or not isinstance(t, EagerTensor):
-        return t
-    return node("Const", name or default_name)(value=t, dtype=t.dtype)
 
 
 @tf_export("constant")
@@ -537,6 +529,3 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         raise TypeError("dtype {0} of on_value does not match dtype {1} of off_value".format(on_dtype, off_dtype))
     depth = to_tensor(depth, dtype=dtypes.int32)
     return node("OneHot", name or "one_hot")(indices, depth, on_value, off_value, axis=-1 if axis is None else _make_int(axis, "axis"))
-
-
-from graphfn.ops.slicing import slice_helper  # noqa: E402,F401  (EagerTensor.__getitem__ uses it)

@@ -11,6 +11,7 @@ from graphfn.framework import dtypes
 from graphfn.framework.tensor import SymbolicTensor, Tensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops import array_ops
+from graphfn.ops import control_dependency_ops
 from graphfn.ops import tensor_array_ops
 from graphfn.ops._op_table import ops
 from graphfn.util import nest
@@ -44,8 +45,7 @@ def _outputs(graph, structure, op_return_value=None):
         if v is None:
             return None
         if isinstance(v, _core.Operation) and op_return_value is not None:
-            from graphfn.ops.control_dependency_ops import control_dependencies
-            with control_dependencies([v]):
+            with control_dependency_ops.control_dependencies([v]):
                 return ops.Identity(op_return_value)
         if isinstance(v, tensor_array_ops.TensorArray):
             return v._with_flow(ops.Identity(v.flow))

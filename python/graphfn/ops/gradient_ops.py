@@ -1,4 +1,5 @@
-"""Ops that exist for gradients: stop_gradient, broadcast_to, math.unsorted_segment_sum, add_n."""
+"""Ops that exist for gradients: stop_gradient, broadcast_to, math.unsorted_segment_sum, add_n.
+(tf.gradients itself is graphfn.eager.gradients: it needs the tape machinery above ops/.)"""
 
 from graphfn.framework.tensor import Tensor
 from graphfn.ops import _fast_path
@@ -40,30 +41,3 @@ def add_n(inputs, name=None):
 @tf_export("math.invert_permutation")
 def invert_permutation(x, name=None):
     return _fast_path.call(_fast_path.is_plain(x), ops.InvertPermutation, x)
-
-
-@tf_export("gradients")
-def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggregation_method=None,
-              stop_gradients=None, unconnected_gradients="none"):
-    """d(sum of ys)/dx for each x in xs, in the function being traced (symbolic
-    differentiation of its graph); None (or zeros) where no gradient flows. Gradients reach the
-    tensors of `stop_gradients` but do not pass through them."""
-    from graphfn import _core
-    from graphfn import context
-    from graphfn.eager import backprop
-    from graphfn.util import nest
-    if context.executing_eagerly():
-        raise RuntimeError("tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape "
-                           "instead.")
-    unconnected = backprop.UnconnectedGradients(unconnected_gradients)
-    flat_ys = [backprop._handle_or_self(y) for y in nest.flatten(ys)]
-    flat_xs = nest.flatten(xs)
-    sources = [backprop._handle_or_self(x) for x in flat_xs]
-    grad_ys = None if grad_ys is None else nest.flatten(grad_ys)
-    graph = _core.current_graph()
-    stops = [backprop._handle_or_self(t) for t in nest.flatten(stop_gradients)] if stop_gradients is not None else None
-    grads = backprop._symbolic_gradient(lambda t, s, g: _core.graph_gradients(graph, t, s, g, stops), flat_ys, sources,
-                                        grad_ys)
-    if unconnected is backprop.UnconnectedGradients.ZERO:
-        grads = [backprop._zeros_like(x) if g is None else g for g, x in zip(grads, flat_xs)]
-    return grads

@@ -5,7 +5,7 @@ from graphfn.framework import dtypes
 from graphfn.framework import errors
 from graphfn.framework.name_scope import name_scope
 from graphfn.framework.tensor import Tensor
-from graphfn.ops._op_table import node, ops
+from graphfn.ops._op_table import graph_constant, node, ops
 from graphfn.util.tf_export import tf_export
 
 
@@ -187,7 +187,6 @@ def truediv(x, y, name=None):
         return node("RealDiv", "truediv")(x, y)
     # A composite op: in a graph, its constants and casts are named inside its scope
     # ("truediv/y", "truediv/Cast"), and the division after the scope ("truediv").
-    from graphfn.ops.array_ops import graph_constant
     with name_scope(name or "truediv") as scope:
         if python_x:
             x = graph_constant(x, "x")

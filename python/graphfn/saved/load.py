@@ -15,6 +15,7 @@ from graphfn.saved import restored, structure
 from graphfn.saved.save import FORMAT
 from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
+from graphfn.variables import Variable
 
 
 @tf_export("saved_model.load")
@@ -40,7 +41,6 @@ class _Loader:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError("the object graph is not graphfn's")
         self._nodes = data["nodes"]
-        from graphfn.variables import Variable
         self._variables = [Variable._from_handle(handle, value, name, trainable)
                            for name, trainable, handle, value in variables]
         self._functions = [_concrete_function(name, graph, json.loads(meta.decode("utf-8")))

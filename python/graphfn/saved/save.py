@@ -19,6 +19,7 @@ from graphfn.module.module import Module
 from graphfn.saved import structure
 from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
+from graphfn.variables import Variable
 
 DEFAULT_SIGNATURE_KEY = "serving_default"
 FORMAT = "graphfn.saved_model"
@@ -39,7 +40,6 @@ def save(obj, export_dir, signatures=None, options=None):
 
 
 def _is_variable(value):
-    from graphfn.variables import Variable
     return isinstance(value, Variable)
 
 
@@ -172,7 +172,6 @@ class _Saver:
 
 def _describe_concrete(concrete):
     def specs(value):
-        from graphfn.variables import Variable
         if isinstance(value, Variable):
             raise structure.Unsaveable("graphfn cannot save a function that takes a tf.Variable argument (%s)"
                                        % concrete._python_name)

@@ -11,7 +11,7 @@ def numpy():
     """The numpy module, imported now if nothing has imported it yet."""
     module = sys.modules.get("numpy")
     if module is None:
-        import numpy as module
+        import numpy as module  # on first need: NumPy would be most of `import graphfn`
     return module
 
 

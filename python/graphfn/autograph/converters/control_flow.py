@@ -9,7 +9,7 @@ Variables the construct may create but that are not defined before it start as
 
 import ast
 
-from graphfn.autograph.converters import base
+from graphfn.autograph.converters import base, logical_expressions
 from graphfn.autograph.pyct import activity, parser, templates
 
 
@@ -108,7 +108,6 @@ class ControlFlow(base.StatementTransformer):
         if extra:
             extra_name = self.ctx.new("extra_test")
             test = extra[0] if len(extra) == 1 else ast.copy_location(ast.BoolOp(op=ast.And(), values=extra), node)
-            from graphfn.autograph.converters import logical_expressions
             test = logical_expressions.LogicalExpressions(self.ctx).visit(test)
             fn = templates.replace_at(node, "def ag__fn():\n    nonlocal ag__names\n    return ag__test",
                                       ag__fn=extra_name, ag__names=[v for v in scope if not activity.is_composite(v)],

@@ -9,6 +9,7 @@ import types
 import weakref
 
 from graphfn.autograph.impl import config, conversion, error_utils
+from graphfn.autograph.operators import control_flow, exceptions, logical, py_builtins, variables
 from graphfn.autograph.pyct import parser
 
 _logger = logging.getLogger("graphfn.autograph")
@@ -58,8 +59,7 @@ class FunctionScope:
         return False
 
     def ret(self, value, did_return):
-        from graphfn.autograph.operators.variables import UndefinedReturnValue
-        return None if type(value) is UndefinedReturnValue else value
+        return None if type(value) is variables.UndefinedReturnValue else value
 
 
 def autograph_artifact(fn):
@@ -103,18 +103,13 @@ _instances = weakref.WeakKeyDictionary()  # original function -> converted funct
 _warned = set()
 
 
-def _ag_module():
-    from graphfn.autograph.impl import ag_module
-    return ag_module.MODULE
-
-
 def convert_function(fn, features=conversion.NO_FEATURES):
     """The converted version of a plain Python function (cached)."""
     if features.names:  # rare: only the code is cached
-        return conversion.instantiate(conversion.convert(fn, features), fn, _ag_module())
+        return conversion.instantiate(conversion.convert(fn, features), fn, AG_MODULE)
     converted = _instances.get(fn)
     if converted is None:
-        converted = conversion.instantiate(conversion.convert(fn), fn, _ag_module())
+        converted = conversion.instantiate(conversion.convert(fn), fn, AG_MODULE)
         try:
             _instances[fn] = converted
         except TypeError:
@@ -157,7 +152,7 @@ def converted_call(f, args, kwargs, caller_fscope=None, options=None):
     # Tracing calls library functions (tf.matmul, ...) on every op: decided once per callable.
     try:
         call_as_is = not options.user_requested and f in _CALL_AS_IS
-        overload = None if call_as_is else _builtin_overloads().get(f)
+        overload = None if call_as_is else py_builtins.BUILTIN_OVERLOADS.get(f)
     except TypeError:  # unhashable callable
         call_as_is, overload = False, None
     if call_as_is:
@@ -170,9 +165,6 @@ def converted_call(f, args, kwargs, caller_fscope=None, options=None):
         return f(*args, **kwargs)
     if isinstance(f, functools.partial):
         return converted_call(f.func, f.args + tuple(args), {**f.keywords, **kwargs}, caller_fscope, options)
-    from graphfn.function.polymorphic_function import Function
-    if isinstance(f, Function):
-        return f(*args, **kwargs)
     target, bound_self = _unwrap(f)
     if target is None or conversion.is_generated(target) or getattr(target, "__ag_do_not_convert__", False):
         return f(*args, **kwargs)
@@ -193,18 +185,9 @@ def converted_call(f, args, kwargs, caller_fscope=None, options=None):
     return converted(*args, **kwargs)
 
 
-_OVERLOADS = None
 # Plain library functions seen by converted_call, which calls them unconverted. Weak: a function
 # that goes away is forgotten.
 _CALL_AS_IS = weakref.WeakSet()
-
-
-def _builtin_overloads():
-    global _OVERLOADS
-    if _OVERLOADS is None:
-        from graphfn.autograph.operators import py_builtins
-        _OVERLOADS = dict(py_builtins.BUILTIN_OVERLOADS)
-    return _OVERLOADS
 
 
 # Entry points ------------------------------------------------------------------------------------------
@@ -240,12 +223,22 @@ def to_graph(entity, recursive=True, experimental_optional_features=None):
 
 def to_code(entity, recursive=True, experimental_optional_features=None):
     """The generated source of the converted function, as a string."""
-    from graphfn.function.polymorphic_function import Function
-    if isinstance(entity, Function):
-        entity = entity.python_function
+    entity = getattr(entity, "python_function", entity)  # a graphfn.function: the function it traces
     target, _ = _unwrap(entity)
     if target is None:
         raise ValueError("Expected a Python function or method, got %r" % (entity,))
     return conversion.source(target, conversion.Features(experimental_optional_features))
 
 
+# The `ag__` namespace generated code refers to (it lives here because converted_call, which
+# generated code calls, instantiates newly converted functions with it).
+AG_MODULE = types.ModuleType("ag__", "AutoGraph's runtime helpers, as seen by generated code.")
+for _name, _value in {
+    "converted_call": converted_call, "FunctionScope": FunctionScope,
+    "ConversionOptions": ConversionOptions, "STD": STD,
+    "if_stmt": control_flow.if_stmt, "while_stmt": control_flow.while_stmt, "for_stmt": control_flow.for_stmt,
+    "if_exp": control_flow.if_exp, "and_": logical.and_, "or_": logical.or_, "not_": logical.not_,
+    "assert_stmt": exceptions.assert_stmt, "Feature": conversion.Feature,
+    "ld": variables.ld, "autograph_artifact": autograph_artifact, "Undefined": variables.Undefined, "UndefinedReturnValue": variables.UndefinedReturnValue,
+}.items():
+    setattr(AG_MODULE, _name, _value)

@@ -6,6 +6,7 @@ closure cells. The generated code keeps the user's file name and line numbers, s
 and AutoGraph's error rewriting point at the user's source."""
 
 import ast
+import enum
 import gc
 import linecache
 import threading
@@ -88,6 +89,20 @@ def _lambda_as_function(node):
     fn = ast.FunctionDef(name="lam", args=node.args, body=[ast.copy_location(ast.Return(value=node.body), node)], decorator_list=[],
                          returns=None, type_comment=None)
     return ast.copy_location(fn, node)
+
+
+class Feature(enum.Enum):
+    """Optional conversions (TF's names), for graphfn.function's experimental_autograph_options
+    and to_code/to_graph's experimental_optional_features. ASSERT_STATEMENTS (or ALL) turns
+    `assert` on a tensor into tf.debugging.Assert; the others are accepted and change nothing."""
+
+    ALL = "ALL"
+    AUTO_CONTROL_DEPS = "AUTO_CONTROL_DEPS"
+    ASSERT_STATEMENTS = "ASSERT_STATEMENTS"
+    BUILTIN_FUNCTIONS = "BUILTIN_FUNCTIONS"
+    EQUALITY_OPERATORS = "EQUALITY_OPERATORS"
+    LISTS = "LISTS"
+    NAME_SCOPES = "NAME_SCOPES"
 
 
 class Features:

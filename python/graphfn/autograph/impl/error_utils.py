@@ -5,6 +5,7 @@ import linecache
 import os
 
 from graphfn.autograph.impl import config, conversion
+from graphfn.framework import errors
 
 
 class StagingError(Exception):
@@ -54,7 +55,6 @@ def _frames(tb):
 
 
 def _rebuild(exc, message):
-    from graphfn.framework import errors
     cls = type(exc)
     if isinstance(exc, errors.OpError):
         return cls(exc.node_def, exc.op, message)

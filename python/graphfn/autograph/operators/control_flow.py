@@ -7,11 +7,13 @@ one branch only, None values, branches or iterations that change dtype, shape or
 
 from graphfn import _core
 from graphfn import context
-from graphfn.autograph.operators import structure
+from graphfn.autograph.operators import py_builtins, structure
 from graphfn.autograph.operators.variables import Undefined, UndefinedReturnValue
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import SymbolicTensor, Tensor
 from graphfn.framework.tensor_shape import TensorShape
+from graphfn.ops import array_ops, check_ops, control_flow_ops, math_ops
+from graphfn.ops.tensor_array_ops import TensorArray
 from graphfn.util import nest
 from graphfn.util.lazy_numpy import numpy
 
@@ -20,17 +22,6 @@ _LIMITATIONS = ("See https://github.com/tensorflow/tensorflow/blob/master/tensor
 PYTHON_MAX_ITERATIONS = 100000000
 _RETURN_IN_LOOP = ("a return statement cannot be placed inside this TensorFlow loop; this may happen if a return "
                    "statement depends on a static Python condition such as a hyperparameter")
-
-
-def cf():
-    """The graph control-flow ops (imported lazily: they depend on the whole op library)."""
-    from graphfn.ops import control_flow_ops
-    return control_flow_ops
-
-
-def _ops():
-    from graphfn.ops import array_ops, math_ops
-    return array_ops, math_ops
 
 
 # Conditions ---------------------------------------------------------------------------------------
@@ -43,7 +34,7 @@ def _verify_tf_condition(cond, tag):
     dims = cond.shape.dims
     if dims is not None and dims and cond.dtype == dtypes.bool:
         if all(d == 1 for d in dims):
-            return _ops()[0].reshape(cond, [])
+            return array_ops.reshape(cond, [])
         extra = ""
     elif not extra:
         return cond
@@ -52,7 +43,6 @@ def _verify_tf_condition(cond, tag):
 
 
 def _is_tensor_array(value):
-    from graphfn.ops.tensor_array_ops import TensorArray
     return isinstance(value, TensorArray)
 
 
@@ -61,7 +51,6 @@ def _to_tensor(value):
         return value  # a TensorArray travels through cond / while_loop as its flow
     if hasattr(value, "__tf_tensor__"):
         return value.__tf_tensor__()
-    from graphfn.ops import array_ops
     return array_ops.convert_to_tensor(value)
 
 
@@ -127,7 +116,7 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
             return checker.outputs(get_state()[:nouts], tag)
         return traced
 
-    result = cf().cond(cond, branch(body, "main"), branch(orelse, "else"))
+    result = control_flow_ops.cond(cond, branch(body, "main"), branch(orelse, "else"))
     result = () if result is None else tuple(result) if isinstance(result, (list, tuple)) else (result,)
     set_state(tuple(result) + tuple(init[nouts:]))
 
@@ -140,7 +129,7 @@ def if_exp(cond, if_true, if_false, expr_repr):
 
         def branch(fn, tag):
             return lambda: checker.outputs((fn(),), tag)[0]
-        return cf().cond(cond, branch(if_true, "main"), branch(if_false, "else"))
+        return control_flow_ops.cond(cond, branch(if_true, "main"), branch(if_false, "else"))
     return if_true() if cond else if_false()
 
 
@@ -197,8 +186,6 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
 
 
 def _tf_for(iterable, extra_test, body, get_state, set_state, symbol_names, opts):
-    from graphfn.autograph.operators import py_builtins
-    array_ops, math_ops = _ops()
     info = py_builtins.range_info(iterable)
     dims = iterable.shape.dims
     if dims is not None and not dims:
@@ -230,7 +217,6 @@ def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag
     (element(index) -> iterate value, iterate names, the iterate's value for an empty range,
     the step of a tf.range iterate) and an index loop variable is added in front (`test` then
     takes the index); a tf.range loop carries its iterate too (element is None)."""
-    array_ops, math_ops = _ops()
     init = list(get_state())
     init_names = list(init)  # the values before the loop (undefined ones are replaced below)
     invariants = {id(v): TensorShape(s) if not isinstance(s, TensorShape) else s
@@ -310,10 +296,9 @@ def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag
     if opts.get("maximum_iterations") is not None:
         kwargs["maximum_iterations"] = opts["maximum_iterations"]
     invariant_structure = tuple(v.shape for v in extra) + tuple(shape_inv)
-    final = cf().while_loop(cond_fn, body_fn, loop_vars, shape_invariants=invariant_structure, **kwargs)
+    final = control_flow_ops.while_loop(cond_fn, body_fn, loop_vars, shape_invariants=invariant_structure, **kwargs)
     final = tuple(final) if isinstance(final, (list, tuple)) else (final,)
     if first0 is not None:
-        from graphfn.ops import check_ops
         names = ", ".join("the function return value" if type(init_names[i]) is UndefinedReturnValue
                           else symbol_names[i] for i in undefined)
         check_ops.Assert(math_ops.logical_not(final[extra.index(first0)]),
@@ -365,7 +350,6 @@ def _is_more_general(general, shape):
 def _probe_undefined(run_body, init, undefined, symbol_names, for_info):
     """Dtype and shape of the variables a graph loop creates, found as TensorFlow does: by tracing
     the body once in a throw-away graph (nothing of it stays in the function)."""
-    array_ops, _ = _ops()
     found = {}
     returns = [i for i in undefined if type(init[i]) is UndefinedReturnValue]
     with context.graph_context(_core.subgraph(_core.current_graph(), "")):

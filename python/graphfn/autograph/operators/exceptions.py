@@ -3,6 +3,7 @@
 import inspect
 
 from graphfn.framework.tensor import Tensor
+from graphfn.ops import check_ops
 
 
 def assert_stmt(expression1, expression2):
@@ -15,7 +16,6 @@ def assert_stmt(expression1, expression2):
     if parameters:
         raise ValueError("{} may not have any arguments".format(expression2))
     if isinstance(expression1, Tensor) or hasattr(expression1, "__tf_tensor__"):
-        from graphfn.ops import check_ops
         data = expression2()
         return check_ops.Assert(expression1, data if isinstance(data, list) else [data])
     assert expression1, expression2()

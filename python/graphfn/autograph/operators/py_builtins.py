@@ -5,6 +5,8 @@ import builtins
 
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import SymbolicTensor, Tensor
+from graphfn.ops import array_ops, math_ops
+
 
 def range_info(tensor):
     """(start, delta) of a graph tensor made by tf.range (a Range op), else None: a loop over it
@@ -19,7 +21,6 @@ def range_info(tensor):
 def range_(start_or_stop, stop=None, step=None):
     args = [a for a in (start_or_stop, stop, step) if a is not None]
     if any(isinstance(a, Tensor) for a in args):
-        from graphfn.ops import array_ops
         if stop is None:
             return array_ops.range_(start_or_stop)
         return array_ops.range_(start_or_stop, stop, 1 if step is None else step)
@@ -33,28 +34,24 @@ def len_(s):
             return dims[0]
         if dims is not None and not dims:
             raise ValueError("len requires a non-scalar tensor, got one of shape %s" % (s.shape,))
-        from graphfn.ops import array_ops
         return array_ops.shape(s)[0]
     return len(s)
 
 
 def abs_(x):
     if isinstance(x, Tensor):
-        from graphfn.ops import math_ops
         return math_ops.abs(x)
     return abs(x)
 
 
 def int_(x=0, *args):
     if isinstance(x, Tensor):
-        from graphfn.ops import math_ops
         return math_ops.cast(x, dtypes.int32)
     return int(x, *args)
 
 
 def float_(x=0.0):
     if isinstance(x, Tensor):
-        from graphfn.ops import math_ops
         return math_ops.cast(x, dtypes.float32)
     return float(x)
 

@@ -19,7 +19,7 @@ from graphfn.keras import backend
 from graphfn.keras import initializers
 from graphfn.keras.layers import input_spec as _input_spec
 from graphfn.keras.variables import Variable
-from graphfn.ops import array_ops
+from graphfn.ops import array_ops, math_ops
 from graphfn.util import nest
 
 _context = threading.local()  # .training: the resolved `training` of the innermost layer call
@@ -95,7 +95,6 @@ def _convert_input(value, dtype):
         value = array_ops.convert_to_tensor(value)
     if isinstance(value, Tensor) and value.dtype.is_floating and value.dtype != dtype:
         value = array_ops.convert_to_tensor(value)
-        from graphfn.ops import math_ops
         value = math_ops.cast(value, dtype)
     return value
 

@@ -3,6 +3,7 @@ set as attributes, the forward pass in call); the functional API (Model(inputs, 
 not implemented."""
 
 from graphfn.keras.layers.layer import Layer
+from graphfn.keras.models.summary import summary_lines
 from graphfn.keras.models.trainer import Trainer
 
 
@@ -31,7 +32,6 @@ class Model(Trainer, Layer):
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False, show_trainable=False,
                 layer_range=None):
         """Prints Keras 3's summary table (top-level layers only)."""
-        from graphfn.keras.models.summary import summary_lines
         text = "\n".join(summary_lines(self)) + "\n"
         if print_fn is None:
             print(text, end="")

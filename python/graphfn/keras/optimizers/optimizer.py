@@ -11,7 +11,7 @@ import warnings
 
 import graphfn as _tf
 from graphfn import variables as _variables
-from graphfn.keras import backend
+from graphfn.keras import backend, initializers
 from graphfn.keras.variables import Variable
 
 _keys = itertools.count()
@@ -110,7 +110,6 @@ class Optimizer:
             self._variables.append(self._learning_rate)
 
     def add_variable(self, shape, initializer="zeros", dtype=None, aggregation="none", name=None):
-        from graphfn.keras import initializers
         with backend.path_scope(self.name, owner=self):
             variable = Variable(initializers.get(initializer), shape=shape, dtype=dtype or backend.floatx(),
                                 trainable=False, name=name)
