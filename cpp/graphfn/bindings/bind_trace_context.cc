@@ -1,4 +1,5 @@
 // This thread's TraceContext (tracing/trace_context.h) seen from Python: converts and forwards.
+#include <pybind11/detail/exception_translation.h>
 #include <pybind11/stl.h>
 
 #include "graphfn/bindings/bind.h"
@@ -19,6 +20,27 @@ Owner own(py::handle object) {
 }
 
 py::object owned(const Owner& owner) { return *static_cast<const py::object*>(owner.get()); }
+
+// note_variable_read(variable): called on every read of a trainable variable, eager ones
+// included, so it is a plain METH_O function (pybind11's dispatch would cost more than the check).
+// `variable` is a graphfn.Variable whose `_handle` is an eager resource tensor while traced
+// through a captured handle.
+PyObject* note_variable_read(PyObject*, PyObject* variable) {
+  TraceContext& context = TraceContext::current();
+  if (!context.recording_variable_reads()) Py_RETURN_NONE;
+  try {
+    py::object handle = py::reinterpret_steal<py::object>(PyObject_GetAttrString(variable, "_handle"));
+    if (!handle) return nullptr;
+    if (const Tensor* t = eager_tensor_ptr(handle)) context.note_variable_read(*t, own(variable));
+  } catch (...) {
+    py::detail::try_translate_exceptions();
+    return nullptr;
+  }
+  Py_RETURN_NONE;
+}
+
+PyMethodDef g_note_variable_read{"note_variable_read", note_variable_read, METH_O,
+                                 "Remembers a trainable variable read in the trace in progress."};
 
 }  // namespace
 
@@ -51,13 +73,8 @@ void bind_trace_context(py::module_& m) {
     if (!s.ok()) throw py::value_error(s.message());  // TF raises these as ValueError
   });
   m.def("note_variable_created", [] { TraceContext::current().note_variable_created(); });
-  // `variable` is a graphfn.Variable whose `_handle` is an eager resource tensor.
-  m.def("note_variable_read", [](py::handle variable) {
-    TraceContext& context = TraceContext::current();
-    if (!context.recording_variable_reads()) return;
-    const Tensor* handle = eager_tensor_ptr(variable.attr("_handle"));
-    if (handle) context.note_variable_read(*handle, own(variable));
-  });
+  m.add_object("note_variable_read",
+                py::reinterpret_steal<py::object>(PyCFunction_NewEx(&g_note_variable_read, nullptr, m.attr("__name__").ptr())));
 
   m.def("eager_name_scope", [] { return TraceContext::current().eager_name_scope(); });
   m.def("set_eager_name_scope", [](std::string scope) { TraceContext::current().set_eager_name_scope(std::move(scope)); });
