@@ -186,6 +186,7 @@ class _TracedVariable(Variable):
     def __init__(self, variable, handle):
         self.__dict__.update(variable.__dict__)
         self._handle = handle
+        self._traced_from = variable  # the caller's variable (state keyed by variable, e.g. optimizer slots)
 
 
 def _initial_tensor(initial_value, dtype):

@@ -219,4 +219,19 @@ def f():
 
 f()
 '''),
+    case("variables/keras_optimizer_variable_argument", '''
+opt = tf.keras.optimizers.Adam(0.1)
+v = tf.Variable([1.0, -2.0])
+
+@tf.function
+def step(v):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(v * v)
+    grads = tape.gradient(loss, [v])
+    opt.apply_gradients(zip(grads, [v]))
+    return loss
+
+losses = [step(v) for _ in range(3)]
+(losses, v, int(opt.iterations.numpy()), step.experimental_get_tracing_count())
+''', rtol=1e-6),
 ]
