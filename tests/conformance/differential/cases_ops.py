@@ -298,4 +298,12 @@ tf.reduce_prod(tf.TensorShape([None, 3]))
     case("ops/tensor_shape_to_float", '''
 tf.convert_to_tensor(tf.TensorShape([4, 10]), tf.float32)
 '''),
+    case("ops/tensor_shape_constant_in_function", '''
+@tf.function
+def f(t):
+    return tf.constant(t.shape)
+
+f(tf.ones([2, 3]))
+''', deliberate="tf.constant(shape) converts a fully known TensorShape inside a function as it does eagerly; "
+                   "TF 2.21's graph-mode constant does not know TensorShape and raises"),
 ]
