@@ -7,6 +7,7 @@ args: ... and kwargs: ... for signature: (x: TensorSpec(...), ...)."."""
 from graphfn import _core
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
+from graphfn.variables import Variable
 
 
 def bind_arguments(signature, input_signature, args, kwargs):
@@ -151,7 +152,6 @@ def _cast(value, spec):
 
 
 def _cast_leaf(value, spec):
-    from graphfn.variables import Variable
     if isinstance(value, TensorSpec):
         return value
     if isinstance(value, Variable) and value.dtype != spec.dtype:
