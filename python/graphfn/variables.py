@@ -17,6 +17,10 @@ from graphfn.util.tf_export import tf_export
 class Variable:
     """A tensor-valued variable, as tf.Variable."""
 
+    # As for tensors: NumPy defers `ndarray op variable` to the variable's reflected operator,
+    # so `X_np @ v` is a tensor the tape sees, not a NumPy array.
+    __array_priority__ = 100
+
     def __init__(self, initial_value=None, trainable=None, validate_shape=True, caching_device=None,
                  name=None, variable_def=None, dtype=None, import_scope=None, constraint=None,
                  synchronization=None, aggregation=None, shape=None):
@@ -182,6 +186,7 @@ class _TracedVariable(Variable):
     def __init__(self, variable, handle):
         self.__dict__.update(variable.__dict__)
         self._handle = handle
+        self._traced_from = variable  # the caller's variable (state keyed by variable, e.g. optimizer slots)
 
 
 def _initial_tensor(initial_value, dtype):

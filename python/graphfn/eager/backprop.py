@@ -166,7 +166,8 @@ class GradientTape:
                               "gradient ops to be recorded on the tape, leading to increased CPU and memory usage). "
                               "Only call GradientTape.gradient inside the context if you actually want to trace the "
                               "gradient in order to compute higher order derivatives.")
-        flat_targets = [_handle_or_self(t) for t in nest.flatten(target)]
+        target_values = nest.flatten(target)
+        flat_targets = [_handle_or_self(t) for t in target_values]
         flat_sources = nest.flatten(sources)
         for s in flat_sources:
             s.dtype  # TF reads every source's dtype first: AttributeError for non-tensors
@@ -174,6 +175,7 @@ class GradientTape:
         source_tensors = [_handle_or_self(s) for s in flat_sources]
         if output_gradients is not None:
             output_gradients = nest.flatten(output_gradients)
+        output_gradients = _seed_variable_targets(target_values, output_gradients)
         if self._symbolic():
             flat_grads = _symbolic_gradient(self._tape.gradient, flat_targets, source_tensors, output_gradients)
         else:
@@ -215,14 +217,16 @@ class GradientTape:
             self._pop_tape()
         flat_sources = nest.flatten(sources)
         source_tensors = [_handle_or_self(s) for s in flat_sources]
-        target = _handle_or_self(target)
         unconnected_gradients = UnconnectedGradients(unconnected_gradients)
+        # Shape and dtype of the target's value (a Variable target is differentiated as its handle).
         target_shape = _static_dims(target, "GradientTape.jacobian")
+        target_dtype = target.dtype
+        target = _handle_or_self(target)
         n = math.prod(target_shape)
         rows = [[] for _ in flat_sources]
         for i in range(n):
-            one_hot = ops.Reshape(ops.OneHot(i, n, ops.Cast(1, DstT=target.dtype),
-                                             ops.Cast(0, DstT=target.dtype)), target_shape)
+            one_hot = ops.Reshape(ops.OneHot(i, n, ops.Cast(1, DstT=target_dtype),
+                                             ops.Cast(0, DstT=target_dtype)), target_shape)
             grads = self._flat_gradient([target], source_tensors, [one_hot])
             for k, g in enumerate(grads):
                 rows[k].append(g)
@@ -309,6 +313,25 @@ def _symbolic_gradient(differentiate, targets, sources, output_gradients):
 
 def _handle_or_self(value):
     return value.handle if _is_variable(value) else value
+
+
+def _seed_variable_targets(targets, output_gradients):
+    """The output gradients with a seed for each Variable target that has none: ones of the
+    variable's dtype and shape (the tape's default seed, OnesLike of the target, cannot be made
+    for the variable's resource handle). So `gradient(v, [v, w])` is [ones, None], as TF."""
+    if not any(_is_variable(t) for t in targets):
+        return output_gradients
+    if output_gradients is not None and len(output_gradients) != len(targets):
+        return output_gradients  # the tape reports the mismatch
+    seeds = list(output_gradients) if output_gradients is not None else [None] * len(targets)
+    for i, t in enumerate(targets):
+        if not _is_variable(t):
+            continue
+        if seeds[i] is None:
+            seeds[i] = ops.OnesLike(ops.ReadVariableOp(t.handle, dtype=t.dtype))
+        elif not isinstance(seeds[i], Tensor):
+            seeds[i] = _core.to_tensor(seeds[i], t.dtype.as_datatype_enum)
+    return seeds
 
 
 def _zeros_like(source):

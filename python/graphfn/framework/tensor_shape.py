@@ -1,5 +1,10 @@
 """TensorShape: a possibly partially known shape, printed the way TensorFlow prints it."""
 
+from graphfn import _core
+from graphfn.framework import dtypes
+
+_INT32_LIMIT = 2 ** 31
+
 
 class TensorShape:
     """Dimensions are ints or None (unknown); `dims is None` means unknown rank."""
@@ -101,6 +106,24 @@ class TensorShape:
 
     def __reduce__(self):
         return TensorShape, (self.dims,)
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        """TF's conversion of a shape to a tensor (tf.reduce_prod(v.shape), tf.zeros(x.shape)): a
+        1-D int32 tensor of the dims (int64 when one does not fit int32); only for fully known
+        shapes, and only to an integer dtype."""
+        if not self.is_fully_defined():
+            raise ValueError("Cannot convert a partially known TensorShape %s to a Tensor." % self)
+        if dtype is None:
+            dtype = dtypes.int64 if any(d >= _INT32_LIMIT for d in self._dims) else dtypes.int32
+        else:
+            dtype = dtypes.as_dtype(dtype)
+            if dtype not in (dtypes.int32, dtypes.int64):
+                raise TypeError("Cannot convert TensorShape %s to dtype %s. Allowed dtypes are tf.int32 and "
+                                "tf.int64." % (self, dtype))
+            if dtype == dtypes.int32 and any(d >= _INT32_LIMIT for d in self._dims):
+                raise ValueError("Cannot convert TensorShape %s to dtype int32; a dimension is too large. "
+                                 "Consider using tf.int64." % self)
+        return _core.to_tensor(list(self._dims), dtype.as_datatype_enum)
 
 
 def _dimension(value, shape):

@@ -13,8 +13,9 @@ import weakref
 from graphfn import _core
 from graphfn import context
 from graphfn.eager import backprop as _backprop
-from graphfn.framework.tensor import EagerTensor, Tensor
+from graphfn.framework.tensor import EagerTensor
 from graphfn.framework.tensor_spec import TensorSpec
+from graphfn.function import binding
 from graphfn.function import retracing
 from graphfn.function import trace_type as trace_types
 from graphfn.function import tracing
@@ -81,16 +82,7 @@ class Function(_core.FunctionBase):
         return self._concrete_function_for(self._bind(args, kwargs))[0]
 
     def _bind(self, args, kwargs):
-        try:
-            bound = self._signature.bind(*args, **kwargs)
-        except TypeError as e:
-            raise TypeError("Binding inputs to tf.function failed due to `%s`. Received args: %s and "
-                            "kwargs: %s for signature: %s." % (e, args, kwargs, _signature_text(self._signature))) from None
-        bound.apply_defaults()
-        arguments = bound.arguments
-        if self._input_signature is not None:
-            _apply_input_signature(self._name, self._signature, self._input_signature, arguments)
-        return arguments
+        return binding.bind_arguments(self._signature, self._input_signature, args, kwargs)
 
     def _concrete_function_for(self, arguments):
         """(ConcreteFunction, whether this call traced)."""
@@ -153,7 +145,7 @@ class Function(_core.FunctionBase):
     def _with_signature_specs(self, arguments):
         """input_signature: the parameters it covers are traced (and keyed) as their specs."""
         arguments = dict(arguments)
-        for name, spec, position in _signature_slots(self._signature, self._input_signature):
+        for name, spec, position in binding.signature_slots(self._signature, self._input_signature):
             if position is None:
                 arguments[name] = spec
             elif position < len(arguments[name]):
@@ -249,18 +241,6 @@ def _tensors_are_the_positional_args(flat, args):
     return len(tensors) == len(flat) and all(a is b for a, b in zip(tensors, flat))
 
 
-def _signature_text(signature):
-    """The Python signature as TF prints it in binding errors: defaults are not shown."""
-    params = [p.replace(default=_CapturedDefault()) if p.default is not inspect.Parameter.empty else p
-              for p in signature.parameters.values()]
-    return str(signature.replace(parameters=params))
-
-
-class _CapturedDefault:
-    def __repr__(self):
-        return "<captured_default_value>"
-
-
 def _key_is_subtype(key, other):
     return len(key) == len(other) and all(
         n1 == n2 and trace_types.is_subtype(t1, t2) for (n1, t1), (n2, t2) in zip(key, other))
@@ -298,53 +278,6 @@ def _check_input_signature(input_signature):
             raise TypeError("input_signature must be a possibly nested sequence of TensorSpec objects, got "
                             "invalid args %r with types %r." % (spec, type(spec)))
     return tuple(input_signature)
-
-
-def _signature_slots(signature, input_signature):
-    """(parameter name, spec, position in *args or None) for each spec of input_signature: specs
-    cover the positional parameters in order, then the elements of *args."""
-    slots, specs = [], list(input_signature)
-    for param in signature.parameters.values():
-        if not specs:
-            break
-        if param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
-            slots.append((param.name, specs.pop(0), None))
-        elif param.kind == param.VAR_POSITIONAL:
-            slots.extend((param.name, spec, i) for i, spec in enumerate(specs))
-            specs = []
-    return slots
-
-
-def _apply_input_signature(name, signature, input_signature, arguments):
-    """Casts the arguments covered by input_signature to tensors of the spec's dtype; the trace
-    uses the specs themselves, so None dimensions stay unknown."""
-
-    def cast(value, spec):
-        if isinstance(value, TensorSpec):
-            return value
-        if isinstance(value, Tensor) and value.dtype != spec.dtype:
-            ok = False
-        else:
-            try:
-                value = _core.to_tensor(value, spec.dtype.as_datatype_enum, True)
-                ok = spec.shape.is_compatible_with(value.shape)
-            except (TypeError, ValueError):
-                ok = False
-        if not ok:
-            given = TensorSpec(value.shape, value.dtype) if isinstance(value, Tensor) else value
-            raise TypeError(
-                "Binding inputs to tf.function failed due to `Can not cast %r to %r`. Received args: "
-                "%r and kwargs: {} for signature: %s." % (given, spec, tuple(arguments.values()),
-                                                          _signature_text(signature)))
-        return value
-
-    for param_name, spec, position in _signature_slots(signature, input_signature):
-        if position is None:
-            arguments[param_name] = cast(arguments[param_name], spec)
-        elif position < len(arguments[param_name]):
-            values = list(arguments[param_name])
-            values[position] = cast(values[position], spec)
-            arguments[param_name] = tuple(values)
 
 
 @tf_export("function")

@@ -59,10 +59,17 @@ def autopack(values):
     return ops.named("Pack", "packed")(convert_n_same_dtype(items), axis=0)
 
 
+def _known_dims(shape):
+    """A TensorShape argument's dims; a partially known shape raises TF's conversion error."""
+    if not shape.is_fully_defined():
+        shape.__tf_tensor__()  # raises ValueError("Cannot convert a partially known TensorShape ...")
+    return shape.as_list()
+
+
 def _shape_arg(value):
     """A shape, permutation or other integer-vector argument: a list holding tensors is packed."""
     if isinstance(value, TensorShape):
-        return value.as_list()
+        return _known_dims(value)
     if isinstance(value, (list, tuple)) and has_tensor(value):
         return autopack(value)
     return value
@@ -83,7 +90,7 @@ def to_tensor(value, dtype=None, dtype_hint=None):
         return value
     dtype = None if dtype is None else dtypes.as_dtype(dtype)
     if hasattr(value, "__tf_tensor__") and not isinstance(value, TENSOR_TYPES):
-        value = value.__tf_tensor__()
+        value = _protocol_tensor(value, dtype, dtype_hint)
     if isinstance(value, SymbolicTensor):
         return _check_dtype(value, dtype)
     try:
@@ -101,6 +108,26 @@ def to_tensor(value, dtype=None, dtype_hint=None):
         raise
 
 
+def _protocol_tensor(value, dtype, dtype_hint):
+    """value.__tf_tensor__ asked for `dtype`, else for the hint when the value can honour it (a
+    TensorShape converts to int32 or int64; a Variable gives its value, dtype-checked later)."""
+    if dtype is None and dtype_hint is not None:
+        try:
+            return value.__tf_tensor__(dtypes.as_dtype(dtype_hint))
+        except (TypeError, ValueError):
+            pass
+    return value.__tf_tensor__(dtype)
+
+
+def _constant_dims(shape):
+    """tf.constant(shape) takes the dims as a list of Python ints (so any dtype may be asked
+    for); TF fails on an unknown rank as len() does, and on the first unknown dim as on any None."""
+    len(shape)  # ValueError("Cannot take the length of shape with unknown rank.")
+    if shape.is_fully_defined():
+        return shape.as_list()
+    raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
+
+
 @tf_export("constant")
 def constant(value, dtype=None, shape=None, name="Const"):
     """A tensor from a Python value, NumPy array or tensor; `dtype` may cast, `shape` may
@@ -112,6 +139,8 @@ def constant(value, dtype=None, shape=None, name="Const"):
     enum = 0 if dtype is None else dtypes.as_dtype(dtype).as_datatype_enum
     if isinstance(value, TENSOR_TYPES) and enum and value._dtype_enum != enum:
         value = value.numpy()
+    if isinstance(value, TensorShape):
+        value = _constant_dims(value)
     try:
         t = _core.to_tensor(value, enum, True)
     except (TypeError, ValueError):
@@ -191,7 +220,7 @@ def shape_tensor(shape):
     if isinstance(shape, TENSOR_TYPES):
         return shape
     if isinstance(shape, TensorShape):
-        shape = shape.as_list()
+        shape = _known_dims(shape)
     elif isinstance(shape, _INTEGRAL) and not isinstance(shape, bool):
         shape = [shape]
     if isinstance(shape, (list, tuple)):
@@ -371,7 +400,7 @@ _SMALL_CONSTANT = 1000
 def _filled(shape, dtype, value, name=None, default_name="Fill"):
     dtype = dtypes.as_dtype(dtype)
     if tracing() and not has_tensor(shape):
-        dims = shape.as_list() if isinstance(shape, TensorShape) else shape
+        dims = _known_dims(shape) if isinstance(shape, TensorShape) else shape
         dims = list(dims) if isinstance(dims, (list, tuple)) else [dims]
         if all(isinstance(d, _INTEGRAL) and d >= 0 for d in dims) and math.prod(dims) < _SMALL_CONSTANT:
             return constant(value, dtype=dtype, shape=dims, name=name or default_name)

@@ -3,11 +3,12 @@ tf.functions that dispatch a call to the first saved trace whose signature accep
 restored functions do; nothing is traced again), concrete functions, and signatures."""
 
 import collections.abc
+import inspect
 
 from graphfn import _core
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
-from graphfn.function import polymorphic_function
+from graphfn.function import binding
 from graphfn.function.concrete_function import ConcreteFunction, _spec_or_value
 from graphfn.module.module import Module
 from graphfn.util import nest
@@ -94,15 +95,8 @@ class RestoredFunction:
         if not self.concrete_functions:
             raise ValueError("Found zero restored functions for caller function.")
         if self._input_signature is not None:
-            try:
-                bound = self._signature.bind(*args, **kwargs)
-            except TypeError as e:
-                raise TypeError("Binding inputs to tf.function failed due to `%s`. Received args: %s and kwargs: %s "
-                                "for signature: %s." % (e, args, kwargs,
-                                                        polymorphic_function._signature_text(self._signature))) from None
-            bound.apply_defaults()
-            polymorphic_function._apply_input_signature(self._name, self._signature, self._input_signature,
-                                                        bound.arguments)
+            arguments = binding.bind_arguments(self._signature, self._input_signature, args, kwargs)
+            bound = inspect.BoundArguments(self._signature, arguments)
             args, kwargs = bound.args, bound.kwargs
         for concrete, specs in zip(self.concrete_functions, self._specs):
             flat = _match(concrete, specs, args, kwargs)

@@ -214,4 +214,21 @@ for _ in range(50):
     b.assign_sub(0.05 * db)
 (round(float(w.numpy()), 3), round(float(b.numpy()), 3), round(float(loss.numpy()), 4))
 '''),
+    case("gradients/variable_target_is_source", '''
+v0 = tf.Variable(2.0); v1 = tf.Variable(3.0)
+with tf.GradientTape(persistent=True) as tape:
+    y = v0 * v1
+(tape.gradient(v0, [v0, v1]), tape.gradient([v0, y], [v0, v1]), tape.gradient(v1, v1))
+'''),
+    case("gradients/variable_target_is_source_in_function", '''
+v0 = tf.Variable(2.0); v1 = tf.Variable([1.0, 2.0])
+
+@tf.function
+def f(v):
+    with tf.GradientTape() as tape:
+        pass
+    return tape.gradient(v, [v, v0]), tape.gradient(v1, v1)
+
+f(v0)
+'''),
 ]

@@ -278,4 +278,32 @@ x = tf.constant([0.0, 1.0, -1.0])
 e = tf.zeros([0, 3])
 (e, tf.reduce_sum(e, 0), tf.reduce_sum(e), tf.concat([e, tf.ones([1, 3])], 0), tf.reduce_max(tf.zeros([0])))
 '''),
+    case("ops/tensor_shape_converts", '''
+layer = tf.keras.layers.Dense(10)
+layer.build((None, 4))
+x = tf.ones([2, 3])
+(tf.reduce_prod(layer.kernel.shape), tf.convert_to_tensor(x.shape, tf.int64), tf.zeros(x.shape),
+ tf.reshape(tf.range(6), x.shape), tf.constant(x.shape, tf.float32))
+'''),
+    case("ops/tensor_shape_converts_in_function", '''
+@tf.function
+def f(t):
+    return tf.reduce_prod(t.shape), tf.convert_to_tensor(t.shape), tf.fill(t.shape, 2.0)
+
+f(tf.ones([2, 3]))
+'''),
+    case("ops/tensor_shape_partially_known", '''
+tf.reduce_prod(tf.TensorShape([None, 3]))
+'''),
+    case("ops/tensor_shape_to_float", '''
+tf.convert_to_tensor(tf.TensorShape([4, 10]), tf.float32)
+'''),
+    case("ops/tensor_shape_constant_in_function", '''
+@tf.function
+def f(t):
+    return tf.constant(t.shape)
+
+f(tf.ones([2, 3]))
+''', deliberate="tf.constant(shape) converts a fully known TensorShape inside a function as it does eagerly; "
+                   "TF 2.21's graph-mode constant does not know TensorShape and raises"),
 ]

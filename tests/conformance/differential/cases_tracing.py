@@ -280,4 +280,26 @@ print(f("double", tf.constant(4)))
 print(f("same", tf.constant(4)))
 print(f("double", tf.constant(5)))
 '''),
+    case("tracing/input_signature_mismatch_text", '''
+@tf.function(input_signature=[tf.TensorSpec([None], tf.int32)])
+def f(x, scale=2):
+    return x * scale
+
+f(tf.constant([1.0]))
+'''),
+    case("tracing/input_signature_nested_specs", '''
+@tf.function(input_signature=[{"a": tf.TensorSpec([None], tf.float32), "b": [tf.TensorSpec([], tf.int32)]}])
+def f(x):
+    return x["a"] * tf.cast(x["b"][0], tf.float32)
+
+print(f({"a": [1.0, 2.0], "b": [3]}))
+f({"a": [1.0], "b": [tf.constant(1.5)]})
+'''),
+    case("tracing/input_signature_varargs_too_many", '''
+@tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+def f(*args):
+    return args[0]
+
+f(1.0, 2.0)
+'''),
 ]

@@ -194,4 +194,44 @@ def f(x):
 
 print([op.type for op in f.get_concrete_function(tf.constant(1.0)).graph.get_operations()])
 ''', deliberate="captured variables are constants of the graph, not Placeholders fed per call"),
+    case("variables/numpy_left_operand", '''
+v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+X = np.array([[1.0, 0.5], [2.0, -1.0]], dtype=np.float32)
+(X @ v, np.float32(3) * v, X + v, X - v, X / v, X < v, np.float64(2) ** v)
+'''),
+    case("variables/numpy_left_operand_gradient", '''
+v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+X = np.array([[1.0, 0.5], [2.0, -1.0]], dtype=np.float32)
+with tf.GradientTape() as tape:
+    loss = tf.reduce_sum(X @ v) + tf.reduce_sum(np.float32(3) * v)
+tape.gradient(loss, v)
+'''),
+    case("variables/numpy_left_operand_in_function", '''
+v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+X = np.array([[1.0, 0.5], [2.0, -1.0]], dtype=np.float32)
+
+@tf.function
+def f():
+    with tf.GradientTape() as tape:
+        y = X @ v
+        loss = tf.reduce_sum(y)
+    return y, tape.gradient(loss, v)
+
+f()
+'''),
+    case("variables/keras_optimizer_variable_argument", '''
+opt = tf.keras.optimizers.Adam(0.1)
+v = tf.Variable([1.0, -2.0])
+
+@tf.function
+def step(v):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(v * v)
+    grads = tape.gradient(loss, [v])
+    opt.apply_gradients(zip(grads, [v]))
+    return loss
+
+losses = [step(v) for _ in range(3)]
+(losses, v, int(opt.iterations.numpy()), step.experimental_get_tracing_count())
+''', rtol=1e-6),
 ]

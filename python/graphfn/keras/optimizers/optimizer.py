@@ -17,9 +17,16 @@ from graphfn.keras.variables import Variable
 _keys = itertools.count()
 
 
+def _source_variable(variable):
+    """The caller's variable behind the copy a traced function makes of a variable argument (the
+    copy holds the graph's handle and lives for one trace only)."""
+    return variable.__dict__.get("_traced_from", variable)
+
+
 def _var_key(variable):
-    """A stable key of a variable. Kept in its __dict__, so the copy a traced function makes
-    of a variable argument has the same key."""
+    """A stable key of a variable, kept on the caller's variable: a function traced twice (as on
+    a first call that creates slot variables) sees two copies of a variable argument, one key."""
+    variable = _source_variable(variable)
     key = variable.__dict__.get("_optimizer_key")
     if key is None:
         key = variable.__dict__["_optimizer_key"] = next(_keys)
@@ -132,7 +139,7 @@ class Optimizer:
         """Records the variables this optimizer updates (subclasses add their slots)."""
         for variable in variables:
             self._trainable_variables_indices[_var_key(variable)] = len(self._trainable_variables)
-            self._trainable_variables.append(variable)
+            self._trainable_variables.append(_source_variable(variable))
         self.built = True
 
     def _get_variable_index(self, variable):
