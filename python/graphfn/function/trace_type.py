@@ -165,6 +165,19 @@ def trace_type(value, aliases=None):
         return Literal(value)
 
 
+def trace_type_for_call_cache(value):
+    """The trace type of a leaf the C++ call cache cannot key itself (an object with its own
+    equality, an int beyond 64 bits, an enum member), or None to leave the call to Python: values
+    that become tensors, containers C++ does not walk, and values without a trace type."""
+    from graphfn.variables import Variable
+    if isinstance(value, (Tensor, TensorSpec, Variable, list, tuple, dict, weakref.ref)) or is_ndarray(value):
+        return None
+    try:
+        return trace_type(value)
+    except TypeError:
+        return None
+
+
 def is_subtype(a, b):
     """True when a call of type `a` may use a trace made for type `b`."""
     if a == b:
