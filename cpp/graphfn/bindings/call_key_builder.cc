@@ -160,31 +160,45 @@ bool CallKeyBuilder::add_value(PyObject* v, int depth) {
 bool CallKeyBuilder::add_dict(PyObject* dict, int depth) {
   // nest's order: sorted keys. Only str keys are keyed here (code-point order is UTF-8 order).
   struct Item {
-    std::string_view key;
+    std::string_view key;  // the UTF-8 of key_object
+    PyObject* key_object;  // new references: Python code run below must not free them
     PyObject* value;
   };
-  std::vector<Item> items;
-  items.reserve(PyDict_GET_SIZE(dict));
-  std::vector<py::object> keep;  // the values stay alive while Python code may run below
+  constexpr Py_ssize_t kInline = 8;  // small dicts need no allocation
+  const Py_ssize_t n = PyDict_GET_SIZE(dict);
+  Item inline_items[kInline];
+  std::vector<Item> heap_items(n > kInline ? n : 0);
+  Item* items = n > kInline ? heap_items.data() : inline_items;
+  Py_ssize_t count = 0;
+  struct Release {
+    Item* items;
+    Py_ssize_t* count;
+    ~Release() {
+      for (Py_ssize_t i = 0; i < *count; ++i) {
+        Py_DECREF(items[i].key_object);
+        Py_DECREF(items[i].value);
+      }
+    }
+  } release{items, &count};
   PyObject *k = nullptr, *item = nullptr;
   Py_ssize_t pos = 0;
-  while (PyDict_Next(dict, &pos, &k, &item)) {
+  while (count < n && PyDict_Next(dict, &pos, &k, &item)) {
     if (!PyUnicode_CheckExact(k)) return false;
     Py_ssize_t size = 0;
-    const char* s = PyUnicode_AsUTF8AndSize(k, &size);
+    const char* s = PyUnicode_AsUTF8AndSize(k, &size);  // cached in the (interned or held) key
     if (!s) {
       PyErr_Clear();
       return false;
     }
-    items.push_back(Item{std::string_view(s, size), item});
-    keep.push_back(py::reinterpret_borrow<py::object>(k));
-    keep.push_back(py::reinterpret_borrow<py::object>(item));
+    Py_INCREF(k);
+    Py_INCREF(item);
+    items[count++] = Item{std::string_view(s, size), k, item};
   }
-  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.key < b.key; });
-  key_.begin_dict(items.size());
-  for (const Item& it : items) {
-    key_.add_string(it.key, false);
-    if (!add_value(it.value, depth + 1)) return false;
+  std::sort(items, items + count, [](const Item& a, const Item& b) { return a.key < b.key; });
+  key_.begin_dict(static_cast<size_t>(count));
+  for (Py_ssize_t i = 0; i < count; ++i) {
+    key_.add_string(items[i].key, false);
+    if (!add_value(items[i].value, depth + 1)) return false;
   }
   return true;
 }
