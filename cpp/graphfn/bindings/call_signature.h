@@ -23,7 +23,6 @@ class CallSignature {
   CallSignature() = default;
   explicit CallSignature(std::vector<Parameter> parameters);
 
-  bool empty() const { return parameters_.empty() && !set_; }
   size_t size() const { return parameters_.size(); }
 
   // One value per parameter, in parameter order (*args as a tuple, **kwargs as a dict); false
