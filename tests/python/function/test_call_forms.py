@@ -149,6 +149,32 @@ def test_methods_have_one_function_per_instance_answered_from_cpp():
     assert Scaler.m.__get__(m1, Scaler) is m1.m
 
 
+class Doubler(tf.keras.layers.Layer):
+    def build(self, input_shape):
+        self.k = self.add_weight(shape=(), initializer="ones")
+
+    def call(self, x):
+        return x * self.k * 2.0
+
+    @tf.function
+    def apply(self, x, scale=1.0):
+        return self(x) * scale
+
+
+def test_keras_layer_methods_hit_the_cache_and_keep_gradients():
+    layer = Doubler()
+    x = tf.constant([1.0, 2.0])
+    # TF 2.21: [2.0, 4.0] twice, tracing count 2 (the first trace built the layer), gradient 6.0.
+    assert layer.apply(x).numpy().tolist() == [2.0, 4.0]
+    before = hits(layer.apply)
+    assert layer.apply(x=x, scale=1.0).numpy().tolist() == [2.0, 4.0]
+    assert layer.apply.experimental_get_tracing_count() == 2
+    with tf.GradientTape() as t:
+        y = tf.reduce_sum(layer.apply(x))
+    assert t.gradient(y, layer.k).numpy() == 6.0
+    assert hits(layer.apply) - before == 2
+
+
 def test_objects_are_keyed_by_identity():
     class Plain:
         pass
