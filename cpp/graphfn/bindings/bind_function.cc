@@ -6,6 +6,7 @@
 // `self._call_slow(args, kwargs)`, which traces if needed and then offers the call back to the
 // cache with `_fast_insert`. Methods: FunctionBase's tp_descr_get slot finds the instance's own
 // Function in a table instead of running Python.
+#include <memory>
 #include <unordered_map>
 
 #include <pybind11/detail/exception_translation.h>
@@ -50,7 +51,14 @@ struct CallScratch {
 
 class ScratchLease {
  public:
-  ScratchLease() : scratch_(depth_++ == 0 ? &shared_ : &own_) {}
+  ScratchLease() {
+    if (depth_++ == 0) {
+      scratch_ = &shared_;
+    } else {
+      own_ = std::make_unique<CallScratch>();
+      scratch_ = own_.get();
+    }
+  }
   ~ScratchLease() {
     --depth_;
     scratch_->clear();  // drops Python references while the GIL is held
@@ -61,8 +69,8 @@ class ScratchLease {
  private:
   static thread_local int depth_;
   static thread_local CallScratch shared_;
-  CallScratch own_;
-  CallScratch* scratch_;
+  std::unique_ptr<CallScratch> own_;
+  CallScratch* scratch_ = nullptr;
 };
 thread_local int ScratchLease::depth_ = 0;
 thread_local CallScratch ScratchLease::shared_;

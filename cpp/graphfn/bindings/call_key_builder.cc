@@ -205,6 +205,8 @@ bool CallKeyBuilder::add_dict(PyObject* dict, int depth) {
 
 bool CallKeyBuilder::add_variable(PyObject* variable) {
   static PyObject* handle_name = interned("_handle");
+  // `_trainable`, as created: a Keras variable's `trainable` flag may change later, but TF keys
+  // and watches the underlying variable (function/trace_type.py does the same).
   static PyObject* trainable_name = interned("_trainable");
   py::object handle = py::reinterpret_steal<py::object>(PyObject_GetAttr(variable, handle_name));
   py::object trainable = py::reinterpret_steal<py::object>(PyObject_GetAttr(variable, trainable_name));

@@ -243,7 +243,7 @@ def _watch_variable_arguments(arguments):
     from graphfn.variables import Variable
     for value in arguments.values():
         for leaf in nest.flatten(value):
-            if isinstance(leaf, Variable) and leaf.trainable:
+            if isinstance(leaf, Variable) and leaf._trainable:  # as created, like TF (Keras may flip `trainable`)
                 _backprop.variable_accessed(leaf)
 
 

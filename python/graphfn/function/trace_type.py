@@ -134,7 +134,8 @@ def trace_type(value, aliases=None):
         aliases = {}
     if isinstance(value, Variable):
         alias = aliases.setdefault(id(value._handle), len(aliases))
-        return VariableSpec(value.shape, value.dtype, value.trainable, alias)
+        # trainable as created (TF keys a Keras variable by its underlying variable's flag)
+        return VariableSpec(value.shape, value.dtype, value._trainable, alias)
     if isinstance(value, Tensor):
         return TensorSpec(value.shape, value.dtype)
     if is_ndarray(value):

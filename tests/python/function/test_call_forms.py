@@ -175,6 +175,24 @@ def test_keras_layer_methods_hit_the_cache_and_keep_gradients():
     assert hits(layer.apply) - before == 2
 
 
+def test_keras_variables_are_keyed_and_watched_by_the_trainable_flag_they_were_created_with():
+    v, w = tf.keras.Variable(1.0), tf.keras.Variable(1.0)
+    w.trainable = False
+
+    @tf.function
+    def f(u):
+        return u * 2.0
+
+    f(v)
+    before = hits(f)
+    f(v), f(w), f(w)
+    assert f.experimental_get_tracing_count() == 1  # TF 2.21: 1
+    assert hits(f) - before == 3
+    with tf.GradientTape() as t:
+        f(w)
+    assert len(t.watched_variables()) == 1  # TF 2.21 watches the underlying variable
+
+
 def test_objects_are_keyed_by_identity():
     class Plain:
         pass
