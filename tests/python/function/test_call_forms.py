@@ -5,6 +5,8 @@ gradients as TensorFlow 2.21. Expected values were recorded from TF 2.21 (values
 counts) or follow by arithmetic; `_fast_hit_count()` shows which calls the C++ cache answered."""
 
 import collections
+import dataclasses
+import enum
 import threading
 
 import numpy as np
@@ -209,6 +211,42 @@ def test_objects_are_keyed_by_identity():
     assert hits(obj) - before == 1
     obj(o2, a)
     assert obj.experimental_get_tracing_count() == 2  # TF: 2
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    n: int
+
+
+class Mode(enum.Enum):
+    A = 1
+    B = 2
+
+
+def test_objects_with_their_own_equality_are_keyed_by_python_and_answered_by_cpp():
+    @tf.function
+    def f(x, cfg, mode=Mode.A):
+        return x * cfg.n if mode is Mode.A else x - cfg.n
+
+    x, cfg = tf.constant(2.0), Config(3)
+    # TF 2.21: 6.0 three times with one trace, then -1.0 twice with a second.
+    assert f(x, cfg).numpy() == 6.0
+    before = hits(f)
+    assert f(x, cfg).numpy() == 6.0 and f(x, cfg=cfg, mode=Mode.A).numpy() == 6.0
+    assert f.experimental_get_tracing_count() == 1
+    assert f(x, cfg, Mode.B).numpy() == -1.0 and f(x, cfg, mode=Mode.B).numpy() == -1.0
+    assert f.experimental_get_tracing_count() == 2
+    assert hits(f) - before == 3
+
+    @tf.function
+    def g(x, big):
+        return x + 1
+
+    g(x, 2 ** 70)
+    g(x, 2 ** 70)
+    g(x, 2 ** 70 + 1)
+    assert g.experimental_get_tracing_count() == 2  # TF 2.21: 2
+    assert hits(g) == 1
 
 
 def test_gradients_through_cached_calls_under_a_tape():
