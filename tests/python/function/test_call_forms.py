@@ -7,6 +7,7 @@ counts) or follow by arithmetic; `_fast_hit_count()` shows which calls the C++ c
 import collections
 import dataclasses
 import enum
+import logging
 import threading
 
 import numpy as np
@@ -432,3 +433,22 @@ def test_eight_threads_calling_every_form_match_the_serial_results():
     assert results == serial
     assert [fn.experimental_get_tracing_count() for fn in (f, g, vf, m.m)] == counts
     assert serial[3] == [7.0, 8.0, 10.0, 12.0, 1.0, 3.0, 6.0, 18.0, 27.0, 3.0]
+
+
+def test_keyword_hits_count_as_calls_for_the_retracing_warning(caplog):
+    def f(x):
+        return x
+
+    tf_f = tf.function(f)
+    with caplog.at_level(logging.WARNING, logger="graphfn"):
+        for i in range(4):
+            tf_f(x=i)
+        for _ in range(6):
+            tf_f(x=0)  # answered by C++, but still calls: the last 10 calls hold 4 traces then
+        tf_f(x=4)
+        assert caplog.records == []
+        for i in range(5, 8):
+            tf_f(x=i)
+        assert caplog.records == []  # the six hits are still among the last 10 calls
+        tf_f(x=8)
+        assert len(caplog.records) == 1  # now 5 of the last 10 calls traced (TF's threshold)
