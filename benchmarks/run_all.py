@@ -32,6 +32,7 @@ import _harness  # noqa: E402  (benchmarks/ is on the path now)
 SUITES = [
     ("bench_eager", "eager ops", 15),
     ("bench_function", "function", 7),
+    ("bench_call_forms", "function call forms", 7),
     ("bench_control_flow", "control flow", 5),
     ("bench_fizzbuzz", "FizzBuzz", 3),
     ("bench_autograph", "AutoGraph conversion", 7),

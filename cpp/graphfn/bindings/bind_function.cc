@@ -1,18 +1,24 @@
-// The cache-hit fast path of graphfn.function: FunctionBase, the C++ base class of Function,
-// answers calls from a table from the call's key (built straight from the positional arguments)
-// to the compiled plan, through its tp_call slot: a hit runs the plan without entering Python.
-// Anything unusual (keyword arguments, nested structures, NumPy arrays, a new key) is a miss and
-// calls `self._call_slow(args, kwargs)` (python/graphfn/function/polymorphic_function.py),
-// which registers simple signatures here after tracing.
+// The call cache of graphfn.function. FunctionBase, the C++ base class of the Python class
+// `Function` (python/graphfn/function/polymorphic_function.py), answers calls through its
+// tp_call slot: it binds the arguments to the Python signature (call_signature.h), builds the
+// call's key and feeds (call_key_builder.h), and on a hit runs the CompiledFunction and packs its
+// results (output_structure.h) without entering Python. Everything else calls
+// `self._call_slow(args, kwargs)`, which traces if needed and then offers the call back to the
+// cache with `_fast_insert`. Methods: FunctionBase's tp_descr_get slot finds the instance's own
+// Function in a table instead of running Python.
+#include <memory>
 #include <unordered_map>
 
 #include <pybind11/detail/exception_translation.h>
 #include <pybind11/stl.h>
 
 #include "graphfn/bindings/bind.h"
+#include "graphfn/bindings/call_key_builder.h"
+#include "graphfn/bindings/call_signature.h"
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
+#include "graphfn/bindings/output_structure.h"
 #include "graphfn/runtime/call_key.h"
 #include "graphfn/runtime/function.h"
 #include "graphfn/runtime/tape.h"
@@ -21,80 +27,106 @@
 namespace graphfn {
 namespace {
 
-enum OutputKind { kSingle = 0, kTuple = 1, kList = 2, kNone = 3, kPacker = 4 };
-
-struct Entry {
-  std::shared_ptr<const Function> function;
-  OutputKind kind;
-  py::object packer;  // for kPacker: results list -> Python structure
+struct CacheEntry {
+  std::shared_ptr<const CompiledFunction> function;
+  std::shared_ptr<const OutputStructure> outputs;
+  py::tuple read_variables;  // variables the trace read: an active tape watches them
 };
 
-// Fills `key` and `feeds` from positional args; false if an argument needs the Python path.
-bool key_from_args(PyObject* args, CallKey* key, std::vector<Tensor>* feeds) {
-  const Py_ssize_t n = PyTuple_GET_SIZE(args);
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* a = PyTuple_GET_ITEM(args, i);
-    if (const Tensor* t = eager_tensor_ptr(a)) {
-      key->add_tensor(t->dtype(), t->shape());
-      if (feeds) feeds->push_back(*t);
-    } else if (PyBool_Check(a)) {
-      key->add_int(a == Py_True);
-    } else if (PyLong_CheckExact(a)) {
-      int overflow = 0;
-      const long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
-      if (overflow) return false;
-      key->add_int(v);
-    } else if (PyFloat_CheckExact(a)) {
-      key->add_float(PyFloat_AS_DOUBLE(a));
-    } else if (PyUnicode_CheckExact(a)) {
-      Py_ssize_t size = 0;
-      const char* s = PyUnicode_AsUTF8AndSize(a, &size);
-      if (!s) throw py::error_already_set();
-      key->add_string(std::string(s, size), false);
-    } else if (PyBytes_CheckExact(a)) {
-      key->add_string(std::string(PyBytes_AS_STRING(a), PyBytes_GET_SIZE(a)), true);
-    } else if (a == Py_None) {
-      key->add_none();
+// Per-call scratch: the bound values and the key builder keep their capacity between calls. A
+// call made while another is being keyed on the same thread (Python code run by a key hook)
+// gets a fresh one.
+struct CallScratch {
+  std::vector<py::object> values;
+  CallKeyBuilder builder;
+  void clear() {
+    values.clear();
+    builder.clear();
+  }
+};
+
+class ScratchLease {
+ public:
+  ScratchLease() {
+    if (depth_++ == 0) {
+      scratch_ = &shared_;
     } else {
-      return false;
+      own_ = std::make_unique<CallScratch>();
+      scratch_ = own_.get();
     }
   }
-  return true;
-}
+  ~ScratchLease() {
+    --depth_;
+    scratch_->clear();  // drops Python references while the GIL is held
+  }
+  CallScratch& operator*() { return *scratch_; }
+  CallScratch* operator->() { return scratch_; }
+
+ private:
+  static thread_local int depth_;
+  static thread_local CallScratch shared_;
+  std::unique_ptr<CallScratch> own_;
+  CallScratch* scratch_ = nullptr;
+};
+thread_local int ScratchLease::depth_ = 0;
+thread_local CallScratch ScratchLease::shared_;
 
 // Runs `fn`, with the GIL released unless a tape may record the call (tapes are per thread, but
 // recording builds the function's gradient, which clones graphs Python also holds).
-Status call_function(const Function& fn, const std::vector<Tensor>& feeds, std::vector<Tensor>* results) {
+Status call_function(const CompiledFunction& fn, const std::vector<Tensor>& feeds, std::vector<Tensor>* results) {
   if (any_tape_active()) return fn.call(feeds.data(), static_cast<int>(feeds.size()), results);
   py::gil_scoped_release release;
   return fn.call(feeds.data(), static_cast<int>(feeds.size()), results);
 }
 
-class FastCallCache {
+// Tells the active tapes about the variables a call passes (trainable ones) and reads, as the
+// Python path does before running a concrete function.
+void watch_variables(const std::vector<PyObject*>& passed, const py::tuple& read) {
+  const py::object& watch = call_key_hooks().watch_variable;
+  for (PyObject* v : passed) watch(py::handle(v));
+  for (py::handle v : read) watch(v);
+}
+
+class CallCache {
  public:
-  // The call's result, or a null object when the Python path must handle it.
-  py::object call(PyObject* args, PyObject* kwargs) {
-    // While tracing another function, calls must be recorded in that graph, and with a tape
-    // active the variables the function reads are watched first: Python path.
-    if (functions_run_eagerly() || current_graph() || any_tape_active() || (kwargs && PyDict_GET_SIZE(kwargs) > 0)) {
-      return py::object();
-    }
-    CallKey key;
-    std::vector<Tensor> feeds;
-    if (!key_from_args(args, &key, &feeds)) return py::object();
-    auto it = entries_.find(key);
-    if (it == entries_.end()) return py::object();
-    ++hits_;
-    const Entry entry = it->second;  // a copy: another thread may clear() while the GIL is released
-    std::vector<Tensor> results;
-    throw_if_error(call_function(*entry.function, feeds, &results));
-    return pack(entry, results);
+  void set_signature(CallSignature signature) {
+    signature_ = std::move(signature);
+    entries_.clear();
   }
 
-  void insert(py::handle args, std::shared_ptr<const Function> function, int kind, py::object packer) {
-    CallKey key;
-    if (!key_from_args(args.ptr(), &key, nullptr)) return;
-    entries_[std::move(key)] = Entry{std::move(function), static_cast<OutputKind>(kind), std::move(packer)};
+  // The call's result, or a null object when the Python path must handle it.
+  py::object call(PyObject* args, PyObject* kwargs) {
+    // While tracing another function, calls are recorded in that graph: Python path.
+    if (functions_run_eagerly() || current_graph() || entries_.empty()) return py::object();
+    ScratchLease scratch;
+    if (!key_call(args, kwargs, &*scratch)) return py::object();
+    auto it = entries_.find(scratch->builder.key());
+    if (it == entries_.end()) return py::object();
+    ++hits_;
+    ++total_hits_;
+    const CacheEntry entry = it->second;  // a copy: another thread may clear() while the GIL is released
+    if (any_tape_active()) watch_variables(scratch->builder.trainable_variables(), entry.read_variables);
+    std::vector<Tensor> results;
+    throw_if_error(call_function(*entry.function, scratch->builder.feeds(), &results));
+    return entry.outputs->pack(results);
+  }
+
+  // Caches a call the Python path answered: its key now maps to `function`, provided the tensors
+  // Python fed (`flat`) are exactly the ones this cache would feed. Returns whether it did.
+  bool insert(PyObject* args, PyObject* kwargs, py::handle flat, std::shared_ptr<const CompiledFunction> function,
+              std::shared_ptr<const OutputStructure> outputs, py::tuple read_variables) {
+    if (!call_key_hooks_set()) return false;
+    CallScratch scratch;
+    if (!key_call(args, kwargs, &scratch)) return false;
+    const auto& objects = scratch.builder.feed_objects();
+    if (!PyList_Check(flat.ptr()) || static_cast<size_t>(PyList_GET_SIZE(flat.ptr())) != objects.size()) return false;
+    for (size_t i = 0; i < objects.size(); ++i) {
+      if (PyList_GET_ITEM(flat.ptr(), i) != objects[i]) return false;
+    }
+    if (static_cast<size_t>(outputs->num_tensors()) != function->graph().results.size()) return false;
+    entries_[std::move(scratch.builder.key())] =
+        CacheEntry{std::move(function), std::move(outputs), std::move(read_variables)};
+    return true;
   }
 
   // Calls answered here since the last call of this method (for the retracing detector).
@@ -103,43 +135,70 @@ class FastCallCache {
     hits_ = 0;
     return h;
   }
+  long long total_hits() const { return total_hits_; }
   void clear() { entries_.clear(); }
   size_t size() const { return entries_.size(); }
 
  private:
-  static py::object pack(const Entry& entry, std::vector<Tensor>& results) {
-    switch (entry.kind) {
-      case kSingle: return py::cast(std::move(results[0]));
-      case kNone: return py::none();
-      case kTuple:
-      case kList: {
-        py::list out(results.size());
-        for (size_t i = 0; i < results.size(); ++i) out[i] = py::cast(std::move(results[i]));
-        if (entry.kind == kList) return std::move(out);
-        return py::tuple(out);
-      }
-      case kPacker: {
-        py::list out(results.size());
-        for (size_t i = 0; i < results.size(); ++i) out[i] = py::cast(std::move(results[i]));
-        return entry.packer(out);
-      }
+  bool key_call(PyObject* args, PyObject* kwargs, CallScratch* scratch) const {
+    if (!call_key_hooks_set() || !signature_.bind(args, kwargs, &scratch->values)) return false;
+    for (const py::object& value : scratch->values) {
+      if (!scratch->builder.add(value.ptr())) return false;
     }
-    return py::none();
+    return true;
   }
 
-  std::unordered_map<CallKey, Entry, CallKeyHash> entries_;
+  CallSignature signature_;
+  std::unordered_map<CallKey, CacheEntry, CallKeyHash> entries_;
   int hits_ = 0;
+  long long total_hits_ = 0;
+};
+
+// The per-instance Functions of a method: instance -> (weak reference, its Function). The
+// reference tells a live instance from a dead one whose address was reused.
+class BoundFunctions {
+ public:
+  py::object find(PyObject* instance) const {
+    auto it = table_.find(instance);
+    if (it == table_.end() || PyWeakref_GetObject(it->second.ref.ptr()) != instance) return py::object();
+    return it->second.function;
+  }
+
+  void add(PyObject* instance, py::object function) {
+    py::object ref = py::reinterpret_steal<py::object>(PyWeakref_NewRef(instance, nullptr));
+    if (!ref) throw py::error_already_set();  // TypeError: cannot create weak reference
+    if (table_.size() >= sweep_at_) sweep();
+    table_[instance] = Slot{std::move(ref), std::move(function)};
+  }
+
+ private:
+  struct Slot {
+    py::object ref;
+    py::object function;
+  };
+  void sweep() {
+    for (auto it = table_.begin(); it != table_.end();) {
+      it = PyWeakref_GetObject(it->second.ref.ptr()) == Py_None ? table_.erase(it) : std::next(it);
+    }
+    sweep_at_ = std::max<size_t>(16, 2 * table_.size());
+  }
+  std::unordered_map<PyObject*, Slot> table_;
+  size_t sweep_at_ = 16;
 };
 
 struct FunctionBase {
-  FastCallCache fast;
+  CallCache cache;
+  BoundFunctions bound;
 };
+
+FunctionBase* base_of(PyObject* self) {
+  auto* inst = reinterpret_cast<py::detail::instance*>(self);
+  return static_cast<FunctionBase*>(inst->get_value_and_holder().value_ptr());
+}
 
 PyObject* function_call(PyObject* self, PyObject* args, PyObject* kwargs) {
   try {
-    auto* inst = reinterpret_cast<py::detail::instance*>(self);
-    auto* base = static_cast<FunctionBase*>(inst->get_value_and_holder().value_ptr());
-    py::object result = base->fast.call(args, kwargs);
+    py::object result = base_of(self)->cache.call(args, kwargs);
     if (result) return result.release().ptr();
     py::object kw = kwargs ? py::reinterpret_borrow<py::object>(kwargs) : py::dict();
     return py::handle(self).attr("_call_slow")(py::handle(args), kw).release().ptr();
@@ -149,24 +208,67 @@ PyObject* function_call(PyObject* self, PyObject* args, PyObject* kwargs) {
   }
 }
 
+// `instance.method` for a Function defined in a class: the instance's own Function.
+py::object bound_function(PyObject* self, PyObject* instance, PyObject* owner) {
+  if (!instance || instance == Py_None) return py::reinterpret_borrow<py::object>(self);
+  FunctionBase* base = base_of(self);
+  py::object found = base->bound.find(instance);
+  if (found) return found;
+  py::object made = py::handle(self).attr("_make_bound_function")(py::handle(instance),
+                                                                   owner ? py::handle(owner) : py::none());
+  // Another thread may have made one meanwhile (Python code can switch threads): keep the first.
+  found = base->bound.find(instance);
+  if (found) return found;
+  base->bound.add(instance, made);
+  return made;
+}
+
+PyObject* function_descr_get(PyObject* self, PyObject* instance, PyObject* owner) {
+  try {
+    return bound_function(self, instance, owner).release().ptr();
+  } catch (...) {
+    py::detail::try_translate_exceptions();
+    return nullptr;
+  }
+}
+
+std::vector<CallSignature::Parameter> parameters_from(py::handle parameters) {
+  std::vector<CallSignature::Parameter> out;
+  for (py::handle p : parameters) {
+    auto t = p.cast<py::tuple>();
+    if (t.size() != 3) throw py::value_error("a parameter is (name, kind, default or None)");
+    const int kind = t[1].cast<int>();
+    if (kind < 0 || kind > 4) throw py::value_error("unknown parameter kind");
+    // Python passes a one-element tuple for a default, None for no default.
+    py::object default_;
+    if (!t[2].is_none()) default_ = t[2].cast<py::tuple>()[0];
+    out.push_back(CallSignature::Parameter{py::reinterpret_borrow<py::object>(t[0]),
+                                           static_cast<CallSignature::Kind>(kind), std::move(default_)});
+  }
+  return out;
+}
+
 }  // namespace
 
 void bind_function(py::module_& m) {
-  py::class_<Function, std::shared_ptr<Function>>(m, "Function")
+  bind_output_structure(m);
+  py::class_<CompiledFunction, std::shared_ptr<CompiledFunction>>(m, "CompiledFunction")
       .def(py::init([](const std::shared_ptr<Graph>& graph, const std::string& name, bool constant_folding,
                        bool arithmetic_optimization, bool verify) {
              // The function keeps its own copy: the traced graph may still change (a gradient
              // taken later rewrites control flow to output intermediates).
-             std::shared_ptr<const Function> fn;
-             throw_if_error(Function::create(std::shared_ptr<const Graph>(graph->clone()), name,
-                                             OptimizerOptions{constant_folding, arithmetic_optimization, verify}, &fn));
-             return std::const_pointer_cast<Function>(fn);
+             std::shared_ptr<const CompiledFunction> fn;
+             throw_if_error(CompiledFunction::create(std::shared_ptr<const Graph>(graph->clone()), name,
+                                                     OptimizerOptions{constant_folding, arithmetic_optimization, verify},
+                                                     &fn));
+             return std::const_pointer_cast<CompiledFunction>(fn);
            }),
            py::arg("graph"), py::arg("name"), py::arg("constant_folding") = true,
            py::arg("arithmetic_optimization") = true, py::arg("verify") = false)
-      .def_property_readonly("plan", [](const Function& f) { return std::const_pointer_cast<Plan>(f.plan()); })
-      .def_property_readonly("num_gradient_builds", &Function::num_gradient_builds)
-      .def("__call__", [](const Function& f, const std::vector<const Tensor*>& tensors) {
+      .def_property_readonly("plan",
+                             [](const CompiledFunction& f) { return std::const_pointer_cast<Plan>(f.plan()); })
+      .def_property_readonly("num_gradient_builds", &CompiledFunction::num_gradient_builds)
+      .def("__call__", [](const CompiledFunction& f, const std::vector<const Tensor*>& tensors) {
         std::vector<Tensor> feeds;
         feeds.reserve(tensors.size());
         for (const Tensor* t : tensors) feeds.push_back(*t);
@@ -178,21 +280,45 @@ void bind_function(py::module_& m) {
       });
   py::class_<FunctionBase>(m, "FunctionBase")
       .def(py::init<>())
-      .def("_fast_insert", [](FunctionBase& f, py::handle args, std::shared_ptr<const Function> function, int kind,
-                              py::object packer) { f.fast.insert(args, std::move(function), kind, std::move(packer)); })
-      .def("_fast_take_hits", [](FunctionBase& f) { return f.fast.take_hits(); })
-      .def("_fast_clear", [](FunctionBase& f) { f.fast.clear(); })
-      .def("_fast_size", [](const FunctionBase& f) { return f.fast.size(); });
-  // A Python subclass gets its call slot from a `__call__` in its MRO's dicts, so the slot is
-  // installed on the subclass itself (python/graphfn/function/polymorphic_function.py).
-  m.def("install_function_call_slot", [](py::handle cls) {
+      // parameters: (name, inspect.Parameter kind, (default,) or None) per parameter.
+      .def("_fast_set_signature",
+           [](FunctionBase& f, py::handle parameters) { f.cache.set_signature(CallSignature(parameters_from(parameters))); })
+      .def("_fast_insert",
+           [](FunctionBase& f, py::tuple args, py::dict kwargs, py::list flat,
+              std::shared_ptr<const CompiledFunction> function, std::shared_ptr<const OutputStructure> outputs,
+              py::tuple read_variables) {
+             return f.cache.insert(args.ptr(), kwargs.ptr(), flat, std::move(function), std::move(outputs),
+                                   std::move(read_variables));
+           })
+      .def("_fast_take_hits", [](FunctionBase& f) { return f.cache.take_hits(); })
+      .def("_fast_hit_count", [](const FunctionBase& f) { return f.cache.total_hits(); })
+      .def("_fast_clear", [](FunctionBase& f) { f.cache.clear(); })
+      .def("_fast_size", [](const FunctionBase& f) { return f.cache.size(); })
+      .def("_bound_for", [](py::handle self, py::handle instance, py::handle owner) {
+        return bound_function(self.ptr(), instance.ptr(), owner.ptr());
+      });
+  // A Python subclass gets its call and descriptor slots from `__call__`/`__get__` in its MRO's
+  // dicts, so the slots are installed on the subclass itself.
+  m.def("install_function_slots", [](py::handle cls) {
     auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());
     if (!PyType_Check(cls.ptr()) || !PyType_IsSubtype(type, reinterpret_cast<PyTypeObject*>(
                                                                   py::type::of<FunctionBase>().ptr()))) {
-      throw py::type_error("install_function_call_slot expects a FunctionBase subclass");
+      throw py::type_error("install_function_slots expects a FunctionBase subclass");
     }
     type->tp_call = function_call;
+    type->tp_descr_get = function_descr_get;
     PyType_Modified(type);
+  });
+  m.def("set_call_key_hooks", [](py::object variable_type, py::object tensor_type, py::object opaque_key,
+                                 py::object watch_variable) {
+    if (!PyType_Check(variable_type.ptr()) || !PyType_Check(tensor_type.ptr())) {
+      throw py::type_error("set_call_key_hooks expects the Variable and Tensor classes");
+    }
+    CallKeyHooks& hooks = call_key_hooks();
+    hooks.variable_type = std::move(variable_type);
+    hooks.tensor_type = std::move(tensor_type);
+    hooks.opaque_key = std::move(opaque_key);
+    hooks.watch_variable = std::move(watch_variable);
   });
 }
 

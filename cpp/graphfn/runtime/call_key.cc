@@ -1,77 +1,105 @@
 #include "graphfn/runtime/call_key.h"
 
 #include <cmath>
+#include <cstring>
 
 namespace graphfn {
 namespace {
 
 size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
 
+// 2^53: ints within it are exact as doubles, so they share keys with equal floats.
+constexpr double kExactIntLimit = 9007199254740992.0;
+
 }  // namespace
 
-bool KeyPart::operator==(const KeyPart& o) const {
-  if (kind != o.kind) return false;
-  switch (kind) {
-    case kTensor: return dtype == o.dtype && dims == o.dims;
-    case kNumber: return number == o.number;
-    case kBigInt: return big == o.big;
-    case kString:
-    case kBytes: return text == o.text;
-    case kNaN:
-    case kNone: return true;
+void CallKey::clear() {
+  words_.clear();
+  bytes_.clear();
+  opaque_.clear();
+}
+
+void CallKey::add_shape(const Shape& shape) {
+  if (!shape.known_rank()) {
+    words_.push_back(~uint64_t(0));
+    return;
   }
-  return false;
+  words_.push_back(static_cast<uint64_t>(shape.rank()));
+  for (int i = 0; i < shape.rank(); ++i) words_.push_back(static_cast<uint64_t>(shape.dim(i)));
 }
 
 void CallKey::add_tensor(DType dtype, const Shape& shape) {
-  KeyPart p{KeyPart::kTensor};
-  p.dtype = dtype;
-  p.dims = shape.dims();
-  parts_.push_back(std::move(p));
+  words_.push_back(kTensor);
+  words_.push_back(static_cast<uint64_t>(dtype));
+  add_shape(shape);
 }
 
 void CallKey::add_int(int64_t v) {
-  // Ints that a double represents exactly share keys with equal floats (1 == 1.0).
   const double d = static_cast<double>(v);
-  if (d >= -9007199254740992.0 && d <= 9007199254740992.0) {
+  if (d >= -kExactIntLimit && d <= kExactIntLimit) {
     add_float(d);
     return;
   }
-  KeyPart p{KeyPart::kBigInt};
-  p.big = v;
-  parts_.push_back(std::move(p));
+  words_.push_back(kBigInt);
+  words_.push_back(static_cast<uint64_t>(v));
 }
 
 void CallKey::add_float(double v) {
-  KeyPart p{std::isnan(v) ? KeyPart::kNaN : KeyPart::kNumber};
-  p.number = v == 0 ? 0.0 : v;  // -0.0 == 0.0
-  parts_.push_back(std::move(p));
+  if (std::isnan(v)) {
+    words_.push_back(kNaN);
+    return;
+  }
+  if (v == 0) v = 0.0;  // -0.0 == 0.0
+  uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof bits);
+  words_.push_back(kNumber);
+  words_.push_back(bits);
 }
 
-void CallKey::add_string(std::string s, bool is_bytes) {
-  KeyPart p{is_bytes ? KeyPart::kBytes : KeyPart::kString};
-  p.text = std::move(s);
-  parts_.push_back(std::move(p));
+void CallKey::add_string(std::string_view s, bool is_bytes) {
+  words_.push_back(is_bytes ? kBytes : kString);
+  words_.push_back(s.size());
+  bytes_.append(s.data(), s.size());
 }
 
-void CallKey::add_none() { parts_.push_back(KeyPart{KeyPart::kNone}); }
+void CallKey::add_none() { words_.push_back(kNone); }
+
+void CallKey::begin_sequence(bool is_tuple, size_t size) {
+  words_.push_back(is_tuple ? kTuple : kList);
+  words_.push_back(size);
+}
+
+void CallKey::begin_dict(size_t size) {
+  words_.push_back(kDict);
+  words_.push_back(size);
+}
+
+void CallKey::add_variable(DType dtype, const Shape& shape, bool trainable, int alias) {
+  words_.push_back(kVariable);
+  words_.push_back(static_cast<uint64_t>(dtype));
+  add_shape(shape);
+  words_.push_back(trainable ? 1 : 0);
+  words_.push_back(static_cast<uint64_t>(alias));
+}
+
+void CallKey::add_opaque(std::shared_ptr<const OpaqueKey> part) {
+  words_.push_back(kOpaque);
+  opaque_.push_back(std::move(part));
+}
+
+bool CallKey::operator==(const CallKey& o) const {
+  if (words_ != o.words_ || bytes_ != o.bytes_ || opaque_.size() != o.opaque_.size()) return false;
+  for (size_t i = 0; i < opaque_.size(); ++i) {
+    if (opaque_[i] != o.opaque_[i] && !opaque_[i]->equals(*o.opaque_[i])) return false;
+  }
+  return true;
+}
 
 size_t CallKey::hash() const {
-  size_t h = parts_.size();
-  for (const KeyPart& p : parts_) {
-    h = mix(h, p.kind);
-    switch (p.kind) {
-      case KeyPart::kTensor:
-        h = mix(h, static_cast<size_t>(p.dtype));
-        for (int64_t d : p.dims) h = mix(h, static_cast<size_t>(d));
-        break;
-      case KeyPart::kNumber: h = mix(h, std::hash<double>()(p.number)); break;
-      case KeyPart::kBigInt: h = mix(h, std::hash<int64_t>()(p.big)); break;
-      case KeyPart::kString:
-      case KeyPart::kBytes: h = mix(h, std::hash<std::string>()(p.text)); break;
-      default: break;
-    }
-  }
+  size_t h = words_.size();
+  for (uint64_t w : words_) h = mix(h, static_cast<size_t>(w));
+  if (!bytes_.empty()) h = mix(h, std::hash<std::string>()(bytes_));
+  for (const auto& part : opaque_) h = mix(h, part->hash());
   return h;
 }
 

@@ -11,14 +11,14 @@ namespace graphfn {
 
 // How a backward function is fed from a call's tape entry, whose outputs are the function's
 // outputs followed by the saved values.
-struct Function::Backward {
-  std::shared_ptr<const Function> fn;
+struct CompiledFunction::Backward {
+  std::shared_ptr<const CompiledFunction> fn;
   std::vector<int> seeds;        // entry outputs whose gradients are fed first (zeros for none)
   std::vector<int> saved_feeds;  // entry outputs fed after them (saved values)
   std::vector<int> input_grads;  // per entry input: index of its gradient among fn's results, or -1
 };
 
-struct Function::Gradient {
+struct CompiledFunction::Gradient {
   std::shared_ptr<const Plan> forward;     // results: the outputs, then the saved values
   int num_outputs = 0;
   std::shared_ptr<const Graph> augmented;  // the graph `forward` runs (control flow may output more)
@@ -106,10 +106,10 @@ std::vector<Endpoint> float_endpoints(const Graph& g, const std::vector<Endpoint
   return out;
 }
 
-Status make_backward(Cut& cut, const Function::Gradient& g, Function::Backward* out) {
-  std::shared_ptr<const Function> fn;
+Status make_backward(Cut& cut, const CompiledFunction::Gradient& g, CompiledFunction::Backward* out) {
+  std::shared_ptr<const CompiledFunction> fn;
   GRAPHFN_RETURN_IF_ERROR(
-      Function::create(std::shared_ptr<const Graph>(std::move(cut.backward)), "__backward_" + g.name, g.options, &fn));
+      CompiledFunction::create(std::shared_ptr<const Graph>(std::move(cut.backward)), "__backward_" + g.name, g.options, &fn));
   out->fn = std::move(fn);
   out->input_grads.assign(g.num_inputs, -1);
   for (size_t k = 0; k < g.source_inputs.size(); ++k) out->input_grads[g.source_inputs[k]] = cut.result_of_source[k];
@@ -122,14 +122,14 @@ Status call_grad(GradBuilder& b, const GradInputs& in, std::vector<GradValue>* g
   if (!in.context || !dynamic_cast<EagerGradBuilder*>(&b)) {
     return errors::Unimplemented("a function call can only be differentiated on an eager tape");
   }
-  const auto& g = *static_cast<const Function::Gradient*>(in.context);
+  const auto& g = *static_cast<const CompiledFunction::Gradient*>(in.context);
   std::vector<bool> reached(g.saved.size(), false);
   bool saved_reached = false;
   for (size_t k = 0; k < reached.size(); ++k) {
     reached[k] = !in.output_grads[g.num_outputs + k].is_null();
     saved_reached = saved_reached || reached[k];
   }
-  const Function::Backward* bw = &g.backward;
+  const CompiledFunction::Backward* bw = &g.backward;
   if (saved_reached) GRAPHFN_RETURN_IF_ERROR(g.backward_with_saved(reached, &bw));
   std::vector<Tensor> feeds;
   for (int s : bw->seeds) {
@@ -158,7 +158,7 @@ const OpDef& call_op() {
 
 }  // namespace
 
-Status Function::Gradient::backward_with_saved(const std::vector<bool>& reached, const Backward** out) const {
+Status CompiledFunction::Gradient::backward_with_saved(const std::vector<bool>& reached, const Backward** out) const {
   std::lock_guard<std::mutex> lock(mu);
   std::shared_ptr<const Backward>& cached = with_saved[reached];
   if (!cached) {
@@ -186,9 +186,9 @@ Status Function::Gradient::backward_with_saved(const std::vector<bool>& reached,
   return Status::OK();
 }
 
-Status Function::create(std::shared_ptr<const Graph> graph, const std::string& name, const OptimizerOptions& options,
-                        std::shared_ptr<const Function>* out) {
-  auto fn = std::make_shared<Function>();
+Status CompiledFunction::create(std::shared_ptr<const Graph> graph, const std::string& name, const OptimizerOptions& options,
+                        std::shared_ptr<const CompiledFunction>* out) {
+  auto fn = std::make_shared<CompiledFunction>();
   std::unique_ptr<Graph> optimized;
   if (options.constant_folding || options.arithmetic_optimization) {
     GRAPHFN_RETURN_IF_ERROR(optimized_copy(*graph, options, &optimized));
@@ -209,7 +209,7 @@ Status Function::create(std::shared_ptr<const Graph> graph, const std::string& n
   return Status::OK();
 }
 
-Status Function::gradient(const std::vector<bool>& tracked, std::shared_ptr<const Gradient>* out) const {
+Status CompiledFunction::gradient(const std::vector<bool>& tracked, std::shared_ptr<const Gradient>* out) const {
   std::lock_guard<std::mutex> lock(mu_);
   std::shared_ptr<const Gradient>& cached = gradients_[tracked];
   if (!cached) {
@@ -248,12 +248,12 @@ Status Function::gradient(const std::vector<bool>& tracked, std::shared_ptr<cons
   return Status::OK();
 }
 
-int Function::num_gradient_builds() const {
+int CompiledFunction::num_gradient_builds() const {
   std::lock_guard<std::mutex> lock(mu_);
   return gradient_builds_;
 }
 
-Status Function::call(const Tensor* inputs, int num_inputs, std::vector<Tensor>* outputs) const {
+Status CompiledFunction::call(const Tensor* inputs, int num_inputs, std::vector<Tensor>* outputs) const {
   if (any_tape_active()) {
     std::vector<Tensor> entry(inputs, inputs + num_inputs);
     entry.insert(entry.end(), captured_handles_.begin(), captured_handles_.end());

@@ -1,5 +1,6 @@
-// Function: a traced graph called eagerly (a graphfn.function's concrete function, or the
-// backward function of one's gradient), with its compiled plan.
+// CompiledFunction: a traced graph called eagerly (the compiled form of a graphfn.function's
+// concrete function, or the backward function of one's gradient), with its plan. Python sees it
+// as _core.CompiledFunction; the Python class `Function` is the call cache (tf.function).
 //
 // Gradients, the TF way: when an active tape tracks one of the call's inputs (or a variable the
 // function reads), the call runs a forward plan that also returns the intermediate values the
@@ -7,7 +8,7 @@
 // gradient runs the backward function: a graph taking the gradients of the outputs and the saved
 // values, returning the gradients of the inputs, made once per function by differentiating the
 // traced graph symbolically (ir/symbolic_gradients.h) and cutting the gradient nodes out. The
-// backward function is a Function too, so its call is recorded by enclosing tapes (higher
+// backward function is a CompiledFunction too, so its call is recorded by enclosing tapes (higher
 // derivatives).
 #pragma once
 #include <map>
@@ -22,11 +23,11 @@
 
 namespace graphfn {
 
-class Function {
+class CompiledFunction {
  public:
   // Compiles an optimized copy of `graph` into the function's plan; `name` names it in errors.
   static Status create(std::shared_ptr<const Graph> graph, const std::string& name, const OptimizerOptions& options,
-                       std::shared_ptr<const Function>* out);
+                       std::shared_ptr<const CompiledFunction>* out);
 
   const std::shared_ptr<const Plan>& plan() const { return plan_; }
   const Graph& graph() const { return *graph_; }

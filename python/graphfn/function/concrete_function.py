@@ -34,6 +34,7 @@ class ConcreteFunction:
         # The captured variables the function reads: a tape active at a call watches them (as TF
         # does), so their gradients flow through the call.
         self._variables = tuple(variables)
+        self._output_structure_cache = None
 
     # Calling -----------------------------------------------------------------------------------
 
@@ -104,16 +105,12 @@ class ConcreteFunction:
                         zip(self._output_is_tensor, nest.flatten(self._structured_outputs))]
         return nest.pack_sequence_as(self._structured_outputs, flat_outputs)
 
-    def _fast_output_kind(self):
-        """How the C++ fast path packs results: (kind, packer); see bindings/bind_function.cc."""
-        out = self._structured_outputs
-        if isinstance(out, Tensor):
-            return 0, None
-        if out is None:
-            return 3, None
-        if type(out) in (tuple, list) and all(isinstance(o, Tensor) for o in out):
-            return (1 if type(out) is tuple else 2), None
-        return 4, self._pack
+    @property
+    def _output_structure(self):
+        """How the C++ call cache packs results (a _core.OutputStructure, built once)."""
+        if self._output_structure_cache is None:
+            self._output_structure_cache = describe_outputs(self._structured_outputs)
+        return self._output_structure_cache
 
     # Introspection -------------------------------------------------------------------------------
 
@@ -226,6 +223,39 @@ def _check_and_flatten(param, traced, value, flat):
             flat.append(v)
         elif not (t == v or (t != t and v != v)):
             raise TypeError("Can not cast %r to %r" % (v, param.type))
+
+
+class _TensorSlot:
+    __slots__ = ("index",)
+
+    def __init__(self, index):
+        self.index = index
+
+
+def describe_outputs(structured_outputs):
+    """The C++ description of a function's return structure: tensor leaves are numbered in nest's
+    flattening order (the order of the graph's results); other leaves are constants (None)."""
+    numbers = itertools.count()
+    slots = nest.map_structure(lambda leaf: _TensorSlot(next(numbers)) if isinstance(leaf, Tensor) else leaf,
+                               structured_outputs)
+    return _describe(slots)
+
+
+def _describe(value):
+    structure, kind = _core.OutputStructure, _core.OutputStructure.Kind
+    if isinstance(value, _TensorSlot):
+        return structure.tensor(value.index)
+    if isinstance(value, dict):
+        keys = tuple(value)
+        return structure.container(kind.dict, None if type(value) is dict else type(value), keys,
+                                   [_describe(value[k]) for k in keys])
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return structure.container(kind.namedtuple, type(value), None, [_describe(v) for v in value])
+    if isinstance(value, (list, tuple)):
+        plain = type(value) in (list, tuple)
+        return structure.container(kind.list if isinstance(value, list) else kind.tuple,
+                                   None if plain else type(value), None, [_describe(v) for v in value])
+    return structure.constant(value)
 
 
 def make_function_type(parameters, structured_outputs):

@@ -40,9 +40,10 @@ def get_experimental_options():
 
 
 def build_function(graph, name):
-    """The graph as a callable _core.Function: its plan is built from a copy optimized as the
-    options say (and so are the plans of its gradient)."""
+    """The graph as a callable _core.CompiledFunction: its plan is built from a copy optimized
+    as the options say (and so are the plans of its gradient)."""
     enabled = not _options.get("disable_meta_optimizer", False)
-    return _core.Function(graph, name, constant_folding=enabled and _options.get("constant_folding", True),
-                          arithmetic_optimization=enabled and _options.get("arithmetic_optimization", True),
-                          verify=_verify)
+    return _core.CompiledFunction(graph, name,
+                                  constant_folding=enabled and _options.get("constant_folding", True),
+                                  arithmetic_optimization=enabled and _options.get("arithmetic_optimization", True),
+                                  verify=_verify)

@@ -1,19 +1,20 @@
 """graphfn.function: a Python callable that traces its function into a graph once per input
 signature and replays the graph on later calls (TensorFlow's tf.function).
 
-Call path: bind the arguments like Python -> compute each argument's trace type -> look the
-signature up in the cache (exact match, else the most specific trace that accepts it) -> on a
-miss, trace -> run the concrete function's compiled plan on the call's tensors."""
+Call path: the C++ call cache (cpp/graphfn/bindings/bind_function.cc) binds the arguments,
+builds the call's key and, on a hit, runs the compiled function without entering Python. On a
+miss, `Function._call_slow`: bind the arguments like Python -> compute each argument's trace
+type -> look the signature up in the trace cache (exact match, else the most specific trace that
+accepts it) -> on a miss, trace -> run the concrete function -> offer the call to the C++ cache."""
 
 import functools
 import inspect
 import threading
-import weakref
 
 from graphfn import _core
 from graphfn import context
 from graphfn.eager import backprop as _backprop
-from graphfn.framework.tensor import EagerTensor
+from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function import binding
 from graphfn.function import retracing
@@ -27,8 +28,8 @@ from graphfn.variables import Variable
 class Function(_core.FunctionBase):
     """A traced-and-cached version of a Python function; see `graphfn.function`.
 
-    Calls go to the C++ base class first (its cache answers repeated simple signatures without
-    running Python) and come to `_call_slow` otherwise."""
+    Calls go to the C++ base class first (its cache answers every call whose key it has seen,
+    without running Python) and come to `_call_slow` otherwise."""
 
     # AutoGraph's converted code calls a Function as it is (the Function converts its own Python
     # function when it traces). AutoGraph, the lower layer, reads this marker: it does not
@@ -51,7 +52,7 @@ class Function(_core.FunctionBase):
         self._cache = {}  # trace key -> ConcreteFunction, in tracing order (oldest first)
         self._created_variables = False  # a trace created variables: later ones may not
         self._lock = threading.RLock()
-        self._instances = weakref.WeakKeyDictionary()  # per-instance Functions for methods
+        self._fast_set_signature(_signature_parameters(self._signature))
         functools.update_wrapper(self, python_function)
 
     # Calling -------------------------------------------------------------------------------------
@@ -69,9 +70,9 @@ class Function(_core.FunctionBase):
         if _backprop._state.tapes:
             _watch_variable_arguments(arguments)
         result = concrete._call_flat(flat)
-        if not kwargs and _tensors_are_the_positional_args(flat, args):
-            kind, packer = concrete._fast_output_kind()
-            self._fast_insert(args, concrete._function, kind, packer)
+        # The C++ cache keeps the call's key only if it would feed exactly these tensors.
+        _register_call_key_hooks()
+        self._fast_insert(args, kwargs, flat, concrete._function, concrete._output_structure, concrete._variables)
         return result
 
     def get_concrete_function(self, *args, **kwargs):
@@ -207,19 +208,36 @@ class Function(_core.FunctionBase):
 
     # Methods: each instance gets its own Function (and cache) ---------------------------------------
 
-    def __get__(self, instance, owner):
-        if instance is None:
-            return self
-        bound = self._instances.get(instance)
-        if bound is None:
-            bound = Function(self._python_function.__get__(instance, owner), self._name, self._input_signature,
-                             self._autograph, self._reduce_retracing, self._jit_compile, self._max_traces,
-                             self._autograph_options)
-            self._instances[instance] = bound
-        return bound
+    def __get__(self, instance, owner=None):
+        # Attribute lookups use the C++ slot directly; this serves explicit __get__ calls.
+        return self._bound_for(instance, owner)
+
+    def _make_bound_function(self, instance, owner):
+        """The Function of `instance`'s method (the C++ slot remembers it per instance)."""
+        return Function(self._python_function.__get__(instance, owner), self._name, self._input_signature,
+                        self._autograph, self._reduce_retracing, self._jit_compile, self._max_traces,
+                        self._autograph_options)
 
 
-_core.install_function_call_slot(Function)
+_core.install_function_slots(Function)
+
+
+def _signature_parameters(signature):
+    """The parameters as the C++ cache binds them: (name, kind, (default,) or None)."""
+    return [(p.name, int(p.kind), None if p.default is p.empty else (p.default,))
+            for p in signature.parameters.values()]
+
+
+_hooks_registered = []
+
+
+def _register_call_key_hooks():
+    """Gives the C++ cache the classes and functions it keys and watches with (once; on the
+    first call, when the modules they live in are surely imported)."""
+    if _hooks_registered:
+        return
+    _core.set_call_key_hooks(Variable, Tensor, trace_types.trace_type_for_call_cache, _backprop.variable_accessed)
+    _hooks_registered.append(True)
 
 # The key suffix of traces made while variables could still be created (saved/save.py reads it).
 _VARIABLE_CREATION = (("<variable creation>", None),)
@@ -230,15 +248,10 @@ def _watch_variable_arguments(arguments):
     the function reads them)."""
     for value in arguments.values():
         for leaf in nest.flatten(value):
-            if isinstance(leaf, Variable) and leaf.trainable:
+            if isinstance(leaf, Variable) and leaf._trainable:  # as created, like TF (Keras may flip `trainable`)
                 _backprop.variable_accessed(leaf)
 
 
-def _tensors_are_the_positional_args(flat, args):
-    """True when the graph is fed exactly the call's tensor arguments, in order (so the C++
-    fast path, which feeds those, is equivalent)."""
-    tensors = [a for a in args if isinstance(a, EagerTensor)]
-    return len(tensors) == len(flat) and all(a is b for a, b in zip(tensors, flat))
 
 
 def _key_is_subtype(key, other):

@@ -134,7 +134,8 @@ def trace_type(value, aliases=None):
         aliases = {}
     if isinstance(value, Variable):
         alias = aliases.setdefault(id(value._handle), len(aliases))
-        return VariableSpec(value.shape, value.dtype, value.trainable, alias)
+        # trainable as created (TF keys a Keras variable by its underlying variable's flag)
+        return VariableSpec(value.shape, value.dtype, value._trainable, alias)
     if isinstance(value, Tensor):
         return TensorSpec(value.shape, value.dtype)
     if is_ndarray(value):
@@ -163,6 +164,18 @@ def trace_type(value, aliases=None):
         return Weakref(value)
     except TypeError:
         return Literal(value)
+
+
+def trace_type_for_call_cache(value):
+    """The trace type of a leaf the C++ call cache cannot key itself (an object with its own
+    equality, an int beyond 64 bits, an enum member), or None to leave the call to Python: values
+    that become tensors, containers C++ does not walk, and values without a trace type."""
+    if isinstance(value, (Tensor, TensorSpec, Variable, list, tuple, dict, weakref.ref)) or is_ndarray(value):
+        return None
+    try:
+        return trace_type(value)
+    except TypeError:
+        return None
 
 
 def is_subtype(a, b):

@@ -171,8 +171,8 @@ TEST_CASE("a function called under a tape saves its intermediates and builds its
   REQUIRE(graph->add_node("Exp", "e1", {Endpoint{xid, 0}}, AttrMap(), &e1).ok());
   REQUIRE(graph->add_node("Exp", "e2", {Endpoint{e1, 0}}, AttrMap(), &e2).ok());
   graph->results = {Endpoint{e2, 0}};
-  std::shared_ptr<const Function> fn;
-  REQUIRE(Function::create(graph, "f", OptimizerOptions(), &fn).ok());
+  std::shared_ptr<const CompiledFunction> fn;
+  REQUIRE(CompiledFunction::create(graph, "f", OptimizerOptions(), &fn).ok());
 
   for (double v : {0.5, -1.0}) {
     auto tape = std::make_shared<Tape>(false, true);
@@ -189,8 +189,8 @@ TEST_CASE("a function called under a tape saves its intermediates and builds its
   }
   CHECK(fn->num_gradient_builds() == 1);
   // Without a tape the plain plan runs and nothing is built.
-  std::shared_ptr<const Function> fn2;
-  REQUIRE(Function::create(graph, "f2", OptimizerOptions(), &fn2).ok());
+  std::shared_ptr<const CompiledFunction> fn2;
+  REQUIRE(CompiledFunction::create(graph, "f2", OptimizerOptions(), &fn2).ok());
   Tensor x = scalar<double>(1);
   std::vector<Tensor> y;
   REQUIRE(fn2->call(&x, 1, &y).ok());
