@@ -14,6 +14,7 @@
 #include "graphfn/runtime/plan.h"
 #include "graphfn/runtime/tape.h"
 #include "graphfn/serialize/graph_def_text.h"
+#include "graphfn/tracing/finish_trace.h"
 
 namespace graphfn {
 namespace {
@@ -62,10 +63,6 @@ void bind_graph(py::module_& m) {
         g->arguments.push_back(id);
         return SymbolicTensor{g, Endpoint{id, 0}};
       }, py::arg("dtype"), py::arg("shape"), py::arg("name"), py::arg("handle_shape") = py::none())
-      .def("set_results", [](Graph& g, const std::vector<const SymbolicTensor*>& results) {
-        g.results.clear();
-        for (const SymbolicTensor* t : results) g.results.push_back(t->endpoint);
-      })
       .def("evaluate", [](const Graph& g, const SymbolicTensor& t) {
         // Runs the part of the graph that computes `t` with nothing fed (TF's init_scope lifting
         // of variable initializers); fails if `t` depends on an argument.
@@ -96,7 +93,18 @@ void bind_graph(py::module_& m) {
         for (size_t i = 0; i < results.size(); ++i) copy->results.at(i) = g.results.at(results[i]);
         return copy;
       })
-      .def("add_auto_control_deps", [](Graph& g) { add_auto_control_deps(g); })
+      // The graph's results, after `control_output` (an Operation, or None) where there is one,
+      // then automatic control dependencies (tracing/finish_trace.h): a trace ends in one call.
+      .def("finish_trace", [](const std::shared_ptr<Graph>& g, const std::vector<const SymbolicTensor*>& results,
+                              py::handle control_output) {
+        std::vector<Endpoint> ends;
+        for (const SymbolicTensor* t : results) {
+          if (t->graph != g) throw py::value_error("finish_trace: a result belongs to another graph");
+          ends.push_back(t->endpoint);
+        }
+        const int control = control_output.is_none() ? -1 : control_output.cast<const GraphOp&>().node;
+        throw_if_error(finish_trace(*g, ends, control));
+      }, py::arg("results"), py::arg("control_output") = py::none())
       .def("add_control_output_node", [](const std::shared_ptr<Graph>& g, const std::vector<const SymbolicTensor*>& returned) {
         std::vector<Endpoint> ends;
         for (const SymbolicTensor* t : returned) {
@@ -104,9 +112,6 @@ void bind_graph(py::module_& m) {
         }
         const int id = add_control_output_node(*g, ends);
         return id < 0 ? py::object(py::none()) : py::cast(GraphOp{g, id});
-      })
-      .def("add_control_input", [](Graph& g, const GraphOp& node, const GraphOp& dependency) {
-        g.add_control_input(node.node, dependency.node);
       })
       .def("captured_resources", [](const Graph& g) {
         // (node name, resource id) of every captured resource handle (Const of dtype resource).

@@ -87,11 +87,7 @@ def trace(python_function, name, signature, arguments, variable_creation):
         control_output = _control_output(graph, result)
         structured_outputs = nest.map_structure(lambda v: _output(v, graph, python_function), result)
     flat_outputs = [t for t in nest.flatten(structured_outputs) if t is not None]
-    if control_output is not None:
-        for t in flat_outputs:
-            graph.add_control_input(t.op, control_output)
-    graph.set_results(flat_outputs)
-    graph.add_auto_control_deps()
+    graph.finish_trace(flat_outputs, control_output)  # results wait for it; automatic control deps
     inputs = _graph_inputs(traced_arguments)
     function_type = make_function_type(parameters, structured_outputs)
     variables_created, variables_read = outcome

@@ -87,8 +87,7 @@ def _branches(outer, name, selector, fns, labels, api, is_case):
                 raise TypeError(_MISMATCH % (labels[0], labels[i], api, labels[0], first, labels[i], other,
                                              "%s and %s have different types" % (t, f)))
     for graph, flat_out in zip(branches, flats):
-        graph.set_results(flat_out)
-        graph.add_auto_control_deps()
+        graph.finish_trace(flat_out)
     flat = _core.make_branches(outer, name, selector, branches, is_case)
     flat = iter(flat)
     leaves = nest.flatten(results[0])
@@ -228,8 +227,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         keep_going = _to_graph_tensor(keep_going)
         if maximum_iterations is not None:
             keep_going = ops.LogicalAnd(ops.Less(cond_args[0], cond_args[1]), keep_going)
-        cond_graph.set_results([ops.Identity(keep_going)])
-    cond_graph.add_auto_control_deps()
+        cond_results = [ops.Identity(keep_going)]
+    cond_graph.finish_trace(cond_results)
 
     body_graph = _core.subgraph(outer, scope)
     body_args = placeholders(body_graph)
@@ -242,9 +241,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         flat_out = [_to_graph_tensor(v) for v in tensor_array_ops.to_flows(out_leaves)]
         _check_loop_outputs(flat_in, flat_out, invariants)
         next_counter = ops.named("AddV2", "add")(body_args[0], 1)
-        body_graph.set_results([ops.Identity(next_counter), ops.Identity(body_args[1])] +
-                               [ops.Identity(t) for t in flat_out])
-    body_graph.add_auto_control_deps()
+        body_results = [ops.Identity(next_counter), ops.Identity(body_args[1])] + [ops.Identity(t) for t in flat_out]
+    body_graph.finish_trace(body_results)
 
     outputs = _core.make_while(outer, name, state, cond_graph, body_graph, parallel_iterations)
     results = outputs[2:2 + len(flat_in)]

@@ -6,6 +6,7 @@
 #include "graphfn/core/resource.h"
 #include "graphfn/tracing/capture.h"
 #include "graphfn/tracing/control_flow_builder.h"
+#include "graphfn/tracing/finish_trace.h"
 
 using namespace graphfn;
 using namespace graphfn::testing;
@@ -190,4 +191,20 @@ TEST_CASE("control captures from further out are forwarded to the enclosing subg
   REQUIRE(forwarded.size() == 1);
   CHECK(forwarded[0].owner == outer);
   CHECK(forwarded[0].node == before);
+}
+
+TEST_CASE("finish_trace: results wait for the control output; bad results are errors", "[tracing][finish_trace]") {
+  auto g = std::make_shared<Graph>();
+  const int x = placeholder_arg(*g, DType::kFloat32, "x");
+  int no_op = 0;
+  REQUIRE(g->add_node("NoOp", "NoOp", {}, AttrMap(), &no_op).ok());
+  const int y = add(*g, "Identity", {Endpoint{x, 0}});
+  REQUIRE(finish_trace(*g, {Endpoint{y, 0}}, no_op).ok());
+  CHECK(g->results == std::vector<Endpoint>{Endpoint{y, 0}});
+  CHECK(g->node(y).control_inputs == std::vector<int>{no_op});
+  CHECK(g->node(x).control_inputs.empty());  // earlier than the NoOp: never made to wait for it
+
+  CHECK(finish_trace(*g, {Endpoint{99, 0}}, -1).code() == Code::kInvalidArgument);
+  CHECK(finish_trace(*g, {Endpoint{y, 3}}, -1).code() == Code::kInvalidArgument);
+  CHECK(finish_trace(*g, {Endpoint{y, 0}}, 99).code() == Code::kInvalidArgument);
 }
