@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "graphfn/runtime/eager.h"
+#include "graphfn/kernels/eager.h"
 
 namespace graphfn {
 namespace {

@@ -1,4 +1,4 @@
-#include "graphfn/runtime/deferred_output.h"
+#include "graphfn/kernels/deferred_output.h"
 
 #include <unistd.h>
 

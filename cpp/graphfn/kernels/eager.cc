@@ -1,4 +1,4 @@
-#include "graphfn/runtime/eager.h"
+#include "graphfn/kernels/eager.h"
 
 #include <algorithm>
 

@@ -7,7 +7,7 @@
 
 #include "harness.h"
 
-#include "graphfn/runtime/deferred_output.h"
+#include "graphfn/kernels/deferred_output.h"
 
 using namespace graphfn;
 

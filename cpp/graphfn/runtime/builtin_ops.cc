@@ -1,5 +1,8 @@
 // The one place that lists every op family and kernel family, in registration order:
 // definitions first (ops/), then implementations (kernels/), then gradients (ops/*_grad.cc).
+// It lives above all three layers it lists; ir's registry only holds what this installs.
+#include "graphfn/runtime/builtin_ops.h"
+
 #include "graphfn/ir/op_registry.h"
 
 namespace graphfn {
@@ -50,6 +53,8 @@ void register_nn_gradients(OpRegistry& reg);
 void register_control_flow_gradients(OpRegistry& reg);
 void register_list_gradients(OpRegistry& reg);
 
+namespace {
+
 void register_builtin_ops(OpRegistry& reg) {
   register_math_ops(reg);
   register_array_ops(reg);
@@ -98,5 +103,9 @@ void register_builtin_ops(OpRegistry& reg) {
   register_control_flow_gradients(reg);
   register_list_gradients(reg);
 }
+
+}  // namespace
+
+void install_builtin_ops() { OpRegistry::install_global(register_builtin_ops); }
 
 }  // namespace graphfn
