@@ -12,7 +12,7 @@
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/core/resource.h"
 #include "graphfn/ir/op_registry.h"
-#include "graphfn/ir/symbolic_gradients.h"
+#include "graphfn/autodiff/symbolic_gradients.h"
 
 namespace graphfn {
 namespace {

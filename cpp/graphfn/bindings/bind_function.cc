@@ -15,7 +15,7 @@
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/runtime/call_key.h"
 #include "graphfn/runtime/function.h"
-#include "graphfn/runtime/tape.h"
+#include "graphfn/autodiff/tape.h"
 
 namespace graphfn {
 namespace {

@@ -11,7 +11,7 @@
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/kernels/eager.h"
-#include "graphfn/runtime/tape.h"
+#include "graphfn/autodiff/tape.h"
 
 namespace graphfn {
 namespace {

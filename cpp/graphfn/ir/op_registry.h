@@ -62,7 +62,7 @@ class OpRegistry {
   void set_kernel(const std::string& op, DType dt, KernelFn fn);
   // Lets plans prepare the op's attrs for its kernels once (OpDef::prepare_attrs).
   void set_attr_prepare(const std::string& op, AttrPrepareFn fn);
-  // Attaches a gradient function, or declares the op not differentiable (ops/*_grad.cc).
+  // Attaches a gradient function, or declares the op not differentiable (autodiff/*_grad.cc).
   void set_gradient(const std::string& op, GradFn fn);
   void set_not_differentiable(const std::string& op);
   std::vector<std::string> op_names() const;

@@ -1,6 +1,6 @@
 // The one place that lists every op family and kernel family, in registration order:
-// definitions first (ops/), then implementations (kernels/), then gradients (ops/*_grad.cc).
-// It lives above all three layers it lists; ir's registry only holds what this installs.
+// definitions first (ops/), then implementations (kernels/), then gradients (autodiff/*_grad.cc).
+// It lives above the layers it lists; ir's registry only holds what this installs.
 #include "graphfn/runtime/builtin_ops.h"
 
 #include "graphfn/ir/op_registry.h"
@@ -94,7 +94,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_softmax_kernels(reg);
   register_scan_kernels(reg);
 
-  // Gradient functions (ops/*_grad.cc), after every op exists.
+  // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
   register_array_gradients(reg);
   register_reduction_gradients(reg);

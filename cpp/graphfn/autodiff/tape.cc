@@ -1,4 +1,4 @@
-#include "graphfn/runtime/tape.h"
+#include "graphfn/autodiff/tape.h"
 
 #include <algorithm>
 

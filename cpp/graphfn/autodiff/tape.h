@@ -2,7 +2,7 @@
 // dispatch (execute_and_record) records every op that has a watched input of a trainable dtype
 // into each such tape: the op, its attrs and its input and output tensors. Tensors are known by
 // their Tensor::id. gradient() walks a tape backwards, sums the gradients reaching each tensor
-// and calls each op's gradient function (ir/gradient.h) through an EagerGradBuilder, whose ops
+// and calls each op's gradient function (autodiff/gradient.h) through an EagerGradBuilder, whose ops
 // go through execute_and_record themselves, so enclosing tapes record the gradient computation
 // (second derivatives).
 #pragma once
@@ -13,7 +13,7 @@
 
 #include "graphfn/core/attr_value.h"
 #include "graphfn/core/tensor.h"
-#include "graphfn/ir/gradient.h"
+#include "graphfn/autodiff/gradient.h"
 #include "graphfn/ir/op_def.h"
 
 namespace graphfn {

@@ -8,7 +8,7 @@
 #include <algorithm>
 
 #include "graphfn/ir/graph_copy.h"
-#include "graphfn/ops/control_flow_grad.h"
+#include "graphfn/autodiff/control_flow_grad.h"
 
 namespace graphfn {
 namespace {

@@ -3,10 +3,10 @@
 
 #include <set>
 
-#include "graphfn/ir/graph_grad_builder.h"
+#include "graphfn/autodiff/graph_grad_builder.h"
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/runtime/plan.h"
-#include "graphfn/runtime/tape.h"
+#include "graphfn/autodiff/tape.h"
 
 using namespace graphfn;
 using namespace graphfn::testing;

@@ -1,7 +1,7 @@
 // Gradients of the shape-moving ops (ops/array_ops.cc, fill_ops.cc, gradient_ops.cc) and the
 // registry's list of ops without gradients.
 #include "graphfn/ir/shape_inference.h"
-#include "graphfn/ops/grad_util.h"
+#include "graphfn/autodiff/grad_util.h"
 
 namespace graphfn {
 

@@ -1,8 +1,8 @@
-// Gradients of If and While nodes (ops/control_flow_grad.cc) through add_gradients, run by plans.
+// Gradients of If and While nodes (autodiff/control_flow_grad.cc) through add_gradients, run by plans.
 #include "harness.h"
 #include "passes/graph_builder.h"
 
-#include "graphfn/ir/symbolic_gradients.h"
+#include "graphfn/autodiff/symbolic_gradients.h"
 #include "graphfn/passes/pass_manager.h"
 
 using namespace graphfn;

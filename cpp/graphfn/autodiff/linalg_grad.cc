@@ -1,6 +1,6 @@
 // Gradients of MatMul, SparseMatMul and BatchMatMulV2/V3 (ops/linalg_ops.cc), for every
 // transpose/adjoint mix.
-#include "graphfn/ops/grad_util.h"
+#include "graphfn/autodiff/grad_util.h"
 
 namespace graphfn {
 namespace {

@@ -1,7 +1,7 @@
 // Symbolic differentiation of a graph (TF's gradients_util, and what a GradientTape does inside a
 // function): the nodes computing d(sum of targets)/d(source) are appended to the same graph by a
 // GraphGradBuilder. Walking the differentiated nodes backwards (creation order is topological),
-// the gradients reaching each output are summed and the node's gradient function (ir/gradient.h,
+// the gradients reaching each output are summed and the node's gradient function (autodiff/gradient.h,
 // the same one the eager tape calls) gives one gradient per input.
 //
 // Variables: a captured variable is a Const of dtype resource, possibly several for one variable

@@ -1,6 +1,6 @@
 // Gradients of the TensorList ops (ops/list_ops.cc; TensorArray in functions), as TF's: the
 // gradient of a list is a list of the elements' gradients.
-#include "graphfn/ops/grad_util.h"
+#include "graphfn/autodiff/grad_util.h"
 
 namespace graphfn {
 namespace {

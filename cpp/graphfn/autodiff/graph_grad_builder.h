@@ -4,7 +4,7 @@
 #pragma once
 #include <string>
 
-#include "graphfn/ir/gradient.h"
+#include "graphfn/autodiff/gradient.h"
 #include "graphfn/ir/graph.h"
 
 namespace graphfn {

@@ -1,14 +1,14 @@
 // Shared pieces of the control-flow gradients (cond_grad.cc: If / Case, while_grad.cc: While),
 // built like TF's cond_v2 and while_v2 with the graph differentiation functions use
-// (ir/symbolic_gradients.h). They need a GraphGradBuilder: cond and while_loop only make these
+// (autodiff/symbolic_gradients.h). They need a GraphGradBuilder: cond and while_loop only make these
 // nodes while tracing.
 #pragma once
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "graphfn/ir/graph_grad_builder.h"
-#include "graphfn/ops/grad_util.h"
+#include "graphfn/autodiff/graph_grad_builder.h"
+#include "graphfn/autodiff/grad_util.h"
 
 namespace graphfn {
 namespace cf_grad {

@@ -1,4 +1,4 @@
-#include "graphfn/ir/gradient.h"
+#include "graphfn/autodiff/gradient.h"
 
 #include "graphfn/ir/op_registry.h"
 

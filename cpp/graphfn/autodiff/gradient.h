@@ -1,9 +1,9 @@
 // Gradient functions and the builder they are written against. One GradFn per differentiable op
-// (declared next to the op, ops/*_grad.cc) builds the op's backward computation from other ops
+// (declared next to the op, autodiff/*_grad.cc) builds the op's backward computation from other ops
 // through a GradBuilder, so the same definition serves:
-//   - the eager tape (runtime/tape.h): EagerGradBuilder runs each op at once;
+//   - the eager tape (autodiff/tape.h): EagerGradBuilder runs each op at once;
 //   - symbolic differentiation of graphs (functions, cond, while_loop): GraphGradBuilder
-//     (ir/graph_grad_builder.h) appends nodes to an ir::Graph.
+//     (autodiff/graph_grad_builder.h) appends nodes to an ir::Graph.
 // A GradValue is an eager tensor or a graph endpoint; the builder knows which.
 #pragma once
 #include <initializer_list>

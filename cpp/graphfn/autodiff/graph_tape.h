@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "graphfn/ir/graph.h"
-#include "graphfn/ir/symbolic_gradients.h"
+#include "graphfn/autodiff/symbolic_gradients.h"
 
 namespace graphfn {
 

@@ -1,4 +1,4 @@
-#include "graphfn/ir/graph_grad_builder.h"
+#include "graphfn/autodiff/graph_grad_builder.h"
 
 namespace graphfn {
 

@@ -1,5 +1,5 @@
 // Gradients of the element-wise math ops (ops/math_ops.cc), clip and select.
-#include "graphfn/ops/grad_util.h"
+#include "graphfn/autodiff/grad_util.h"
 
 namespace graphfn {
 namespace {

@@ -1,6 +1,6 @@
 // Gradients of the reductions (ops/reduction_ops.cc): the output gradient, reshaped to the
 // kept-dims shape, is broadcast back over the reduced axes.
-#include "graphfn/ops/grad_util.h"
+#include "graphfn/autodiff/grad_util.h"
 
 namespace graphfn {
 namespace {

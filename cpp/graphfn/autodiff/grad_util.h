@@ -1,8 +1,8 @@
-// Helpers shared by the gradient functions in ops/*_grad.cc.
+// Helpers shared by the gradient functions in autodiff/*_grad.cc.
 #pragma once
 #include <vector>
 
-#include "graphfn/ir/gradient.h"
+#include "graphfn/autodiff/gradient.h"
 #include "graphfn/ir/op_registry.h"
 
 namespace graphfn {

@@ -1,9 +1,9 @@
-#include "graphfn/ops/control_flow_grad.h"
+#include "graphfn/autodiff/control_flow_grad.h"
 
 #include <atomic>
 
 #include "graphfn/core/resource.h"
-#include "graphfn/ir/symbolic_gradients.h"
+#include "graphfn/autodiff/symbolic_gradients.h"
 
 namespace graphfn {
 namespace cf_grad {

@@ -1,5 +1,5 @@
 // Gradients of the softmax family (ops/nn_ops.cc).
-#include "graphfn/ops/grad_util.h"
+#include "graphfn/autodiff/grad_util.h"
 
 namespace graphfn {
 namespace {

@@ -1,12 +1,12 @@
-// Symbolic differentiation of graphs (ir/symbolic_gradients.h, ir/graph_tape.h) and the
+// Symbolic differentiation of graphs (autodiff/symbolic_gradients.h, autodiff/graph_tape.h) and the
 // gradients of eagerly called functions (runtime/function.h).
 #include "harness.h"
 
-#include "graphfn/ir/graph_tape.h"
+#include "graphfn/autodiff/graph_tape.h"
 #include "graphfn/ir/op_registry.h"
-#include "graphfn/ir/symbolic_gradients.h"
+#include "graphfn/autodiff/symbolic_gradients.h"
 #include "graphfn/runtime/function.h"
-#include "graphfn/runtime/tape.h"
+#include "graphfn/autodiff/tape.h"
 
 using namespace graphfn;
 using namespace graphfn::testing;

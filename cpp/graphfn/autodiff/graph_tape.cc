@@ -1,4 +1,4 @@
-#include "graphfn/ir/graph_tape.h"
+#include "graphfn/autodiff/graph_tape.h"
 
 namespace graphfn {
 

@@ -1,11 +1,11 @@
-#include "graphfn/ir/symbolic_gradients.h"
+#include "graphfn/autodiff/symbolic_gradients.h"
 
 #include <unordered_map>
 
 #include "graphfn/core/resource.h"
-#include "graphfn/ir/gradient.h"
+#include "graphfn/autodiff/gradient.h"
 #include "graphfn/ir/graph_copy.h"
-#include "graphfn/ir/graph_grad_builder.h"
+#include "graphfn/autodiff/graph_grad_builder.h"
 
 namespace graphfn {
 namespace {
