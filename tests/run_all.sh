@@ -1,28 +1,42 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what the tests need, then runs the C++ (Catch2) tests and pytest.
-# Set GRAPHFN_SANITIZE=1 to build the C++ tests with AddressSanitizer + UBSan.
+# The whole test suite: installs graphfn and what the tests need, then runs the C++ (Catch2)
+# tests and pytest. One CMake build makes the extension, graphfn-run and the Catch2 suite:
+# `pip install .` with GRAPHFN_BUILD_TESTS=ON, in pip's persistent build folder
+# (build/<cache tag>), so running this again after a change rebuilds only what changed.
+# Set GRAPHFN_SANITIZE=1 to build the C++ tests with AddressSanitizer + UBSan (a separate build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
 
-echo "== installing test requirements"
 if [ ! -f /usr/include/catch2/catch.hpp ] && [ ! -f /usr/include/catch2/catch_all.hpp ]; then
+  echo "== installing Catch2"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq catch2 >/dev/null
 fi
-"$PYTHON" -m pip install -q --disable-pip-version-check ".[test]" "cmeel-eigen>=3.4" cmake
+
+echo "== building and installing graphfn with the test requirements"
+# pip shows a build backend's output only with -v; of that, the build's progress lines ([n/N])
+# are shown, the whole log kept in build/pip-install.log (its end is shown if the install fails).
+mkdir -p build
+status=0
+"$PYTHON" -m pip install -v --disable-pip-version-check ".[test]" -Ccmake.define.GRAPHFN_BUILD_TESTS=ON 2>&1 \
+  | tee build/pip-install.log | { grep --line-buffered -E '^ *(\[[0-9]+/[0-9]+\] |\*\*\* |Successfully installed)' || true; } \
+  || status=$?
+if [ "$status" -ne 0 ]; then tail -n 60 build/pip-install.log >&2; echo "pip install failed" >&2; exit "$status"; fi
+BUILD_DIR="build/$("$PYTHON" -c 'import sys; print(sys.implementation.cache_tag)')"
 
 echo "== C++ tests (Catch2)"
-SANITIZE=OFF; BUILD_DIR=build/cpp-tests
-if [ -n "${GRAPHFN_SANITIZE:-}" ]; then SANITIZE=ON; BUILD_DIR=build/cpp-tests-sanitize; fi
-"$PYTHON" -m cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DGRAPHFN_BUILD_PYTHON=OFF \
-  -DGRAPHFN_BUILD_TESTS=ON -DGRAPHFN_SANITIZE="$SANITIZE" -DPython_EXECUTABLE="$(command -v "$PYTHON")" >/dev/null
-"$PYTHON" -m cmake --build "$BUILD_DIR" -j2
+if [ -n "${GRAPHFN_SANITIZE:-}" ]; then
+  "$PYTHON" -m pip install -q --disable-pip-version-check "cmeel-eigen>=3.4" cmake
+  BUILD_DIR=build/cpp-tests-sanitize
+  "$PYTHON" -m cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DGRAPHFN_BUILD_PYTHON=OFF \
+    -DGRAPHFN_BUILD_TESTS=ON -DGRAPHFN_SANITIZE=ON -DPython_EXECUTABLE="$(command -v "$PYTHON")" >/dev/null
+  "$PYTHON" -m cmake --build "$BUILD_DIR" -j2
+fi
 "$BUILD_DIR"/tests/cpp/graphfn_tests
-# The saved-model tests run the C++ runner this build made on models saved from Python.
-export GRAPHFN_RUN="$PWD/$BUILD_DIR/graphfn-run"
 
 echo "== Python tests (pytest)"
-# The package under test is the installed one (python/ is not on sys.path).
+# The package under test is the installed one (python/ is not on sys.path), and so is the
+# graphfn-run command the saved-model tests run.
 # conformance: the seed documents' cells; notebooks: the tutorials run top to bottom
 "$PYTHON" -m pytest -q tests/python tests/conformance tests/notebooks

@@ -11,7 +11,7 @@
 
 #include <vector>
 
-#include "graphfn/runtime/eager.h"
+#include "graphfn/kernels/eager.h"
 
 namespace graphfn {
 namespace testing {

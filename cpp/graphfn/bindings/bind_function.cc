@@ -21,7 +21,7 @@
 #include "graphfn/bindings/output_structure.h"
 #include "graphfn/runtime/call_key.h"
 #include "graphfn/runtime/function.h"
-#include "graphfn/runtime/tape.h"
+#include "graphfn/autodiff/tape.h"
 #include "graphfn/tracing/trace_context.h"
 
 namespace graphfn {

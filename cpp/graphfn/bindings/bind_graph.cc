@@ -12,7 +12,7 @@
 #include "graphfn/passes/auto_control_deps.h"
 #include "graphfn/passes/pass_manager.h"
 #include "graphfn/runtime/plan.h"
-#include "graphfn/runtime/tape.h"
+#include "graphfn/autodiff/tape.h"
 #include "graphfn/serialize/graph_def_text.h"
 #include "graphfn/tracing/finish_trace.h"
 

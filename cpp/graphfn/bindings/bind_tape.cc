@@ -1,4 +1,4 @@
-// _core.Tape: the C++ gradient tape (runtime/tape.h) for python/graphfn/eager/backprop.py, which
+// _core.Tape: the C++ gradient tape (autodiff/tape.h) for python/graphfn/eager/backprop.py, which
 // adds TF's API (nested structures, variables, errors) on top.
 #include <pybind11/stl.h>
 
@@ -7,8 +7,8 @@
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/core/resource.h"
-#include "graphfn/ir/graph_tape.h"
-#include "graphfn/runtime/tape.h"
+#include "graphfn/autodiff/graph_tape.h"
+#include "graphfn/autodiff/tape.h"
 
 namespace graphfn {
 namespace {

@@ -1,9 +1,11 @@
 // graphfn._core: the C++ runtime seen from Python. A table of contents; each bind_* converts
 // and forwards, with no semantics of its own.
 #include "graphfn/bindings/bind.h"
+#include "graphfn/runtime/builtin_ops.h"
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "graphfn C++ core";
+  graphfn::install_builtin_ops();
   graphfn::bind_errors(m);
   graphfn::bind_tensor(m);
   graphfn::bind_graph(m);

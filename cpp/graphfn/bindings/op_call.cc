@@ -10,8 +10,8 @@
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/ir/op_registry.h"
-#include "graphfn/runtime/eager.h"
-#include "graphfn/runtime/tape.h"
+#include "graphfn/kernels/eager.h"
+#include "graphfn/autodiff/tape.h"
 
 namespace graphfn {
 namespace {

@@ -60,7 +60,7 @@ class Tensor {
   // Debug text: dtype, shape and up to `max_elements` values.
   std::string debug_string(int max_elements = 10) const;
 
-  // Identity of the logical tensor, for gradient tapes (runtime/tape.h): assigned on first use
+  // Identity of the logical tensor, for gradient tapes (autodiff/tape.h): assigned on first use
   // (watching, or being the output of a recorded op); 0 = none yet. Copies of a Tensor are the
   // same logical tensor and share the id; kernel outputs never inherit one (run_kernel clears
   // them), so forwarding a buffer (Identity, Reshape) still makes a new tensor. Assigned under

@@ -1,5 +1,5 @@
 // Copying part of a graph into another: how a backward graph is cut out of the graph its gradient
-// nodes were appended to (ir/symbolic_gradients.h). The copied nodes keep their ops, attrs and
+// nodes were appended to (autodiff/symbolic_gradients.h). The copied nodes keep their ops, attrs and
 // names (made unique in the destination); what they read from outside the copied part is
 // resolved by the caller (a placeholder for a saved forward value, a list read in a loop body).
 #pragma once

@@ -26,7 +26,7 @@ using KernelFn = Status (*)(KernelContext&);
 // Reads the attrs a kernel needs into its own struct, once per plan step instead of per run
 // (KernelContext::prepared; kernels/kernel_context.h has prepare_attrs and prepared_attrs).
 using AttrPrepareFn = std::shared_ptr<const void> (*)(const AttrMap&);
-// The gradient of an op (ir/gradient.h): fills one gradient per (flattened) input, a null
+// The gradient of an op (autodiff/gradient.h): fills one gradient per (flattened) input, a null
 // GradValue where there is none. Written against GradBuilder, so one definition serves the eager
 // tape and symbolic differentiation of graphs.
 using GradFn = Status (*)(GradBuilder& b, const GradInputs& in, std::vector<GradValue>* input_grads);
@@ -83,7 +83,7 @@ struct OpDef {
   std::string kernel_type_attr;
   std::array<KernelFn, kNumDTypes> kernels{};
   AttrPrepareFn prepare_attrs = nullptr;
-  // The gradient function (ops/*_grad.cc), or null. `not_differentiable`: declared to have no
+  // The gradient function (autodiff/*_grad.cc), or null. `not_differentiable`: declared to have no
   // gradient (comparisons, Shape, ArgMax, ...): tapes do not record it, like TF's NotDifferentiable.
   GradFn grad_fn = nullptr;
   bool not_differentiable = false;

@@ -1,6 +1,8 @@
 #include "graphfn/ir/op_registry.h"
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
 #include <stdexcept>
 
 #include "graphfn/core/tf_types.h"
@@ -169,14 +171,27 @@ OpDefBuilder& OpDefBuilder::attr(const std::string& spec) {
   return *this;
 }
 
+namespace {
+std::atomic<OpRegistry*> g_global_registry{nullptr};
+}  // namespace
+
 OpRegistry& OpRegistry::global() {
-  static OpRegistry* registry = [] {
-    auto* reg = new OpRegistry();
-    register_builtin_ops(*reg);
-    for (auto& [name, def] : reg->ops_) def->finalize();
-    return reg;
-  }();
+  OpRegistry* registry = g_global_registry.load(std::memory_order_acquire);
+  if (registry == nullptr) {
+    throw std::logic_error(
+        "graphfn's op registry is empty: call graphfn::install_builtin_ops() (runtime/builtin_ops.h) first");
+  }
   return *registry;
+}
+
+void OpRegistry::install_global(void (*populate)(OpRegistry& reg)) {
+  static std::once_flag once;
+  std::call_once(once, [populate] {
+    auto* reg = new OpRegistry();  // lives as long as the process: op defs are shared everywhere
+    populate(*reg);
+    for (auto& [name, def] : reg->ops_) def->finalize();
+    g_global_registry.store(reg, std::memory_order_release);
+  });
 }
 
 OpDefBuilder OpRegistry::op(const std::string& name) {

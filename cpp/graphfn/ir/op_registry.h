@@ -47,8 +47,14 @@ class OpDefBuilder {
 
 class OpRegistry {
  public:
-  // The process-wide registry, with every built-in op and kernel registered on first use.
+  // The process-wide registry. ir knows no op: definitions, kernels and gradients live in the
+  // layers above, and runtime/builtin_ops.h's install_builtin_ops() fills it, which every entry
+  // point calls first (the Python module, SavedModel::load, the C++ tests). Throws
+  // std::logic_error before that.
   static OpRegistry& global();
+  // Fills the global registry with `populate`, then finalizes every op; once per process (later
+  // calls return at once, after the first has finished). Thread-safe.
+  static void install_global(void (*populate)(OpRegistry& reg));
 
   OpDefBuilder op(const std::string& name);
   const OpDef* find(const std::string& name) const;
@@ -56,7 +62,7 @@ class OpRegistry {
   void set_kernel(const std::string& op, DType dt, KernelFn fn);
   // Lets plans prepare the op's attrs for its kernels once (OpDef::prepare_attrs).
   void set_attr_prepare(const std::string& op, AttrPrepareFn fn);
-  // Attaches a gradient function, or declares the op not differentiable (ops/*_grad.cc).
+  // Attaches a gradient function, or declares the op not differentiable (autodiff/*_grad.cc).
   void set_gradient(const std::string& op, GradFn fn);
   void set_not_differentiable(const std::string& op);
   std::vector<std::string> op_names() const;
@@ -64,8 +70,5 @@ class OpRegistry {
  private:
   std::unordered_map<std::string, std::unique_ptr<OpDef>> ops_;
 };
-
-// Defined in cpp/graphfn/ops/register_all.cc: declares every op, then attaches every kernel.
-void register_builtin_ops(OpRegistry& reg);
 
 }  // namespace graphfn

@@ -5,7 +5,7 @@
 
 #include "graphfn/core/tensor_list.h"
 #include "graphfn/kernels/kernel_context.h"
-#include "graphfn/runtime/eager.h"
+#include "graphfn/kernels/eager.h"
 
 namespace graphfn {
 

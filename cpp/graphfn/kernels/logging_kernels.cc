@@ -5,7 +5,7 @@
 
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/tensor_text.h"
-#include "graphfn/runtime/deferred_output.h"
+#include "graphfn/kernels/deferred_output.h"
 
 namespace graphfn {
 namespace {

@@ -1,7 +1,7 @@
 // Variable kernels: reach the VariableResource through the handle and read or replace its value.
 #include "graphfn/core/resource.h"
 #include "graphfn/kernels/kernel_context.h"
-#include "graphfn/runtime/eager.h"
+#include "graphfn/kernels/eager.h"
 
 namespace graphfn {
 namespace {

@@ -1,7 +1,7 @@
 #include "graphfn/passes/constant_folding.h"
 
 #include "graphfn/passes/rewrite.h"
-#include "graphfn/runtime/eager.h"
+#include "graphfn/kernels/eager.h"
 
 namespace graphfn {
 namespace {

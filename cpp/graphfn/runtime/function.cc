@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "graphfn/ir/gradient.h"
+#include "graphfn/autodiff/gradient.h"
 #include "graphfn/ir/graph_copy.h"
-#include "graphfn/ir/symbolic_gradients.h"
-#include "graphfn/runtime/tape.h"
+#include "graphfn/autodiff/symbolic_gradients.h"
+#include "graphfn/autodiff/tape.h"
 
 namespace graphfn {
 

@@ -7,7 +7,7 @@
 // backward function reads, and is recorded as one "PartitionedCall" tape entry holding them. Its
 // gradient runs the backward function: a graph taking the gradients of the outputs and the saved
 // values, returning the gradients of the inputs, made once per function by differentiating the
-// traced graph symbolically (ir/symbolic_gradients.h) and cutting the gradient nodes out. The
+// traced graph symbolically (autodiff/symbolic_gradients.h) and cutting the gradient nodes out. The
 // backward function is a CompiledFunction too, so its call is recorded by enclosing tapes (higher
 // derivatives).
 #pragma once

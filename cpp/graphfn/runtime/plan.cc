@@ -4,9 +4,9 @@
 #include <atomic>
 
 #include "graphfn/core/tensor_list.h"
-#include "graphfn/runtime/deferred_output.h"
+#include "graphfn/kernels/deferred_output.h"
 #include "graphfn/kernels/kernel_context.h"
-#include "graphfn/runtime/eager.h"
+#include "graphfn/kernels/eager.h"
 
 namespace graphfn {
 namespace {

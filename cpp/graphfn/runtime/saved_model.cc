@@ -1,6 +1,7 @@
 #include "graphfn/runtime/saved_model.h"
 
 #include "graphfn/passes/pass_manager.h"
+#include "graphfn/runtime/builtin_ops.h"
 
 namespace graphfn {
 namespace {
@@ -57,6 +58,7 @@ Status SavedFunction::run(const std::map<std::string, Tensor>& inputs, std::map<
 }
 
 Status SavedModel::load(const std::string& export_dir, std::shared_ptr<const SavedModel>* out) {
+  install_builtin_ops();  // a C++ program's first graphfn call (graphfn-run's) may be this one
   SavedGraph saved;
   GRAPHFN_RETURN_IF_ERROR(read_saved_graph(export_dir, &saved));
   return from_saved_graph(std::move(saved), out);

@@ -1,7 +1,7 @@
 #include "graphfn/tracing/capture.h"
 
 #include "graphfn/core/resource.h"
-#include "graphfn/ir/symbolic_gradients.h"
+#include "graphfn/autodiff/symbolic_gradients.h"
 
 namespace graphfn {
 namespace {

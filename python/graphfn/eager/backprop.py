@@ -1,8 +1,8 @@
 """tf.GradientTape: records eager ops and differentiates them.
 
-The tape itself is C++. Eagerly (runtime/tape.h, exposed as _core.Tape) dispatch records every
+The tape itself is C++. Eagerly (autodiff/tape.h, exposed as _core.Tape) dispatch records every
 op with a watched input, and gradient() runs each op's C++ gradient function backwards. A tape
-entered while a function is traced is a _core.GraphTape (ir/graph_tape.h): it remembers which
+entered while a function is traced is a _core.GraphTape (autodiff/graph_tape.h): it remembers which
 nodes were created while it recorded, and gradient() appends the gradient nodes to the graph
 (symbolic differentiation, with the same gradient functions). This module adds TF's Python API
 on top: nested structures of targets and sources, variables (a variable is watched through its

@@ -3,7 +3,10 @@
 decorated method. Expected values come from NumPy arithmetic."""
 
 import os
+import shutil
 import subprocess
+import sys
+import sysconfig
 
 import numpy as np
 import pytest
@@ -13,18 +16,40 @@ import graphfn as tf
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
+def installed_from_source_tree():
+    """True when the graphfn under test is this checkout's python/graphfn (PYTHONPATH), not one
+    that `pip install .` installed."""
+    return os.path.abspath(tf.__file__).startswith(os.path.join(_ROOT, "python") + os.sep)
+
+
+def installed_runner():
+    """The graphfn-run command `pip install .` put next to this interpreter's scripts, or on
+    PATH; None if there is none."""
+    beside_python = os.path.join(sysconfig.get_path("scripts"), "graphfn-run")
+    if os.path.isfile(beside_python):
+        return beside_python
+    return shutil.which("graphfn-run")
+
+
 def _runner():
-    """The C++ runner: tests/run_all.sh sets GRAPHFN_RUN to the one it built; without it the usual
-    build directories are searched."""
+    """The C++ runner: GRAPHFN_RUN when set; else the installed command (pip install . installs
+    it with the package); when graphfn itself comes from the source tree (PYTHONPATH), the one a
+    CMake build folder made."""
     given = os.environ.get("GRAPHFN_RUN")
     if given:
         assert os.path.isfile(given), "GRAPHFN_RUN=%s does not exist" % given
         return given
-    for build in ("build/cpp-tests", "build/dev"):
+    if not installed_from_source_tree():
+        installed = installed_runner()
+        assert installed, "pip install . installs graphfn-run, but it is neither in %s nor on PATH" % (
+            sysconfig.get_path("scripts"))
+        return installed
+    for build in ("build/dev", "build/" + sys.implementation.cache_tag):
         path = os.path.join(_ROOT, build, "graphfn-run")
         if os.path.isfile(path):
             return path
-    pytest.skip("graphfn-run is not built (bash tests/run_all.sh builds it and sets GRAPHFN_RUN)")
+    pytest.skip("graphfn comes from the source tree and no build folder has graphfn-run "
+                "(the DEV recipe's build/dev makes it; or set GRAPHFN_RUN)")
 
 
 def run_graphfn_run(*args):

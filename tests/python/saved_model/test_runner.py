@@ -1,15 +1,29 @@
-"""The C++ runner (graphfn-run, built by the C++ test build) on models saved from Python: same
-numbers as the Python load, .npy in and out, clear failures. tests/run_all.sh sets GRAPHFN_RUN
-to the runner it built; without it the test looks in the usual build directories."""
+"""The C++ runner (graphfn-run, which `pip install .` installs beside python) on models saved
+from Python: same numbers as the Python load, .npy in and out, clear failures. The tests run the
+installed command (GRAPHFN_RUN overrides it; saved_cases._runner says where else it looks)."""
 
 import os
+import subprocess
+import sysconfig
 
 import numpy as np
 import pytest
 
 import graphfn as tf
 from saved_cases import Scaler, halve_until_small_np, make_module
+from saved_cases import installed_from_source_tree, installed_runner
 from saved_cases import run_graphfn_run as _run
+
+
+def test_pip_install_installs_the_command():
+    if installed_from_source_tree():
+        pytest.skip("graphfn comes from the source tree (PYTHONPATH), not from pip install")
+    command = installed_runner()
+    assert command is not None, "graphfn-run not in %s nor on PATH" % sysconfig.get_path("scripts")
+    assert os.access(command, os.X_OK)
+    result = subprocess.run([command, "--help"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0
+    assert result.stderr.startswith("usage: graphfn-run MODEL_DIR")
 
 
 @pytest.fixture(scope="module")

@@ -7,10 +7,12 @@
 #include <iterator>
 
 #include "fuzz/saved_graph_fuzzer.h"
+#include "graphfn/runtime/builtin_ops.h"
 
 using namespace graphfn::testing;
 
 int main(int argc, char** argv) {
+  graphfn::install_builtin_ops();
   int64_t runs = 100000, npy_runs = 20000;
   uint64_t seed = 1;
   std::vector<std::string> corpus = saved_graph_corpus();

@@ -1,0 +1,150 @@
+#include "graphfn/kernels/eager.h"
+
+#include <algorithm>
+
+#include "graphfn/ir/op_registry.h"
+#include "graphfn/ir/shape_inference.h"
+#include "graphfn/kernels/kernel_context.h"
+
+namespace graphfn {
+
+// TF's eager error text: "<message> [Op:AddV2] name: ".
+Status with_op_suffix(const Status& s, const OpDef& op) {
+  if (s.ok()) return s;
+  return Status(s.code(), s.message() + " [Op:" + op.name + "] name: ");
+}
+
+std::string function_name(const OpDef& op, int num_inputs, const AttrMap& attrs) {
+  std::string name = op.name;
+  const int n_list = num_inputs - op.num_fixed_inputs;
+  for (const ArgDef& arg : op.inputs) {
+    if (!arg.number_attr.empty()) name += "_" + arg.number_attr + "_" + std::to_string(n_list);
+  }
+  for (const ArgDef& arg : op.outputs) {
+    if (!arg.number_attr.empty()) {
+      name += "_" + arg.number_attr + "_" + std::to_string(attrs.get_int(arg.number_attr, 0));
+    }
+  }
+  return name;
+}
+
+Status with_node_prefix(const Status& s, const OpDef& op, const std::string& function) {
+  if (s.ok()) return s;
+  return with_op_suffix(Status(s.code(), "{{function_node __wrapped__" + function +
+                                             "_device_/job:localhost/replica:0/task:0/device:CPU:0}} " +
+                                             s.message()), op);
+}
+
+namespace {
+
+Status kernel_not_found(const OpDef& op, const DType* type_attrs) {
+  std::string attrs;
+  for (size_t i = 0; i < op.type_attr_names.size(); ++i) {
+    attrs += (i ? ", " : "") + op.type_attr_names[i] + "=" + dtype_tf_enum(type_attrs[i]);
+  }
+  std::string registered;
+  for (int d = 0; d < kNumDTypes; ++d) {
+    if (op.kernels[d]) registered += std::string(registered.empty() ? "" : ", ") + dtype_tf_enum(DType(d));
+  }
+  return errors::NotFound("Could not find device for node: {{node ", op.name, "}} = ", op.name, "[",
+                          attrs, "]\nAll kernels registered for op ", op.name, ":\n  device='CPU'; ",
+                          op.kernel_type_attr, " in [", registered, "]");
+}
+
+}  // namespace
+
+Status find_kernel(const OpDef& op, const DType* type_attrs, KernelFn* kernel) {
+  const DType kernel_dtype = op.kernel_type_index < 0 ? DType::kInvalid : type_attrs[op.kernel_type_index];
+  *kernel = op.kernels[static_cast<int>(kernel_dtype)];
+  return *kernel ? Status::OK() : kernel_not_found(op, type_attrs);
+}
+
+namespace {
+
+// Runs the shape function (validation, output dtypes and shapes), then the kernel on the
+// outputs `outputs_for(n)` gives for the n outputs inferred (null: not that many).
+template <typename OutputsFor>
+Status infer_and_run(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
+                     const AttrMap& attrs, const DType* type_attrs, const void* node, const void* prepared,
+                     OutputsFor&& outputs_for) {
+  // Reuse one thread-local scratch for the shape function's results (no allocation per op);
+  // a nested call (a kernel that runs ops) falls back to its own.
+  thread_local InferenceOutputs scratch;
+  thread_local bool scratch_busy = false;
+  InferenceOutputs local;
+  const bool use_scratch = !scratch_busy;
+  InferenceOutputs* shapes = use_scratch ? &scratch : &local;
+  struct Release {
+    bool active;
+    ~Release() { if (active) scratch_busy = false; }
+  } release{use_scratch};
+  scratch_busy = true;
+
+  InferenceContext ic(op, inputs, num_inputs, attrs, type_attrs, shapes);
+  if (op.shape_fn) GRAPHFN_RETURN_IF_ERROR(op.shape_fn(ic));
+  const int n = ic.num_outputs();
+  Tensor* outputs = outputs_for(n);
+  if (!outputs && n > 0) return errors::Internal(op.name, ": unexpected number of outputs ", n);
+  KernelContext kc{op, inputs, num_inputs, attrs, type_attrs, ic.output_dtypes(), ic.output_shapes(),
+                   outputs, n, node, prepared};
+  return kernel(kc);
+}
+
+}  // namespace
+
+Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
+                  const AttrMap& attrs, const DType* type_attrs, std::vector<Tensor>* outputs) {
+  return infer_and_run(op, kernel, inputs, num_inputs, attrs, type_attrs, nullptr, nullptr, [&](int n) {
+    outputs->resize(n);
+    return outputs->data();
+  });
+}
+
+Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
+                  const AttrMap& attrs, const DType* type_attrs, Tensor* outputs, int num_outputs, const void* node,
+                  const void* prepared) {
+  return infer_and_run(op, kernel, inputs, num_inputs, attrs, type_attrs, node, prepared,
+                       [&](int n) { return n == num_outputs ? outputs : nullptr; });
+}
+
+Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
+                     std::vector<Tensor>* outputs) {
+  GRAPHFN_RETURN_IF_ERROR(with_op_suffix(check_input_count(op, num_inputs), op));
+  constexpr int kInline = 16;
+  DType inline_dtypes[kInline];
+  const Tensor* inline_ptrs[kInline];
+  std::vector<DType> many_dtypes;
+  std::vector<const Tensor*> many_ptrs;
+  DType* dtypes = inline_dtypes;
+  const Tensor** ptrs = inline_ptrs;
+  if (num_inputs > kInline) {
+    many_dtypes.resize(num_inputs);
+    many_ptrs.resize(num_inputs);
+    dtypes = many_dtypes.data();
+    ptrs = many_ptrs.data();
+  }
+  for (int i = 0; i < num_inputs; ++i) {
+    dtypes[i] = inputs[i].dtype();
+    ptrs[i] = &inputs[i];
+  }
+  // TF's order: attr values are validated, then the kernel is looked up, then the inputs are
+  // checked against the kernel's signature, and only then does the kernel validate shapes.
+  DType type_attrs[kMaxTypeAttrs];
+  Status input_mismatch;
+  GRAPHFN_RETURN_IF_ERROR(
+      with_op_suffix(resolve_type_attrs(op, dtypes, num_inputs, attrs, type_attrs, &input_mismatch), op));
+  KernelFn kernel = nullptr;
+  GRAPHFN_RETURN_IF_ERROR(with_op_suffix(find_kernel(op, type_attrs, &kernel), op));
+  GRAPHFN_RETURN_IF_ERROR(with_op_suffix(input_mismatch, op));
+  Status s = run_kernel(op, kernel, ptrs, num_inputs, attrs, type_attrs, outputs);
+  return s.ok() ? s : with_node_prefix(s, op, function_name(op, num_inputs, attrs));
+}
+
+Status execute_eager(const std::string& op_name, const std::vector<Tensor>& inputs,
+                     const AttrMap& attrs, std::vector<Tensor>* outputs) {
+  const OpDef* op = OpRegistry::global().find(op_name);
+  if (!op) return errors::NotFound("Op type not registered '", op_name, "'");
+  return execute_eager(*op, inputs.data(), static_cast<int>(inputs.size()), attrs, outputs);
+}
+
+}  // namespace graphfn

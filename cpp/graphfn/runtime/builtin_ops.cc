@@ -1,0 +1,111 @@
+// The one place that lists every op family and kernel family, in registration order:
+// definitions first (ops/), then implementations (kernels/), then gradients (autodiff/*_grad.cc).
+// It lives above the layers it lists; ir's registry only holds what this installs.
+#include "graphfn/runtime/builtin_ops.h"
+
+#include "graphfn/ir/op_registry.h"
+
+namespace graphfn {
+
+void register_math_ops(OpRegistry& reg);
+void register_array_ops(OpRegistry& reg);
+void register_graph_ops(OpRegistry& reg);
+void register_resource_variable_ops(OpRegistry& reg);
+void register_logging_ops(OpRegistry& reg);
+void register_random_ops(OpRegistry& reg);
+void register_slicing_ops(OpRegistry& reg);
+void register_fill_ops(OpRegistry& reg);
+void register_linalg_ops(OpRegistry& reg);
+void register_reduction_ops(OpRegistry& reg);
+void register_clip_ops(OpRegistry& reg);
+void register_control_flow_ops(OpRegistry& reg);
+void register_list_ops(OpRegistry& reg);
+void register_gradient_ops(OpRegistry& reg);
+void register_nn_ops(OpRegistry& reg);
+void register_scan_ops(OpRegistry& reg);
+
+void register_cwise_binary_kernels(OpRegistry& reg);
+void register_cwise_unary_kernels(OpRegistry& reg);
+void register_array_kernels(OpRegistry& reg);
+void register_cast_kernels(OpRegistry& reg);
+void register_graph_kernels(OpRegistry& reg);
+void register_variable_kernels(OpRegistry& reg);
+void register_logging_kernels(OpRegistry& reg);
+void register_random_kernels(OpRegistry& reg);
+void register_strided_slice_kernels(OpRegistry& reg);
+void register_gather_kernels(OpRegistry& reg);
+void register_select_kernels(OpRegistry& reg);
+void register_fill_kernels(OpRegistry& reg);
+void register_matmul_kernels(OpRegistry& reg);
+void register_reduction_kernels(OpRegistry& reg);
+void register_argminmax_kernels(OpRegistry& reg);
+void register_clip_kernels(OpRegistry& reg);
+void register_list_kernels(OpRegistry& reg);
+void register_gradient_kernels(OpRegistry& reg);
+void register_softmax_kernels(OpRegistry& reg);
+void register_scan_kernels(OpRegistry& reg);
+
+void register_math_gradients(OpRegistry& reg);
+void register_array_gradients(OpRegistry& reg);
+void register_reduction_gradients(OpRegistry& reg);
+void register_linalg_gradients(OpRegistry& reg);
+void register_nn_gradients(OpRegistry& reg);
+void register_control_flow_gradients(OpRegistry& reg);
+void register_list_gradients(OpRegistry& reg);
+
+namespace {
+
+void register_builtin_ops(OpRegistry& reg) {
+  register_math_ops(reg);
+  register_array_ops(reg);
+  register_graph_ops(reg);
+  register_resource_variable_ops(reg);
+  register_logging_ops(reg);
+  register_random_ops(reg);
+  register_slicing_ops(reg);
+  register_fill_ops(reg);
+  register_linalg_ops(reg);
+  register_reduction_ops(reg);
+  register_clip_ops(reg);
+  register_control_flow_ops(reg);
+  register_list_ops(reg);
+  register_gradient_ops(reg);
+  register_nn_ops(reg);
+  register_scan_ops(reg);
+
+  register_cwise_binary_kernels(reg);
+  register_cwise_unary_kernels(reg);
+  register_array_kernels(reg);
+  register_cast_kernels(reg);
+  register_graph_kernels(reg);
+  register_variable_kernels(reg);
+  register_logging_kernels(reg);
+  register_random_kernels(reg);
+  register_strided_slice_kernels(reg);
+  register_gather_kernels(reg);
+  register_select_kernels(reg);
+  register_fill_kernels(reg);
+  register_matmul_kernels(reg);
+  register_reduction_kernels(reg);
+  register_argminmax_kernels(reg);
+  register_clip_kernels(reg);
+  register_list_kernels(reg);
+  register_gradient_kernels(reg);
+  register_softmax_kernels(reg);
+  register_scan_kernels(reg);
+
+  // Gradient functions (autodiff/*_grad.cc), after every op exists.
+  register_math_gradients(reg);
+  register_array_gradients(reg);
+  register_reduction_gradients(reg);
+  register_linalg_gradients(reg);
+  register_nn_gradients(reg);
+  register_control_flow_gradients(reg);
+  register_list_gradients(reg);
+}
+
+}  // namespace
+
+void install_builtin_ops() { OpRegistry::install_global(register_builtin_ops); }
+
+}  // namespace graphfn
