@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 
+#include "graphfn/core/shape_merge.h"
 #include "graphfn/ir/graph_copy.h"
 #include "graphfn/autodiff/control_flow_grad.h"
 
@@ -163,7 +164,7 @@ Status branch_grad(GradBuilder& b, const GradInputs& in, Grads* grads) {
       int zero = -1;
       GRAPHFN_RETURN_IF_ERROR(forward[k]->add_const(placeholder_zero(dt), "zeros", &zero));
       forward[k]->results.push_back(Endpoint{zero, 0});
-      shape = common_shape(shape, Shape());
+      shape = most_specific_common_shape(shape, Shape());
     }
     new_dtypes.push_back(dt);
     new_shapes.push_back(shape);
@@ -239,7 +240,7 @@ Status branch_grad(GradBuilder& b, const GradInputs& in, Grads* grads) {
       if (k == 0) {
         out_shapes.push_back(s);
       } else {
-        out_shapes[t] = common_shape(out_shapes[t], s);
+        out_shapes[t] = most_specific_common_shape(out_shapes[t], s);
       }
     }
     stateful = stateful || gg.is_stateful();

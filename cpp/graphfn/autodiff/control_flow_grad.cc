@@ -26,15 +26,6 @@ Tensor placeholder_zero(DType dt) {
   return scalar_tensor(dt, 0);
 }
 
-Shape common_shape(const Shape& a, const Shape& b) {
-  if (!a.known_rank() || !b.known_rank() || a.rank() != b.rank()) return Shape::unknown_rank();
-  Shape out = a;
-  for (int i = 0; i < a.rank(); ++i) {
-    if (a.dim(i) != b.dim(i)) out.set_dim(i, Shape::kUnknownDim);
-  }
-  return out;
-}
-
 bool variable_shape(const Graph& g, Endpoint e, Shape* shape) {
   const Node& node = g.node(e.node);
   if (const AttrValue* attr = node.attrs.find("_handle_shape")) {

@@ -20,8 +20,6 @@ Status need_graph_builder(GradBuilder& b, const GradInputs& in, GraphGradBuilder
 // A zero scalar of `dt` (a null handle for resources): what a branch outputs in place of an
 // intermediate value another branch computes.
 Tensor placeholder_zero(DType dt);
-// The most specific shape both satisfy.
-Shape common_shape(const Shape& a, const Shape& b);
 // The (fully known) shape of the value behind a resource endpoint: a captured variable.
 bool variable_shape(const Graph& g, Endpoint e, Shape* shape);
 // Zeros shaped like the gradient of `like`, of dtype `dt`, added to `g` (a variable's handle:

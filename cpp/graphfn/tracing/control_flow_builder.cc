@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "graphfn/core/shape_merge.h"
 #include "graphfn/ir/op_registry.h"
 
 namespace graphfn {
@@ -45,16 +46,6 @@ Status add_capture_arguments(Graph& graph, const std::vector<Endpoint>& outer, s
     if (placeholders) placeholders->push_back(id);
   }
   return Status::OK();
-}
-
-// The most specific shape both outputs satisfy.
-Shape common_shape(const Shape& a, const Shape& b) {
-  if (!a.known_rank() || !b.known_rank() || a.rank() != b.rank()) return Shape::unknown_rank();
-  Shape out = a;
-  for (int i = 0; i < a.rank(); ++i) {
-    if (a.dim(i) != b.dim(i)) out.set_dim(i, Shape::kUnknownDim);
-  }
-  return out;
 }
 
 std::vector<DType> dtypes_of(const Graph& graph, const std::vector<Endpoint>& endpoints) {
@@ -108,7 +99,7 @@ Status build_branches(TraceContext& context, const std::shared_ptr<Graph>& outer
   std::vector<Shape> shapes;
   for (size_t i = 0; i < n; ++i) {
     Shape shape = first.shape(first.results[i]);
-    for (const auto& b : branches) shape = common_shape(shape, b->shape(b->results[i]));
+    for (const auto& b : branches) shape = most_specific_common_shape(shape, b->shape(b->results[i]));
     shapes.push_back(std::move(shape));
   }
   bool stateful = false;

@@ -1,6 +1,7 @@
 #include "harness.h"
 
 #include "graphfn/core/shape.h"
+#include "graphfn/core/shape_merge.h"
 
 using namespace graphfn;
 
@@ -46,4 +47,15 @@ TEST_CASE("checked_num_elements rejects hostile shapes", "[core][shape]") {
   CHECK_FALSE(checked_num_elements(Shape{-1, 2}, &n).ok());
   REQUIRE(checked_num_elements(Shape{2, 3}, &n).ok());
   CHECK(n == 6);
+}
+
+TEST_CASE("most_specific_common_shape keeps the agreed dims of a common rank", "[core][shape]") {
+  CHECK(most_specific_common_shape(Shape{2, 3}, Shape{2, 3}) == Shape({2, 3}));
+  const Shape mixed = most_specific_common_shape(Shape{2, 3}, Shape{2, 4});
+  REQUIRE(mixed.rank() == 2);
+  CHECK(mixed.dim(0) == 2);
+  CHECK(mixed.dim(1) == Shape::kUnknownDim);
+  CHECK_FALSE(most_specific_common_shape(Shape{2}, Shape{2, 1}).known_rank());
+  CHECK_FALSE(most_specific_common_shape(Shape::unknown_rank(), Shape{2}).known_rank());
+  CHECK(most_specific_common_shape(Shape(), Shape()) == Shape());
 }
