@@ -25,8 +25,8 @@ Tensor call(const std::string& op, const std::vector<Tensor>& inputs, const Attr
 // Pushes a tape for the scope of the test.
 struct ActiveTape {
   std::shared_ptr<Tape> tape;
-  explicit ActiveTape(bool persistent = false) : tape(std::make_shared<Tape>(persistent, true)) { Tape::push(tape); }
-  ~ActiveTape() { Tape::pop(tape.get()); }
+  explicit ActiveTape(bool persistent = false) : tape(std::make_shared<Tape>(persistent, true)) { push_tape(tape); }
+  ~ActiveTape() { pop_tape(tape.get()); }
 };
 
 std::vector<Tensor> grads(Tape& tape, const Tensor& target, const std::vector<Tensor>& sources) {
@@ -60,7 +60,7 @@ TEST_CASE("the tape records ops on watched tensors only and differentiates them"
   CHECK(active.tape->num_entries() == 0);
   Tensor y = call("AddV2", {call("Mul", {x, x}), call("Mul", {x, c})});  // x^2 + 5x
   CHECK(active.tape->num_entries() == 3);
-  Tape::pop(active.tape.get());
+  pop_tape(active.tape.get());
   std::vector<Tensor> g = grads(*active.tape, y, {x, c, unrelated});
   CHECK(values<float>(g[0]) == std::vector<float>{11});
   CHECK_FALSE(g[1].valid());  // c was never watched
@@ -85,7 +85,7 @@ TEST_CASE("gradients broadcast back to each input's shape", "[runtime][tape]") {
   active.tape->watch(x);
   active.tape->watch(y);
   Tensor z = call("Sum", {call("Mul", {x, y}), vec<int32_t>({0, 1})});
-  Tape::pop(active.tape.get());
+  pop_tape(active.tape.get());
   std::vector<Tensor> g = grads(*active.tape, z, {x, y});
   CHECK(values<double>(g[0]) == std::vector<double>{10, 20, 30, 10, 20, 30});
   CHECK(values<double>(g[1]) == std::vector<double>{5, 7, 9});
@@ -101,11 +101,11 @@ TEST_CASE("an outer tape records the inner tape's gradient: second derivatives",
     ActiveTape inner;
     inner.tape->watch(x);
     Tensor y = call("Mul", {call("Mul", {x, x}), x});  // x^3
-    Tape::pop(inner.tape.get());
+    pop_tape(inner.tape.get());
     dy = grads(*inner.tape, y, {x})[0];
   }
   CHECK(values<float>(dy) == std::vector<float>{12});  // 3x^2
-  Tape::pop(outer.tape.get());
+  pop_tape(outer.tape.get());
   CHECK(values<float>(grads(*outer.tape, dy, {x})[0]) == std::vector<float>{12});  // 6x
 }
 
@@ -119,7 +119,7 @@ TEST_CASE("an op without a gradient function fails only when a gradient reaches 
   p.assign_new_id();
   active.tape->record(no_gradient, &x, 1, AttrMap(), {p});
   Tensor s = call("Sum", {x, scalar<int32_t>(0)});
-  Tape::pop(active.tape.get());
+  pop_tape(active.tape.get());
   CHECK(values<float>(grads(*active.tape, s, {x})[0]) == std::vector<float>{1, 1});
   std::vector<Tensor> out;
   const Status st = active.tape->gradient({p}, {x}, {}, &out);
