@@ -21,8 +21,8 @@ class GraphTape : public RecordingTape {
       : RecordingTape(Kind::kGraph, watch_accessed_variables), graph_(std::move(graph)) {}
 
   const std::shared_ptr<Graph>& graph() const { return graph_; }
-  void start();
-  void stop();
+  void start() override;
+  void stop() override;
   bool recording() const { return !intervals_.empty() && intervals_.back().second < 0; }
 
   // Gradients flow to `e` from nodes created from now on. A resource tensor (a variable's handle

@@ -35,6 +35,11 @@ class RecordingTape {
   Kind kind() const { return kind_; }
   bool watch_accessed_variables() const { return watch_accessed_variables_; }
 
+  // Called when the tape is pushed on / popped off the stack of recording tapes: a GraphTape
+  // remembers which nodes were added meanwhile; an eager tape is recorded into by dispatch.
+  virtual void start() {}
+  virtual void stop() {}
+
   bool watches_variable(const VariableKey& key) const {
     for (const WatchedVariable& v : watched_variables_) {
       if (v.key == key) return true;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "graphfn/ir/graph_tape.h"
 #include "graphfn/runtime/eager.h"
 
 namespace graphfn {
@@ -61,7 +60,7 @@ Tape* eager(const std::shared_ptr<RecordingTape>& tape) {
 }  // namespace
 
 void push_tape(std::shared_ptr<RecordingTape> tape) {
-  if (tape->kind() == RecordingTape::Kind::kGraph) static_cast<GraphTape&>(*tape).start();
+  tape->start();
   tape_stack().push_back(std::move(tape));
   sync_count();
 }
@@ -70,7 +69,7 @@ bool pop_tape(const RecordingTape* tape) {
   auto& stack = tape_stack();
   for (size_t i = stack.size(); i-- > 0;) {
     if (stack[i].get() == tape) {
-      if (tape->kind() == RecordingTape::Kind::kGraph) static_cast<GraphTape&>(*stack[i]).stop();
+      stack[i]->stop();
       stack.erase(stack.begin() + static_cast<long>(i));
       sync_count();
       return true;

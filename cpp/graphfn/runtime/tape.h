@@ -60,7 +60,8 @@ class Tape : public RecordingTape {
 };
 
 // The recording tapes of this thread (eager Tapes and GraphTapes), innermost last. Pushing a
-// GraphTape starts its recording, popping stops it.
+// tape starts it (RecordingTape::start: a GraphTape notes where its recording begins), popping
+// stops it.
 void push_tape(std::shared_ptr<RecordingTape> tape);
 // Removes `tape` from the stack (wherever it is); false if it was not recording.
 bool pop_tape(const RecordingTape* tape);

@@ -2,8 +2,10 @@
 #include "harness.h"
 
 #include <set>
+#include <thread>
 
 #include "graphfn/ir/graph_grad_builder.h"
+#include "graphfn/ir/graph_tape.h"
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/runtime/plan.h"
 #include "graphfn/runtime/tape.h"
@@ -352,4 +354,97 @@ TEST_CASE("gradient functions agree between the eager and graph builders", "[run
   compare_builders("Cumsum", {x, scalar<int32_t>(1)}, {&batch3, nullptr});
   compare_builders("SoftmaxCrossEntropyWithLogits", {x, tensor<double>({0.2, 0.3, 0.5, 1, 0, 0}, Shape{2, 3})},
                    {&full23, &full23});
+}
+
+// The thread's stack of recording tapes: eager Tapes and GraphTapes, innermost last.
+TEST_CASE("one stack holds eager and graph tapes; only eager ones make eager ops record", "[runtime][tape]") {
+  REQUIRE(recording_tapes().empty());
+  auto eager_tape = std::make_shared<Tape>(false, true);
+  auto graph = std::make_shared<Graph>();
+  auto graph_tape = std::make_shared<GraphTape>(graph, false);
+  CHECK_FALSE(any_tape_recording());
+  push_tape(graph_tape);
+  CHECK(any_tape_recording());
+  CHECK_FALSE(any_tape_active());  // eager dispatch's check: no eager tape records
+  CHECK(graph_tape->recording());  // pushing starts a GraphTape
+  push_tape(eager_tape);
+  CHECK(any_tape_active());
+  REQUIRE(recording_tapes().size() == 2);
+  CHECK(recording_tapes()[0].get() == graph_tape.get());
+  CHECK(recording_tapes()[1].get() == eager_tape.get());
+  CHECK(recording_tapes()[0]->kind() == RecordingTape::Kind::kGraph);
+  CHECK_FALSE(recording_tapes()[0]->watch_accessed_variables());
+  CHECK(recording_tapes()[1]->kind() == RecordingTape::Kind::kEager);
+
+  // An eager op on a watched tensor is recorded by the eager tape; the graph tape is skipped.
+  Tensor x = scalar<float>(2);
+  eager_tape->watch(x);
+  call("Mul", {x, x});
+  CHECK(eager_tape->num_entries() == 1);
+
+  // Popping from the middle keeps the order of the rest.
+  CHECK(pop_tape(graph_tape.get()));
+  CHECK_FALSE(graph_tape->recording());
+  CHECK_FALSE(is_tape_recording(graph_tape.get()));
+  CHECK(is_tape_recording(eager_tape.get()));
+  CHECK_FALSE(pop_tape(graph_tape.get()));
+  CHECK(pop_tape(eager_tape.get()));
+  CHECK_FALSE(any_tape_recording());
+  CHECK_FALSE(any_tape_active());
+}
+
+TEST_CASE("a tape's gradient takes it off the stack while it runs, then puts it back in place",
+          "[runtime][tape]") {
+  ActiveTape outer, inner;
+  auto graph_tape = std::make_shared<GraphTape>(std::make_shared<Graph>());
+  push_tape(graph_tape);
+  Tensor x = scalar<float>(3);
+  inner.tape->watch(x);
+  Tensor y = call("Mul", {x, x});
+  grads(*inner.tape, y, {x});
+  REQUIRE(recording_tapes().size() == 3);
+  CHECK(recording_tapes()[1].get() == inner.tape.get());
+  CHECK(pop_tape(graph_tape.get()));
+}
+
+TEST_CASE("watched variables: once each by key, in creation order, with their owners", "[runtime][tape]") {
+  Tape tape(false, true);
+  int a = 0, b = 0, c = 0;
+  auto owner = [](int* p) { return std::shared_ptr<const void>(p, [](const void*) {}); };
+  VariableKey ka{&a, {-1, 0}}, kb{&b, {-1, 0}};
+  VariableKey kc{&c, {4, 0}}, kc1{&c, {4, 1}};  // placeholders: the graph and the endpoint
+  CHECK(tape.add_watched_variable(kb, 7, owner(&b)));
+  CHECK(tape.add_watched_variable(ka, 3, owner(&a)));
+  CHECK_FALSE(tape.add_watched_variable(kb, 7, owner(&b)));
+  CHECK(tape.add_watched_variable(kc1, 9, owner(&c)));
+  CHECK(tape.add_watched_variable(kc, 5, owner(&c)));
+  REQUIRE(tape.watched_variables().size() == 4);
+  CHECK(tape.watched_variables()[0].owner.get() == &a);
+  CHECK(tape.watched_variables()[1].key == kc);
+  CHECK(tape.watched_variables()[2].owner.get() == &b);
+  CHECK(tape.watched_variables()[3].key == kc1);
+  CHECK(tape.watches_variable(ka));
+  tape.reset();  // recordings only: what was watched is still listed (TF, after gradient())
+  CHECK(tape.watched_variables().size() == 4);
+}
+
+TEST_CASE("each thread has its own stack of recording tapes", "[runtime][tape]") {
+  std::vector<std::thread> threads;
+  std::vector<int> seen(4, -1);
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back([i, &seen] {
+      std::vector<std::shared_ptr<Tape>> mine;
+      for (int k = 0; k <= i; ++k) {
+        mine.push_back(std::make_shared<Tape>(false, true));
+        push_tape(mine.back());
+      }
+      bool all_mine = recording_tapes().size() == mine.size();
+      for (size_t k = 0; all_mine && k < mine.size(); ++k) all_mine = recording_tapes()[k].get() == mine[k].get();
+      seen[i] = all_mine ? static_cast<int>(recording_tapes().size()) : 0;
+      for (const auto& t : mine) pop_tape(t.get());
+    });
+  }
+  for (auto& t : threads) t.join();
+  CHECK(seen == std::vector<int>{1, 2, 3, 4});
+  CHECK_FALSE(any_tape_recording());
 }
