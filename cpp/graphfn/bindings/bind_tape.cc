@@ -169,7 +169,8 @@ void bind_tape(py::module_& m) {
   py::class_<RecordingTape, std::shared_ptr<RecordingTape>>(m, "RecordingTape")
       .def("push", [](const std::shared_ptr<RecordingTape>& t) { push_tape(t); })
       .def("pop", [](const std::shared_ptr<RecordingTape>& t) { return pop_tape(t.get()); })
-      .def_property_readonly("recording", [](const std::shared_ptr<RecordingTape>& t) { return is_tape_recording(t.get()); })
+      .def_property_readonly("recording",
+                             [](const std::shared_ptr<RecordingTape>& t) { return is_tape_recording(t.get()); })
       .def_property_readonly("watch_accessed_variables", &RecordingTape::watch_accessed_variables)
       .def("watch_variable", [](RecordingTape& t, py::handle variable) { watch_variable(t, variable); })
       .def("watched_variables", [](const RecordingTape& t) {
