@@ -2,15 +2,20 @@
 ops (ReadVariableOp, AssignVariableOp, ...). Inside a traced function those ops become graph
 nodes, and automatic control dependencies keep them in program order."""
 
+import itertools
+
 from graphfn import _core
 from graphfn import context
-from graphfn.eager import tape_stack
 from graphfn.framework import dtypes, name_scope
 from graphfn.framework.tensor import EagerTensor, Reference, SymbolicTensor, Tensor, numpy_text
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops._op_table import ops
 from graphfn.util import lazy_numpy
 from graphfn.util.tf_export import tf_export
+
+
+# Creation numbers: a tape lists its watched variables in creation order, as TF does.
+_creation_numbers = itertools.count()
 
 
 @tf_export("Variable")
@@ -35,6 +40,7 @@ class Variable:
         self._handle = _core.new_variable(value, self._shape.dims, self._shape.rank is None)
         self._name = name_scope.current_scope() + (name or "Variable") + ":0"
         self._trainable = True if trainable is None else bool(trainable)
+        self._unique_id = next(_creation_numbers)
         context.note_variable_created()
 
     @classmethod
@@ -47,13 +53,13 @@ class Variable:
         variable._shape = value.shape
         variable._name = name
         variable._trainable = bool(trainable)
+        variable._unique_id = next(_creation_numbers)
         return variable
 
     # Reading -------------------------------------------------------------------------------------
 
     def read_value(self):
-        if tape_stack.state.tapes and self._trainable:
-            tape_stack.variable_accessed(self)
+        _core.variable_accessed(self)  # recording tapes watch it (at once when none records)
         if self._trainable:
             context.note_variable_read(self)  # remembered when traced through a captured handle
         return ops.ReadVariableOp(self.handle, dtype=self._dtype)

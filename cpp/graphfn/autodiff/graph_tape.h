@@ -3,23 +3,26 @@
 // (intervals of node ids; stop_recording() makes a gap) and what was watched when, and
 // gradient() derives the recorded nodes from that (recorded_nodes: the eager tape's rules) and
 // appends the gradient nodes to the graph (add_gradients). Gradient nodes a recording tape sees
-// being added are recorded like any other, so nested tapes give higher derivatives.
+// being added are recorded like any other, so nested tapes give higher derivatives. It records
+// while it is on the thread's stack of recording tapes (autodiff/tape.h: push_tape starts it).
 #pragma once
 #include <memory>
 #include <vector>
 
 #include "graphfn/ir/graph.h"
+#include "graphfn/autodiff/recording_tape.h"
 #include "graphfn/autodiff/symbolic_gradients.h"
 
 namespace graphfn {
 
-class GraphTape {
+class GraphTape : public RecordingTape {
  public:
-  explicit GraphTape(std::shared_ptr<Graph> graph) : graph_(std::move(graph)) {}
+  explicit GraphTape(std::shared_ptr<Graph> graph, bool watch_accessed_variables = true)
+      : RecordingTape(Kind::kGraph, watch_accessed_variables), graph_(std::move(graph)) {}
 
   const std::shared_ptr<Graph>& graph() const { return graph_; }
-  void start();
-  void stop();
+  void start() override;
+  void stop() override;
   bool recording() const { return !intervals_.empty() && intervals_.back().second < 0; }
 
   // Gradients flow to `e` from nodes created from now on. A resource tensor (a variable's handle

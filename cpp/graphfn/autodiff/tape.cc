@@ -7,15 +7,22 @@
 namespace graphfn {
 namespace {
 
-std::vector<std::shared_ptr<Tape>>& tape_stack() {
-  thread_local std::vector<std::shared_ptr<Tape>> stack;
+std::vector<std::shared_ptr<RecordingTape>>& tape_stack() {
+  thread_local std::vector<std::shared_ptr<RecordingTape>> stack;
   return stack;
 }
 
-// The stack's size, as a trivially constructed thread_local: the check every eager op makes
-// needs no TLS initialisation guard.
+// How many tapes of the stack record, eager ones and all, as trivially constructed thread_locals:
+// the check every eager op (and every variable read) makes needs no TLS initialisation guard.
 thread_local size_t t_num_active = 0;
-void sync_count() { t_num_active = tape_stack().size(); }
+thread_local size_t t_num_recording = 0;
+void sync_count() {
+  const auto& stack = tape_stack();
+  t_num_recording = stack.size();
+  t_num_active = static_cast<size_t>(std::count_if(stack.begin(), stack.end(), [](const auto& t) {
+    return t->kind() == RecordingTape::Kind::kEager;
+  }));
+}
 
 // Takes a tape off the stack while its own gradient is computed (TF pops it too): the backward
 // ops are recorded by enclosing tapes only.
@@ -41,21 +48,28 @@ class PauseTape {
   }
 
  private:
-  std::shared_ptr<Tape> saved_;
+  std::shared_ptr<RecordingTape> saved_;
   size_t pos_ = 0;
 };
 
+// The eager tape behind a stack entry, or null for a GraphTape.
+Tape* eager(const std::shared_ptr<RecordingTape>& tape) {
+  return tape->kind() == RecordingTape::Kind::kEager ? static_cast<Tape*>(tape.get()) : nullptr;
+}
+
 }  // namespace
 
-void Tape::push(const std::shared_ptr<Tape>& tape) {
-  tape_stack().push_back(tape);
+void push_tape(std::shared_ptr<RecordingTape> tape) {
+  tape->start();
+  tape_stack().push_back(std::move(tape));
   sync_count();
 }
 
-bool Tape::pop(const Tape* tape) {
+bool pop_tape(const RecordingTape* tape) {
   auto& stack = tape_stack();
   for (size_t i = stack.size(); i-- > 0;) {
     if (stack[i].get() == tape) {
+      stack[i]->stop();
       stack.erase(stack.begin() + static_cast<long>(i));
       sync_count();
       return true;
@@ -64,14 +78,16 @@ bool Tape::pop(const Tape* tape) {
   return false;
 }
 
-bool Tape::is_active(const Tape* tape) {
+bool is_tape_recording(const RecordingTape* tape) {
   for (const auto& t : tape_stack()) {
     if (t.get() == tape) return true;
   }
   return false;
 }
 
-const std::vector<std::shared_ptr<Tape>>& Tape::active() { return tape_stack(); }
+const std::vector<std::shared_ptr<RecordingTape>>& recording_tapes() { return tape_stack(); }
+
+bool any_tape_recording() { return t_num_recording != 0; }
 
 bool any_tape_active() { return t_num_active != 0; }
 
@@ -186,8 +202,9 @@ bool tapes_would_record(const Tensor* inputs, int num_inputs, std::vector<bool>*
   if (t_num_active == 0) return false;
   bool any = false;
   tracked->assign(num_inputs, false);
-  for (const auto& tape : tape_stack()) {
-    if (!tape->should_record(inputs, num_inputs)) continue;
+  for (const auto& entry : tape_stack()) {
+    const Tape* tape = eager(entry);
+    if (!tape || !tape->should_record(inputs, num_inputs)) continue;
     any = true;
     for (int i = 0; i < num_inputs; ++i) {
       if (is_trainable_dtype(inputs[i].dtype()) && tape->is_tracked(inputs[i].id_if_any())) (*tracked)[i] = true;
@@ -200,8 +217,9 @@ void record_on_tapes(const OpDef& op, const Tensor* inputs, int num_inputs, cons
                      std::vector<Tensor>* outputs, const std::shared_ptr<const void>& context) {
   if (t_num_active == 0) return;
   bool ids_assigned = false;
-  for (const auto& tape : tape_stack()) {
-    if (!tape->should_record(inputs, num_inputs)) continue;
+  for (const auto& entry : tape_stack()) {
+    Tape* tape = eager(entry);
+    if (!tape || !tape->should_record(inputs, num_inputs)) continue;
     if (!ids_assigned) {
       for (Tensor& t : *outputs) t.assign_new_id();
       ids_assigned = true;

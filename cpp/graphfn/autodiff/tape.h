@@ -4,7 +4,8 @@
 // their Tensor::id. gradient() walks a tape backwards, sums the gradients reaching each tensor
 // and calls each op's gradient function (autodiff/gradient.h) through an EagerGradBuilder, whose ops
 // go through execute_and_record themselves, so enclosing tapes record the gradient computation
-// (second derivatives).
+// (second derivatives). The thread's stack of recording tapes holds GraphTapes too
+// (autodiff/graph_tape.h, while a function is traced): one stack of every tf.GradientTape recording.
 #pragma once
 #include <memory>
 #include <unordered_map>
@@ -15,16 +16,16 @@
 #include "graphfn/core/tensor.h"
 #include "graphfn/autodiff/gradient.h"
 #include "graphfn/ir/op_def.h"
+#include "graphfn/autodiff/recording_tape.h"
 
 namespace graphfn {
 
-class Tape {
+class Tape : public RecordingTape {
  public:
   Tape(bool persistent, bool watch_accessed_variables)
-      : persistent_(persistent), watch_accessed_variables_(watch_accessed_variables) {}
+      : RecordingTape(Kind::kEager, watch_accessed_variables), persistent_(persistent) {}
 
   bool persistent() const { return persistent_; }
-  bool watch_accessed_variables() const { return watch_accessed_variables_; }
 
   // Gradients will flow to `t` (a variable's handle stands for the variable).
   void watch(const Tensor& t) { tensors_.insert(t.id()); }
@@ -35,7 +36,7 @@ class Tape {
   // entry and given to the gradient function (GradInputs::context): a function call's gradient.
   void record(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
               const std::vector<Tensor>& outputs, std::shared_ptr<const void> context = nullptr);
-  // Forgets everything recorded and watched (tf.GradientTape.reset).
+  // Forgets the recorded ops and watched tensors (watched_variables() stay, as after TF's gradient()).
   void reset();
   int num_entries() const { return static_cast<int>(entries_.size()); }
 
@@ -44,13 +45,6 @@ class Tape {
   // tape forgets its records afterwards unless `keep` (jacobian() calls it once per element).
   Status gradient(const std::vector<Tensor>& targets, const std::vector<Tensor>& sources,
                   const std::vector<Tensor>& output_gradients, std::vector<Tensor>* result, bool keep = false);
-
-  // The active tapes of this thread, innermost last.
-  static void push(const std::shared_ptr<Tape>& tape);
-  // Removes `tape` from the stack (wherever it is); false if it was not active.
-  static bool pop(const Tape* tape);
-  static bool is_active(const Tape* tape);
-  static const std::vector<std::shared_ptr<Tape>>& active();
 
  private:
   struct Entry {
@@ -61,15 +55,26 @@ class Tape {
     std::shared_ptr<const void> context;
   };
   bool persistent_;
-  bool watch_accessed_variables_;
   std::unordered_set<uint64_t> tensors_;  // watched and recorded-output ids
   std::vector<Entry> entries_;            // in execution order (a topological order)
 };
+
+// The recording tapes of this thread (eager Tapes and GraphTapes), innermost last. Pushing a
+// tape starts it (RecordingTape::start: a GraphTape notes where its recording begins), popping
+// stops it.
+void push_tape(std::shared_ptr<RecordingTape> tape);
+// Removes `tape` from the stack (wherever it is); false if it was not recording.
+bool pop_tape(const RecordingTape* tape);
+bool is_tape_recording(const RecordingTape* tape);
+const std::vector<std::shared_ptr<RecordingTape>>& recording_tapes();
+// True when any tape, eager or graph, records (the check before watching a variable read).
+bool any_tape_recording();
 
 // Eager execution that also records into the active tapes: what Python op calls and
 // EagerGradBuilder use. With no active tape the only extra cost is one thread-local check.
 Status execute_and_record(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
                           std::vector<Tensor>* outputs);
+// True when an eager tape records.
 bool any_tape_active();
 
 // True if an active tape would record an op on these inputs; *tracked then tells which inputs

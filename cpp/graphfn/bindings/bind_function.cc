@@ -19,6 +19,7 @@
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/bindings/output_structure.h"
+#include "graphfn/bindings/variable_watch.h"
 #include "graphfn/runtime/call_key.h"
 #include "graphfn/runtime/function.h"
 #include "graphfn/autodiff/tape.h"
@@ -82,9 +83,8 @@ Status call_function(const CompiledFunction& fn, const std::vector<Tensor>& feed
 // Tells the active tapes about the variables a call passes (trainable ones) and reads, as the
 // Python path does before running a concrete function.
 void watch_variables(const std::vector<PyObject*>& passed, const py::tuple& read) {
-  const py::object& watch = call_key_hooks().watch_variable;
-  for (PyObject* v : passed) watch(py::handle(v));
-  for (py::handle v : read) watch(v);
+  for (PyObject* v : passed) variable_accessed(v);
+  for (py::handle v : read) variable_accessed(v);
 }
 
 class CallCache {
@@ -309,8 +309,7 @@ void bind_function(py::module_& m) {
     type->tp_descr_get = function_descr_get;
     PyType_Modified(type);
   });
-  m.def("set_call_key_hooks", [](py::object variable_type, py::object tensor_type, py::object opaque_key,
-                                 py::object watch_variable) {
+  m.def("set_call_key_hooks", [](py::object variable_type, py::object tensor_type, py::object opaque_key) {
     if (!PyType_Check(variable_type.ptr()) || !PyType_Check(tensor_type.ptr())) {
       throw py::type_error("set_call_key_hooks expects the Variable and Tensor classes");
     }
@@ -318,7 +317,6 @@ void bind_function(py::module_& m) {
     hooks.variable_type = std::move(variable_type);
     hooks.tensor_type = std::move(tensor_type);
     hooks.opaque_key = std::move(opaque_key);
-    hooks.watch_variable = std::move(watch_variable);
   });
 }
 

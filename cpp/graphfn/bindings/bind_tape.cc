@@ -1,11 +1,15 @@
-// _core.Tape: the C++ gradient tape (autodiff/tape.h) for python/graphfn/eager/backprop.py, which
-// adds TF's API (nested structures, variables, errors) on top.
+// _core.Tape and _core.GraphTape: the C++ gradient tapes (autodiff/tape.h, autodiff/graph_tape.h) for
+// python/graphfn/eager/backprop.py, which adds TF's API (nested structures, errors) on top, and
+// variable_accessed: what a read of a trainable variable tells the thread's recording tapes.
+#include <pybind11/detail/exception_translation.h>
 #include <pybind11/stl.h>
 
 #include "graphfn/bindings/bind.h"
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
+#include "graphfn/bindings/python_owner.h"
+#include "graphfn/bindings/variable_watch.h"
 #include "graphfn/core/resource.h"
 #include "graphfn/autodiff/graph_tape.h"
 #include "graphfn/autodiff/tape.h"
@@ -90,16 +94,98 @@ py::list symbolic_gradient(GraphTape& t, py::handle targets, py::handle sources,
   return out;
 }
 
+py::object attribute(py::handle object, PyObject* name) {
+  py::object value = py::reinterpret_steal<py::object>(PyObject_GetAttr(object.ptr(), name));
+  if (!value) throw py::error_already_set();
+  return value;
+}
+
+PyObject* interned(const char* name) { return PyUnicode_InternFromString(name); }
+
+// Makes `tape` watch a graphfn.Variable: gradients flow to its handle, and watched_variables()
+// lists it once. An eager tape cannot watch a variable of a graph (a placeholder handle): skipped.
+void watch_variable(RecordingTape& tape, py::handle variable) {
+  static PyObject* const kHandle = interned("_handle");
+  static PyObject* const kUniqueId = interned("_unique_id");
+  py::object handle = attribute(variable, kHandle);
+  VariableKey key;
+  if (tape.kind() == RecordingTape::Kind::kEager) {
+    const Tensor* t = eager_tensor_ptr(handle);
+    if (!t || t->dtype() != DType::kResource) return;
+    static_cast<Tape&>(tape).watch(*t);
+    key.resource = t->data<ResourceHandle>()->get();
+  } else {
+    auto& graph_tape = static_cast<GraphTape&>(tape);
+    const GraphTape::Value v = graph_value(graph_tape, handle);
+    if (v.resource) {
+      graph_tape.watch_resource(v.resource);
+      key.resource = v.resource;
+    } else if (v.endpoint.node >= 0) {
+      graph_tape.watch(v.endpoint);
+      key.resource = graph_tape.graph().get();
+      key.placeholder = v.endpoint;
+    } else {
+      return;
+    }
+  }
+  if (tape.watches_variable(key)) return;
+  tape.add_watched_variable(key, attribute(variable, kUniqueId).cast<int64_t>(), own(variable));
+}
+
+// _core.variable_accessed(variable): called on every eager read of a trainable variable, so it is
+// a plain METH_O function (pybind11's dispatch would cost more than the check).
+PyObject* variable_accessed_function(PyObject*, PyObject* variable) {
+  if (!any_tape_recording()) Py_RETURN_NONE;
+  try {
+    variable_accessed(variable);
+  } catch (...) {
+    py::detail::try_translate_exceptions();
+    return nullptr;
+  }
+  Py_RETURN_NONE;
+}
+
+PyMethodDef g_variable_accessed{"variable_accessed", variable_accessed_function, METH_O,
+                                "The recording tapes that watch accessed variables watch this trainable variable."};
+
 }  // namespace
 
+void variable_accessed(py::handle variable) {
+  if (!any_tape_recording()) return;
+  static PyObject* const kTrainable = interned("_trainable");
+  const int trainable = PyObject_IsTrue(attribute(variable, kTrainable).ptr());
+  if (trainable < 0) throw py::error_already_set();
+  if (!trainable) return;
+  const auto& tapes = recording_tapes();
+  for (size_t i = 0; i < tapes.size(); ++i) {
+    const std::shared_ptr<RecordingTape> tape = tapes[i];
+    if (tape->watch_accessed_variables()) watch_variable(*tape, variable);
+  }
+}
+
 void bind_tape(py::module_& m) {
-  py::class_<Tape, std::shared_ptr<Tape>>(m, "Tape")
+  // What both tapes share: their place on this thread's stack of recording tapes, and the
+  // variables they watch (the Python Variables, in creation order, as TF lists them).
+  py::class_<RecordingTape, std::shared_ptr<RecordingTape>>(m, "RecordingTape")
+      .def("push", [](const std::shared_ptr<RecordingTape>& t) { push_tape(t); })
+      .def("pop", [](const std::shared_ptr<RecordingTape>& t) { return pop_tape(t.get()); })
+      .def_property_readonly("recording",
+                             [](const std::shared_ptr<RecordingTape>& t) { return is_tape_recording(t.get()); })
+      .def_property_readonly("watch_accessed_variables", &RecordingTape::watch_accessed_variables)
+      .def("watch_variable", [](RecordingTape& t, py::handle variable) { watch_variable(t, variable); })
+      .def("watched_variables", [](const RecordingTape& t) {
+        py::tuple out(t.watched_variables().size());
+        for (size_t i = 0; i < t.watched_variables().size(); ++i) out[i] = owned(t.watched_variables()[i].owner);
+        return out;
+      });
+  m.add_object("variable_accessed", py::reinterpret_steal<py::object>(
+                                        PyCFunction_NewEx(&g_variable_accessed, nullptr, m.attr("__name__").ptr())));
+  m.def("any_tape_recording", &any_tape_recording);
+
+  py::class_<Tape, RecordingTape, std::shared_ptr<Tape>>(m, "Tape")
       .def(py::init<bool, bool>(), py::arg("persistent"), py::arg("watch_accessed_variables"))
       .def("watch", [](Tape& t, py::handle tensor) { t.watch(eager_tensor(tensor)); })
       .def("is_watched", [](Tape& t, py::handle tensor) { return t.is_tracked(eager_tensor(tensor).id_if_any()); })
-      .def("push", [](const std::shared_ptr<Tape>& t) { Tape::push(t); })
-      .def("pop", [](const std::shared_ptr<Tape>& t) { return Tape::pop(t.get()); })
-      .def_property_readonly("active", [](const std::shared_ptr<Tape>& t) { return Tape::is_active(t.get()); })
       .def_property_readonly("num_entries", &Tape::num_entries)
       .def("reset", &Tape::reset)
       .def("gradient", [](Tape& t, py::handle targets, py::handle sources, py::handle output_gradients, bool keep) {
@@ -121,11 +207,9 @@ void bind_tape(py::module_& m) {
       }, py::arg("targets"), py::arg("sources"), py::arg("output_gradients"), py::arg("keep") = false);
   m.def("any_tape_active", &any_tape_active);
 
-  py::class_<GraphTape, std::shared_ptr<GraphTape>>(m, "GraphTape")
-      .def(py::init<std::shared_ptr<Graph>>())
+  py::class_<GraphTape, RecordingTape, std::shared_ptr<GraphTape>>(m, "GraphTape")
+      .def(py::init<std::shared_ptr<Graph>, bool>(), py::arg("graph"), py::arg("watch_accessed_variables") = true)
       .def_property_readonly("graph", &GraphTape::graph)
-      .def("start", &GraphTape::start)
-      .def("stop", &GraphTape::stop)
       .def("watch", [](GraphTape& t, py::handle tensor) {
         const GraphTape::Value v = graph_value(t, tensor);
         if (v.resource) {

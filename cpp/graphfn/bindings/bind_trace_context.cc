@@ -6,20 +6,11 @@
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
+#include "graphfn/bindings/python_owner.h"
 #include "graphfn/tracing/trace_context.h"
 
 namespace graphfn {
 namespace {
-
-// A Python object kept by the C++ context; released with the GIL held.
-Owner own(py::handle object) {
-  return Owner(new py::object(py::reinterpret_borrow<py::object>(object)), [](const void* p) {
-    py::gil_scoped_acquire gil;
-    delete static_cast<const py::object*>(p);
-  });
-}
-
-py::object owned(const Owner& owner) { return *static_cast<const py::object*>(owner.get()); }
 
 // note_variable_read(variable): called on every read of a trainable variable, eager ones
 // included, so it is a plain METH_O function (pybind11's dispatch would cost more than the check).

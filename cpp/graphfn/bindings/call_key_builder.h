@@ -21,7 +21,6 @@ struct CallKeyHooks {
   py::object variable_type;   // graphfn.Variable
   py::object tensor_type;     // graphfn's Tensor base class (symbolic tensors are not keyed here)
   py::object opaque_key;      // value -> a hashable trace type, or None to give up
-  py::object watch_variable;  // variable -> None: the active tapes watch a variable the call reads
 };
 CallKeyHooks& call_key_hooks();
 bool call_key_hooks_set();

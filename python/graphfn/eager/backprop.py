@@ -7,14 +7,15 @@ nodes were created while it recorded, and gradient() appends the gradient nodes 
 (symbolic differentiation, with the same gradient functions). This module adds TF's Python API
 on top: nested structures of targets and sources, variables (a variable is watched through its
 resource handle; reads are recorded as ReadVariableOp), unconnected gradients,
-stop_recording/reset and TF's errors and warnings."""
+stop_recording/reset and TF's errors and warnings. Both tapes share one per-thread stack of
+recording tapes in C++, which also holds each tape's watched variables; a read of a trainable
+variable tells them through _core.variable_accessed."""
 
 import contextlib
 import enum
 import math
 
 from graphfn import _core
-from graphfn.eager.tape_stack import state as _state, variable_accessed  # noqa: F401  (also used as backprop.*)
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops import array_ops
@@ -58,7 +59,7 @@ class GradientTape:
         self._watch_accessed_variables = watch_accessed_variables
         self._tape = None
         self._recording = False
-        self._watched_variables = {}  # id(variable) -> variable, in watch order
+        self._spent_watched_variables = ()  # watched_variables() of the tape gradient() used up
 
     def __enter__(self):
         self._push_tape()
@@ -71,22 +72,13 @@ class GradientTape:
     def _push_tape(self):
         if self._recording:
             raise ValueError("Tape is still recording, This can happen if you try to re-enter an already-active tape.")
-        tape = self._ensure_tape()
-        if isinstance(tape, _core.GraphTape):
-            tape.start()
-        else:
-            tape.push()
-        _state.tapes = _state.tapes + (self,)
+        self._ensure_tape().push()
         self._recording = True
 
     def _pop_tape(self):
         if not self._recording:
             raise ValueError("Tape is not recording.")
-        if isinstance(self._tape, _core.GraphTape):
-            self._tape.stop()
-        else:
-            self._tape.pop()
-        _state.tapes = tuple(t for t in _state.tapes if t is not self)
+        self._tape.pop()
         self._recording = False
 
     def _ensure_tape(self):
@@ -94,7 +86,7 @@ class GradientTape:
         if self._tape is None:
             graph = _core.current_graph()
             if graph is not None:
-                self._tape = _core.GraphTape(graph)
+                self._tape = _core.GraphTape(graph, bool(self._watch_accessed_variables))
             else:
                 self._tape = _core.Tape(self._persistent, bool(self._watch_accessed_variables))
         return self._tape
@@ -102,12 +94,10 @@ class GradientTape:
     def _symbolic(self):
         return isinstance(self._tape, _core.GraphTape)
 
-    def _watch_variable(self, variable):
-        tape = self._ensure_tape()
-        if not isinstance(tape, _core.GraphTape) and not isinstance(variable.handle, EagerTensor):
-            return
-        tape.watch(variable.handle)
-        self._watched_variables.setdefault(id(variable), variable)
+    def _use_up_tape(self):
+        """A non-persistent tape is used up by gradient(); TF still lists what it watched."""
+        self._spent_watched_variables = self._tape.watched_variables()
+        self._tape = None
 
     def watch(self, tensor):
         """Ensures that `tensor` (a tensor, variable or nested structure of them) is traced."""
@@ -119,7 +109,7 @@ class GradientTape:
                 _warn_first_n("watch", 5, "The dtype of the watched tensor must be floating (e.g. tf.float32), "
                               "got %r", t.dtype)
             if _is_variable(t):
-                self._watch_variable(t)
+                self._ensure_tape().watch_variable(t)
             elif isinstance(self._ensure_tape(), _core.GraphTape):
                 self._tape.watch(t)
             elif isinstance(t, EagerTensor):
@@ -143,12 +133,14 @@ class GradientTape:
         """Clears all information stored in this tape (as if it were freshly entered)."""
         self._pop_tape()
         self._tape = None
-        self._watched_variables = {}
+        self._spent_watched_variables = ()
         self._push_tape()
 
     def watched_variables(self):
-        """The variables watched by this tape, in the order they were first watched."""
-        return tuple(self._watched_variables.values())
+        """The variables watched by this tape, in the order they were created (as TF lists them)."""
+        if self._tape is None:
+            return self._spent_watched_variables
+        return self._tape.watched_variables()
 
     def gradient(self, target, sources, output_gradients=None,
                  unconnected_gradients=UnconnectedGradients.NONE):
@@ -191,7 +183,7 @@ class GradientTape:
             except KeyError as e:
                 raise LookupError(e.args[0]) from None
         if not self._persistent:
-            self._tape = None
+            self._use_up_tape()
         if unconnected_gradients is UnconnectedGradients.ZERO:
             flat_grads = [_zeros_like(s) if g is None else g for g, s in zip(flat_grads, flat_sources)]
         return nest.pack_sequence_as(sources, flat_grads)
@@ -231,7 +223,7 @@ class GradientTape:
             for k, g in enumerate(grads):
                 rows[k].append(g)
         if not self._persistent:
-            self._tape = None
+            self._use_up_tape()
         result = []
         for s, column in zip(flat_sources, rows):
             source_shape = _static_dims(_zeros_like(s), "GradientTape.jacobian")
@@ -271,7 +263,7 @@ class GradientTape:
             g = self._flat_gradient([target], [source_tensor], [ops.Reshape(one_hot, target_shape.as_list())])[0]
             columns.append(_zeros_like(source) if g is None else g)
         if not self._persistent:
-            self._tape = None
+            self._use_up_tape()
         out_shape = target_shape.as_list() + source_shape.as_list()[1:]
         if not columns:
             return ops.Fill(out_shape, ops.Cast(0, DstT=source.dtype))

@@ -4,7 +4,6 @@ import itertools
 
 from graphfn import _core
 from graphfn import context
-from graphfn.eager import backprop as _backprop
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function.function_type import FunctionType, output_type_of
@@ -93,9 +92,9 @@ class ConcreteFunction:
     def _call_flat(self, tensors):
         if not context.executing_eagerly():  # called while another function is traced
             return self._pack(_core.inline_function(self._graph._graph, list(tensors), self._python_name))
-        if _backprop._state.tapes:
+        if _core.any_tape_recording():
             for variable in self._variables:
-                _backprop.variable_accessed(variable)
+                _core.variable_accessed(variable)
         return self._pack(self._function(tensors))
 
     def _pack(self, results):

@@ -13,7 +13,6 @@ import threading
 
 from graphfn import _core
 from graphfn import context
-from graphfn.eager import backprop as _backprop
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function import binding
@@ -67,7 +66,7 @@ class Function(_core.FunctionBase):
         concrete, traced = self._concrete_function_for(arguments)
         retracing.record_call(self._python_function, traced, self._fast_take_hits())
         flat = tracing.flat_call_tensors(arguments)
-        if _backprop._state.tapes:
+        if _core.any_tape_recording():
             _watch_variable_arguments(arguments)
         result = concrete._call_flat(flat)
         # The C++ cache keeps the call's key only if it would feed exactly these tensors.
@@ -236,7 +235,7 @@ def _register_call_key_hooks():
     first call, when the modules they live in are surely imported)."""
     if _hooks_registered:
         return
-    _core.set_call_key_hooks(Variable, Tensor, trace_types.trace_type_for_call_cache, _backprop.variable_accessed)
+    _core.set_call_key_hooks(Variable, Tensor, trace_types.trace_type_for_call_cache)
     _hooks_registered.append(True)
 
 # The key suffix of traces made while variables could still be created (saved/save.py reads it).
@@ -248,8 +247,8 @@ def _watch_variable_arguments(arguments):
     the function reads them)."""
     for value in arguments.values():
         for leaf in nest.flatten(value):
-            if isinstance(leaf, Variable) and leaf._trainable:  # as created, like TF (Keras may flip `trainable`)
-                _backprop.variable_accessed(leaf)
+            if isinstance(leaf, Variable):
+                _core.variable_accessed(leaf)  # trainable ones, as created, like TF (Keras may flip `trainable`)
 
 
 

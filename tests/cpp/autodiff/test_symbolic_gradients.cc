@@ -79,12 +79,12 @@ TEST_CASE("add_gradients matches the eager tape on a small network", "[ir][gradi
   std::vector<Tensor> symbolic = b.run(grads, {x, w});
 
   auto tape = std::make_shared<Tape>(false, true);
-  Tape::push(tape);
+  push_tape(tape);
   tape->watch(x);
   tape->watch(w);
   Tensor eh = call("Tanh", {call("MatMul", {x, w})});
   Tensor eloss = call("Sum", {call("Mul", {eh, eh}), vec<int32_t>({0, 1})});
-  Tape::pop(tape.get());
+  pop_tape(tape.get());
   std::vector<Tensor> eager;
   REQUIRE(tape->gradient({eloss}, {x, w}, {}, &eager).ok());
   for (int i = 0; i < 2; ++i) {
@@ -176,13 +176,13 @@ TEST_CASE("a function called under a tape saves its intermediates and builds its
 
   for (double v : {0.5, -1.0}) {
     auto tape = std::make_shared<Tape>(false, true);
-    Tape::push(tape);
+    push_tape(tape);
     Tensor x = scalar<double>(v);
     tape->watch(x);
     std::vector<Tensor> y;
     REQUIRE(fn->call(&x, 1, &y).ok());
     CHECK(tape->num_entries() == 1);
-    Tape::pop(tape.get());
+    pop_tape(tape.get());
     std::vector<Tensor> g;
     REQUIRE(tape->gradient({y[0]}, {x}, {}, &g).ok());
     CHECK(values<double>(g[0])[0] == Approx(std::exp(std::exp(v)) * std::exp(v)));

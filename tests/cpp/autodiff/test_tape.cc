@@ -2,8 +2,10 @@
 #include "harness.h"
 
 #include <set>
+#include <thread>
 
 #include "graphfn/autodiff/graph_grad_builder.h"
+#include "graphfn/autodiff/graph_tape.h"
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/runtime/plan.h"
 #include "graphfn/autodiff/tape.h"
@@ -25,8 +27,8 @@ Tensor call(const std::string& op, const std::vector<Tensor>& inputs, const Attr
 // Pushes a tape for the scope of the test.
 struct ActiveTape {
   std::shared_ptr<Tape> tape;
-  explicit ActiveTape(bool persistent = false) : tape(std::make_shared<Tape>(persistent, true)) { Tape::push(tape); }
-  ~ActiveTape() { Tape::pop(tape.get()); }
+  explicit ActiveTape(bool persistent = false) : tape(std::make_shared<Tape>(persistent, true)) { push_tape(tape); }
+  ~ActiveTape() { pop_tape(tape.get()); }
 };
 
 std::vector<Tensor> grads(Tape& tape, const Tensor& target, const std::vector<Tensor>& sources) {
@@ -60,7 +62,7 @@ TEST_CASE("the tape records ops on watched tensors only and differentiates them"
   CHECK(active.tape->num_entries() == 0);
   Tensor y = call("AddV2", {call("Mul", {x, x}), call("Mul", {x, c})});  // x^2 + 5x
   CHECK(active.tape->num_entries() == 3);
-  Tape::pop(active.tape.get());
+  pop_tape(active.tape.get());
   std::vector<Tensor> g = grads(*active.tape, y, {x, c, unrelated});
   CHECK(values<float>(g[0]) == std::vector<float>{11});
   CHECK_FALSE(g[1].valid());  // c was never watched
@@ -85,7 +87,7 @@ TEST_CASE("gradients broadcast back to each input's shape", "[runtime][tape]") {
   active.tape->watch(x);
   active.tape->watch(y);
   Tensor z = call("Sum", {call("Mul", {x, y}), vec<int32_t>({0, 1})});
-  Tape::pop(active.tape.get());
+  pop_tape(active.tape.get());
   std::vector<Tensor> g = grads(*active.tape, z, {x, y});
   CHECK(values<double>(g[0]) == std::vector<double>{10, 20, 30, 10, 20, 30});
   CHECK(values<double>(g[1]) == std::vector<double>{5, 7, 9});
@@ -101,11 +103,11 @@ TEST_CASE("an outer tape records the inner tape's gradient: second derivatives",
     ActiveTape inner;
     inner.tape->watch(x);
     Tensor y = call("Mul", {call("Mul", {x, x}), x});  // x^3
-    Tape::pop(inner.tape.get());
+    pop_tape(inner.tape.get());
     dy = grads(*inner.tape, y, {x})[0];
   }
   CHECK(values<float>(dy) == std::vector<float>{12});  // 3x^2
-  Tape::pop(outer.tape.get());
+  pop_tape(outer.tape.get());
   CHECK(values<float>(grads(*outer.tape, dy, {x})[0]) == std::vector<float>{12});  // 6x
 }
 
@@ -119,7 +121,7 @@ TEST_CASE("an op without a gradient function fails only when a gradient reaches 
   p.assign_new_id();
   active.tape->record(no_gradient, &x, 1, AttrMap(), {p});
   Tensor s = call("Sum", {x, scalar<int32_t>(0)});
-  Tape::pop(active.tape.get());
+  pop_tape(active.tape.get());
   CHECK(values<float>(grads(*active.tape, s, {x})[0]) == std::vector<float>{1, 1});
   std::vector<Tensor> out;
   const Status st = active.tape->gradient({p}, {x}, {}, &out);
@@ -352,4 +354,97 @@ TEST_CASE("gradient functions agree between the eager and graph builders", "[run
   compare_builders("Cumsum", {x, scalar<int32_t>(1)}, {&batch3, nullptr});
   compare_builders("SoftmaxCrossEntropyWithLogits", {x, tensor<double>({0.2, 0.3, 0.5, 1, 0, 0}, Shape{2, 3})},
                    {&full23, &full23});
+}
+
+// The thread's stack of recording tapes: eager Tapes and GraphTapes, innermost last.
+TEST_CASE("one stack holds eager and graph tapes; only eager ones make eager ops record", "[runtime][tape]") {
+  REQUIRE(recording_tapes().empty());
+  auto eager_tape = std::make_shared<Tape>(false, true);
+  auto graph = std::make_shared<Graph>();
+  auto graph_tape = std::make_shared<GraphTape>(graph, false);
+  CHECK_FALSE(any_tape_recording());
+  push_tape(graph_tape);
+  CHECK(any_tape_recording());
+  CHECK_FALSE(any_tape_active());  // eager dispatch's check: no eager tape records
+  CHECK(graph_tape->recording());  // pushing starts a GraphTape
+  push_tape(eager_tape);
+  CHECK(any_tape_active());
+  REQUIRE(recording_tapes().size() == 2);
+  CHECK(recording_tapes()[0].get() == graph_tape.get());
+  CHECK(recording_tapes()[1].get() == eager_tape.get());
+  CHECK(recording_tapes()[0]->kind() == RecordingTape::Kind::kGraph);
+  CHECK_FALSE(recording_tapes()[0]->watch_accessed_variables());
+  CHECK(recording_tapes()[1]->kind() == RecordingTape::Kind::kEager);
+
+  // An eager op on a watched tensor is recorded by the eager tape; the graph tape is skipped.
+  Tensor x = scalar<float>(2);
+  eager_tape->watch(x);
+  call("Mul", {x, x});
+  CHECK(eager_tape->num_entries() == 1);
+
+  // Popping from the middle keeps the order of the rest.
+  CHECK(pop_tape(graph_tape.get()));
+  CHECK_FALSE(graph_tape->recording());
+  CHECK_FALSE(is_tape_recording(graph_tape.get()));
+  CHECK(is_tape_recording(eager_tape.get()));
+  CHECK_FALSE(pop_tape(graph_tape.get()));
+  CHECK(pop_tape(eager_tape.get()));
+  CHECK_FALSE(any_tape_recording());
+  CHECK_FALSE(any_tape_active());
+}
+
+TEST_CASE("a tape's gradient takes it off the stack while it runs, then puts it back in place",
+          "[runtime][tape]") {
+  ActiveTape outer, inner;
+  auto graph_tape = std::make_shared<GraphTape>(std::make_shared<Graph>());
+  push_tape(graph_tape);
+  Tensor x = scalar<float>(3);
+  inner.tape->watch(x);
+  Tensor y = call("Mul", {x, x});
+  grads(*inner.tape, y, {x});
+  REQUIRE(recording_tapes().size() == 3);
+  CHECK(recording_tapes()[1].get() == inner.tape.get());
+  CHECK(pop_tape(graph_tape.get()));
+}
+
+TEST_CASE("watched variables: once each by key, in creation order, with their owners", "[runtime][tape]") {
+  Tape tape(false, true);
+  int a = 0, b = 0, c = 0;
+  auto owner = [](int* p) { return std::shared_ptr<const void>(p, [](const void*) {}); };
+  VariableKey ka{&a, {-1, 0}}, kb{&b, {-1, 0}};
+  VariableKey kc{&c, {4, 0}}, kc1{&c, {4, 1}};  // placeholders: the graph and the endpoint
+  CHECK(tape.add_watched_variable(kb, 7, owner(&b)));
+  CHECK(tape.add_watched_variable(ka, 3, owner(&a)));
+  CHECK_FALSE(tape.add_watched_variable(kb, 7, owner(&b)));
+  CHECK(tape.add_watched_variable(kc1, 9, owner(&c)));
+  CHECK(tape.add_watched_variable(kc, 5, owner(&c)));
+  REQUIRE(tape.watched_variables().size() == 4);
+  CHECK(tape.watched_variables()[0].owner.get() == &a);
+  CHECK(tape.watched_variables()[1].key == kc);
+  CHECK(tape.watched_variables()[2].owner.get() == &b);
+  CHECK(tape.watched_variables()[3].key == kc1);
+  CHECK(tape.watches_variable(ka));
+  tape.reset();  // recordings only: what was watched is still listed (TF, after gradient())
+  CHECK(tape.watched_variables().size() == 4);
+}
+
+TEST_CASE("each thread has its own stack of recording tapes", "[runtime][tape]") {
+  std::vector<std::thread> threads;
+  std::vector<int> seen(4, -1);
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back([i, &seen] {
+      std::vector<std::shared_ptr<Tape>> mine;
+      for (int k = 0; k <= i; ++k) {
+        mine.push_back(std::make_shared<Tape>(false, true));
+        push_tape(mine.back());
+      }
+      bool all_mine = recording_tapes().size() == mine.size();
+      for (size_t k = 0; all_mine && k < mine.size(); ++k) all_mine = recording_tapes()[k].get() == mine[k].get();
+      seen[i] = all_mine ? static_cast<int>(recording_tapes().size()) : 0;
+      for (const auto& t : mine) pop_tape(t.get());
+    });
+  }
+  for (auto& t : threads) t.join();
+  CHECK(seen == std::vector<int>{1, 2, 3, 4});
+  CHECK_FALSE(any_tape_recording());
 }
