@@ -205,7 +205,6 @@ void bind_tape(py::module_& m) {
         }
         return out;
       }, py::arg("targets"), py::arg("sources"), py::arg("output_gradients"), py::arg("keep") = false);
-  m.def("any_tape_active", &any_tape_active);
 
   py::class_<GraphTape, RecordingTape, std::shared_ptr<GraphTape>>(m, "GraphTape")
       .def(py::init<std::shared_ptr<Graph>, bool>(), py::arg("graph"), py::arg("watch_accessed_variables") = true)
