@@ -55,8 +55,9 @@ def wrong_way_includes(root):
                         problems.append((source, number, included,
                                          "layer %s may not include %s (a later layer, cpp/layers.txt)"
                                          % (folder, included)))
-    # Programs built on the library (graphfn-run) stand below the Python bindings.
-    for source in _sources(os.path.join(root, "cpp", "tools")):
+    # Programs built on the library (graphfn-run, C++ benchmarks) stand below the Python bindings.
+    programs = [os.path.join(root, "cpp", "tools"), os.path.join(root, "benchmarks", "cpp")]
+    for source in (s for folder in programs for s in _sources(folder)):
         with open(source, encoding="utf-8") as f:
             for number, line in enumerate(f, 1):
                 match = _INCLUDE.match(line)

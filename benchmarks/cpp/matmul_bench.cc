@@ -2,9 +2,10 @@
 // (output allocation included, shape inference and dispatch excluded) and of the whole eager
 // call. Build against the library of a Release build, e.g.:
 //
-//   ninja -C build/dev graphfn_lib
+//   ninja -C build/dev graphfn_runtime
 //   g++ -O3 -march=native -std=c++17 -DEIGEN_MPL2_ONLY -Icpp -I$(EIGEN_INCLUDE) \
-//       benchmarks/cpp/matmul_bench.cc build/dev/cpp/libgraphfn_lib.a -o /tmp/matmul_bench
+//       benchmarks/cpp/matmul_bench.cc \
+//       build/dev/cpp/libgraphfn_{runtime,serialize,passes,autodiff,kernels,ops,ir,core}.a -o /tmp/matmul_bench
 //   /tmp/matmul_bench
 //
 // Measurements (2-core Xeon VM with AVX-512, shared with other builds, so they
@@ -24,8 +25,9 @@
 
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/shape_inference.h"
+#include "graphfn/kernels/eager.h"
 #include "graphfn/kernels/kernel_context.h"
-#include "graphfn/runtime/eager.h"
+#include "graphfn/runtime/builtin_ops.h"
 
 using namespace graphfn;
 
@@ -72,6 +74,7 @@ void bench(int64_t n, int reps) {
 }  // namespace
 
 int main() {
+  install_builtin_ops();
   for (int64_t n : {2, 4, 10, 16, 32}) bench<int32_t>(n, 200000 / (n * n) + 1000);
   for (int64_t n : {10, 16, 32, 40, 48, 64, 128}) bench<float>(n, 2000000 / (n * n) + 100);
   bench<int32_t>(128, 200);
