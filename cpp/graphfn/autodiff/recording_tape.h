@@ -1,7 +1,7 @@
 // RecordingTape: what every tape on a thread's stack of recording tapes (autodiff/tape.h) shares,
 // the eager Tape (autodiff/tape.h) and the GraphTape of a function being traced (autodiff/graph_tape.h):
 // its kind, TF's watch_accessed_variables, and the variables it watches (tf.GradientTape's
-// watched_variables()). Header-only, in ir/ because both kinds of tape include it.
+// watched_variables()). Header-only: both kinds of tape include it.
 #pragma once
 #include <cstdint>
 #include <iterator>

@@ -71,8 +71,8 @@ class TraceContext {
   Status end_trace(TraceRecord* record);
   bool tracing() const { return !traces_.empty(); }
 
-  // Called before a variable is created: OK eagerly and in a first trace, else TF's error
-  // (InvalidArgument carrying TF's ValueError message).
+  // Called before a variable is created: OK eagerly (init_scope included) and in a trace whose
+  // mode allows it, else TF's error (InvalidArgument carrying TF's ValueError message).
   Status check_variable_creation() const;
   void note_variable_created();
   // A trainable variable read through a captured handle while a graph is built: the innermost

@@ -1,8 +1,8 @@
 """tf.name_scope: a prefix for the names of the nodes (and variables) created inside it.
 
 While tracing, the scope lives on the graph being built and is made unique like a node name
-("foo", then "foo_1"); eagerly it is a per-thread string (kept by the C++ TraceContext) that is never made unique, as
-in TF."""
+("foo", then "foo_1"); eagerly it is a per-thread string (kept by the C++ TraceContext) that is
+never made unique, as in TF."""
 
 from graphfn import _core
 from graphfn.util.tf_export import tf_export
