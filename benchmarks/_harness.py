@@ -73,3 +73,12 @@ def main(doc, run, versions, others, default_repeat, argv=None):
         with open(args.json, "w") as f:
             json.dump({"environment": env, "repeat": args.repeat, "results": results}, f, indent=2)
     return 0
+
+
+def main_beside_tf_and_jax(doc, run, tf, jax, default_repeat, argv=None):
+    """main() for a script whose rows compare graphfn with TensorFlow and JAX jit (each module
+    None when not installed)."""
+    versions = {"tensorflow": tf.__version__ if tf is not None else None,
+                "jax": jax.__version__ if jax is not None else None}
+    others = (["TensorFlow"] if tf is not None else []) + (["JAX jit"] if jax is not None else [])
+    return main(doc, run, versions, others, default_repeat, argv)

@@ -15,7 +15,7 @@ import os
 import sys
 
 import graphfn as gf
-from _harness import main as harness_main
+from _harness import main_beside_tf_and_jax
 from _harness import time_per_call_us
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -121,10 +121,7 @@ def run(repeat):
 
 
 def main(argv=None):
-    versions = {"tensorflow": tf.__version__ if tf is not None else None,
-                "jax": jax.__version__ if jax is not None else None}
-    others = (["TensorFlow"] if tf is not None else []) + (["JAX jit"] if jax is not None else [])
-    return harness_main(__doc__, run, versions, others, 7, argv)
+    return main_beside_tf_and_jax(__doc__, run, tf, jax, 7, argv)
 
 
 if __name__ == "__main__":
