@@ -73,11 +73,14 @@ thread_local int ScratchLease::depth_ = 0;
 thread_local CallScratch ScratchLease::shared_;
 
 // Runs `fn`, with the GIL released unless a tape may record the call (tapes are per thread, but
-// recording builds the function's gradient, which clones graphs Python also holds).
-Status call_function(const CompiledFunction& fn, const std::vector<Tensor>& feeds, std::vector<Tensor>* results) {
-  if (any_tape_active()) return fn.call(feeds.data(), static_cast<int>(feeds.size()), results);
+// recording builds the function's gradient, which clones graphs Python also holds) or the run is
+// brief (releasing and retaking the GIL would cost more than the run: a third of a tiny call).
+Status call_function(const CompiledFunction& fn, const std::vector<Tensor>& feeds, std::vector<Tensor>* results,
+                     bool tape_active) {
+  const int n = static_cast<int>(feeds.size());
+  if (tape_active || fn.plan()->runs_briefly(feeds.data(), n)) return fn.call(feeds.data(), n, results);
   py::gil_scoped_release release;
-  return fn.call(feeds.data(), static_cast<int>(feeds.size()), results);
+  return fn.call(feeds.data(), n, results);
 }
 
 // Tells the active tapes about the variables a call passes (trainable ones) and reads, as the
@@ -105,9 +108,10 @@ class CallCache {
     ++hits_;
     ++total_hits_;
     const CacheEntry entry = it->second;  // a copy: another thread may clear() while the GIL is released
-    if (any_tape_active()) watch_variables(scratch->builder.trainable_variables(), entry.read_variables);
+    const bool tape_active = any_tape_active();
+    if (tape_active) watch_variables(scratch->builder.trainable_variables(), entry.read_variables);
     std::vector<Tensor> results;
-    throw_if_error(call_function(*entry.function, scratch->builder.feeds(), &results));
+    throw_if_error(call_function(*entry.function, scratch->builder.feeds(), &results, tape_active));
     return entry.outputs->pack(results);
   }
 
@@ -273,7 +277,7 @@ void bind_function(py::module_& m) {
         feeds.reserve(tensors.size());
         for (const Tensor* t : tensors) feeds.push_back(*t);
         std::vector<Tensor> results;
-        throw_if_error(call_function(f, feeds, &results));
+        throw_if_error(call_function(f, feeds, &results, any_tape_active()));
         py::list out(results.size());
         for (size_t i = 0; i < results.size(); ++i) out[i] = py::cast(std::move(results[i]));
         return out;

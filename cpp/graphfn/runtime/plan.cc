@@ -153,6 +153,11 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
           step.accumulated_shapes.push_back(body.shape(body.results[k]));
         }
       }
+      plan->brief_ = plan->brief_ && kind != OpDef::ControlFlow::kWhile;
+      for (const auto& sub : step.sub_plans) {
+        plan->brief_ = plan->brief_ && sub->brief_;
+        plan->touched_elements_ = std::min(plan->touched_elements_ + sub->touched_elements_, kBriefElements + 1);
+      }
       step.first_sub = plan->num_sub_frames_;
       plan->num_sub_frames_ += static_cast<int>(step.sub_plans.size());
       plan->steps_.push_back(std::move(step));
@@ -172,9 +177,14 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
       step.output_dtypes = node.output_dtypes;
       step.output_shapes = node.output_shapes;
       plan->has_static_steps_ = true;
+      for (const Shape& s : node.output_shapes) plan->touch(s);
+      for (const Endpoint& in : node.inputs) plan->touch(graph.shape(in));
+    } else {
+      plan->brief_ = false;
     }
     plan->steps_.push_back(std::move(step));
   }
+  plan->brief_ = plan->brief_ && plan->touched_elements_ <= kBriefElements;
   for (const Endpoint& e : results) plan->result_slots_.push_back(ref_of(e));
   plan->schedule_releases();
   // Results computed by steps are cleared after each run (the cached frame keeps no caller
@@ -307,6 +317,20 @@ Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* result
   results->resize(result_slots_.size());
   for (size_t i = 0; i < result_slots_.size(); ++i) (*results)[i] = take_result(frame, static_cast<int>(i));
   return Status::OK();
+}
+
+void Plan::touch(const Shape& shape) {
+  int64_t n = 0;
+  if (!checked_num_elements(shape, &n).ok()) n = kBriefElements + 1;
+  touched_elements_ = std::min(touched_elements_ + n, kBriefElements + 1);
+}
+
+bool Plan::runs_briefly(const Tensor* feeds, int num_feeds) const {
+  if (!brief_ || num_feeds != num_feeds_) return false;
+  for (int i = 0; i < num_feeds; ++i) {
+    if (feeds[i].shape() != feed_shapes_[i]) return false;
+  }
+  return true;
 }
 
 Status Plan::execute_with(Frame& frame, const Tensor* const* feeds, int n, const std::string** failed_node) const {

@@ -31,6 +31,10 @@ class Plan {
   // dtypes must match; shapes are not checked against the traced ones (as in TF): every kernel
   // validates its actual inputs.
   Status run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* results) const;
+  // True when a run with these feeds is known to be brief: no loop, every step's shapes static
+  // (the feeds at their traced shapes) and few elements read and written in all. A caller
+  // holding the GIL keeps it for such a run: releasing and retaking it costs more than the run.
+  bool runs_briefly(const Tensor* feeds, int num_feeds) const;
 
   int num_steps() const { return static_cast<int>(steps_.size()); }
   // Names of the nodes that run, in order (for tests and debugging).
@@ -83,6 +87,9 @@ class Plan {
   };
 
   void schedule_releases();
+  // About the elements a few microseconds of elementwise work touch (two 64x64 matrices).
+  static constexpr int64_t kBriefElements = 1 << 13;
+  void touch(const Shape& shape);  // counts a static step's input or output toward brief_
   // Error path (plan_errors.cc): TF's "Graph execution error" for a step's error `s`, naming the
   // node `failed` (a Step's node_name or pred_node_name, here or in a sub-plan) and where it was
   // defined.
@@ -120,6 +127,8 @@ class Plan {
   std::vector<DType> feed_dtypes_;
   std::vector<Shape> feed_shapes_;  // traced placeholder shapes (static steps assume them)
   bool has_static_steps_ = false;   // else feed shapes need no check
+  bool brief_ = true;               // see runs_briefly()
+  int64_t touched_elements_ = 0;    // elements every step reads and writes, if all are static
   std::vector<int> result_slots_;   // slot refs (a result may be a feed or a constant)
   std::vector<bool> result_movable_;
   bool results_read_feeds_ = false;  // some result i is feed j != i: a loop body takes results first

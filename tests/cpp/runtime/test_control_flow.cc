@@ -391,3 +391,12 @@ TEST_CASE("buffers reused across iterations and runs never alias a result", "[ru
   CHECK(*second[0].data<int32_t>() == expected(4));
   CHECK(*second[1].data<int32_t>() == 4);
 }
+
+TEST_CASE("a plan with a loop never runs briefly: its iterations are unbounded", "[runtime][control_flow]") {
+  Graph g;
+  build_count(g, 0);
+  std::shared_ptr<const Plan> plan;
+  REQUIRE(Plan::build(g, &plan).ok());
+  const Tensor n = scalar<int32_t>(3);
+  CHECK_FALSE(plan->runs_briefly(&n, 1));
+}

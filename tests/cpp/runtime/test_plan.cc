@@ -155,3 +155,27 @@ TEST_CASE("a reused frame keeps constants and holds none of the caller's tensors
     CHECK(results[0].buffer().use_count() == 1);     // and of the result
   }
 }
+
+TEST_CASE("a plan runs briefly only with static shapes, few elements and its traced feed shapes", "[runtime][plan]") {
+  auto build = [](const Shape& shape, std::shared_ptr<const Plan>* plan) {
+    Graph g;
+    int x = 0, out = 0;
+    REQUIRE(g.add_placeholder(DType::kFloat32, shape, "x", &x).ok());
+    REQUIRE(g.add_node("Mul", "mul", {{x, 0}, {x, 0}}, AttrMap(), &out).ok());
+    g.arguments = {x};
+    g.results = {{out, 0}};
+    REQUIRE(Plan::build(g, plan).ok());
+  };
+  std::shared_ptr<const Plan> small, unknown, large;
+  build(Shape{3}, &small);
+  build(Shape{-1}, &unknown);
+  build(Shape{100000}, &large);
+  const Tensor three(DType::kFloat32, Shape{3});
+  const Tensor four(DType::kFloat32, Shape{4});
+  CHECK(small->runs_briefly(&three, 1));
+  CHECK_FALSE(small->runs_briefly(&four, 1));     // not the traced shape: steps are not static
+  CHECK_FALSE(small->runs_briefly(nullptr, 0));   // wrong arity
+  CHECK_FALSE(unknown->runs_briefly(&three, 1));  // a dynamic shape bounds nothing
+  const Tensor big(DType::kFloat32, Shape{100000});
+  CHECK_FALSE(large->runs_briefly(&big, 1));
+}
