@@ -9,6 +9,8 @@
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/tracing/capture.h"
 #include "graphfn/tracing/control_flow_builder.h"
+#include "graphfn/tracing/graph_trace.h"
+#include "graphfn/tracing/op_builder.h"
 
 namespace graphfn {
 namespace {
@@ -29,12 +31,6 @@ py::list symbolic_list(const std::shared_ptr<Graph>& graph, const std::vector<En
 Endpoint capture(Graph& graph, const SymbolicTensor& t) {
   Endpoint out;
   throw_if_error(capture(graph, t.graph.get(), t.endpoint, &out));
-  return out;
-}
-
-Endpoint capture_resource(Graph& graph, const Tensor& handle, const std::string& name) {
-  Endpoint out;
-  throw_if_error(capture_resource(graph, handle, name, &out));
   return out;
 }
 
@@ -61,14 +57,13 @@ void bind_control_flow(py::module_& m) {
   });
   m.def("graph_const", [](const std::shared_ptr<Graph>& g, const Tensor& value, const std::string& name) {
     int id = 0;
-    throw_if_error(g->add_const(value, name, &id));
-    g->mutable_node(id).defined_at = capture_defined_at();
+    throw_if_error(add_constant(*g, value, name, capture_defined_at(), &id));
     return SymbolicTensor{g, Endpoint{id, 0}};
   });
   // `op` (an Operation of a graph enclosing `graph`) was named in tf.control_dependencies while
   // tracing `graph`: the If / While node made from `graph` will wait for it.
   m.def("capture_control", [](const std::shared_ptr<Graph>& graph, const GraphOp& op) {
-    if (graph->is_subgraph) TraceContext::current().capture_control(graph, ControlCapture{op.graph, op.node});
+    if (is_subgraph(*graph)) TraceContext::current().capture_control(graph, ControlCapture{op.graph, op.node});
   });
   m.def("is_stateful_graph", [](const Graph& g) { return g.is_stateful(); });
 }

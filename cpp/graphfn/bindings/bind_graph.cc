@@ -8,13 +8,14 @@
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/core/resource.h"
-#include "graphfn/ir/inline.h"
-#include "graphfn/passes/auto_control_deps.h"
 #include "graphfn/passes/pass_manager.h"
 #include "graphfn/runtime/plan.h"
 #include "graphfn/autodiff/tape.h"
 #include "graphfn/serialize/graph_def_text.h"
+#include "graphfn/tracing/capture.h"
 #include "graphfn/tracing/finish_trace.h"
+#include "graphfn/tracing/graph_trace.h"
+#include "graphfn/tracing/op_builder.h"
 
 namespace graphfn {
 namespace {
@@ -47,20 +48,16 @@ const SymbolicTensor* symbolic_tensor_ptr(py::handle value) {
 
 void bind_graph(py::module_& m) {
   py::class_<Graph, std::shared_ptr<Graph>>(m, "Graph")
-      .def(py::init([] {
-        auto g = std::make_shared<Graph>();
-        g->outer_graph = current_graph_ptr();  // as TF's FuncGraph.outer_graph
-        return g;
-      }))
-      .def_readwrite("function_name", &Graph::function_name)
+      // A function's graph; its outer graph is the one being built now (TF's FuncGraph.outer_graph).
+      .def(py::init([] { return new_function_graph(current_graph_ptr()); }))
+      .def_property("function_name", [](Graph& g) { return trace_of(g).function_name; },
+                    [](Graph& g, std::string name) { trace_of(g).function_name = std::move(name); })
       .def("add_placeholder", [](const std::shared_ptr<Graph>& g, int dtype, py::handle shape, const std::string& name,
                                  py::handle handle_shape) {
         int id = 0;
-        throw_if_error(g->add_placeholder(static_cast<DType>(dtype), shape_from_py(shape), name, &id));
-        if (!handle_shape.is_none()) g->mutable_node(id).attrs.set("_handle_shape", shape_from_py(handle_shape));
-        g->mutable_node(id).attrs.set("_user_specified_name", name);
-        g->mutable_node(id).defined_at = capture_defined_at();
-        g->arguments.push_back(id);
+        const Shape variable_shape = handle_shape.is_none() ? Shape() : shape_from_py(handle_shape);
+        throw_if_error(add_argument(*g, static_cast<DType>(dtype), shape_from_py(shape), name,
+                                    handle_shape.is_none() ? nullptr : &variable_shape, capture_defined_at(), &id));
         return SymbolicTensor{g, Endpoint{id, 0}};
       }, py::arg("dtype"), py::arg("shape"), py::arg("name"), py::arg("handle_shape") = py::none())
       .def("evaluate", [](const Graph& g, const SymbolicTensor& t) {
@@ -110,7 +107,7 @@ void bind_graph(py::module_& m) {
         for (const SymbolicTensor* t : returned) {
           if (t->graph == g) ends.push_back(t->endpoint);
         }
-        const int id = add_control_output_node(*g, ends);
+        const int id = add_control_output(*g, ends);
         return id < 0 ? py::object(py::none()) : py::cast(GraphOp{g, id});
       })
       .def("captured_resources", [](const Graph& g) {
@@ -125,8 +122,9 @@ void bind_graph(py::module_& m) {
         return out;
       })
       .def("unique_name", &Graph::unique_name)
-      .def_readwrite("name_scope", &Graph::name_scope)
-      .def_readonly("is_subgraph", &Graph::is_subgraph)
+      .def_property("name_scope", [](Graph& g) { return trace_of(g).name_scope; },
+                    [](Graph& g, std::string scope) { trace_of(g).name_scope = std::move(scope); })
+      .def_property_readonly("is_subgraph", [](const Graph& g) { return is_subgraph(g); })
       .def("to_text", &Graph::to_text)
       .def("graph_def_text", &graph_def_text)
       .def_property_readonly("num_nodes", &Graph::num_nodes)
@@ -154,15 +152,11 @@ void bind_graph(py::module_& m) {
         // each as having manual control dependencies.
         std::vector<int> ids;
         if (!ops.is_none()) {
-          for (py::handle op : ops) {
-            const int id = op.cast<const GraphOp&>().node;
-            g.mutable_node(id).attrs.set("_has_manual_control_dependencies", true);
-            ids.push_back(id);
-          }
+          for (py::handle op : ops) ids.push_back(op.cast<const GraphOp&>().node);
         }
-        g.push_control_dependencies(ids, ops.is_none());
+        push_control_dependencies(g, ids, ops.is_none());
       })
-      .def("pop_control_dependencies", &Graph::pop_control_dependencies)
+      .def("pop_control_dependencies", [](Graph& g) { pop_control_dependencies(g); })
       .def("node_functions", [](const Graph& g, int i) {
         // (attr name, function name, graph) of each child graph of node i (If branches, While
         // cond/body, Case branches), for drawing; the graphs are only read.
@@ -197,21 +191,19 @@ void bind_graph(py::module_& m) {
     // inputs become constants, tensors of enclosing graphs are captured.
     const std::shared_ptr<Graph>& g = current_graph_ptr();
     if (!g) throw py::value_error("inline_function needs a graph being traced");
-    std::vector<Endpoint> inputs;
+    std::vector<Operand> inputs;
     for (py::handle t : tensors) {
-      int id = 0;
       if (const SymbolicTensor* s = symbolic_tensor_ptr(t)) {
-        inputs.push_back(capture(*g, *s));
-        if (inputs.back().node < 0) throw py::value_error("a tensor from an unrelated graph was passed to a function");
+        if (!can_capture(*g, s->graph.get())) throw py::value_error("a tensor from an unrelated graph was passed to a function");
+        inputs.push_back(Operand::symbolic(s->graph.get(), s->endpoint));
       } else if (const Tensor* value = eager_tensor_ptr(t)) {
-        throw_if_error(g->add_const(*value, g->name_scope + "Const", &id));
-        inputs.push_back(Endpoint{id, 0});
+        inputs.push_back(Operand::constant_value(*value));
       } else {
         throw py::type_error("inline_function expects tensors");
       }
     }
     std::vector<Endpoint> outputs;
-    throw_if_error(inline_graph(*g, fn, inputs, g->unique_name(g->name_scope + name) + "/", &outputs));
+    throw_if_error(inline_call(*g, fn, inputs, name, &outputs));
     std::vector<SymbolicTensor> out;
     for (const Endpoint& e : outputs) out.push_back(SymbolicTensor{g, e});
     return out;

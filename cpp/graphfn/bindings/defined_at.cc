@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "graphfn/bindings/bind.h"
+#include "graphfn/tracing/graph_trace.h"
 
 namespace graphfn {
 namespace {
@@ -110,16 +111,10 @@ std::shared_ptr<const SourceStack> capture_defined_at() {
 
 namespace {
 
-// True if `outer` is `g`'s outer graph, or that graph's, ... (TF's FuncGraph.outer_graph chain).
-bool encloses(const Graph& outer, const Graph& g) {
-  for (std::shared_ptr<const Graph> o = g.outer_graph.lock(); o; o = o->outer_graph.lock()) {
-    if (o.get() == &outer) return true;
-  }
-  return false;
-}
-
 std::string func_graph_text(const Graph& g) {
-  return "FuncGraph(name=" + g.function_name + ", id=" + std::to_string(reinterpret_cast<uintptr_t>(&g)) + ")";
+  const GraphTrace* trace = find_trace(g);
+  return "FuncGraph(name=" + (trace ? trace->function_name : std::string()) +
+         ", id=" + std::to_string(reinterpret_cast<uintptr_t>(&g)) + ")";
 }
 
 }  // namespace
@@ -127,7 +122,7 @@ std::string func_graph_text(const Graph& g) {
 void throw_out_of_scope(py::handle value, const SymbolicTensor& t, const Graph& accessing) {
   // TF's rule: the access is from a graph enclosing the tensor's (the tensor's scope has ended)
   // or from an unrelated graph.
-  const bool enclosed = encloses(accessing, *t.graph);
+  const bool enclosed = traced_inside(accessing, *t.graph);
   const std::string tensor = py::repr(value).cast<std::string>();
   std::string message =
       tensor +
@@ -155,7 +150,7 @@ void bind_defined_at(py::module_& m) {
     throw_out_of_scope(value, *t, accessing);
   });
   m.def("_set_defined_at_capture", [](bool enabled) { tables().enabled = enabled; });
-  m.def("graph_encloses", [](const Graph& outer, const SymbolicTensor& t) { return encloses(outer, *t.graph); });
+  m.def("graph_encloses", [](const Graph& outer, const SymbolicTensor& t) { return traced_inside(outer, *t.graph); });
   // The creation stack of `tensor`'s op as (file, line, function) tuples, outermost first.
   m.def("defined_at", [](py::handle value) {
     const SymbolicTensor* t = symbolic_tensor_ptr(value);

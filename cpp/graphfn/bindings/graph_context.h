@@ -28,10 +28,9 @@ struct GraphOp {
 Graph* current_graph();
 const std::shared_ptr<Graph>& current_graph_ptr();
 
-// tracing/capture.h for Python tensors, raising on error: `t`'s endpoint as seen from `graph`
-// (node = -1 if `t` belongs to an unrelated graph), and a variable handle used in `graph`.
+// tracing/capture.h for a Python tensor, raising on error: `t`'s endpoint as seen from `graph`
+// (node = -1 if `t` belongs to an unrelated graph).
 Endpoint capture(Graph& graph, const SymbolicTensor& t);
-Endpoint capture_resource(Graph& graph, const Tensor& handle, const std::string& name);
 
 // The SymbolicTensor inside a Python object, or null.
 const SymbolicTensor* symbolic_tensor_ptr(py::handle value);

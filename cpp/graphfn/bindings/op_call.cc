@@ -12,6 +12,8 @@
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/kernels/eager.h"
 #include "graphfn/autodiff/tape.h"
+#include "graphfn/tracing/capture.h"
+#include "graphfn/tracing/op_builder.h"
 
 namespace graphfn {
 namespace {
@@ -185,19 +187,22 @@ py::object call_eager(const OpHandle& h, const py::handle* inputs, int num_input
   return std::move(out);
 }
 
-// Adds the op to the graph being traced. Constant operands (Python values, eager tensors) become
-// Const nodes named inside the op's scope: "Greater/y", "mul/x", like TF.
+// Adds the op to the graph being traced (tracing/op_builder.h). This converts the Python inputs
+// (symbolic tensors, eager tensors, Python values) in input order, deciding type attrs as it goes,
+// and maps failures to TF's Python exceptions.
 py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_inputs, const AttrMap& attrs,
                       DType* known) {
   const OpDef& op = *h.op;
   const std::shared_ptr<Graph>& graph = current_graph_ptr();
-  // A name ending in "/" is a scope's own name (TF's convention: a composite op named after the
-  // scope it opened, "truediv" around "truediv/Cast"); it was made unique with the scope.
-  const bool scope_name = !h.name.empty() && h.name.back() == '/';
-  const std::string name =
-      scope_name ? h.name.substr(0, h.name.size() - 1) : graph->unique_name(graph->name_scope + h.name);
+  const std::string name = reserve_op_name(*graph, h.name);
   std::shared_ptr<const SourceStack> defined_at = capture_defined_at();
   std::vector<Endpoint> endpoints;
+  // Each converted input joins the graph before the next is converted, as in TF.
+  auto add = [&](const Operand& operand) {
+    Endpoint e;
+    throw_if_error(add_operand(*graph, op, name, operand, defined_at, &e));
+    endpoints.push_back(e);
+  };
   // TF's graph building decides type attrs input by input: a Python value follows the dtype of
   // the inputs before it (tf.maximum(0, x) with a float x makes an int32 constant and fails),
   // except within a list input, whose tensors decide for its Python values.
@@ -214,35 +219,31 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
     }
     if (const SymbolicTensor* t = symbolic_tensor_ptr(v)) {
       decide(k, t->graph->dtype(t->endpoint));
-      const Endpoint e = capture(*graph, *t);
       // As TF: a tensor of a finished branch, loop body or function is out of scope here.
-      if (e.node < 0) throw_out_of_scope(v, *t, *graph);
-      endpoints.push_back(e);
+      if (!can_capture(*graph, t->graph.get())) throw_out_of_scope(v, *t, *graph);
+      add(Operand::symbolic(t->graph.get(), t->endpoint, k, j));
       return;
     }
     const Tensor* eager = eager_tensor_ptr(v);
-    std::string const_name = name + "/" + op.inputs[k].name + (j >= 0 ? "_" + std::to_string(j) : "");
-    if (eager && eager->dtype() == DType::kResource && graph->enclosing) {
-      endpoints.push_back(capture_resource(*graph, *eager, const_name));
+    // A variable's handle in a branch or loop body is captured from the outermost graph; it
+    // decides no type attr there.
+    if (eager && eager->dtype() == DType::kResource && captures_resource_handles(*graph)) {
+      add(Operand::constant_value(*eager, k, j));
       return;
     }
     Tensor value = eager ? *eager : convert_graph_input(op, k, v, known, h.hint_python_inputs);
     decide(k, value.dtype());
-    int id = 0;
-    throw_if_error(graph->add_const(value, const_name, &id));
-    graph->mutable_node(id).defined_at = defined_at;
-    endpoints.push_back(Endpoint{id, 0});
+    add(Operand::constant_value(std::move(value), k, j));
   });
   int id = 0;
   Graph::Failure failure;
-  const Status added = graph->add_node(op, name, endpoints, attrs, &id, /*name_reserved=*/true, &failure);
+  const Status added = add_op_node(*graph, op, name, endpoints, attrs, defined_at, &id, &failure);
   if (!added.ok()) {
     // As TF's graph building: a dtype mismatch is a TypeError, a shape function's error a ValueError.
     if (failure == Graph::Failure::kInputType) throw py::type_error(added.message());
     if (failure == Graph::Failure::kShapeFunction) throw py::value_error(added.message());
     throw_if_error(added);
   }
-  graph->mutable_node(id).defined_at = std::move(defined_at);
   const int num_outputs = static_cast<int>(graph->node(id).output_dtypes.size());
   if (op.outputs.empty()) return py::cast(GraphOp{graph, id});  // TF returns the Operation
   if (op.outputs.size() == 1 && !op.outputs[0].is_list()) return py::cast(SymbolicTensor{graph, Endpoint{id, 0}});

@@ -221,7 +221,7 @@ Status Graph::add_node(const OpDef& op, const std::string& name, const std::vect
   node->attrs = std::move(attrs);
   node->output_dtypes = std::move(outputs.dtypes);
   node->output_shapes = std::move(outputs.shapes);
-  if (!control_blocks_.empty()) apply_control_dependencies(*node);
+  if (observer) observer->node_added(*node);
   mutable_names().by_name[node->name] = node->id;
   *id = node->id;
   nodes_.push_back(std::move(node));
@@ -250,60 +250,12 @@ void Graph::add_control_input(int node, int dependency) {
   deps.push_back(dependency);
 }
 
-namespace {
-// The innermost blocks that apply: those after the last clearing one (which applies itself).
-template <typename Blocks>
-auto active_begin(Blocks& blocks) {
-  auto it = blocks.end();
-  while (it != blocks.begin() && !std::prev(it)->clear) --it;
-  return it == blocks.begin() ? it : std::prev(it);
-}
-}  // namespace
-
-void Graph::push_control_dependencies(const std::vector<int>& inputs, bool clear) {
-  ControlBlock block;
-  block.clear = clear;
-  for (int c : inputs) {
-    // An input an active block already has is not repeated (it adds nothing).
-    bool known = std::find(block.inputs.begin(), block.inputs.end(), c) != block.inputs.end();
-    if (!clear) {
-      for (auto it = active_begin(control_blocks_); it != control_blocks_.end() && !known; ++it) {
-        known = std::find(it->inputs.begin(), it->inputs.end(), c) != it->inputs.end();
-      }
-    }
-    if (!known) block.inputs.push_back(c);
-  }
-  control_blocks_.push_back(std::move(block));
-}
-
-void Graph::pop_control_dependencies() {
-  if (!control_blocks_.empty()) control_blocks_.pop_back();
-}
-
-void Graph::apply_control_dependencies(Node& node) {
-  for (auto it = active_begin(control_blocks_); it != control_blocks_.end(); ++it) {
-    bool dominated = false;
-    for (const Endpoint& in : node.inputs) dominated = dominated || it->made_here.count(in.node) > 0;
-    if (!dominated) {
-      for (int c : it->inputs) {
-        const bool is_input = std::any_of(node.inputs.begin(), node.inputs.end(),
-                                          [c](const Endpoint& in) { return in.node == c; });
-        const bool known = std::find(node.control_inputs.begin(), node.control_inputs.end(), c) !=
-                           node.control_inputs.end();
-        if (!is_input && !known) node.control_inputs.push_back(c);
-      }
-    }
-    it->made_here.insert(node.id);
-  }
-}
-
 std::unique_ptr<Graph> Graph::clone() const {
   auto copy = std::make_unique<Graph>();
   copy->nodes_ = nodes_;
   copy->names_ = names_;
   copy->arguments = arguments;
   copy->results = results;
-  copy->name_scope = name_scope;
   return copy;
 }
 

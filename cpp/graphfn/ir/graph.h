@@ -6,7 +6,6 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "graphfn/core/attr_value.h"
@@ -40,6 +39,13 @@ struct Node {
   const Tensor* const_value() const;
 };
 
+// Told about every node added to a graph it observes, before the node is visible in the graph.
+class GraphObserver {
+ public:
+  virtual ~GraphObserver() = default;
+  virtual void node_added(Node& node) = 0;
+};
+
 class Graph {
  public:
   Graph() = default;
@@ -59,13 +65,6 @@ class Graph {
   Status add_const(const Tensor& value, const std::string& name, int* id);
   Status add_placeholder(DType dtype, const Shape& shape, const std::string& name, int* id);
   void add_control_input(int node, int dependency);
-
-  // tf.control_dependencies while tracing (TF's controller stack). A node added inside open
-  // blocks gets their `inputs` as control inputs, except from a block that one of its data
-  // inputs was made in (that input already depends on them) and except its own data inputs.
-  // A block with `clear` (control_dependencies(None)) hides the blocks around it until popped.
-  void push_control_dependencies(const std::vector<int>& inputs, bool clear);
-  void pop_control_dependencies();
 
   // A copy that shares nodes with this graph until either side changes them (copy on write):
   // cloning costs a pointer per node. The traced graph stays exactly as traced, for
@@ -95,23 +94,10 @@ class Graph {
   std::vector<int> arguments;
   std::vector<Endpoint> results;
 
-  // Tracing a branch or loop body (a subgraph of a node of `enclosing`): nodes are named inside
-  // `name_scope` ("cond/"), and a tensor of an enclosing graph used here becomes a placeholder
-  // of this graph, `captures` recording which outer output feeds it.
-  struct Capture {
-    Endpoint outer;   // in `enclosing`
-    int placeholder;  // here
-  };
-  Graph* enclosing = nullptr;
-  bool is_subgraph = false;  // a branch or body (kept after `enclosing` is dropped)
-  // TF's FuncGraph name ("f", "cond_true_12") and the graph that was being built when this one
-  // was made (a function traced while tracing another, a branch): errors about a tensor used
-  // out of its scope name both graphs, and tell an enclosed graph from an unrelated one.
-  std::string function_name;
-  std::weak_ptr<const Graph> outer_graph;
-  // The current tf.name_scope while tracing ("outer/inner/" or ""): op nodes are named inside it.
-  std::string name_scope;
-  std::vector<Capture> captures;
+  // Whoever builds this graph (tracing/graph_trace.h) may attach itself here: it is told about
+  // every node added (so tf.control_dependencies scopes reach nodes added by any code: ops,
+  // gradients, If / While nodes) and lives as long as the graph. Not copied by clone().
+  std::shared_ptr<GraphObserver> observer;
 
   // True if a node here or in a subgraph is stateful or touches a resource (If, not StatelessIf).
   bool is_stateful() const;
@@ -137,14 +123,6 @@ class Graph {
     std::unordered_map<std::string, int> in_use;  // lower-cased name -> next suffix
   };
   Names& mutable_names();  // copied first if shared with a clone
-  void apply_control_dependencies(Node& node);
-
-  struct ControlBlock {
-    std::vector<int> inputs;
-    bool clear = false;
-    std::unordered_set<int> made_here;  // nodes added while this block was open and active
-  };
-  std::vector<ControlBlock> control_blocks_;  // not copied by clone()
 
   std::vector<std::shared_ptr<Node>> nodes_;
   std::shared_ptr<Names> names_ = std::make_shared<Names>();

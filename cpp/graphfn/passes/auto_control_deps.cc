@@ -90,7 +90,7 @@ bool is_legacy_random(const std::string& op) {
 
 }  // namespace
 
-int add_control_output_node(Graph& graph, const std::vector<Endpoint>& returned) {
+int add_control_output_node(Graph& graph, const std::vector<Endpoint>& returned, const std::string& name_scope) {
   std::vector<bool> consumed(graph.num_nodes(), false);
   for (const Endpoint& r : returned) consumed[r.node] = true;
   for (int id = 0; id < graph.num_nodes(); ++id) {
@@ -107,7 +107,7 @@ int add_control_output_node(Graph& graph, const std::vector<Endpoint>& returned)
   }
   if (must_run.empty()) return -1;
   int no_op = -1;
-  if (!graph.add_node("NoOp", graph.name_scope + "NoOp", {}, AttrMap(), &no_op).ok()) return -1;
+  if (!graph.add_node("NoOp", name_scope + "NoOp", {}, AttrMap(), &no_op).ok()) return -1;
   for (int id : must_run) graph.add_control_input(no_op, id);
   return no_op;
 }

@@ -13,7 +13,8 @@ void add_auto_control_deps(Graph& graph);
 // reads nobody uses; `returned` counts as used) become control inputs of one NoOp node, which
 // the function's result nodes then wait for, so a call returns only after its effects. Call it
 // before adding the result nodes (control inputs must be earlier nodes; TF adds the NoOp after
-// them). Returns the NoOp, or -1 if nothing must run.
-int add_control_output_node(Graph& graph, const std::vector<Endpoint>& returned);
+// them). The NoOp is named inside `name_scope` ("" or "scope/"). Returns the NoOp, or -1 if
+// nothing must run.
+int add_control_output_node(Graph& graph, const std::vector<Endpoint>& returned, const std::string& name_scope = "");
 
 }  // namespace graphfn

@@ -102,7 +102,6 @@ class GraphReader {
       return r_.corrupt("functions nest more than " + std::to_string(kMaxFunctionDepth) + " levels deep");
     }
     auto g = std::make_shared<Graph>();
-    g->is_subgraph = depth > 0;
     int64_t n = 0;
     GRAPHFN_RETURN_IF_ERROR(r_.count(&n, "nodes", kMaxGraphItems, 3));
     for (int64_t i = 0; i < n; ++i) GRAPHFN_RETURN_IF_ERROR(node(*g, depth));

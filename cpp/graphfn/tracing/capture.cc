@@ -9,16 +9,17 @@ namespace {
 // The placeholder of `graph` that stands for `outer` (an output of graph.enclosing), made on
 // first use.
 Status capture_placeholder(Graph& graph, Endpoint outer, int* placeholder) {
-  for (const Graph::Capture& c : graph.captures) {
+  GraphTrace& trace = trace_of(graph);
+  for (const Capture& c : trace.captures) {
     if (c.outer == outer) {
       *placeholder = c.placeholder;
       return Status::OK();
     }
   }
-  const Node& src = graph.enclosing->node(outer.node);
+  const Graph& enclosing = *trace.enclosing;
+  const Node& src = enclosing.node(outer.node);
   int id = 0;
-  Status s = graph.add_placeholder(graph.enclosing->dtype(outer), graph.enclosing->shape(outer),
-                                   graph.name_scope + src.name, &id);
+  Status s = graph.add_placeholder(enclosing.dtype(outer), enclosing.shape(outer), trace.name_scope + src.name, &id);
   if (!s.ok()) return s;
   // A captured variable handle keeps the variable's shape for shape inference.
   if (const AttrValue* handle_shape = src.attrs.find("_handle_shape")) {
@@ -28,19 +29,32 @@ Status capture_placeholder(Graph& graph, Endpoint outer, int* placeholder) {
       graph.mutable_node(id).attrs.set("_handle_shape", var->shape());
     }
   }
-  graph.captures.push_back({outer, id});
+  trace.captures.push_back({outer, id});
   *placeholder = id;
   return Status::OK();
 }
 
 }  // namespace
 
+Graph* enclosing_graph(const Graph& graph) {
+  const GraphTrace* trace = find_trace(graph);
+  return trace ? trace->enclosing : nullptr;
+}
+
+bool can_capture(const Graph& graph, const Graph* owner) {
+  for (const Graph* g = &graph; g; g = enclosing_graph(*g)) {
+    if (g == owner) return true;
+  }
+  return false;
+}
+
 std::shared_ptr<Graph> new_subgraph(const std::shared_ptr<Graph>& enclosing, const std::string& name_scope) {
   auto g = std::make_shared<Graph>();
-  g->enclosing = enclosing.get();
-  g->outer_graph = enclosing;
-  g->is_subgraph = true;
-  g->name_scope = name_scope;
+  GraphTrace& trace = trace_of(*g);
+  trace.enclosing = enclosing.get();
+  trace.outer_graph = enclosing;
+  trace.is_subgraph = true;
+  trace.name_scope = name_scope;
   return g;
 }
 
@@ -50,9 +64,10 @@ Status capture(Graph& graph, const Graph* owner, Endpoint e, Endpoint* out) {
     return Status::OK();
   }
   *out = Endpoint{-1, 0};
-  if (!graph.enclosing) return Status::OK();
+  Graph* enclosing = enclosing_graph(graph);
+  if (!enclosing) return Status::OK();
   Endpoint outer;
-  Status s = capture(*graph.enclosing, owner, e, &outer);
+  Status s = capture(*enclosing, owner, e, &outer);
   if (!s.ok() || outer.node < 0) return s;
   int placeholder = 0;
   s = capture_placeholder(graph, outer, &placeholder);
@@ -65,7 +80,7 @@ Status capture_resource(Graph& graph, const Tensor& handle, const std::string& n
     return Status(Code::kInvalidArgument, "capture_resource: expected a scalar resource handle");
   }
   Graph* root = &graph;
-  while (root->enclosing) root = root->enclosing;
+  while (Graph* enclosing = enclosing_graph(*root)) root = enclosing;
   Endpoint e = root == &graph ? Endpoint{-1, 0} : find_resource_const(*root, handle.data<ResourceHandle>()->get());
   if (e.node < 0) {
     Status s = root->add_const(handle, name, &e.node);

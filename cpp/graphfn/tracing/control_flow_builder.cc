@@ -5,6 +5,7 @@
 
 #include "graphfn/core/shape_merge.h"
 #include "graphfn/ir/op_registry.h"
+#include "graphfn/tracing/capture.h"
 
 namespace graphfn {
 namespace {
@@ -19,10 +20,10 @@ std::string function_name(const std::string& node_name, const std::string& kind)
 }
 
 // The outer tensors every subgraph captured, each once, in first-seen order.
-std::vector<Endpoint> union_of_captures(const std::vector<const Graph*>& graphs) {
+std::vector<Endpoint> union_of_captures(const std::vector<Graph*>& graphs) {
   std::vector<Endpoint> all;
-  for (const Graph* g : graphs) {
-    for (const Graph::Capture& c : g->captures) {
+  for (Graph* g : graphs) {
+    for (const Capture& c : trace_of(*g).captures) {
       if (std::find(all.begin(), all.end(), c.outer) == all.end()) all.push_back(c.outer);
     }
   }
@@ -32,14 +33,15 @@ std::vector<Endpoint> union_of_captures(const std::vector<const Graph*>& graphs)
 // Appends to `graph`'s arguments a placeholder for each of `outer` (its capture, or an unused
 // placeholder when this subgraph did not capture it); *placeholders lists them in that order.
 Status add_capture_arguments(Graph& graph, const std::vector<Endpoint>& outer, std::vector<int>* placeholders) {
+  const GraphTrace& trace = trace_of(graph);
   for (const Endpoint& e : outer) {
     int id = -1;
-    for (const Graph::Capture& c : graph.captures) {
+    for (const Capture& c : trace.captures) {
       if (c.outer == e) id = c.placeholder;
     }
     if (id < 0) {
-      Status s = graph.add_placeholder(graph.enclosing->dtype(e), graph.enclosing->shape(e),
-                                       graph.name_scope + "Placeholder", &id);
+      Status s = graph.add_placeholder(trace.enclosing->dtype(e), trace.enclosing->shape(e),
+                                       trace.name_scope + "Placeholder", &id);
       if (!s.ok()) return s;
     }
     graph.arguments.push_back(id);
@@ -54,7 +56,16 @@ std::vector<DType> dtypes_of(const Graph& graph, const std::vector<Endpoint>& en
   return out;
 }
 
-bool is_subgraph_of(const Graph& sub, const Graph& outer) { return sub.enclosing == &outer; }
+bool is_subgraph_of(const Graph& sub, const Graph& outer) { return enclosing_graph(sub) == &outer; }
+
+// A subgraph stops referring to the graph it was traced in once its node owns it; its library
+// name is what the node's function attr calls it.
+FuncAttr finished_subgraph(const std::shared_ptr<Graph>& graph, std::string name) {
+  GraphTrace& trace = trace_of(*graph);
+  trace.enclosing = nullptr;
+  trace.function_name = name;
+  return FuncAttr{std::move(name), graph};
+}
 
 Status invalid(const std::string& what) { return Status(Code::kInvalidArgument, what); }
 
@@ -64,7 +75,7 @@ void forward_control_captures(TraceContext& context, const std::shared_ptr<Graph
     for (ControlCapture& c : context.take_control_captures(g.get())) {
       if (c.owner == outer) {
         outer->add_control_input(node, c.node);
-      } else if (outer->is_subgraph) {
+      } else if (is_subgraph(*outer)) {
         context.capture_control(outer, std::move(c));
       }
     }
@@ -80,7 +91,7 @@ Status build_branches(TraceContext& context, const std::shared_ptr<Graph>& outer
   if (branches.empty() || (!is_case && branches.size() != 2)) return invalid(name + ": wrong number of branches");
   const Graph& first = *branches[0];
   const size_t n = first.results.size();
-  std::vector<const Graph*> all;
+  std::vector<Graph*> all;
   for (const auto& b : branches) {
     if (!b || !is_subgraph_of(*b, outer)) return invalid(name + ": a branch is not a subgraph being traced here");
     if (b->results.size() != n || dtypes_of(*b, b->results) != dtypes_of(first, first.results)) {
@@ -107,20 +118,18 @@ Status build_branches(TraceContext& context, const std::shared_ptr<Graph>& outer
   AttrMap attrs;
   attrs.set("Tin", dtypes_of(outer, captured));
   attrs.set("Tout", dtypes_of(first, first.results));
+  std::vector<FuncAttr> funcs;
   for (size_t k = 0; k < branches.size(); ++k) {
-    branches[k]->function_name =
-        function_name(name, is_case ? "branch" + std::to_string(k) : (k == 0 ? "true" : "false"));
+    const std::string kind = is_case ? "branch" + std::to_string(k) : (k == 0 ? "true" : "false");
+    funcs.push_back(finished_subgraph(branches[k], function_name(name, kind)));
   }
   if (!is_case) {
-    attrs.set("then_branch", FuncAttr{branches[0]->function_name, branches[0]});
-    attrs.set("else_branch", FuncAttr{branches[1]->function_name, branches[1]});
+    attrs.set("then_branch", funcs[0]);
+    attrs.set("else_branch", funcs[1]);
   } else {
-    std::vector<FuncAttr> funcs;
-    for (const auto& b : branches) funcs.push_back(FuncAttr{b->function_name, b});
     attrs.set("branches", std::move(funcs));
   }
   attrs.set("output_shapes", shapes);
-  for (const auto& b : branches) b->enclosing = nullptr;
   const char* op_name = is_case ? (stateful ? "Case" : "StatelessCase") : (stateful ? "If" : "StatelessIf");
   int id = 0;
   Status s = outer.add_node(*OpRegistry::global().find(op_name), name, inputs, std::move(attrs), &id,
@@ -158,18 +167,14 @@ Status build_while(TraceContext& context, const std::shared_ptr<Graph>& outer_pt
   if (s.ok()) s = add_capture_arguments(*body, captured, &body_placeholders);
   if (!s.ok()) return s;
   for (int placeholder : body_placeholders) body->results.push_back(Endpoint{placeholder, 0});
-  cond->enclosing = nullptr;
-  body->enclosing = nullptr;
   inputs.insert(inputs.end(), captured.begin(), captured.end());
 
   std::vector<Shape> shapes;  // the loop state's shapes: the body placeholders' (the invariants)
   for (int arg : body->arguments) shapes.push_back(body->node(arg).output_shapes[0]);
   AttrMap attrs;
   attrs.set("T", dtypes_of(outer, inputs));
-  cond->function_name = function_name(name, "cond");
-  body->function_name = function_name(name, "body");
-  attrs.set("cond", FuncAttr{cond->function_name, cond});
-  attrs.set("body", FuncAttr{body->function_name, body});
+  attrs.set("cond", finished_subgraph(cond, function_name(name, "cond")));
+  attrs.set("body", finished_subgraph(body, function_name(name, "body")));
   attrs.set("output_shapes", shapes);
   attrs.set("parallel_iterations", parallel_iterations);
   const bool stateful = cond->is_stateful() || body->is_stateful();

@@ -1,8 +1,14 @@
 #include "graphfn/tracing/finish_trace.h"
 
 #include "graphfn/passes/auto_control_deps.h"
+#include "graphfn/tracing/graph_trace.h"
 
 namespace graphfn {
+
+int add_control_output(Graph& graph, const std::vector<Endpoint>& returned) {
+  const GraphTrace* trace = find_trace(graph);
+  return add_control_output_node(graph, returned, trace ? trace->name_scope : std::string());
+}
 
 Status finish_trace(Graph& graph, const std::vector<Endpoint>& results, int control_output) {
   const int n = graph.num_nodes();

@@ -9,8 +9,12 @@
 
 namespace graphfn {
 
-// `results` are outputs of `graph`; `control_output` is the NoOp made by
-// add_control_output_node (passes/auto_control_deps.h) before the result nodes, or -1.
+// The function's control output (passes/auto_control_deps.h: a NoOp waiting for the stateful ops
+// that must run, named in the current name scope), made before its result nodes; -1 if none.
+// `returned` are the outputs the function returns.
+int add_control_output(Graph& graph, const std::vector<Endpoint>& returned);
+
+// `results` are outputs of `graph`; `control_output` is the node add_control_output made, or -1.
 Status finish_trace(Graph& graph, const std::vector<Endpoint>& results, int control_output);
 
 }  // namespace graphfn

@@ -5,7 +5,7 @@
 //   - the stack of traces in progress, each with TF's variable-creation mode, how many variables
 //     it created, and the variables it read through captured handles;
 //   - the control dependencies that subgraphs being traced take from the graphs enclosing them;
-//   - the eager name scope (a graph keeps its own while traced).
+//   - the eager name scope (a graph being traced keeps its own: graph_trace.h).
 // The process-wide run_functions_eagerly flag lives here too, so there is one of it.
 // Python-free: objects owned by the caller (the Python Variable behind a handle) travel as
 // opaque `Owner` pointers.
@@ -86,7 +86,7 @@ class TraceContext {
   // What `subgraph` captured; it is forgotten here.
   std::vector<ControlCapture> take_control_captures(const Graph* subgraph);
 
-  // The name scope of eager code ("outer/inner/" or ""); graphs keep their own.
+  // The name scope of eager code ("outer/inner/" or ""); graphs keep their own (graph_trace.h).
   const std::string& eager_name_scope() const { return eager_name_scope_; }
   void set_eager_name_scope(std::string scope) { eager_name_scope_ = std::move(scope); }
 

@@ -1,6 +1,7 @@
-// tf.control_dependencies blocks on a graph being built, control outputs (the NoOp TF's
-// functions end with), and how plans and GraphDef text treat control inputs.
+// Control outputs (the NoOp TF's functions end with), and how plans and GraphDef text treat
+// control inputs. (tf.control_dependencies blocks: tests/cpp/tracing/test_control_dependency_scopes.cc.)
 #include "harness.h"
+#include "passes/graph_builder.h"
 
 #include <algorithm>
 
@@ -12,12 +13,6 @@ using namespace graphfn;
 using namespace graphfn::testing;
 
 namespace {
-
-std::vector<std::string> control_names(const Graph& g, int id) {
-  std::vector<std::string> out;
-  for (int c : g.node(id).control_inputs) out.push_back(g.node(c).name);
-  return out;
-}
 
 int add(Graph& g, const char* op, const char* name, std::vector<Endpoint> inputs, AttrMap attrs = AttrMap()) {
   int id = -1;
@@ -32,46 +27,6 @@ int konst(Graph& g, Tensor value, const char* name) {
 }
 
 }  // namespace
-
-TEST_CASE("nodes made inside a control block get its control inputs", "[ir][control_deps]") {
-  Graph g;
-  int x = 0;
-  REQUIRE(g.add_placeholder(DType::kInt32, Shape{}, "x", &x).ok());
-  const int p = add(g, "NoOp", "p", {});
-  g.push_control_dependencies({p, x}, false);
-  const int y = konst(g, scalar<int32_t>(1), "add/y");      // no data inputs: gets both
-  const int sum = add(g, "AddV2", "add", {{x, 0}, {y, 0}});  // add/y was made here: dominated
-  g.push_control_dependencies({}, true);                     // control_dependencies(None)
-  const int two = konst(g, scalar<int32_t>(2), "mul/y");
-  const int mul = add(g, "Mul", "mul", {{x, 0}, {two, 0}});
-  g.push_control_dependencies({sum, p}, false);              // the None block hides p's block
-  const int one = konst(g, scalar<int32_t>(1), "sub/y");
-  g.pop_control_dependencies();
-  g.pop_control_dependencies();
-  const int sub = add(g, "Sub", "sub", {{mul, 0}, {one, 0}});  // mul came from the None block
-  g.pop_control_dependencies();
-  const int after = konst(g, scalar<int32_t>(3), "after");
-
-  CHECK(control_names(g, y) == std::vector<std::string>{"p", "x"});
-  CHECK(control_names(g, sum).empty());
-  CHECK(control_names(g, two).empty());
-  CHECK(control_names(g, mul).empty());
-  CHECK(control_names(g, one) == std::vector<std::string>{"add", "p"});
-  g.push_control_dependencies({p}, false);
-  g.push_control_dependencies({p, sum}, false);  // p is already applied: not repeated
-  const int inner = konst(g, scalar<int32_t>(5), "inner");
-  g.pop_control_dependencies();
-  g.pop_control_dependencies();
-  CHECK(control_names(g, inner) == std::vector<std::string>{"p", "add"});
-  CHECK(control_names(g, sub) == std::vector<std::string>{"p", "x"});
-  CHECK(control_names(g, after).empty());
-  // A clone (what passes rewrite) has no open blocks.
-  std::unique_ptr<Graph> copy = g.clone();
-  copy->push_control_dependencies({p}, false);
-  const int in_copy = konst(*copy, scalar<int32_t>(4), "c");
-  CHECK(control_names(*copy, in_copy) == std::vector<std::string>{"p"});
-  CHECK(g.num_nodes() == in_copy);
-}
 
 TEST_CASE("GraphDef text lists control inputs last, sorted by name", "[ir][control_deps]") {
   Graph g;
@@ -106,25 +61,6 @@ TEST_CASE("a pure node reached only through a control input does not run", "[run
   CHECK(std::find(steps.begin(), steps.end(), "GatherV2") == steps.end());
 }
 
-TEST_CASE("a stateful control input runs before its dependent", "[runtime][control_deps]") {
-  Graph g;
-  int x = 0;
-  REQUIRE(g.add_placeholder(DType::kInt32, Shape{}, "x", &x).ok());
-  const int text = konst(g, scalar<std::string>("before"), "StringFormat");
-  const int print = add(g, "PrintV2", "PrintV2", {{text, 0}});
-  g.push_control_dependencies({print}, false);
-  const int out = add(g, "Identity", "Identity", {{x, 0}});
-  g.pop_control_dependencies();
-  g.arguments = {x};
-  g.results = {{out, 0}};
-  CHECK(control_names(g, out) == std::vector<std::string>{"PrintV2"});
-  std::shared_ptr<const Plan> plan;
-  REQUIRE(Plan::build(g, &plan).ok());
-  const std::vector<std::string> steps = plan->step_names();
-  const auto at = [&](const char* name) { return std::find(steps.begin(), steps.end(), name) - steps.begin(); };
-  CHECK(at("PrintV2") < at("Identity"));
-}
-
 TEST_CASE("control outputs: one NoOp after the ops that must run", "[passes][control_deps]") {
   Graph g;
   int x = 0;
@@ -138,7 +74,7 @@ TEST_CASE("control outputs: one NoOp after the ops that must run", "[passes][con
   const int no_op = add_control_output_node(g, {{x, 0}});
   REQUIRE(no_op >= 0);
   CHECK(g.node(no_op).name == "NoOp");
-  CHECK(control_names(g, no_op) == std::vector<std::string>{"PrintV2"});
+  CHECK(control_input_names(g, no_op) == std::vector<std::string>{"PrintV2"});
   (void)print;
 
   Graph pure;

@@ -55,6 +55,13 @@ struct TestGraph {
   bool is_const(int id) const { return g.node(id).const_value() != nullptr; }
 };
 
+// The names of node `id`'s control inputs, in the order they were added.
+inline std::vector<std::string> control_input_names(const Graph& g, int id) {
+  std::vector<std::string> out;
+  for (int c : g.node(id).control_inputs) out.push_back(g.node(c).name);
+  return out;
+}
+
 // Builds a plan for `g` and runs it; returns the status (results in *out).
 inline Status run_graph(const Graph& g, const std::vector<Tensor>& feeds, std::vector<Tensor>* out,
                         std::vector<std::string>* steps = nullptr) {

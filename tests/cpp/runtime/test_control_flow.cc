@@ -18,7 +18,6 @@ template <typename Build>
 std::shared_ptr<Graph> subgraph(const std::vector<DType>& args, const std::string& scope, Build build,
                                 const Shape& arg_shape = Shape()) {
   auto g = std::make_shared<Graph>();
-  g->name_scope = scope;
   std::vector<int> ids;
   for (DType dt : args) {
     int id = 0;

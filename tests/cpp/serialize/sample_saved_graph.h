@@ -49,7 +49,6 @@ inline AttrMap sample_attrs(std::initializer_list<std::pair<const char*, AttrVal
 template <typename Build>
 std::shared_ptr<Graph> sample_function(const std::vector<DType>& args, const std::vector<Shape>& shapes, Build build) {
   auto g = std::make_shared<Graph>();
-  g->is_subgraph = true;
   SampleBuilder b{g.get(), Status::OK()};
   std::vector<int> ids;
   for (size_t i = 0; i < args.size(); ++i) ids.push_back(b.argument(args[i], shapes[i], "Placeholder"));

@@ -15,7 +15,7 @@ namespace {
 
 int add(Graph& g, const std::string& op, const std::vector<Endpoint>& inputs, const std::string& name = "") {
   int id = 0;
-  const Status s = g.add_node(op, g.name_scope + (name.empty() ? op : name), inputs, AttrMap(), &id);
+  const Status s = g.add_node(op, trace_of(g).name_scope + (name.empty() ? op : name), inputs, AttrMap(), &id);
   INFO(s.to_string());
   REQUIRE(s.ok());
   return id;
@@ -36,16 +36,16 @@ TEST_CASE("capture: a tensor of an enclosing graph becomes one placeholder per g
   const int x = placeholder_arg(*outer, DType::kFloat32, "x");
   auto middle = new_subgraph(outer, "cond/");
   auto inner = new_subgraph(middle, "cond/while/");
-  CHECK(inner->is_subgraph);
+  CHECK(is_subgraph(*inner));
   Endpoint e;
   REQUIRE(capture(*inner, outer.get(), Endpoint{x, 0}, &e).ok());
   REQUIRE(e.node >= 0);
   CHECK(inner->node(e.node).op->name == "Placeholder");
   CHECK(inner->node(e.node).name == "cond/while/cond/x");
-  REQUIRE(middle->captures.size() == 1);
-  CHECK(middle->captures[0].outer == Endpoint{x, 0});
-  REQUIRE(inner->captures.size() == 1);
-  CHECK(inner->captures[0].outer == Endpoint{middle->captures[0].placeholder, 0});
+  REQUIRE(trace_of(*middle).captures.size() == 1);
+  CHECK(trace_of(*middle).captures[0].outer == Endpoint{x, 0});
+  REQUIRE(trace_of(*inner).captures.size() == 1);
+  CHECK(trace_of(*inner).captures[0].outer == Endpoint{trace_of(*middle).captures[0].placeholder, 0});
   Endpoint again;
   REQUIRE(capture(*inner, outer.get(), Endpoint{x, 0}, &again).ok());
   CHECK(again == e);  // made once
@@ -64,8 +64,8 @@ TEST_CASE("capture_resource: one Const per variable in the outermost graph, capt
   REQUIRE(capture_resource(*body, handle, "v", &e1).ok());
   REQUIRE(capture_resource(*body, handle, "v", &e2).ok());
   CHECK(e1 == e2);
-  REQUIRE(body->captures.size() == 1);
-  CHECK(outer->node(body->captures[0].outer.node).const_value() != nullptr);
+  REQUIRE(trace_of(*body).captures.size() == 1);
+  CHECK(outer->node(trace_of(*body).captures[0].outer.node).const_value() != nullptr);
   CHECK(body->node(e1.node).attrs.find("_handle_shape") != nullptr);  // shape inference sees [2]
   CHECK(capture_resource(*body, Tensor::scalar<float>(1), "v", &e1).code() == Code::kInvalidArgument);
 }
@@ -95,7 +95,10 @@ TEST_CASE("build_branches: captures become inputs; the taken branch runs", "[tra
   REQUIRE(node.inputs.size() == 2);  // the selector, then the captured x
   CHECK(node.inputs[1] == Endpoint{x, 0});
   CHECK(else_graph->arguments.size() == 1);  // an unused placeholder keeps the signatures alike
-  CHECK(then_graph->enclosing == nullptr);
+  CHECK(enclosing_graph(*then_graph) == nullptr);
+  CHECK(is_subgraph(*then_graph));  // still known as a branch (errors about its tensors say so)
+  CHECK(find_trace(*then_graph)->function_name == node.attrs.get_func("then_branch")->name);
+  CHECK(node.attrs.get_func("then_branch")->name.rfind("cond_true_", 0) == 0);
   outer->results = outputs;
 
   std::vector<Tensor> out;
