@@ -2,6 +2,7 @@
 // without Python.
 //
 //   graphfn-run MODEL_DIR [--signature KEY] [--input NAME=FILE.npy]... [--output_dir DIR] [--list]
+//               [--allow_file_output]
 //
 // Writes each output to DIR/<output name>.npy (or prints it without --output_dir). Exit status:
 // 0 on success, 1 when the model, an input or the run fails, 2 for bad usage.
@@ -24,10 +25,13 @@ constexpr int kUsage = 2;
 
 const char kUsageText[] =
     "usage: graphfn-run MODEL_DIR [--signature KEY] [--input NAME=FILE.npy]... [--output_dir DIR] [--list]\n"
+    "                   [--allow_file_output]\n"
     "  --signature KEY     the signature to run (default: serving_default)\n"
     "  --input NAME=FILE   a .npy file for the input NAME (repeat for each input)\n"
     "  --output_dir DIR    write each output to DIR/<name>.npy (default: print them)\n"
-    "  --list              list the signatures with their inputs and outputs, then exit\n";
+    "  --list              list the signatures with their inputs and outputs, then exit\n"
+    "  --allow_file_output let the model's prints write to files (PrintV2 with output_stream\n"
+    "                      'file://...'); without it such a model is refused\n";
 
 struct Options {
   std::string model_dir;
@@ -35,6 +39,7 @@ struct Options {
   std::vector<std::pair<std::string, std::string>> inputs;  // name, file
   std::string output_dir;
   bool list = false;
+  LoadOptions load;
 };
 
 bool parse_args(int argc, char** argv, Options* opts, std::string* error) {
@@ -63,6 +68,8 @@ bool parse_args(int argc, char** argv, Options* opts, std::string* error) {
       opts->inputs.emplace_back(spec.substr(0, eq), spec.substr(eq + 1));
     } else if (arg == "--list") {
       opts->list = true;
+    } else if (arg == "--allow_file_output") {
+      opts->load.allow_file_output = true;
     } else if (arg == "-h" || arg == "--help") {
       *error = "";
       return false;
@@ -109,7 +116,7 @@ int fail(const std::string& message) {
 
 int run(const Options& opts) {
   std::shared_ptr<const SavedModel> model;
-  Status s = SavedModel::load(opts.model_dir, &model);
+  Status s = SavedModel::load(opts.model_dir, &model, opts.load);
   if (!s.ok()) return fail(s.to_string());
   if (opts.list) {
     list_signatures(*model);

@@ -55,12 +55,14 @@ std::vector<py::str> texts(const std::vector<std::string>& names) {
 
 // (object_graph, [(name, trainable, handle, value)], [(name, graph, signature)],
 //  [(key, function, input names, output names)])
-py::tuple read(const std::string& dir) {
+py::tuple read(const std::string& dir, bool allow_file_output) {
   SavedGraph saved;
   Status s;
+  LoadOptions options;
+  options.allow_file_output = allow_file_output;
   {
     py::gil_scoped_release release;
-    s = read_saved_graph(dir, &saved);
+    s = read_saved_graph(dir, &saved, options);
   }
   throw_if_error(s);
   py::list variables, functions, signatures;
@@ -83,7 +85,7 @@ py::tuple read(const std::string& dir) {
 void bind_saved_graph(py::module_& m) {
   m.def("write_saved_graph", &write, py::arg("dir"), py::arg("object_graph"), py::arg("variables"),
         py::arg("functions"), py::arg("signatures"));
-  m.def("read_saved_graph", &read, py::arg("dir"));
+  m.def("read_saved_graph", &read, py::arg("dir"), py::arg("allow_file_output") = false);
   m.attr("SAVED_GRAPH_FILE_NAME") = kSavedGraphFileName;
 }
 

@@ -50,7 +50,7 @@ void append_dim(const Tensor& t, int dim, int64_t offset, const std::vector<int6
                 std::string* out) {
   const int rank = t.rank();
   const int64_t n = t.dim(dim);
-  const bool elide = summarize >= 0 && n > 2 * summarize;
+  const bool elide = summarize >= 0 && summarize < n && n > 2 * summarize;  // summarize < n: no overflow
   const std::string sep = dim == rank - 1 ? std::string(" ")
                                           : std::string(rank - 1 - dim, '\n') + std::string(dim + 1, ' ');
   *out += '[';

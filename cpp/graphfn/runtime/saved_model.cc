@@ -57,10 +57,11 @@ Status SavedFunction::run(const std::map<std::string, Tensor>& inputs, std::map<
   return Status::OK();
 }
 
-Status SavedModel::load(const std::string& export_dir, std::shared_ptr<const SavedModel>* out) {
+Status SavedModel::load(const std::string& export_dir, std::shared_ptr<const SavedModel>* out,
+                        const LoadOptions& options) {
   install_builtin_ops();  // a C++ program's first graphfn call (graphfn-run's) may be this one
   SavedGraph saved;
-  GRAPHFN_RETURN_IF_ERROR(read_saved_graph(export_dir, &saved));
+  GRAPHFN_RETURN_IF_ERROR(read_saved_graph(export_dir, &saved, options));
   return from_saved_graph(std::move(saved), out);
 }
 

@@ -44,7 +44,9 @@ class SavedFunction {
 
 class SavedModel {
  public:
-  static Status load(const std::string& export_dir, std::shared_ptr<const SavedModel>* out);
+  // `options` says what the graphs may do beyond computing (serialize/load_policy.h).
+  static Status load(const std::string& export_dir, std::shared_ptr<const SavedModel>* out,
+                     const LoadOptions& options = {});
   // From a SavedGraph already read (or built in memory).
   static Status from_saved_graph(SavedGraph saved, std::shared_ptr<const SavedModel>* out);
 

@@ -1,8 +1,10 @@
 #include "graphfn/serialize/npy.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
-#include <iterator>
+
+#include "graphfn/serialize/file_reader.h"
 
 namespace graphfn {
 namespace {
@@ -143,9 +145,19 @@ uint64_t read_le(const char* p, int n) {
   return v;
 }
 
-}  // namespace
+// What the header says: where the data starts and what it holds.
+struct NpyLayout {
+  size_t data_start = 0;
+  std::string descr;
+  DType dtype = DType::kInvalid;
+  size_t item = 0;  // bytes per element
+  Shape shape;
+  int64_t num_elements = 0;
+};
 
-Status decode_npy(std::string_view bytes, Tensor* out) {
+// Parses the magic string, version and header dict at the start of `bytes` (which need hold
+// only the header).
+Status parse_layout(std::string_view bytes, NpyLayout* layout) {
   if (bytes.size() < kMagicBytes + 4 || bytes.substr(0, kMagicBytes) != std::string_view(kMagic, kMagicBytes)) {
     return bad("not a .npy file (wrong magic string)");
   }
@@ -156,25 +168,40 @@ Status decode_npy(std::string_view bytes, Tensor* out) {
   const int len_bytes = major == 1 ? 2 : 4;
   if (bytes.size() < 8 + static_cast<size_t>(len_bytes)) return bad("truncated header");
   const uint64_t header_len = read_le(bytes.data() + 8, len_bytes);
-  const size_t data_start = 8 + len_bytes + header_len;
-  if (header_len > kMaxHeaderBytes || data_start > bytes.size()) return bad("header length is out of range");
-  std::string descr;
+  layout->data_start = 8 + len_bytes + header_len;
+  if (header_len > kMaxHeaderBytes || layout->data_start > bytes.size()) return bad("header length is out of range");
   bool fortran = false;
   std::vector<int64_t> dims;
-  GRAPHFN_RETURN_IF_ERROR(HeaderParser(bytes.substr(8 + len_bytes, header_len)).parse(&descr, &fortran, &dims));
+  GRAPHFN_RETURN_IF_ERROR(HeaderParser(bytes.substr(8 + len_bytes, header_len)).parse(&layout->descr, &fortran, &dims));
   if (fortran) return bad("Fortran-order arrays are not supported");
-  DType dt = DType::kInvalid;
-  size_t item = 0;
-  GRAPHFN_RETURN_IF_ERROR(parse_descr(descr, &dt, &item));
-  Shape shape(dims);
-  int64_t n = 0;
-  const Status counted = checked_num_elements(shape, &n);
+  GRAPHFN_RETURN_IF_ERROR(parse_descr(layout->descr, &layout->dtype, &layout->item));
+  layout->shape = Shape(dims);
+  const Status counted = checked_num_elements(layout->shape, &layout->num_elements);
   if (!counted.ok()) return bad(counted.message());
-  const std::string_view data = bytes.substr(data_start);
-  if ((item && static_cast<uint64_t>(n) > data.size() / item) || static_cast<uint64_t>(n) * item != data.size()) {
-    return bad("shape " + shape.to_string() + " of '" + descr + "' needs " + std::to_string(n) + " x " +
-               std::to_string(item) + " bytes, the file has " + std::to_string(data.size()));
+  return Status::OK();
+}
+
+// The data after the header must be exactly the elements the header describes.
+Status check_data_size(const NpyLayout& layout, uint64_t data_bytes) {
+  const uint64_t n = static_cast<uint64_t>(layout.num_elements);
+  if ((layout.item && n > data_bytes / layout.item) || n * layout.item != data_bytes) {
+    return bad("shape " + layout.shape.to_string() + " of '" + layout.descr + "' needs " + std::to_string(n) + " x " +
+               std::to_string(layout.item) + " bytes, the file has " + std::to_string(data_bytes));
   }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status decode_npy(std::string_view bytes, Tensor* out) {
+  NpyLayout layout;
+  GRAPHFN_RETURN_IF_ERROR(parse_layout(bytes, &layout));
+  const std::string_view data = bytes.substr(layout.data_start);
+  GRAPHFN_RETURN_IF_ERROR(check_data_size(layout, data.size()));
+  const DType dt = layout.dtype;
+  const Shape& shape = layout.shape;
+  const int64_t n = layout.num_elements;
+  const size_t item = layout.item;
   Tensor t;
   GRAPHFN_RETURN_IF_ERROR(Tensor::make(dt, shape, &t));
   if (dt == DType::kString) {
@@ -234,9 +261,15 @@ Status encode_npy(const Tensor& t, std::string* bytes) {
 }
 
 Status read_npy(const std::string& path, Tensor* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return errors::NotFound("cannot open ", path);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  FileReader file;
+  GRAPHFN_RETURN_IF_ERROR(file.open(path));
+  // The header first, so a file whose size does not match it is refused before it is read.
+  std::string bytes;
+  GRAPHFN_RETURN_IF_ERROR(file.read(0, std::min<uint64_t>(file.size(), 12 + kMaxHeaderBytes), &bytes));
+  NpyLayout layout;
+  GRAPHFN_RETURN_IF_ERROR(with_context(parse_layout(bytes, &layout), path));
+  GRAPHFN_RETURN_IF_ERROR(with_context(check_data_size(layout, file.size() - layout.data_start), path));
+  GRAPHFN_RETURN_IF_ERROR(file.read(0, file.size(), &bytes));
   return with_context(decode_npy(bytes, out), path);
 }
 

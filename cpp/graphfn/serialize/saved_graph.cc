@@ -2,10 +2,12 @@
 
 #include <cstring>
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <unordered_map>
 
+#include "graphfn/serialize/file_reader.h"
 #include "graphfn/serialize/graph_codec.h"
 
 namespace graphfn {
@@ -145,6 +147,51 @@ Status decode_signatures(ByteReader& r, SavedGraph* saved) {
   return Status::OK();
 }
 
+// The 24-byte header of a file of `file_size` bytes: magic, version, and a body size that
+// matches the file (checked before the body is read); gives the body's CRC.
+Status check_header(std::string_view header, uint64_t file_size, uint32_t* crc) {
+  if (header.size() < kSavedGraphHeaderBytes) {
+    return Status(Code::kDataLoss, "truncated: " + std::to_string(file_size) + " bytes, shorter than the " +
+                                       std::to_string(kSavedGraphHeaderBytes) + "-byte header");
+  }
+  if (std::memcmp(header.data(), kSavedGraphMagic, sizeof(kSavedGraphMagic)) != 0) {
+    return Status(Code::kDataLoss, "not a graphfn saved graph (wrong magic number)");
+  }
+  ByteReader r(header.substr(sizeof(kSavedGraphMagic)));
+  uint32_t version = 0;
+  uint64_t body_size = 0;
+  GRAPHFN_RETURN_IF_ERROR(r.u32(&version));
+  if (version != kSavedGraphVersion) {
+    return Status(Code::kDataLoss, "format version " + std::to_string(version) +
+                                       " is not supported (this build reads version " +
+                                       std::to_string(kSavedGraphVersion) + ")");
+  }
+  GRAPHFN_RETURN_IF_ERROR(r.u64(&body_size));
+  GRAPHFN_RETURN_IF_ERROR(r.u32(crc));
+  const uint64_t follow = file_size - kSavedGraphHeaderBytes;
+  if (body_size != follow) {
+    return Status(Code::kDataLoss, "the header says the body has " + std::to_string(body_size) + " bytes, but " +
+                                       std::to_string(follow) + " follow (truncated or extended file)");
+  }
+  return Status::OK();
+}
+
+Status decode_body(std::string_view body, uint32_t crc, const LoadOptions& options, SavedGraph* saved) {
+  if (crc32(body) != crc) return Status(Code::kDataLoss, "checksum mismatch: the file is corrupted");
+  ByteReader b(body);
+  SavedGraph out;
+  GRAPHFN_RETURN_IF_ERROR(b.string(&out.object_graph, "object graph"));
+  GRAPHFN_RETURN_IF_ERROR(decode_variables(b, &out));
+  GRAPHFN_RETURN_IF_ERROR(decode_functions(b, &out));
+  GRAPHFN_RETURN_IF_ERROR(decode_signatures(b, &out));
+  if (!b.at_end()) return b.corrupt(std::to_string(b.remaining()) + " unexpected bytes after the signatures");
+  for (const SavedGraph::Function& f : out.functions) {
+    GRAPHFN_RETURN_IF_ERROR(with_context(check_load_policy(*f.graph, options), "function '" + f.name + "'"));
+  }
+  *saved = std::move(out);
+  return Status::OK();
+}
+
 }  // namespace
 
 Status encode_saved_graph(const SavedGraph& saved, std::string* bytes) {
@@ -160,40 +207,10 @@ Status encode_saved_graph(const SavedGraph& saved, std::string* bytes) {
   return Status::OK();
 }
 
-Status decode_saved_graph(std::string_view bytes, SavedGraph* saved) {
-  if (bytes.size() < kSavedGraphHeaderBytes) {
-    return Status(Code::kDataLoss, "truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the " +
-                                       std::to_string(kSavedGraphHeaderBytes) + "-byte header");
-  }
-  if (std::memcmp(bytes.data(), kSavedGraphMagic, sizeof(kSavedGraphMagic)) != 0) {
-    return Status(Code::kDataLoss, "not a graphfn saved graph (wrong magic number)");
-  }
-  ByteReader r(bytes.substr(sizeof(kSavedGraphMagic)));
-  uint32_t version = 0, crc = 0;
-  uint64_t body_size = 0;
-  GRAPHFN_RETURN_IF_ERROR(r.u32(&version));
-  if (version != kSavedGraphVersion) {
-    return Status(Code::kDataLoss, "format version " + std::to_string(version) +
-                                       " is not supported (this build reads version " +
-                                       std::to_string(kSavedGraphVersion) + ")");
-  }
-  GRAPHFN_RETURN_IF_ERROR(r.u64(&body_size));
-  GRAPHFN_RETURN_IF_ERROR(r.u32(&crc));
-  if (body_size != r.remaining()) {
-    return Status(Code::kDataLoss, "the header says the body has " + std::to_string(body_size) + " bytes, but " +
-                                       std::to_string(r.remaining()) + " follow (truncated or extended file)");
-  }
-  const std::string_view body = bytes.substr(kSavedGraphHeaderBytes);
-  if (crc32(body) != crc) return Status(Code::kDataLoss, "checksum mismatch: the file is corrupted");
-  ByteReader b(body);
-  SavedGraph out;
-  GRAPHFN_RETURN_IF_ERROR(b.string(&out.object_graph, "object graph"));
-  GRAPHFN_RETURN_IF_ERROR(decode_variables(b, &out));
-  GRAPHFN_RETURN_IF_ERROR(decode_functions(b, &out));
-  GRAPHFN_RETURN_IF_ERROR(decode_signatures(b, &out));
-  if (!b.at_end()) return b.corrupt(std::to_string(b.remaining()) + " unexpected bytes after the signatures");
-  *saved = std::move(out);
-  return Status::OK();
+Status decode_saved_graph(std::string_view bytes, SavedGraph* saved, const LoadOptions& options) {
+  uint32_t crc = 0;
+  GRAPHFN_RETURN_IF_ERROR(check_header(bytes.substr(0, kSavedGraphHeaderBytes), bytes.size(), &crc));
+  return decode_body(bytes.substr(kSavedGraphHeaderBytes), crc, options, saved);
 }
 
 Status write_saved_graph(const std::string& dir, const SavedGraph& saved) {
@@ -215,16 +232,22 @@ Status write_saved_graph(const std::string& dir, const SavedGraph& saved) {
   return Status::OK();
 }
 
-Status read_saved_graph(const std::string& dir, SavedGraph* saved) {
+Status read_saved_graph(const std::string& dir, SavedGraph* saved, const LoadOptions& options) {
   const fs::path path = fs::path(dir) / kSavedGraphFileName;
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) {
     return errors::NotFound("SavedModel file does not exist at: ", path.string());
   }
-  std::ifstream in(path, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return errors::FailedPrecondition("cannot read ", path.string());
-  return with_context(decode_saved_graph(bytes, saved), path.string());
+  FileReader file;
+  GRAPHFN_RETURN_IF_ERROR(file.open(path.string()));
+  // The header first: a file whose header does not match its size is refused before its body
+  // is read into memory.
+  std::string header, body;
+  GRAPHFN_RETURN_IF_ERROR(file.read(0, std::min<uint64_t>(file.size(), kSavedGraphHeaderBytes), &header));
+  uint32_t crc = 0;
+  GRAPHFN_RETURN_IF_ERROR(with_context(check_header(header, file.size(), &crc), path.string()));
+  GRAPHFN_RETURN_IF_ERROR(file.read(kSavedGraphHeaderBytes, file.size() - kSavedGraphHeaderBytes, &body));
+  return with_context(decode_body(body, crc, options, saved), path.string());
 }
 
 }  // namespace graphfn

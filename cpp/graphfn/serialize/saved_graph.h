@@ -10,7 +10,9 @@
 //
 // Reading never trusts the file: every failure is a Status naming what is wrong (DataLoss for
 // a damaged encoding, NotFound for an unregistered op, InvalidArgument for a graph that does
-// not check), never a crash, a hang or an allocation larger than the file implies.
+// not check, PermissionDenied for a graph that would write files the options do not allow),
+// never a crash, a hang or an allocation larger than the file implies. The header is read and
+// checked against the file's size before the body is read.
 #pragma once
 #include <memory>
 #include <string>
@@ -19,6 +21,7 @@
 
 #include "graphfn/core/resource.h"
 #include "graphfn/ir/graph.h"
+#include "graphfn/serialize/load_policy.h"
 
 namespace graphfn {
 
@@ -56,10 +59,10 @@ struct SavedGraph {
 };
 
 Status encode_saved_graph(const SavedGraph& saved, std::string* bytes);
-Status decode_saved_graph(std::string_view bytes, SavedGraph* saved);
+Status decode_saved_graph(std::string_view bytes, SavedGraph* saved, const LoadOptions& options = {});
 
 // <dir>/saved_graph.gfn. Writing creates `dir` if needed and replaces the file atomically.
 Status write_saved_graph(const std::string& dir, const SavedGraph& saved);
-Status read_saved_graph(const std::string& dir, SavedGraph* saved);
+Status read_saved_graph(const std::string& dir, SavedGraph* saved, const LoadOptions& options = {});
 
 }  // namespace graphfn

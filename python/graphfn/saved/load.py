@@ -12,6 +12,7 @@ from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function import trace_type as trace_types
 from graphfn.function.function_type import FunctionType, Parameter, output_type_of
 from graphfn.saved import restored, structure
+from graphfn.saved.load_options import LoadOptions
 from graphfn.saved.save import FORMAT
 from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
@@ -20,15 +21,18 @@ from graphfn.variables import Variable
 
 @tf_export("saved_model.load")
 def load(export_dir, tags=None, options=None):
-    """Loads what graphfn.saved_model.save wrote to `export_dir`."""
+    """Loads what graphfn.saved_model.save wrote to `export_dir`. `options` (a LoadOptions) says
+    whether the model may write files (allow_file_output)."""
     export_dir = os.fspath(export_dir)
+    # TF reads the options' attributes too, so anything else fails as it does there (AttributeError).
+    allow_file_output = bool((LoadOptions() if options is None else options).allow_file_output)
     path = os.path.join(export_dir, _core.SAVED_GRAPH_FILE_NAME)
     if not os.path.isfile(path):
         hint = ""
         if os.path.isfile(os.path.join(export_dir, "saved_model.pb")):
             hint = " (this looks like a TensorFlow SavedModel; graphfn reads only its own format, see docs/saving.md)"
         raise OSError("SavedModel file does not exist at: %s%s" % (path, hint))
-    object_graph, variables, functions, signatures = _core.read_saved_graph(export_dir)
+    object_graph, variables, functions, signatures = _core.read_saved_graph(export_dir, allow_file_output)
     try:
         return _Loader(object_graph, variables, functions, signatures).root()
     except (KeyError, IndexError, TypeError, AttributeError, ValueError, RecursionError) as e:

@@ -1,9 +1,11 @@
 #include "fuzz/saved_graph_fuzzer.h"
 
 #include <cstring>
+#include <regex>
 
 #include "serialize/sample_saved_graph.h"
 
+#include "fuzz/structure_mutator.h"
 #include "graphfn/runtime/saved_model.h"
 #include "graphfn/serialize/byte_io.h"
 #include "graphfn/serialize/npy.h"
@@ -90,17 +92,26 @@ bool has_loop(const Graph& g) {
   return loop;
 }
 
-template <typename Load>
-FuzzReport fuzz(const std::vector<std::string>& corpus, int64_t runs, uint64_t seed, bool saved_graphs, Load load) {
+bool header_and_crc_valid(const std::string& bytes) {
+  if (bytes.size() < kSavedGraphHeaderBytes || std::memcmp(bytes.data(), kSavedGraphMagic, 8) != 0) return false;
+  ByteReader r(std::string_view(bytes).substr(8));
+  uint32_t version = 0, crc = 0;
+  uint64_t size = 0;
+  if (!r.u32(&version).ok() || !r.u64(&size).ok() || !r.u32(&crc).ok()) return false;
+  const std::string_view body = std::string_view(bytes).substr(kSavedGraphHeaderBytes);
+  return version == kSavedGraphVersion && size == body.size() && crc32(body) == crc;
+}
+
+template <typename Mutate, typename Load>
+FuzzReport fuzz(const std::vector<std::string>& corpus, int64_t runs, uint64_t seed, Mutate mutate_one, Load load) {
   std::mt19937_64 rng(seed);
   FuzzReport report;
   for (int64_t i = 0; i < runs; ++i) {
-    const std::string input = mutate(corpus[pick(rng, corpus.size())], corpus, saved_graphs && pick(rng, 4) != 0, rng);
+    bool structured = false;
+    const std::string input = mutate_one(corpus[pick(rng, corpus.size())], rng, &structured);
     bool ran = false;
-    const Status s = load(input, &ran);
-    ++report.runs;
-    if (s.ok()) ++report.loaded;
-    else ++report.rejected[s.code()];
+    report.add(load(input, &ran));
+    if (structured) ++report.structured;
     if (ran) ++report.ran;
   }
   return report;
@@ -108,10 +119,43 @@ FuzzReport fuzz(const std::vector<std::string>& corpus, int64_t runs, uint64_t s
 
 }  // namespace
 
+std::string reason_of(const Status& s) {
+  static const std::regex context("^((function|node|attr|signature|variable) '[^']*'( \\([^)]*\\))?( of node '[^']*')?: )+");
+  static const std::regex quoted("'[^']*'");
+  static const std::regex number("-?[0-9]+");
+  std::string m = std::regex_replace(s.message(), context, "");
+  m = std::regex_replace(m, quoted, "'_'");
+  m = std::regex_replace(m, number, "N");
+  if (m.size() > 110) m = m.substr(0, 107) + "...";
+  return std::string(code_name(s.code())) + ": " + m;
+}
+
+void FuzzReport::add(const Status& s) {
+  ++runs;
+  if (s.ok()) {
+    ++loaded;
+    return;
+  }
+  ++rejected[s.code()];
+  ++reasons[reason_of(s)];
+}
+
 std::string FuzzReport::summary() const {
-  std::string out = std::to_string(runs) + " inputs: " + std::to_string(loaded) + " loaded (" + std::to_string(ran) +
-                    " also ran), rejected:";
+  std::string out = std::to_string(runs) + " inputs (" + std::to_string(structured) + " structure-mutated, " +
+                    std::to_string(crc_valid) + " with a valid CRC): " + std::to_string(loaded) + " loaded (" +
+                    std::to_string(ran) + " also ran), rejected:";
   for (const auto& [code, n] : rejected) out += std::string(" ") + code_name(code) + "=" + std::to_string(n);
+  return out;
+}
+
+std::string FuzzReport::histogram(size_t top) const {
+  std::vector<std::pair<int64_t, std::string>> sorted;
+  for (const auto& [reason, n] : reasons) sorted.emplace_back(-n, reason);
+  std::sort(sorted.begin(), sorted.end());
+  std::string out;
+  for (size_t i = 0; i < sorted.size() && i < top; ++i) {
+    out += "  " + std::to_string(-sorted[i].first) + "  " + sorted[i].second + "\n";
+  }
   return out;
 }
 
@@ -176,15 +220,70 @@ Status load_saved_graph_bytes(const std::string& bytes, bool* ran) {
   return Status::OK();
 }
 
+std::vector<RawSavedGraph> raw_corpus(const std::vector<std::string>& corpus) {
+  std::vector<RawSavedGraph> out;
+  for (const std::string& bytes : corpus) {
+    RawSavedGraph raw;
+    if (decode_raw(bytes, &raw).ok()) out.push_back(std::move(raw));
+  }
+  return out;
+}
+
+std::string mutate_saved_graph(const std::string& input, const std::vector<std::string>& corpus,
+                               const std::vector<RawSavedGraph>& raw, std::mt19937_64& rng, bool* structured) {
+  *structured = false;
+  std::string s = input;
+  if (pick(rng, 2) && mutate_structure(s, raw, rng)) {
+    *structured = true;
+    if (pick(rng, 8) == 0) s = mutate(s, corpus, true, rng);  // and some byte damage on top
+    return s;
+  }
+  return mutate(input, corpus, pick(rng, 4) != 0, rng);
+}
+
+namespace {
+
+// Loads the input and counts the ones with a valid header and CRC.
+FuzzReport fuzz_saved(const std::vector<std::string>& corpus, int64_t runs, uint64_t seed, bool structure_only) {
+  int64_t crc_valid = 0;
+  const std::vector<RawSavedGraph> raw = raw_corpus(corpus);
+  FuzzReport report = fuzz(
+      corpus, runs, seed,
+      [&](const std::string& input, std::mt19937_64& rng, bool* structured) {
+        std::string s;
+        if (structure_only) {
+          s = input;
+          *structured = mutate_structure(s, raw, rng);
+        } else {
+          s = mutate_saved_graph(input, corpus, raw, rng, structured);
+        }
+        if (header_and_crc_valid(s)) ++crc_valid;
+        return s;
+      },
+      load_saved_graph_bytes);
+  report.crc_valid = crc_valid;
+  return report;
+}
+
+}  // namespace
+
 FuzzReport fuzz_saved_graphs(const std::vector<std::string>& corpus, int64_t runs, uint64_t seed) {
-  return fuzz(corpus, runs, seed, true, load_saved_graph_bytes);
+  return fuzz_saved(corpus, runs, seed, false);
+}
+
+FuzzReport fuzz_saved_graph_structure(const std::vector<std::string>& corpus, int64_t runs, uint64_t seed) {
+  return fuzz_saved(corpus, runs, seed, true);
 }
 
 FuzzReport fuzz_npy(int64_t runs, uint64_t seed) {
-  return fuzz(npy_corpus(), runs, seed, false, [](const std::string& bytes, bool*) {
-    Tensor t;
-    return decode_npy(bytes, &t);
-  });
+  const std::vector<std::string> corpus = npy_corpus();
+  return fuzz(
+      corpus, runs, seed,
+      [&](const std::string& input, std::mt19937_64& rng, bool*) { return mutate(input, corpus, false, rng); },
+      [](const std::string& bytes, bool*) {
+        Tensor t;
+        return decode_npy(bytes, &t);
+      });
 }
 
 }  // namespace testing

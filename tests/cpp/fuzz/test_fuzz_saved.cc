@@ -19,6 +19,19 @@ TEST_CASE("fuzz: mutated saved graphs load or fail with a status") {
   CHECK(report.rejected.count(Code::kDataLoss));
 }
 
+TEST_CASE("fuzz: structure-mutated saved graphs (valid CRC) load or fail with a status") {
+  const FuzzReport report = fuzz_saved_graph_structure(saved_graph_corpus(), 2000, 3);
+  INFO(report.summary() << "\n" << report.histogram(30));
+  CHECK(report.runs == 2000);
+  CHECK(report.structured == 2000);
+  CHECK(report.crc_valid == 2000);  // every input reaches the graph reader
+  CHECK(report.loaded > 20);        // some changes are harmless (a dropped result, a new stderr print)
+  // The graph reader's and the validation's errors, not the header's.
+  CHECK(report.rejected.count(Code::kInvalidArgument));
+  CHECK(report.rejected.count(Code::kNotFound));
+  CHECK(report.rejected.count(Code::kDataLoss));
+}
+
 TEST_CASE("fuzz: mutated .npy files decode or fail with a status") {
   const FuzzReport report = fuzz_npy(2000, 2);
   INFO(report.summary());

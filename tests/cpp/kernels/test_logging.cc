@@ -33,6 +33,16 @@ TEST_CASE("tensor_text prints floats with the fewest digits that read back", "[k
   CHECK(tensor_text(vec<float>({1, std::nanf(""), inf, -inf}), 3) == "[1 nan inf -inf]");
 }
 
+TEST_CASE("tensor_text with a summarize past any length shows everything (no overflow)", "[kernels][logging]") {
+  // A loaded graph may carry any int64: the saved-graph fuzzer found 2^62 overflowing 2 * summarize
+  // (UBSan builds, GRAPHFN_SANITIZE, catch the overflow; TF refuses summarize past int32).
+  const Tensor seven = vec<int32_t>({1, 2, 3, 4, 5, 6, 7});
+  for (const int64_t summarize : {int64_t(7), int64_t(1) << 62, std::numeric_limits<int64_t>::max()}) {
+    CHECK(tensor_text(seven, summarize) == "[1 2 3 4 5 6 7]");
+  }
+  CHECK(tensor_text(seven, 3) == "[1 2 3 ... 5 6 7]");
+}
+
 TEST_CASE("StringFormat fills placeholders and quotes strings inside tensors", "[kernels][logging]") {
   Tensor words(DType::kString, Shape{2});
   words.data<std::string>()[0] = "a";

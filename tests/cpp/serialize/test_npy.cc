@@ -1,4 +1,7 @@
 // The strict .npy reader and writer (serialize/npy.h) used by graphfn-run.
+#include <filesystem>
+#include <fstream>
+
 #include "harness.h"
 
 #include "graphfn/serialize/npy.h"
@@ -99,4 +102,24 @@ TEST_CASE("npy: malformed files are refused with the reason") {
               "needs 1000 x 1000000000 bytes");
   check_error(npy_with_header("{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999999999999,), }", ""),
               "a dimension is too large");
+}
+
+TEST_CASE("npy: a file is judged by its header before its data is read") {
+  const std::string path = (std::filesystem::temp_directory_path() / "graphfn_test_huge.npy").string();
+  {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << kInt32Npy;
+  }
+  Tensor t;
+  REQUIRE(read_npy(path, &t).ok());
+  CHECK(values<int32_t>(t) == std::vector<int32_t>{1, 2, 3, 4, 5, 6});
+  // A sparse 4 GiB file whose header describes 24 bytes of data: refused before it is read.
+  std::filesystem::resize_file(path, uint64_t(1) << 32);
+  const Status s = read_npy(path, &t);
+  INFO(s.to_string());
+  CHECK(s.code() == Code::kInvalidArgument);
+  CHECK(s.message() == path + ": invalid .npy data: shape [2,3] of '<i4' needs 6 x 4 bytes, the file has " +
+                           std::to_string((uint64_t(1) << 32) - 128));
+  std::filesystem::remove(path);
+  const Status missing = read_npy(path, &t);
+  CHECK(missing.code() == Code::kNotFound);
 }

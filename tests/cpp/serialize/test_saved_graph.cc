@@ -1,6 +1,7 @@
 // The saved-graph format (serialize/saved_graph.h): round trips, and clear errors for damaged or
 // hostile files (docs/saving.md lists the checks).
 #include <filesystem>
+#include <fstream>
 #include <functional>
 
 #include "harness.h"
@@ -351,5 +352,33 @@ TEST_CASE("saved graph: files in a directory") {
   std::filesystem::resize_file(std::filesystem::path(dir) / kSavedGraphFileName, 40);
   const Status s = read_saved_graph(dir, &loaded);
   check_error(s, Code::kDataLoss, "saved_graph.gfn: the header says the body has");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("saved graph: a huge file is judged by its header before its body is read") {
+  // A sparse 4 GiB file: reading it whole would allocate 4 GiB. The header is checked against the
+  // file's size first, so both files are refused after reading 24 bytes.
+  const std::string dir = (std::filesystem::temp_directory_path() / "graphfn_test_huge_saved_graph").string();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path path = std::filesystem::path(dir) / kSavedGraphFileName;
+  const uint64_t huge = uint64_t(1) << 32;
+  SavedGraph loaded;
+  {
+    std::ofstream(path, std::ios::binary) << "not a saved graph";
+  }
+  std::filesystem::resize_file(path, huge);
+  check_error(read_saved_graph(dir, &loaded), Code::kDataLoss, "not a graphfn saved graph (wrong magic number)");
+  SavedGraph saved;
+  std::string bytes;
+  REQUIRE(sample_saved_graph(&saved).ok());
+  REQUIRE(encode_saved_graph(saved, &bytes).ok());
+  {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  }
+  std::filesystem::resize_file(path, huge);
+  check_error(read_saved_graph(dir, &loaded), Code::kDataLoss,
+              "the header says the body has " + std::to_string(bytes.size() - kSavedGraphHeaderBytes) +
+                  " bytes, but " + std::to_string(huge - kSavedGraphHeaderBytes) + " follow");
   std::filesystem::remove_all(dir);
 }
