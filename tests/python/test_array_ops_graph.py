@@ -361,3 +361,14 @@ def test_one_trace_serves_every_length():
     assert f(c([5, 6, 7]), c(1)).numpy().tolist() == [2, 6]
     assert f(c([5, 6, 7, 8, 9]), c(-1)).numpy().tolist() == [1, 9]
     assert f.experimental_get_tracing_count() == 1
+
+
+@pytest.mark.parametrize("num", [2**31, 10**12])
+def test_unstack_of_unknown_shape_with_a_huge_num_fails_at_once(num):
+    # TF 2.21: ValueError "Number of outputs is too big: <num>" while tracing (nothing allocated)
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+    def split(x):
+        return tf.unstack(x, num=num)
+
+    with pytest.raises(ValueError, match="Number of outputs is too big: %d" % num):
+        split.get_concrete_function()

@@ -46,3 +46,42 @@ def test_shape_lists_convert_for_ops():
     assert tf.reshape(tf.range(6), [2, 3]).shape == (2, 3)
     assert tf.zeros((2, 1, 3)).shape == (2, 1, 3)
     assert tf.reshape(tf.constant([5]), []).shape == ()
+
+
+# Strings keep every byte, trailing NULs included (NumPy's fixed-width `S` dtype would drop
+# them). Expected values printed by TensorFlow 2.21 for the same calls.
+STRING_CASES = [
+    ('[b"a\\x00", b"\\x00\\x00"]', [b"a\x00", b"\x00\x00"]),
+    ('["a\\x00", "\\x00"]', [b"a\x00", b"\x00"]),
+    ('[[b"a\\x00"], ["b\\x00\\x00"]]', [[b"a\x00"], [b"b\x00\x00"]]),
+    ('(b"x\\x00",)', [b"x\x00"]),
+    ('[b"a\\x00", "b\\x00"]', [b"a\x00", b"b\x00"]),
+    ('np.array([b"a\\x00", b"\\x00\\x00"], dtype=object)', [b"a\x00", b"\x00\x00"]),
+    # A NumPy `S`/`U` array has already lost them (TF gives the same)
+    ('np.array([b"a\\x00", b"\\x00\\x00"])', [b"a", b""]),
+    ('np.array(["a\\x00", "\\x00\\x00"])', [b"a", b""]),
+]
+
+
+@pytest.mark.parametrize("source,expected", STRING_CASES)
+def test_strings_keep_trailing_nul_bytes(source, expected):
+    import numpy as np  # noqa: F401  (used by the sources)
+    t = tf.constant(eval(source))
+    assert t.dtype == tf.string
+    assert t.numpy().tolist() == expected
+
+
+def test_nul_padded_string_differs_from_the_shorter_one():
+    assert tf.equal([b"a\x00"], [b"a"]).numpy().tolist() == [False]
+    assert tf.constant([b"a\x00"], dtype=tf.string).numpy().tolist() == [b"a\x00"]
+
+    @tf.function
+    def same(x):
+        return tf.equal(x, [b"a"])
+    assert same(tf.constant([b"a\x00"])).numpy().tolist() == [False]
+
+
+@pytest.mark.parametrize("value", [[b"a", 1], [["a", 1.5]], [True, "x"]])
+def test_strings_mixed_with_numbers_are_a_value_error(value):
+    with pytest.raises(ValueError, match="Can't convert Python sequence with mixed types to Tensor."):
+        tf.constant(value)

@@ -18,6 +18,7 @@
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
+#include "graphfn/bindings/interrupt_guard.h"
 #include "graphfn/bindings/output_structure.h"
 #include "graphfn/bindings/variable_watch.h"
 #include "graphfn/runtime/call_key.h"
@@ -75,12 +76,21 @@ thread_local CallScratch ScratchLease::shared_;
 // Runs `fn`, with the GIL released unless a tape may record the call (tapes are per thread, but
 // recording builds the function's gradient, which clones graphs Python also holds) or the run is
 // brief (releasing and retaking the GIL would cost more than the run: a third of a tiny call).
+// On Python's main thread a run that is not brief stops at Ctrl-C (interrupt_guard.h).
 Status call_function(const CompiledFunction& fn, const std::vector<Tensor>& feeds, std::vector<Tensor>* results,
                      bool tape_active) {
   const int n = static_cast<int>(feeds.size());
-  if (tape_active || fn.plan()->runs_briefly(feeds.data(), n)) return fn.call(feeds.data(), n, results);
-  py::gil_scoped_release release;
-  return fn.call(feeds.data(), n, results);
+  if (!tape_active && fn.plan()->runs_briefly(feeds.data(), n)) return fn.call(feeds.data(), n, results);
+  InterruptGuard interruptible;
+  Status s;
+  if (tape_active) {
+    s = fn.call(feeds.data(), n, results);
+  } else {
+    py::gil_scoped_release release;
+    s = fn.call(feeds.data(), n, results);
+  }
+  interruptible.raise_if_interrupted(s);
+  return s;
 }
 
 // Tells the active tapes about the variables a call passes (trainable ones) and reads, as the
@@ -261,6 +271,7 @@ void bind_function(py::module_& m) {
                        bool arithmetic_optimization, bool verify) {
              // The function keeps its own copy: the traced graph may still change (a gradient
              // taken later rewrites control flow to output intermediates).
+             refresh_sigint_hook();  // Ctrl-C stops its runs (interrupt_guard.h)
              std::shared_ptr<const CompiledFunction> fn;
              throw_if_error(CompiledFunction::create(std::shared_ptr<const Graph>(graph->clone()), name,
                                                      OptimizerOptions{constant_folding, arithmetic_optimization, verify},

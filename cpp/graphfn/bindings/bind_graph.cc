@@ -7,6 +7,7 @@
 #include "graphfn/bindings/defined_at.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
+#include "graphfn/bindings/interrupt_guard.h"
 #include "graphfn/core/resource.h"
 #include "graphfn/passes/pass_manager.h"
 #include "graphfn/runtime/plan.h"
@@ -280,10 +281,12 @@ void bind_graph(py::module_& m) {
         for (const Tensor* t : feeds) inputs.push_back(*t);
         std::vector<Tensor> results;
         Status s;
+        InterruptGuard interruptible;
         {
           py::gil_scoped_release release;
           s = plan.run(inputs.data(), static_cast<int>(inputs.size()), &results);
         }
+        interruptible.raise_if_interrupted(s);
         throw_if_error(s);
         py::list out(results.size());
         for (size_t i = 0; i < results.size(); ++i) out[i] = py::cast(std::move(results[i]));

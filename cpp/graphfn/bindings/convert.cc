@@ -202,7 +202,7 @@ Tensor to_tensor(py::handle value, DType want, bool allow_cast) {
   }
   if (PyList_Check(p) || PyTuple_Check(p)) {
     Tensor t;
-    if (python_numbers_to_tensor(value, want, &t)) return t;
+    if (python_sequence_to_tensor(value, want, &t)) return t;
     py::array arr;
     try {
       arr = numpy_module().attr("asarray")(value);

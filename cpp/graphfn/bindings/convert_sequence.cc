@@ -1,6 +1,7 @@
 #include "graphfn/bindings/convert_sequence.h"
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -11,11 +12,11 @@ namespace {
 constexpr size_t kMaxDepth = 32;
 
 // One walk over the nested sequence: its rectangular shape, its leaves, and which kinds of
-// Python number they are.
+// Python number or string they are.
 struct Scan {
   std::vector<int64_t> dims;
   std::vector<PyObject*> leaves;  // borrowed: the sequence keeps them alive
-  bool leaf_seen = false, any_bool = false, any_int = false, any_float = false;
+  bool leaf_seen = false, any_bool = false, any_int = false, any_float = false, any_string = false;
 };
 
 bool scan(PyObject* item, size_t depth, Scan& s) {
@@ -41,8 +42,10 @@ bool scan(PyObject* item, size_t depth, Scan& s) {
     s.any_int = true;
   } else if (PyFloat_CheckExact(item)) {
     s.any_float = true;
+  } else if (PyBytes_CheckExact(item) || PyUnicode_CheckExact(item)) {
+    s.any_string = true;
   } else {
-    return false;  // strings, NumPy scalars, tensors, int subclasses: the NumPy path
+    return false;  // NumPy scalars, tensors, int subclasses: the NumPy path
   }
   s.leaf_seen = true;
   s.leaves.push_back(item);
@@ -89,15 +92,46 @@ bool fill(const std::vector<PyObject*>& leaves, T* out) {
   return true;
 }
 
+// Bytes as they are, str as UTF-8, byte for byte: NumPy's fixed-width `S` dtype would drop
+// trailing NULs (TF keeps b"a\x00" in a list; only a NumPy `S` array loses them).
+bool fill_strings(const std::vector<PyObject*>& leaves, std::string* out) {
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    PyObject* leaf = leaves[i];
+    if (PyBytes_Check(leaf)) {
+      out[i].assign(PyBytes_AS_STRING(leaf), static_cast<size_t>(PyBytes_GET_SIZE(leaf)));
+      continue;
+    }
+    Py_ssize_t size = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(leaf, &size);
+    if (!utf8) {  // lone surrogates: the NumPy path raises the error
+      PyErr_Clear();
+      return false;
+    }
+    out[i].assign(utf8, static_cast<size_t>(size));
+  }
+  return true;
+}
+
 }  // namespace
 
-bool python_numbers_to_tensor(py::handle sequence, DType want, Tensor* out) {
+bool python_sequence_to_tensor(py::handle sequence, DType want, Tensor* out) {
   Scan s;
   if (!scan(sequence.ptr(), 0, s)) return false;
   Shape shape(s.dims);
   // An empty sequence has no values to lose: it takes any wanted dtype (tf.reshape(x, [])).
   if (s.leaves.empty() && want != DType::kInvalid) {
     *out = Tensor(want, shape);
+    return true;
+  }
+  if (s.any_string) {
+    if (s.any_bool || s.any_int || s.any_float) {
+      throw py::value_error("Can't convert Python sequence with mixed types to Tensor.");
+    }
+    // Strings asked to become numbers: the NumPy path's error.
+    if (want != DType::kInvalid && want != DType::kString) return false;
+    Tensor t(DType::kString, shape);
+    if (!fill_strings(s.leaves, t.data<std::string>())) return false;
+    *out = std::move(t);
     return true;
   }
   const DType natural = natural_dtype(s);

@@ -13,6 +13,30 @@ Status VariableResource::read(Tensor* out) const {
 }
 
 Status VariableResource::assign(const Tensor& value) {
+  GRAPHFN_RETURN_IF_ERROR(check_assignable(value));
+  std::lock_guard<std::mutex> write(write_mu_);
+  store(value);
+  return Status::OK();
+}
+
+Status VariableResource::update(const UpdateFn& compute) {
+  std::lock_guard<std::mutex> write(write_mu_);
+  Tensor current;
+  GRAPHFN_RETURN_IF_ERROR(read(&current));
+  Tensor next;
+  GRAPHFN_RETURN_IF_ERROR(compute(current, &next));
+  GRAPHFN_RETURN_IF_ERROR(check_assignable(next));
+  store(next);
+  return Status::OK();
+}
+
+void VariableResource::store(const Tensor& value) {
+  std::lock_guard<std::mutex> lock(mu_);
+  value_ = value;
+  initialized_ = true;
+}
+
+Status VariableResource::check_assignable(const Tensor& value) const {
   if (value.dtype() != dtype_) {
     return errors::InvalidArgument("Trying to assign variable with wrong dtype. Expected ", dtype_tf_string(dtype_),
                                    " got ", dtype_tf_string(value.dtype()));
@@ -21,9 +45,6 @@ Status VariableResource::assign(const Tensor& value) {
     return errors::InvalidArgument("Trying to assign to variable with tensor with wrong shape. Expected ",
                                    shape_.to_string(), " got ", value.shape().to_string());
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  value_ = value;
-  initialized_ = true;
   return Status::OK();
 }
 

@@ -33,16 +33,19 @@ Status assign_kernel(KernelContext& c) {
   return var->assign(c.input(1));
 }
 
-// value <- value (+|-) delta, computed with the AddV2/Sub kernels.
+// value <- value (+|-) delta, computed with the AddV2/Sub kernels under the variable's write
+// lock (one atomic step, as TF's AssignAddVariableOp): concurrent plans lose no update.
 template <bool kAdd>
 Status update_kernel(KernelContext& c) {
   std::shared_ptr<VariableResource> var;
   GRAPHFN_RETURN_IF_ERROR(variable_of(c, &var));
-  Tensor current;
-  GRAPHFN_RETURN_IF_ERROR(var->read(&current));
-  std::vector<Tensor> updated;
-  GRAPHFN_RETURN_IF_ERROR(execute_eager(kAdd ? "AddV2" : "Sub", {current, c.input(1)}, AttrMap(), &updated));
-  return var->assign(updated[0]);
+  const Tensor& delta = c.input(1);
+  return var->update([&delta](const Tensor& current, Tensor* next) {
+    std::vector<Tensor> updated;
+    GRAPHFN_RETURN_IF_ERROR(execute_eager(kAdd ? "AddV2" : "Sub", {current, delta}, AttrMap(), &updated));
+    *next = std::move(updated[0]);
+    return Status::OK();
+  });
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "graphfn/kernels/deferred_output.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/eager.h"
+#include "graphfn/runtime/interrupt.h"
 
 namespace graphfn {
 namespace {
@@ -356,7 +357,12 @@ inline void Plan::release(Frame& frame, int slot) {
 Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed_node) const {
   const Tensor** inputs = frame.inputs.data();
   for (const Step& step : steps_) {
-    Status s;
+    Status s = check_interrupt();  // Ctrl-C: before every step, so loops stop within an iteration
+    if (!s.ok()) {
+      *failed_node = &step.node_name;
+      frame.spare = Tensor();
+      return s;
+    }
     if (step.first_sub >= 0) {
       s = step.op->control_flow == OpDef::ControlFlow::kWhile ? run_while(step, frame, failed_node)
                                                                : run_branch(step, frame, failed_node);

@@ -17,6 +17,7 @@ from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function import binding
 from graphfn.function import retracing
+from graphfn.function import trace_cache
 from graphfn.function import trace_type as trace_types
 from graphfn.function import tracing
 from graphfn.util import nest
@@ -48,7 +49,7 @@ class Function(_core.FunctionBase):
         self._reduce_retracing = reduce_retracing
         self._jit_compile = jit_compile
         self._max_traces = max_traces
-        self._cache = {}  # trace key -> ConcreteFunction, in tracing order (oldest first)
+        self._cache = trace_cache.TraceCache()  # trace key -> ConcreteFunction, oldest first
         self._created_variables = False  # a trace created variables: later ones may not
         self._lock = threading.RLock()
         self._fast_set_signature(_signature_parameters(self._signature))
@@ -94,12 +95,12 @@ class Function(_core.FunctionBase):
         if concrete is not None:
             return concrete, False
         with self._lock:
-            concrete = self._cache.get(key) or self._most_specific_match(key)
+            concrete = self._cache.get(key) or self._cache.most_specific_match(key)
             if concrete is not None:
                 return concrete, False
             if self._reduce_retracing:
                 key, arguments = self._generalize(key, arguments)
-            retracing.explain(self._name, key, list(self._cache))
+            retracing.explain(self._name, key, self._cache.keys())
             concrete = self._trace(key, arguments)
             self._evict_for_one_more()
             self._cache[key] = concrete
@@ -110,7 +111,7 @@ class Function(_core.FunctionBase):
         if self._max_traces is None:
             return
         while len(self._cache) >= self._max_traces:
-            del self._cache[next(iter(self._cache))]
+            self._cache.pop_oldest()
             self._fast_clear()  # it may hold a plan of the dropped trace
 
     def _trace(self, key, arguments):
@@ -126,7 +127,10 @@ class Function(_core.FunctionBase):
         first_trace = not self._cache
         self._created_variables = True
         # As TF: the traces made while variables could be created stay apart; calls retrace.
-        self._cache = {k + _VARIABLE_CREATION: cf for k, cf in self._cache.items()}
+        apart = trace_cache.TraceCache()
+        for k, cf in self._cache.items():
+            apart[k + _VARIABLE_CREATION] = cf
+        self._cache = apart
         self._fast_clear()
         self._cache[key + _VARIABLE_CREATION] = concrete
         if not first_trace:
@@ -154,16 +158,9 @@ class Function(_core.FunctionBase):
                 arguments[name] = tuple(values)
         return arguments
 
-    def _most_specific_match(self, key):
-        candidates = [(k, cf) for k, cf in self._cache.items() if _key_is_subtype(key, k)]
-        for k, cf in candidates:
-            if all(_key_is_subtype(k, other) for other, _ in candidates):
-                return cf
-        return None
-
     def _generalize(self, key, arguments):
         """reduce_retracing: widen the key to the most specific type shared with an earlier trace."""
-        for other in self._cache:
+        for other in self._cache.same_skeleton(key):
             general = _common_key(key, other)
             if general is not None:
                 args = {name: _specs_from_type(arguments[name], t) for name, t in general}
@@ -251,11 +248,6 @@ def _watch_variable_arguments(arguments):
                 _core.variable_accessed(leaf)  # trainable ones, as created, like TF (Keras may flip `trainable`)
 
 
-
-
-def _key_is_subtype(key, other):
-    return len(key) == len(other) and all(
-        n1 == n2 and trace_types.is_subtype(t1, t2) for (n1, t1), (n2, t2) in zip(key, other))
 
 
 def _common_key(key, other):

@@ -1,3 +1,5 @@
+#include <thread>
+
 #include "harness.h"
 
 #include "graphfn/core/resource.h"
@@ -111,4 +113,25 @@ TEST_CASE("a plan's reused buffers never overwrite a variable's value", "[runtim
   CHECK(values<float>(first)[0] == 6.0f);
   CHECK(values<float>(second)[0] == 10.0f);
   CHECK(values<float>(results[0])[0] == 7.0f);
+}
+
+TEST_CASE("concurrent assign_add on one variable loses no update", "[runtime][variables][threads]") {
+  // As TF's AssignAddVariableOp, which holds the variable's lock: read, add and store are one
+  // step, so 4 threads x 5000 increments give 20000.
+  auto var = new_variable(scalar<int32_t>(0));
+  Tensor handle = make_resource_tensor(var);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 5000; ++i) {
+        std::vector<Tensor> out;
+        const Tensor one = scalar<int32_t>(1);
+        if (!execute_eager("AssignAddVariableOp", {handle, one}, dtype_attr(DType::kInt32), &out).ok()) return;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  Tensor now;
+  REQUIRE(var->read(&now).ok());
+  CHECK(values<int32_t>(now)[0] == 20000);
 }

@@ -7,6 +7,8 @@ import sys
 import tempfile
 import textwrap
 
+import pytest
+
 import graphfn as tf
 
 
@@ -217,3 +219,53 @@ def test_range_loops_are_recognised_by_the_range_op():
     i, s = h(tf.constant(2))
     assert i.numpy() == 2 and s.numpy() == 0  # an empty tf.range leaves the iterate at start
     assert r.numpy().tolist() == [2, 5, 8]
+
+
+# (start, limit, delta, dtype) -> (sum of the iterates, iterations, the iterate after the loop),
+# printed by TF 2.21 for a loop over tf.range of tensor arguments (the iterate was -100 before
+# the loop; an empty range leaves it alone).
+RANGE_CASES = [
+    ((0, 10, 3), "int32", (18, 4, 9)),
+    ((10, 0, -3), "int32", (22, 4, 1)),
+    ((5, 0, 1), "int32", (0, 0, -100)),      # the Range op would raise; the loop is empty
+    ((0, 5, -1), "int32", (0, 0, -100)),
+    ((3, 3, 1), "int32", (0, 0, -100)),
+    ((-7, 7, 2), "int32", (-7, 7, 5)),
+    ((0.0, 1.0, 0.1), "float32", (4.5, 10, 0.9000001)),
+    ((1.0, 0.0, -0.25), "float32", (2.5, 4, 0.25)),
+]
+
+
+@pytest.mark.parametrize("bounds,dtype,expected", RANGE_CASES)
+def test_loop_over_a_tensor_range_counts_like_tf(bounds, dtype, expected):
+    dtype = tf.as_dtype(dtype)
+
+    @tf.function
+    def f(a, b, c):
+        s = tf.constant(0, dtype)
+        count = 0
+        i = tf.constant(-100, dtype)
+        for i in tf.range(a, b, c):
+            s += i
+            count += 1
+        return s, count, i
+
+    s, count, i = f(*(tf.constant(v, dtype) for v in bounds))
+    assert s.numpy() == pytest.approx(expected[0])
+    assert count.numpy() == expected[1]
+    assert i.numpy() == pytest.approx(expected[2])
+
+
+def test_loop_over_a_tensor_range_does_not_compute_the_range():
+    @tf.function
+    def total(n):
+        s = tf.constant(0, tf.int64)
+        for i in tf.range(n):
+            s += i
+        return s
+
+    graph = total.get_concrete_function(tf.TensorSpec([], tf.int64)).graph
+    # the Range node may stay in the traced graph, but nothing reads it
+    range_names = {op.name for op in graph.get_operations() if op.type == "Range"}
+    assert all(not (set(inp.op.name for inp in op.inputs) & range_names) for op in graph.get_operations())
+    assert total(tf.constant(10, tf.int64)).numpy() == 45

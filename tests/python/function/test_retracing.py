@@ -157,3 +157,46 @@ def test_dropped_functions_release_their_code(tmp_path):
     namespace.clear()
     gc.collect()
     assert code() is None
+
+
+@pytest.mark.parametrize("calls", [
+    lambda f, i: f(i),                                              # a new Python value
+    lambda f, i: f(tf.zeros([i % 50 + 1, i // 50 + 1])),            # a new shape
+    lambda f, i: f.get_concrete_function(tf.TensorSpec([None]), i),  # generic specs, new values
+])
+def test_a_retrace_compares_its_key_with_a_bounded_number_of_traces(calls, monkeypatch):
+    # The trace cache stays O(1) per lookup: the 300th trace's key is compared with no more
+    # earlier keys than the 10th one's (a scan of every trace made retraces ever slower).
+    from graphfn.function import trace_type
+
+    @tf.function
+    def f(x, i=0):
+        return x
+
+    compared = []
+    real = trace_type.is_subtype
+    monkeypatch.setattr(trace_type, "is_subtype", lambda a, b: compared.append(1) or real(a, b))
+    counts = []
+    for i in range(300):
+        del compared[:]
+        calls(f, i)
+        counts.append(len(compared))
+    assert f.experimental_get_tracing_count() == 300
+    assert max(counts[10:]) <= max(counts[:10])
+
+
+def test_most_specific_trace_still_wins_among_many():
+    @tf.function
+    def f(x, i):
+        return x + i
+
+    for i in range(50):
+        f(tf.constant([1.0, 2.0]), i)
+    specific = f.get_concrete_function(tf.TensorSpec([2]), 7)
+    middle = f.get_concrete_function(tf.TensorSpec([None]), 7)
+    general = f.get_concrete_function(tf.TensorSpec(None), 7)
+    assert f.get_concrete_function(tf.TensorSpec([2]), 7) is specific
+    assert f.get_concrete_function(tf.TensorSpec([3]), 7) is middle
+    assert f.get_concrete_function(tf.TensorSpec([3, 1]), 7) is general
+    assert f(tf.constant([1.0, 2.0, 3.0]), 7).numpy().tolist() == [8.0, 9.0, 10.0]
+    assert f.experimental_get_tracing_count() == 52

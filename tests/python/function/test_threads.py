@@ -181,3 +181,93 @@ def test_variable_created_on_a_later_trace_then_calls_retrace():
             in str(second.value))
     assert f(1).numpy() == 1
     assert f.experimental_get_tracing_count() == 3
+
+
+def test_eight_threads_assign_add_trace_record_and_print_like_serial(capfd):
+    # Variable updates inside functions are atomic under threads, as TF's (its assign ops hold
+    # the variable's lock): 8 x 2000 increments are 16 000, never fewer. Meanwhile each thread
+    # also traces its own shapes, records a tape through a function and prints.
+    counter = tf.Variable(0)
+    down = tf.Variable(0.0)
+
+    @tf.function
+    def inc():
+        counter.assign_add(1)
+        down.assign_sub(0.5)
+
+    @tf.function
+    def square_sum(x):
+        return tf.reduce_sum(x * x)
+
+    @tf.function
+    def report(tag, x):
+        tf.print("thread", tag, "sum", tf.reduce_sum(x))
+
+    def work(tag):
+        results = []
+        for _ in range(2000):
+            inc()
+        for n in range(1, 6):  # new shapes: traces
+            results.append(float(square_sum(tf.ones([n, tag + 1]))))
+        x = tf.Variable([1.0, 2.0, float(tag)])
+        with tf.GradientTape() as tape:
+            y = square_sum(x)
+        results.append(tape.gradient(y, x).numpy().tolist())
+        report(tag, tf.constant([tag, 1]))
+        return results
+
+    serial = [work(tag) for tag in range(8)]
+    serial_lines = sorted(capfd.readouterr().err.splitlines())
+    assert counter.numpy() == 16000 and down.numpy() == -8000.0
+    counter.assign(0)
+    down.assign(0.0)
+    threaded = {}
+    _run_threads([lambda tag=tag: threaded.setdefault(tag, work(tag)) for tag in range(8)])
+    assert counter.numpy() == 16000
+    assert down.numpy() == -8000.0
+    assert [threaded[tag] for tag in range(8)] == serial
+    assert sorted(capfd.readouterr().err.splitlines()) == serial_lines
+    assert serial_lines == sorted("thread %d sum %d" % (tag, tag + 1) for tag in range(8))
+
+
+def test_reads_during_writes_see_whole_values():
+    # A read is a snapshot of one assigned value, never half of one and half of the next.
+    size = 4096
+    v = tf.Variable(tf.zeros([size]))
+
+    @tf.function
+    def write(k):
+        v.assign(tf.fill([size], k))
+
+    @tf.function
+    def bump():
+        v.assign_add(tf.ones([size]))
+
+    @tf.function
+    def read():
+        return v.read_value()
+
+    torn = []
+    stop = threading.Event()
+
+    def reader():
+        while not stop.is_set():
+            values = read().numpy()
+            if values.min() != values.max():
+                torn.append(values)
+
+    def writer():
+        for k in range(300):
+            write(tf.constant(float(k)))
+            bump()
+
+    readers = [threading.Thread(target=reader) for _ in range(3)]
+    for t in readers:
+        t.start()
+    try:
+        _run_threads([writer, writer])
+    finally:
+        stop.set()
+        for t in readers:
+            t.join(TIMEOUT)
+    assert not torn

@@ -190,18 +190,30 @@ def _tf_for(iterable, extra_test, body, get_state, set_state, symbol_names, opts
     dims = iterable.shape.dims
     if dims is not None and not dims:
         raise TypeError("Cannot iterate over a scalar tensor.")
-    n = dims[0] if dims is not None and dims[0] is not None else array_ops.shape(iterable)[0]
+    n = dims[0] if dims is not None and dims[0] is not None else None
+    in_range = None
     if info is not None:
-        # a tf.range iterate is carried by the loop and stepped after the body (as TF does)
-        element, (first_iterate, delta) = None, info
+        # A tf.range is never computed (a loop to 10**8 keeps no 10**8 elements, as in TF): its
+        # iterate is carried by the loop and stepped after the body, and the loop counts.
+        element, (first_iterate, limit, delta) = None, info
+        if n is None:
+            n = _range_length(first_iterate, limit, delta)
+        if first_iterate.dtype.is_floating:
+            # As TF: a float iterate, stepped by additions that round, also stops at `limit`.
+            def in_range(iterate):
+                return _iterate_in_range(iterate, limit, delta)
     else:
         def element(i):
             return array_ops.gather(iterable, i)
         first_iterate = delta = None
+        if n is None:
+            n = array_ops.shape(iterable)[0]
     iterate_names = [s.strip() for s in opts.get("iterate_names", "").split(",")]
 
-    def test(index):
+    def test(index, iterate):
         go = math_ops.less(index, n)
+        if in_range is not None:
+            go = math_ops.logical_and(go, in_range(iterate))
         if extra_test is not None:
             go = math_ops.logical_and(go, _to_tensor(extra_test()))
         return go
@@ -210,13 +222,37 @@ def _tf_for(iterable, extra_test, body, get_state, set_state, symbol_names, opts
              opts, "for loop")
 
 
+def _range_length(start, limit, delta):
+    """How many elements tf.range(start, limit, delta) has, as an int32 loop bound: AutoGraph's
+    ceil((limit - start) / delta), at least 0 (a range that runs the wrong way is empty, where
+    the Range op would raise)."""
+    distance = math_ops.subtract(limit, start)
+    length = math_ops.floordiv(distance, delta)
+    remainder = math_ops.floormod(distance, delta)
+    length = math_ops.add(length, math_ops.cast(math_ops.not_equal(remainder, array_ops.zeros_like(remainder)),
+                                                length.dtype))
+    length = math_ops.maximum(length, array_ops.zeros_like(length))
+    if length.dtype != dtypes.int32:
+        length = math_ops.cast(math_ops.minimum(length, math_ops.cast(_INT32_MAX, length.dtype)), dtypes.int32)
+    return length
+
+
+_INT32_MAX = 2 ** 31 - 1
+
+
+def _iterate_in_range(iterate, limit, delta):
+    return math_ops.logical_or(
+        math_ops.logical_and(math_ops.greater_equal(delta, array_ops.zeros_like(delta)), math_ops.less(iterate, limit)),
+        math_ops.logical_and(math_ops.less(delta, array_ops.zeros_like(delta)), math_ops.greater(iterate, limit)))
+
+
 # the graph loop shared by while and for -----------------------------------------------------------
 
 def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag):
     """Stages `while test(): body()` as a graph while_loop. For a `for` loop, `for_info` is
     (element(index) -> iterate value, iterate names, the iterate's value for an empty range,
     the step of a tf.range iterate) and an index loop variable is added in front (`test` then
-    takes the index); a tf.range loop carries its iterate too (element is None)."""
+    takes the index and the iterate); a tf.range loop carries its iterate too (element is None)."""
     init = list(get_state())
     init_names = list(init)  # the values before the loop (undefined ones are replaced below)
     invariants = {id(v): TensorShape(s) if not isinstance(s, TensorShape) else s
@@ -268,7 +304,7 @@ def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag
 
     def cond_fn(*vars_):
         set_state(tuple(unpack(vars_)))
-        go = test(vars_[0]) if for_info is not None else test()
+        go = test(vars_[0], vars_[1] if iterate0 is not None else None) if for_info is not None else test()
         go = _to_tensor(go)
         return _verify_tf_condition(go, tag) if go.dtype != dtypes.bool or go.shape.dims else go
 

@@ -9,13 +9,13 @@ from graphfn.ops import array_ops, math_ops
 
 
 def range_info(tensor):
-    """(start, delta) of a graph tensor made by tf.range (a Range op), else None: a loop over it
-    counts from `start` without gathering, and an empty range leaves the iterate at `start`
-    (AutoGraph's documented deviation from Python)."""
+    """(start, limit, delta) of a graph tensor made by tf.range (a Range op), else None: a loop
+    over it counts from `start` without computing the range, and an empty range leaves the
+    iterate at `start` (AutoGraph's documented deviation from Python)."""
     if not isinstance(tensor, SymbolicTensor) or tensor.op.type != "Range":
         return None
-    start, _, delta = tensor.op.inputs
-    return start, delta
+    start, limit, delta = tensor.op.inputs
+    return start, limit, delta
 
 
 def range_(start_or_stop, stop=None, step=None):
