@@ -38,5 +38,6 @@ fi
 echo "== Python tests (pytest)"
 # The package under test is the installed one (python/ is not on sys.path), and so is the
 # graphfn-run command the saved-model tests run.
-# conformance: the seed documents' cells; notebooks: the tutorials run top to bottom
-"$PYTHON" -m pytest -q tests/python tests/conformance tests/notebooks
+# conformance: the seed documents' cells; notebooks: the tutorials run top to bottom.
+# -n auto (pytest-xdist): one worker per core; the tests do not depend on each other's order.
+"$PYTHON" -m pytest -q -n auto tests/python tests/conformance tests/notebooks
