@@ -56,7 +56,7 @@ void bind_graph(py::module_& m) {
       .def("add_placeholder", [](const std::shared_ptr<Graph>& g, int dtype, py::handle shape, const std::string& name,
                                  py::handle handle_shape) {
         int id = 0;
-        throw_if_error(g->add_placeholder(static_cast<DType>(dtype), shape_from_py(shape), name, &id));
+        throw_if_error(g->add_placeholder(dtype_from_number(dtype), shape_from_py(shape), name, &id));
         if (!handle_shape.is_none()) g->mutable_node(id).attrs.set("_handle_shape", shape_from_py(handle_shape));
         g->mutable_node(id).attrs.set("_user_specified_name", name);
         g->mutable_node(id).defined_at = capture_defined_at();
