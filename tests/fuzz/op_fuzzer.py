@@ -328,6 +328,7 @@ def main(argv):
         import atheris
         resources = make_resources()
         op_list = op_names()
+        atheris.instrument_all()  # coverage of graphfn's Python code (the extension's needs a libFuzzer build)
         atheris.Setup([argv[0]] + rest, lambda data: one_call(BytesChooser(data), resources, op_list))
         atheris.Fuzz()
         return
