@@ -28,3 +28,9 @@ def test_errors(args, message):
     with pytest.raises(tf.errors.InvalidArgumentError) as e:
         tf.math.cumsum(*args)
     assert str(e.value) == _PREFIX + message
+
+
+def test_integer_cumsum_and_cumprod_wrap_as_in_tf():
+    """Found by the op fuzzer under UBSan (signed overflow); values from TF 2.21."""
+    assert tf.math.cumsum(tf.constant([2147483647, 1])).numpy().tolist() == [2147483647, -2147483648]
+    assert tf.math.cumprod(tf.constant([65536, 65536])).numpy().tolist() == [65536, 0]

@@ -57,7 +57,7 @@ void bind_graph(py::module_& m) {
                                  py::handle handle_shape) {
         int id = 0;
         const Shape variable_shape = handle_shape.is_none() ? Shape() : shape_from_py(handle_shape);
-        throw_if_error(add_argument(*g, static_cast<DType>(dtype), shape_from_py(shape), name,
+        throw_if_error(add_argument(*g, dtype_from_number(dtype), shape_from_py(shape), name,
                                     handle_shape.is_none() ? nullptr : &variable_shape, capture_defined_at(), &id));
         return SymbolicTensor{g, Endpoint{id, 0}};
       }, py::arg("dtype"), py::arg("shape"), py::arg("name"), py::arg("handle_shape") = py::none())

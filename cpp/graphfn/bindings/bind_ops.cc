@@ -3,6 +3,8 @@
 #include <pybind11/stl.h>
 
 #include "graphfn/bindings/bind.h"
+#include "graphfn/bindings/convert.h"
+#include "graphfn/bindings/graph_context.h"
 #include "graphfn/bindings/op_call.h"
 #include "graphfn/bindings/operators.h"
 #include "graphfn/ir/op_def_text.h"
@@ -21,11 +23,18 @@ void bind_ops(py::module_& m) {
       .def("__repr__", [](const OpHandle& h) { return "<graphfn op " + h.op->name + ">"; });
 
   m.def("op", [](const std::string& op, py::object node_name, py::object string_op) {
-        OpHandle h{&find_op(op), node_name.is_none() ? op : node_name.cast<std::string>()};
+        // As TF: eager ops ignore `name=`; graph building takes a str or bytes.
+        auto text = [&](py::handle v) {
+          if (PyUnicode_Check(v.ptr()) || PyBytes_Check(v.ptr())) return py_string_bytes(v);
+          if (!current_graph()) return op;
+          throw py::type_error("expected string or bytes-like object, got '" +
+                               py::str(py::type::of(v).attr("__name__")).cast<std::string>() + "'");
+        };
+        OpHandle h{&find_op(op), node_name.is_none() ? op : text(node_name)};
         if (!string_op.is_none()) {
           // tf.add: Python operands take the dtype as a hint; strings run `string_op` (Add).
           h.hint_python_inputs = true;
-          h.string_op = &find_op(string_op.cast<std::string>());
+          h.string_op = &find_op(py_string_bytes(string_op));
         }
         return h;
       },

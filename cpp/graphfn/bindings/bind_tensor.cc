@@ -26,7 +26,7 @@ void bind_tensor(py::module_& m) {
   // Python values, tensors and objects with __tf_tensor__ (a Variable read while tracing gives a
   // graph tensor, which is returned as it is, dtype-checked).
   m.def("to_tensor", [](py::handle value, int dtype, bool allow_cast) -> py::object {
-        const DType want = static_cast<DType>(dtype);
+        const DType want = dtype_from_number(dtype);
         py::object converted = as_tensor_input(value);
         if (const SymbolicTensor* t = symbolic_tensor_ptr(converted)) {
           const DType have = t->graph->dtype(t->endpoint);

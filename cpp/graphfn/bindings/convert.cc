@@ -1,12 +1,48 @@
 #include "graphfn/bindings/convert.h"
 
 #include "graphfn/bindings/convert_sequence.h"
+#include "graphfn/core/tf_types.h"
 
 #include <cstring>
 #include <limits>
 #include <string>
 
 namespace graphfn {
+
+DType dtype_from_number(int64_t number) {
+  if (number == 0) return DType::kInvalid;
+  const DType dt = number > 0 && number < kNumTfDataTypes ? tf_type_to_dtype(static_cast<int>(number)) : DType::kInvalid;
+  if (dt == DType::kInvalid) throw py::value_error("graphfn has no dtype with DataType number " + std::to_string(number));
+  return dt;
+}
+
+std::string py_display(py::handle value) {
+  py::object text = py::reinterpret_steal<py::object>(PyObject_Str(value.ptr()));
+  py::object utf8 = text ? py::reinterpret_steal<py::object>(
+                               PyUnicode_AsEncodedString(text.ptr(), "utf-8", "backslashreplace"))
+                         : py::object();
+  if (!utf8) {
+    PyErr_Clear();
+    return "<unprintable>";
+  }
+  return std::string(PyBytes_AS_STRING(utf8.ptr()), PyBytes_GET_SIZE(utf8.ptr()));
+}
+
+std::string py_string_bytes(py::handle item) {
+  if (PyBytes_Check(item.ptr())) return std::string(PyBytes_AS_STRING(item.ptr()), PyBytes_GET_SIZE(item.ptr()));
+  if (PyUnicode_Check(item.ptr())) {
+    Py_ssize_t size = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(item.ptr(), &size);
+    if (!utf8) {
+      // A str that is not valid Unicode (a lone surrogate): TF's ValueError.
+      PyErr_Clear();
+      throw py::value_error("Error converting unicode string while converting Python sequence to Tensor.");
+    }
+    return std::string(utf8, size);
+  }
+  throw py::type_error("Cannot convert " + py::repr(item).cast<std::string>() + " to a string tensor element");
+}
+
 namespace {
 
 py::object numpy_module() {
@@ -29,7 +65,7 @@ bool fits(long long v) {
 Tensor from_py_int(py::handle value, DType want) {
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
-  if (overflow) throw py::value_error("Can't convert Python int " + py::str(value).cast<std::string>() + " to a tensor: out of range of int64");
+  if (overflow) throw py::value_error("Can't convert Python int " + py_display(value) + " to a tensor: out of range of int64");
   if (want == DType::kInvalid) want = fits<int32_t>(v) ? DType::kInt32 : DType::kInt64;
   Tensor t(want, Shape());
   bool ok = true;
@@ -54,12 +90,6 @@ Tensor from_py_float(py::handle value, DType want) {
   if (want == DType::kInvalid || want == DType::kFloat32) return Tensor::scalar(static_cast<float>(v));
   if (want == DType::kFloat64) return Tensor::scalar(v);
   cannot_convert(value, want);
-}
-
-std::string py_string_bytes(py::handle item) {
-  if (PyBytes_Check(item.ptr())) return item.cast<std::string>();
-  if (PyUnicode_Check(item.ptr())) return item.cast<std::string>();  // UTF-8
-  throw py::type_error("Cannot convert " + py::repr(item).cast<std::string>() + " to a string tensor element");
 }
 
 Shape shape_of(const py::array& arr) {

@@ -15,6 +15,10 @@ namespace py = pybind11;
 // lets NumPy arrays, lists and floats be cast. Raises TypeError/ValueError on failure.
 Tensor to_tensor(py::handle value, DType want, bool allow_cast = false);
 
+// A Python str (as UTF-8) or bytes as bytes. A str that is not valid Unicode (a lone surrogate)
+// raises TF's ValueError; anything else, TypeError.
+std::string py_string_bytes(py::handle item);
+
 // The Tensor inside a graphfn EagerTensor, or null for anything else. A type-pointer compare
 // and a field read: this runs for every input of every eager op.
 const Tensor* eager_tensor_ptr(py::handle value);
@@ -24,6 +28,13 @@ void set_eager_tensor_type(py::handle type);
 
 // Zero-copy, read-only NumPy view of a tensor (a NumPy scalar for rank 0, like TF's _numpy()).
 py::object to_numpy(const Tensor& t);
+
+// str(value) as UTF-8, for messages: never fails (text that is not valid Unicode shows escaped).
+std::string py_display(py::handle value);
+
+// The graphfn dtype for a DataType number from Python (0: none, kInvalid); ValueError for a
+// number graphfn has no dtype for, so no out-of-range DType reaches a table.
+DType dtype_from_number(int64_t number);
 
 // DType <-> NumPy dtype.
 py::dtype numpy_dtype(DType dt);

@@ -3,13 +3,16 @@
 #include <pybind11/stl.h>
 
 #include <cctype>
+#include <climits>
 #include <string>
 
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/defined_at.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
+#include "graphfn/core/tf_types.h"
 #include "graphfn/ir/op_registry.h"
+#include "graphfn/ir/op_validation.h"
 #include "graphfn/kernels/eager.h"
 #include "graphfn/autodiff/tape.h"
 #include "graphfn/tracing/capture.h"
@@ -18,37 +21,112 @@
 namespace graphfn {
 namespace {
 
-DType dtype_from_py(py::handle v) {
-  if (py::hasattr(v, "as_datatype_enum")) return static_cast<DType>(v.attr("as_datatype_enum").cast<int>());
-  if (PyLong_Check(v.ptr())) return static_cast<DType>(v.cast<int>());
-  throw py::type_error("Expected a DType, got " + py::repr(v).cast<std::string>());
+std::string python_op_name(const std::string& name);
+
+// TF's op wrappers' TypeError for an attr value of the wrong kind.
+[[noreturn]] void wrong_attr_kind(const char* kind, const AttrDef& def, py::handle v) {
+  throw py::type_error(std::string("Expected ") + kind + " for argument '" + def.name + "' not " +
+                       py::repr(v).cast<std::string>() + ".");
 }
 
-AttrValue attr_from_py(const AttrDef& def, py::handle v) {
+// A DataType number checked against the dtypes graphfn has (ir/op_validation.h): kernel tables
+// are indexed by it. TF's eager runtime rejects a number naming no DataType with an
+// InvalidArgumentError, its graph building with a TypeError.
+DType dtype_from_py(const OpDef& op, const AttrDef& def, py::handle v) {
+  py::object number = py::reinterpret_borrow<py::object>(v);
+  if (py::hasattr(v, "as_datatype_enum")) number = v.attr("as_datatype_enum");
+  if (!PyLong_Check(number.ptr())) wrong_attr_kind("DataType", def, v);
+  int overflow = 0;
+  long long code = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
+  if (overflow) code = overflow > 0 ? LLONG_MAX : LLONG_MIN;
+  DType dt = DType::kInvalid;
+  const Status s = dtype_from_code(op, def.name, code, &dt);
+  if (s.ok()) return dt;
+  if (current_graph() && (code <= 0 || code >= kNumTfDataTypes)) wrong_attr_kind("DataType", def, v);
+  throw_if_error(with_op_suffix(s, op));
+  return dt;
+}
+
+// TF's int attrs take what int() takes, except strings.
+int64_t int_from_py(const AttrDef& def, py::handle v) {
+  if (PyUnicode_Check(v.ptr()) || PyBytes_Check(v.ptr())) wrong_attr_kind("int", def, v);
+  PyObject* number = PyNumber_Long(v.ptr());
+  if (!number) {
+    PyErr_Clear();
+    wrong_attr_kind("int", def, v);
+  }
+  int overflow = 0;
+  const long long value = PyLong_AsLongLongAndOverflow(number, &overflow);
+  Py_DECREF(number);
+  // TF's eager runtime raises OverflowError, its graph building ValueError.
+  if (overflow && !current_graph()) {
+    PyErr_SetString(PyExc_OverflowError, "int too big to convert");
+    throw py::error_already_set();
+  }
+  if (overflow) throw py::value_error("Value out of range: " + py_display(v));
+  return value;
+}
+
+AttrValue attr_from_py(const OpDef& op, const AttrDef& def, py::handle v) {
   const std::string& kind = def.kind;
-  if (kind == "type") return dtype_from_py(v);
-  if (kind == "bool") return v.cast<bool>();
-  if (kind == "int") return v.cast<int64_t>();
-  if (kind == "float") return v.cast<double>();
-  if (kind == "string") return v.cast<std::string>();
-  if (kind == "list(int)") return v.cast<std::vector<int64_t>>();
+  if (kind == "type") return dtype_from_py(op, def, v);
+  if (kind == "bool") {
+    if (!PyBool_Check(v.ptr())) wrong_attr_kind("bool", def, v);
+    return v.ptr() == Py_True;
+  }
+  if (kind == "int") return int_from_py(def, v);
+  if (kind == "float") {
+    const bool real = PyFloat_Check(v.ptr()) || PyLong_Check(v.ptr()) ||
+                      (!PyUnicode_Check(v.ptr()) && !PyBytes_Check(v.ptr()) && PyObject_HasAttrString(v.ptr(), "__float__"));
+    if (!real) wrong_attr_kind("float", def, v);
+    const double value = PyFloat_AsDouble(v.ptr());
+    if (value == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear();
+      wrong_attr_kind("float", def, v);
+    }
+    return value;
+  }
+  if (kind == "string") {
+    if (!PyUnicode_Check(v.ptr()) && !PyBytes_Check(v.ptr())) wrong_attr_kind("string", def, v);
+    return py_string_bytes(v);
+  }
+  if (kind == "list(int)" || kind == "list(type)") {
+    if (!PyList_Check(v.ptr()) && !PyTuple_Check(v.ptr())) {
+      throw py::type_error("Expected list for '" + def.name + "' argument to '" + python_op_name(op.name) +
+                           "' Op, not " + py::repr(v).cast<std::string>() + ".");
+    }
+    std::vector<int64_t> values;
+    std::vector<DType> dtypes;
+    for (auto item : py::reinterpret_borrow<py::sequence>(v)) {
+      if (kind == "list(int)") values.push_back(int_from_py(def, item));
+      if (kind == "list(type)") dtypes.push_back(dtype_from_py(op, def, item));
+    }
+    if (kind == "list(type)") return dtypes;
+    return values;
+  }
   if (kind == "tensor") return to_tensor(v, DType::kInvalid);
   if (kind == "shape") {
     std::vector<int64_t> dims;
-    for (auto d : v) dims.push_back(d.is_none() ? Shape::kUnknownDim : d.cast<int64_t>());
+    const bool sequence = PyList_Check(v.ptr()) || PyTuple_Check(v.ptr()) || py::hasattr(v, "as_list");
+    if (!sequence) {
+      throw py::type_error("Error converting shape to a TensorShape: Failed to convert " +
+                           py::repr(v).cast<std::string>() + " to a shape.");
+    }
+    py::object items = py::hasattr(v, "as_list") ? v.attr("as_list")() : py::reinterpret_borrow<py::object>(v);
+    for (auto d : items) dims.push_back(d.is_none() ? Shape::kUnknownDim : int_from_py(def, d));
     return Shape(std::move(dims));
   }
-  throw py::type_error("unsupported attr kind " + kind);
+  throw py::type_error(op.name + ": attr '" + def.name + "' of kind " + kind + " cannot be given from Python");
 }
 
 AttrMap attrs_from_kwargs(const OpDef& op, py::handle kwargs) {
   AttrMap attrs;
   for (auto item : py::reinterpret_borrow<py::dict>(kwargs)) {
-    const std::string name = item.first.cast<std::string>();
+    const std::string name = py_string_bytes(item.first);
     const AttrDef* def = op.find_attr(name);
     if (!def) throw py::type_error(op.name + " got an unexpected attr '" + name + "'");
     if (item.second.is_none()) continue;
-    attrs.set(name, attr_from_py(*def, item.second));
+    attrs.set(name, attr_from_py(op, *def, item.second));
   }
   return attrs;
 }
@@ -374,7 +452,7 @@ DType tensor_dtype(py::handle v) {
 std::string expected_dtype_text(py::handle value, DType want) {
   py::handle bad = first_unconvertible(value, want);
   if (!bad) bad = value;
-  return "Expected " + std::string(dtype_name(want)) + ", but got " + py::str(bad).cast<std::string>() + " of type '" +
+  return "Expected " + std::string(dtype_name(want)) + ", but got " + py_display(bad) + " of type '" +
          py::str(py::type::of(bad).attr("__name__")).cast<std::string>() + "'.";
 }
 

@@ -1,23 +1,20 @@
-// Checking a node's attrs against its OpDef when they come from outside the tracer (a saved
-// graph): every attr is declared by the op and holds its declared kind, required attrs are
-// present, defaults are filled in (TF's AddDefaultsToNodeDef), and list attrs that describe the
-// inputs ("N" of "values: N * T", "T" of "inputs: T" with "T: list(type)") agree with them (or
-// are filled in from them); output counts stay within bounds. Attrs whose names start with
-// "_" are graphfn's own annotations and pass unchecked.
+// Completing and checking a node's attrs when they come from outside the tracer (a saved graph):
+// list attrs that describe the inputs ("N" of "values: N * T", "T" of "inputs: T" with
+// "T: list(type)") and defaults are filled in (TF's AddDefaultsToNodeDef), then the node is
+// checked by validate_op_call (ir/op_validation.h), as every op call is.
 #pragma once
 #include "graphfn/core/attr_value.h"
 #include "graphfn/ir/op_def.h"
+#include "graphfn/ir/op_validation.h"
 
 namespace graphfn {
-
-// Most outputs one node may declare through a number attr (Unpack's "num", ...).
-constexpr int64_t kMaxListOutputs = int64_t(1) << 16;
 
 // The kind an attr value holds, in OpDef syntax: "int", "list(type)", "func", ...; "" if none.
 const char* attr_kind(const AttrValue& value);
 
-// Validates `attrs` for a node of `op` with inputs of `input_dtypes`; fills in defaulted attrs
-// (type attrs are left to type resolution, which infers them from the inputs).
+// Fills in the attrs of a node of `op` with inputs of `input_dtypes` that the inputs or defaults
+// decide (type attrs are left to type resolution, which infers them from the inputs), then
+// validates the node.
 Status check_node_attrs(const OpDef& op, const std::vector<DType>& input_dtypes, AttrMap* attrs);
 
 }  // namespace graphfn

@@ -8,6 +8,7 @@
 
 #include "graphfn/ir/node_summary.h"
 #include "graphfn/ir/op_registry.h"
+#include "graphfn/ir/op_validation.h"
 #include "graphfn/ir/shape_inference.h"
 #include "graphfn/ir/shape_value.h"
 #include "graphfn/ir/type_check.h"
@@ -162,7 +163,6 @@ Status Graph::add_node(const OpDef& op, const std::string& name, const std::vect
                        AttrMap attrs, int* id, bool name_reserved, Failure* failure) {
   if (failure) *failure = Failure::kOther;
   const int n = static_cast<int>(inputs.size());
-  GRAPHFN_RETURN_IF_ERROR(check_input_count(op, n));
   std::vector<DType> dtypes(n);
   std::vector<InputInfo> infos(n);
   for (int i = 0; i < n; ++i) {
@@ -177,6 +177,16 @@ Status Graph::add_node(const OpDef& op, const std::string& name, const std::vect
     infos[i] = InputInfo{dtypes[i], &src.output_shapes[e.index], src.const_value(),
                          handle_shape && std::holds_alternative<Shape>(*handle_shape)
                              ? &std::get<Shape>(*handle_shape) : nullptr};
+  }
+  std::string invalid_text;
+  Status valid = validate_op_call(op, dtypes.data(), n, attrs, failure ? &invalid_text : nullptr);
+  if (!valid.ok()) {
+    // TF's graph building raises what its op wrappers check (list lengths, minimums) as ValueError.
+    if (failure && !invalid_text.empty()) {
+      *failure = Failure::kShapeFunction;
+      return Status(valid.code(), invalid_text);
+    }
+    return valid;
   }
   DType type_attrs[kMaxTypeAttrs];
   std::string type_text;
@@ -224,6 +234,13 @@ Status Graph::add_node(const OpDef& op, const std::string& name, const std::vect
     }
   } else {
     unknown_outputs(op, attrs, type_attrs, &outputs);
+  }
+  // Every output a caller can take must exist: a shape function that made fewer or more than the
+  // signature declares would leave symbolic tensors pointing at nothing.
+  const int declared_outputs = expected_num_outputs(op, attrs);
+  if (declared_outputs >= 0 && declared_outputs != static_cast<int>(outputs.dtypes.size())) {
+    return errors::InvalidArgument(op.name, " node '", name, "' has ", outputs.dtypes.size(),
+                                   " outputs but its signature declares ", declared_outputs);
   }
 
   auto node = std::make_shared<Node>();

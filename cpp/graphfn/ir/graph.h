@@ -56,7 +56,9 @@ class Graph {
   // the op's shape function (which validates and infers output dtypes/shapes).
   // With `name_reserved`, `name` came from unique_name() and is used as it is.
   // With `failure`, a failed node says why: TF raises an input dtype mismatch as TypeError and a
-  // shape function's error as ValueError (whose message then describes the node, as TF's).
+  // shape function's error as ValueError (whose message then describes the node, as TF's);
+  // kShapeFunction also stands for what TF's op wrappers reject as ValueError (list lengths and
+  // attrs under their minimums, found by validate_op_call in ir/op_validation.h).
   enum class Failure { kOther, kInputType, kShapeFunction };
   Status add_node(const OpDef& op, const std::string& name, const std::vector<Endpoint>& inputs,
                   AttrMap attrs, int* id, bool name_reserved = false, Failure* failure = nullptr);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "graphfn/ir/op_registry.h"
+#include "graphfn/ir/op_validation.h"
 #include "graphfn/ir/shape_inference.h"
 #include "graphfn/kernels/kernel_context.h"
 
@@ -55,7 +56,9 @@ Status kernel_not_found(const OpDef& op, const DType* type_attrs) {
 
 Status find_kernel(const OpDef& op, const DType* type_attrs, KernelFn* kernel) {
   const DType kernel_dtype = op.kernel_type_index < 0 ? DType::kInvalid : type_attrs[op.kernel_type_index];
-  *kernel = op.kernels[static_cast<int>(kernel_dtype)];
+  // validate_op_call keeps type attrs within the table; a caller that skipped it gets an error.
+  const int index = static_cast<int>(kernel_dtype);
+  *kernel = index < kNumDTypes ? op.kernels[index] : nullptr;
   return *kernel ? Status::OK() : kernel_not_found(op, type_attrs);
 }
 
@@ -109,7 +112,6 @@ Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs,
 
 Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
                      std::vector<Tensor>* outputs) {
-  GRAPHFN_RETURN_IF_ERROR(with_op_suffix(check_input_count(op, num_inputs), op));
   constexpr int kInline = 16;
   DType inline_dtypes[kInline];
   const Tensor* inline_ptrs[kInline];
@@ -127,6 +129,7 @@ Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, cons
     dtypes[i] = inputs[i].dtype();
     ptrs[i] = &inputs[i];
   }
+  GRAPHFN_RETURN_IF_ERROR(with_op_suffix(validate_op_call(op, dtypes, num_inputs, attrs), op));
   // TF's order: attr values are validated, then the kernel is looked up, then the inputs are
   // checked against the kernel's signature, and only then does the kernel validate shapes.
   DType type_attrs[kMaxTypeAttrs];

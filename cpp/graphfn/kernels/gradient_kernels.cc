@@ -50,6 +50,7 @@ Status broadcast_to_kernel(KernelContext& c) {
 template <typename T>
 struct StridedSliceGradKernel {
   static Status compute(KernelContext& c) {
+    GRAPHFN_RETURN_IF_ERROR(check_slice_spec_shapes(c.input(1).shape(), c.input(2).shape(), c.input(3).shape()));
     std::vector<int64_t> begin, end, strides;
     GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &begin));
     GRAPHFN_RETURN_IF_ERROR(int_values(c.input(2), &end));

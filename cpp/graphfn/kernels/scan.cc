@@ -1,6 +1,7 @@
 // Kernels of ops/scan_ops.cc: one loop over (outer, inner) lines along the axis, forwards or
 // backwards, the running value written before (exclusive) or after (inclusive) each element.
 #include "graphfn/kernels/array_util.h"
+#include "graphfn/kernels/functors.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/ops/array_shape_util.h"
 
@@ -11,13 +12,13 @@ struct SumOp {
   template <typename T>
   static T identity() { return T(0); }
   template <typename T>
-  static T apply(T a, T b) { return static_cast<T>(a + b); }
+  static T apply(T a, T b) { return functors::wrap_add(a, b); }  // integers wrap, as in TF
 };
 struct ProdOp {
   template <typename T>
   static T identity() { return T(1); }
   template <typename T>
-  static T apply(T a, T b) { return static_cast<T>(a * b); }
+  static T apply(T a, T b) { return functors::wrap_mul(a, b); }
 };
 
 template <typename Op>

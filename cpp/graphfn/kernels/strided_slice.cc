@@ -24,6 +24,7 @@ void copy_box(KernelContext& c, const std::vector<int64_t>& begin, const std::ve
 }
 
 Status strided_slice_kernel(KernelContext& c) {
+  GRAPHFN_RETURN_IF_ERROR(check_slice_spec_shapes(c.input(1).shape(), c.input(2).shape(), c.input(3).shape()));
   std::vector<int64_t> begin, end, strides;
   GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &begin));
   GRAPHFN_RETURN_IF_ERROR(int_values(c.input(2), &end));

@@ -436,9 +436,9 @@ void register_array_ops(OpRegistry& reg) {
       .attr("Tdim: {int32, int64} = DT_INT32").shape_fn(expand_dims_shape, true);
   reg.op("Squeeze").input("input: T").output("output: T").attr("T: type")
       .attr("squeeze_dims: list(int) = []").shape_fn(squeeze_shape, true);
-  reg.op("ConcatV2").input("values: N * T").input("axis: Tidx").output("output: T").attr("T: type")
+  reg.op("ConcatV2").input("values: N * T").input("axis: Tidx").output("output: T").attr("N: int >= 2").attr("T: type")
       .attr("Tidx: {int32, int64} = DT_INT32").shape_fn(concat_shape, true);
-  reg.op("Pack").input("values: N * T").output("output: T").attr("T: type").attr("axis: int = 0")
+  reg.op("Pack").input("values: N * T").output("output: T").attr("N: int >= 1").attr("T: type").attr("axis: int = 0")
       .shape_fn(pack_shape, true);
   reg.op("Unpack").input("value: T").output("output: num * T").attr("num: int >= 0").attr("T: type")
       .attr("axis: int = 0").shape_fn(unpack_shape, true);

@@ -50,7 +50,7 @@ void register_control_flow_ops(OpRegistry& reg) {
   for (const char* name : {"Case", "StatelessCase"}) {
     auto def = reg.op(name);
     def.input("branch_index: int32").input("input: Tin").output("output: Tout")
-        .attr("Tin: list(type)").attr("Tout: list(type)").attr("branches: list(func)")
+        .attr("Tin: list(type)").attr("Tout: list(type)").attr("branches: list(func) >= 1")
         .attr("output_shapes: list(shape) = []")
         .control_flow(OpDef::ControlFlow::kCase).shape_fn(if_shape, true);
     if (std::string(name) == "Case") def.stateful();

@@ -71,7 +71,9 @@ Status strided_slice_grad_shape(InferenceContext& c) {
   Shape input(dims);
   int64_t num_elements = 0;
   GRAPHFN_RETURN_IF_ERROR(checked_num_elements(input, &num_elements));
-  if (begin_t && end_t && strides_t) {
+  // As TF, a malformed spec is left to the kernel (an InvalidArgumentError when the node runs).
+  const bool spec_ok = check_slice_spec_shapes(c.input_shape(1), c.input_shape(2), c.input_shape(3)).ok();
+  if (begin_t && end_t && strides_t && spec_ok) {
     std::vector<int64_t> begin, end, strides;
     GRAPHFN_RETURN_IF_ERROR(int_values(*begin_t, &begin));
     GRAPHFN_RETURN_IF_ERROR(int_values(*end_t, &end));
@@ -174,7 +176,7 @@ Status concat_offset_shape(InferenceContext& c) {
 
 void register_gradient_ops(OpRegistry& reg) {
   // Resources: TensorLists (TF's variant lists), summed element by element (their gradients).
-  reg.op("AddN").input("inputs: N * T").output("sum: T").attr("N: int").attr("T: {numbertype, resource}").commutative()
+  reg.op("AddN").input("inputs: N * T").output("sum: T").attr("N: int >= 1").attr("T: {numbertype, resource}").commutative()
       .shape_fn(add_n_shape, true);
   reg.op("ReluGrad").input("gradients: T").input("features: T").output("backprops: T").attr("T: {realnumbertype}")
       .shape_fn(relu_grad_shape, true);

@@ -27,7 +27,7 @@ Status assert_shape(InferenceContext& c) {
 }  // namespace
 
 void register_logging_ops(OpRegistry& reg) {
-  reg.op("Assert").input("condition: bool").input("data: T").attr("T: list(type)").attr("summarize: int = 3")
+  reg.op("Assert").input("condition: bool").input("data: T").attr("T: list(type) >= 1").attr("summarize: int = 3")
       .stateful().shape_fn(assert_shape, true);
   reg.op("StringFormat").input("inputs: T").output("output: string").attr("T: list(type)")
       .attr("template: string = %s").attr("placeholder: string = %s").attr("summarize: int = 3")

@@ -9,14 +9,7 @@ namespace {
 // Graph building: unknown `strides` or input rank leave the output shape unknown (as in TF); unknown
 // `begin`/`end` only make the dims they bound unknown.
 Status strided_slice_shape(InferenceContext& c) {
-  const Shape& b = c.input_shape(1);
-  const Shape& e = c.input_shape(2);
-  const Shape& s = c.input_shape(3);
-  Shape spec;
-  if (!merge_shapes(b, e, &spec) || !merge_shapes(spec, s, &spec) || (spec.known_rank() && spec.rank() != 1)) {
-    return errors::InvalidArgument("Expected begin, end, and strides to be 1D equal size tensors, but got shapes ",
-                                   b, ", ", e, ", and ", s, " instead.");
-  }
+  GRAPHFN_RETURN_IF_ERROR(check_slice_spec_shapes(c.input_shape(1), c.input_shape(2), c.input_shape(3)));
   const Tensor* strides_t = c.input_value(3);
   if (!strides_t || !c.input_shape(0).known_rank()) {
     c.set_output(0, c.input_dtype(0), Shape::unknown_rank());

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "graphfn/ops/array_shape_util.h"
+
 namespace graphfn {
 namespace {
 
@@ -25,9 +27,22 @@ int64_t clamp_index(int64_t x, int64_t dim, bool positive_stride) {
 
 }  // namespace
 
+Status check_slice_spec_shapes(const Shape& begin, const Shape& end, const Shape& strides) {
+  Shape spec;
+  if (!merge_shapes(begin, end, &spec) || !merge_shapes(spec, strides, &spec) || (spec.known_rank() && spec.rank() != 1)) {
+    return errors::InvalidArgument("Expected begin, end, and strides to be 1D equal size tensors, but got shapes ",
+                                   begin, ", ", end, ", and ", strides, " instead.");
+  }
+  return Status::OK();
+}
+
 Status compute_strided_slice(const Shape& input, const std::vector<int64_t>* begin,
                              const std::vector<int64_t>* end, const std::vector<int64_t>& strides,
                              const StridedSliceMasks& masks, StridedSliceResult* out) {
+  // Callers check the tensors' shapes first (check_slice_spec_shapes); this guards the indexing.
+  if ((begin && begin->size() != strides.size()) || (end && end->size() != strides.size())) {
+    return errors::InvalidArgument("Expected begin, end, and strides to be 1D equal size tensors");
+  }
   const uint64_t ellipsis = static_cast<uint64_t>(masks.ellipsis);
   if (ellipsis & (ellipsis - 1)) return errors::InvalidArgument("Multiple ellipses in slice spec not allowed");
   const int sparse_n = static_cast<int>(strides.size());

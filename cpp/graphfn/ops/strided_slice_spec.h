@@ -24,6 +24,10 @@ struct StridedSliceResult {
   bool is_identity = true;  // reads the whole input in order
 };
 
+// TF's check of a spec's tensors: begin, end and strides are vectors of one length (unknown dims
+// and ranks pass while graph building).
+Status check_slice_spec_shapes(const Shape& begin, const Shape& end, const Shape& strides);
+
 // `input` must have a known rank. While graph building its dims may be unknown, and so may `begin`
 // and `end` (null; `strides` gives the spec's length): output dims that depend on unknowns are
 // unknown, and only output_shape is meaningful.

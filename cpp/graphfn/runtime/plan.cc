@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "graphfn/core/tensor_list.h"
+#include "graphfn/ir/op_validation.h"
 #include "graphfn/kernels/deferred_output.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/eager.h"
@@ -119,6 +120,11 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
       ref[first_slot[i]] = ref_of(node.inputs[0]);  // nothing to run: readers read the input
       continue;
     }
+    // Graphs reach plans from tracing, files and passes: the one op-call check comes first.
+    std::vector<DType> input_dtypes;
+    for (const Endpoint& in : node.inputs) input_dtypes.push_back(graph.dtype(in));
+    GRAPHFN_RETURN_IF_ERROR(validate_op_call(*node.op, input_dtypes.data(), static_cast<int>(input_dtypes.size()),
+                                             node.attrs));
     Step step;
     step.op = node.op;
     step.node_name = node.name;

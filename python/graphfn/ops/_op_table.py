@@ -30,12 +30,24 @@ _named_handles = {}
 
 def node(op_type, name=None):
     """The handle that adds `op_type` nodes named `name` (else after the op) while tracing."""
+    if name is not None and not isinstance(name, str):
+        name = _node_name(name)
     if name is None or name == op_type:
         return getattr(ops, op_type)
     handle = _named_handles.get((op_type, name))
     if handle is None:
         handle = _named_handles[op_type, name] = ops.named(op_type, name)
     return handle
+
+
+def _node_name(name):
+    """A `name=` that is not a str: as TF, eager ops ignore it, bytes are decoded, and graph
+    building wants a string (TF's TypeError from matching it against the op-name pattern)."""
+    if isinstance(name, bytes):
+        return name.decode("utf-8", "replace")
+    if _core.current_graph() is None:
+        return None
+    raise TypeError("expected string or bytes-like object, got '%s'" % type(name).__name__)
 
 
 def graph_constant(t, name=None, default_name="Const"):
