@@ -40,4 +40,6 @@ echo "== Python tests (pytest)"
 # graphfn-run command the saved-model tests run.
 # conformance: the seed documents' cells; notebooks: the tutorials run top to bottom.
 # -n auto (pytest-xdist): one worker per core; the tests do not depend on each other's order.
-"$PYTHON" -m pytest -q -n auto tests/python tests/conformance tests/notebooks
+# -p no:benchmark: pytest-benchmark, where installed, turns xdist's presence into a warning,
+# which this suite treats as an error.
+"$PYTHON" -m pytest -q -n auto -p no:benchmark tests/python tests/conformance tests/notebooks

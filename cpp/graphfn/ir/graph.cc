@@ -93,17 +93,6 @@ bool shape_fn_applies(const OpDef& op, const std::vector<InputInfo>& infos) {
   return true;
 }
 
-// A list output's length attr within TF's bound (int32), checked before a shape function
-// loops over it: tf.unstack(x, num=10**12) on an unknown shape fails at once, as in TF.
-Status check_output_counts(const OpDef& op, const AttrMap& attrs) {
-  for (const ArgDef& arg : op.outputs) {
-    if (arg.number_attr.empty()) continue;
-    const int64_t count = attrs.get_int(arg.number_attr, 0);
-    if (count > INT32_MAX) return errors::InvalidArgument("Number of outputs is too big: ", count);
-  }
-  return Status::OK();
-}
-
 // Outputs of known dtype and unknown shape, for when the shape function cannot run.
 void unknown_outputs(const OpDef& op, const AttrMap& attrs, const DType* type_attrs, InferenceOutputs* out) {
   for (const ArgDef& arg : op.outputs) {
@@ -197,11 +186,6 @@ Status Graph::add_node(const OpDef& op, const std::string& name, const std::vect
       return Status(typed.code(), type_text);
     }
     return typed;
-  }
-  Status counted = check_output_counts(op, attrs);
-  if (!counted.ok()) {
-    if (failure) *failure = Failure::kShapeFunction;  // TF's graph building: a ValueError
-    return counted;
   }
   std::vector<Tensor> derived_values;
   std::vector<Shape> derived_shapes;

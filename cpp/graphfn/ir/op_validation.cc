@@ -150,7 +150,12 @@ Status validate_op_call(const OpDef& op, const DType* input_dtypes, int num_inpu
     const AttrValue* value = attrs.find(arg.number_attr);
     if (!value) return errors::InvalidArgument(op.name, " needs attr '", arg.number_attr, "'");
     const int64_t* n = std::get_if<int64_t>(value);
-    if (!n || *n < 0 || *n > kMaxListOutputs) {
+    if (n && *n > kMaxListOutputs) {
+      const std::string text = "Number of outputs is too big: " + std::to_string(*n);  // TF's words
+      if (graph_text) *graph_text = text;
+      return errors::InvalidArgument(text);
+    }
+    if (!n || *n < 0) {
       return errors::InvalidArgument("attr '", arg.number_attr, "' of ", op.name, " is ", n ? *n : -1, ", outside [0, ",
                                      kMaxListOutputs, "]");
     }

@@ -14,6 +14,7 @@
 //  - While/StatelessWhile carry at least one loop variable.
 // Type attrs are then resolved from the inputs by resolve_type_attrs (ir/type_check.h).
 #pragma once
+#include <cstdint>
 #include <string>
 
 #include "graphfn/core/attr_value.h"
@@ -21,8 +22,10 @@
 
 namespace graphfn {
 
-// Most outputs one node may declare through a number attr (Unpack's "num", ...).
-constexpr int64_t kMaxListOutputs = int64_t(1) << 16;
+// Most outputs one node may declare through a number attr (Unpack's "num", ...): TF's bound,
+// checked before a shape function loops over them (tf.unstack(x, num=10**12) on an unknown
+// shape fails at once, as in TF).
+constexpr int64_t kMaxListOutputs = INT32_MAX;
 
 // Errors are InvalidArgument in the words of TF's eager runtime ("Value for attr 'N' of 1 must be
 // at least minimum 2\n\t; NodeDef: {{node ConcatOffset}}; Op<...>"). With `graph_text`, a problem

@@ -176,6 +176,20 @@ TEST_CASE("crafted: ops with the wrong arity") {
     CHECK(s.code() == Code::kInvalidArgument);
     CHECK(s.message().find("grad") != std::string::npos);
   }
+  SECTION("AddN with N=0") {  // the op declares N >= 1
+    add_node(f, raw_node("sum_none", "AddN", {}, {{"N", raw_int(0)}, {"T", raw_type(3)}}));
+    const Status s = load(raw);
+    INFO(s.to_string());
+    CHECK(s.code() == Code::kInvalidArgument);
+    CHECK(s.message().find("must be at least minimum 1") != std::string::npos);
+  }
+  SECTION("ConcatOffset with one shape") {  // the op declares N >= 2
+    add_node(f, raw_node("offsets", "ConcatOffset", {{axis, 0}, {shape, 0}}, {{"N", raw_int(1)}}));
+    const Status s = load(raw);
+    INFO(s.to_string());
+    CHECK(s.code() == Code::kInvalidArgument);
+    CHECK(s.message().find("must be at least minimum 2") != std::string::npos);
+  }
   SECTION("a binary op with one input") {
     f.nodes[node_index(f, "mul")].inputs.pop_back();
     const Status s = load(raw);
