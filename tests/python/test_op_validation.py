@@ -209,3 +209,20 @@ def test_graph_building_takes_str_and_bytes_names():
     assert traced(lambda: tf.add(1, 2, name=b"x"))().numpy() == 3
     with pytest.raises(TypeError, match=re.escape("expected string or bytes-like object, got 'int'")):
         traced(lambda: tf.add(1, 2, name=3))()
+
+
+# --- found by the op fuzzer under UBSan: integer overflow is never undefined behaviour ---
+
+def test_addn_of_int32_wraps_around():
+    # TF 2.21: tf.raw_ops.AddN(inputs=[[2**31-1, -2**31], [1, -1]]) -> [-2147483648, 2147483647]
+    out = op("AddN")([tf.constant([2**31 - 1, -2**31]), tf.constant([1, -1])])
+    assert out.numpy().tolist() == [-2147483648, 2147483647]
+
+
+def test_gather_axis_at_the_int64_limits_is_a_value_error_while_tracing():
+    # TF 2.21 raises ValueError ("Subshape start out of bounds: ...") for axis 2**63-1 while tracing.
+    for axis in (2**63 - 1, -2**63):
+        fn = tf.function(lambda x, axis=axis: op("GatherV2")(x, tf.constant([0]), tf.constant(axis, tf.int64)),
+                         input_signature=[tf.TensorSpec([None], tf.float32)], autograph=False)
+        with pytest.raises(ValueError):
+            fn.get_concrete_function()

@@ -2,6 +2,7 @@
 #include "graphfn/ir/shape_inference.h"
 #include "graphfn/kernels/array_util.h"
 #include "graphfn/kernels/broadcast.h"
+#include "graphfn/kernels/functors.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/ops/array_shape_util.h"
 #include "graphfn/ops/strided_slice_spec.h"
@@ -130,7 +131,7 @@ struct AddNKernel {
     std::copy(first, first + n, po);
     for (int k = 1; k < c.num_inputs; ++k) {
       const T* pk = c.input(k).data<T>();
-      for (int64_t i = 0; i < n; ++i) po[i] = static_cast<T>(po[i] + pk[i]);
+      for (int64_t i = 0; i < n; ++i) po[i] = functors::wrap_add(po[i], pk[i]);  // integers wrap, as in TF
     }
     return Status::OK();
   }

@@ -89,7 +89,9 @@ Status gather_shape(InferenceContext& c) {
   }
   int64_t axis = axis_t ? first_int(*axis_t) : 0;
   if (axis < -rank || axis >= rank) {
-    return errors::InvalidArgument("Shape must be at least rank ", axis < 0 ? -axis : axis + 1, " but is rank ", rank);
+    // The rank the axis needs, in unsigned arithmetic: axis may be INT64_MIN or INT64_MAX.
+    const uint64_t needed = axis < 0 ? 0 - static_cast<uint64_t>(axis) : static_cast<uint64_t>(axis) + 1;
+    return errors::InvalidArgument("Shape must be at least rank ", needed, " but is rank ", rank);
   }
   if (axis < 0) axis += rank;
   const int index_rank = indices.rank();
