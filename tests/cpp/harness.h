@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #endif
 
+#include <string>
 #include <vector>
 
 #include "graphfn/kernels/eager.h"
@@ -37,6 +38,10 @@ std::vector<T> values(const Tensor& t) {
   REQUIRE(t.dtype() == DTypeOf<T>::value);
   return std::vector<T>(t.data<T>(), t.data<T>() + t.num_elements());
 }
+
+// Whether an error's message contains `text`, and the message itself (for CHECK output).
+inline bool contains(const Status& s, const std::string& text) { return s.message().find(text) != std::string::npos; }
+inline std::string message(const Status& s) { return s.message(); }
 
 // Runs an op that must succeed and returns its outputs.
 inline std::vector<Tensor> run(const std::string& op, const std::vector<Tensor>& inputs,

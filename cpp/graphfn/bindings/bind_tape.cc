@@ -8,6 +8,7 @@
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
+#include "graphfn/bindings/interned.h"
 #include "graphfn/bindings/python_owner.h"
 #include "graphfn/bindings/variable_watch.h"
 #include "graphfn/core/resource.h"
@@ -99,8 +100,6 @@ py::object attribute(py::handle object, PyObject* name) {
   if (!value) throw py::error_already_set();
   return value;
 }
-
-PyObject* interned(const char* name) { return PyUnicode_InternFromString(name); }
 
 // Makes `tape` watch a graphfn.Variable: gradients flow to its handle, and watched_variables()
 // lists it once. An eager tape cannot watch a variable of a graph (a placeholder handle): skipped.

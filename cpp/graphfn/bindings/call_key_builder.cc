@@ -4,18 +4,13 @@
 #include <string_view>
 
 #include "graphfn/bindings/convert.h"
+#include "graphfn/bindings/interned.h"
 #include "graphfn/core/resource.h"
 
 namespace graphfn {
 namespace {
 
-constexpr int kMaxDepth = 64;
-
-PyObject* interned(const char* s) {
-  PyObject* p = PyUnicode_InternFromString(s);
-  if (!p) throw py::error_already_set();
-  return p;
-}
+constexpr int kMaxKeyDepth = 64;
 
 // A namedtuple's class: namedtuples of different classes never share a trace.
 class ClassKey : public OpaqueKey {
@@ -91,7 +86,7 @@ void CallKeyBuilder::clear() {
 bool CallKeyBuilder::add(PyObject* value) { return add_value(value, 0); }
 
 bool CallKeyBuilder::add_value(PyObject* v, int depth) {
-  if (depth > kMaxDepth) return false;
+  if (depth > kMaxKeyDepth) return false;
   if (const Tensor* t = eager_tensor_ptr(v)) {
     key_.add_tensor(t->dtype(), t->shape());
     feeds_.push_back(*t);

@@ -9,7 +9,7 @@ namespace graphfn {
 namespace {
 
 // Deeper nesting goes to NumPy, which has its own limit and error.
-constexpr size_t kMaxDepth = 32;
+constexpr size_t kMaxSequenceDepth = 32;
 
 // One walk over the nested sequence: its rectangular shape, its leaves, and which kinds of
 // Python number or string they are.
@@ -21,7 +21,7 @@ struct Scan {
 
 bool scan(PyObject* item, size_t depth, Scan& s) {
   if (PyList_Check(item) || PyTuple_Check(item)) {
-    if (depth >= kMaxDepth) return false;
+    if (depth >= kMaxSequenceDepth) return false;
     const Py_ssize_t n = PySequence_Fast_GET_SIZE(item);
     if (depth == s.dims.size()) {
       if (s.leaf_seen) return false;  // a sequence where a sibling had a number: ragged

@@ -13,8 +13,9 @@ Status element_shape_of(const Tensor& t, Shape* out);  // ops/list_ops.cc
 
 namespace {
 
-// The more specific of two compatible shapes, or an error naming both.
-Status merge_shapes(const Shape& a, const Shape& b, Shape* out) {
+// The more specific of two compatible element shapes, or an error naming both (unlike
+// ops/array_shape_util.h's merge_shapes, which only says whether they merge).
+Status merge_element_shapes(const Shape& a, const Shape& b, Shape* out) {
   if (!a.known_rank()) {
     *out = b;
     return Status::OK();
@@ -89,7 +90,7 @@ Status from_tensor_kernel(KernelContext& c) {
   element.remove_dim(0);
   Shape given;
   GRAPHFN_RETURN_IF_ERROR(element_shape_of(c.input(1), &given));
-  GRAPHFN_RETURN_IF_ERROR(merge_shapes(given, element, &list->element_shape));
+  GRAPHFN_RETURN_IF_ERROR(merge_element_shapes(given, element, &list->element_shape));
   const int64_t row = element.num_elements();
   for (int64_t i = 0; i < t.dim(0); ++i) {
     Tensor item(t.dtype(), element);
@@ -111,7 +112,7 @@ Status set_item_kernel(KernelContext& c) {
     return errors::InvalidArgument("Trying to modify element ", index, " in a list with ", size, " elements.");
   }
   Shape merged;
-  if (!merge_shapes(in.element_shape, item.shape(), &merged).ok()) {
+  if (!merge_element_shapes(in.element_shape, item.shape(), &merged).ok()) {
     return errors::InvalidArgument("Tried to set a tensor with incompatible shape at a list index. Item element shape: ",
                                    item.shape().to_string(), " list shape: ", in.element_shape.to_string());
   }
@@ -126,10 +127,10 @@ Status set_item_kernel(KernelContext& c) {
 Status element_shape(const TensorList& list, const Tensor& given_t, Shape* out) {
   Shape given;
   GRAPHFN_RETURN_IF_ERROR(element_shape_of(given_t, &given));
-  GRAPHFN_RETURN_IF_ERROR(merge_shapes(list.element_shape, given, out));
+  GRAPHFN_RETURN_IF_ERROR(merge_element_shapes(list.element_shape, given, out));
   for (size_t i = 0; i < list.items.size(); ++i) {
     const Tensor& item = list.items[i];
-    if (item.valid()) GRAPHFN_RETURN_IF_ERROR(merge_shapes(*out, item.shape(), out));
+    if (item.valid()) GRAPHFN_RETURN_IF_ERROR(merge_element_shapes(*out, item.shape(), out));
   }
   return Status::OK();
 }
@@ -243,7 +244,7 @@ Status add_n_kernel(KernelContext& c) {
 }
 
 // Identity of a list (a branch or loop body's output): forwards the handle.
-Status identity_kernel(KernelContext& c) {
+Status list_identity_kernel(KernelContext& c) {
   c.set_output(0, c.input(0));
   return Status::OK();
 }
@@ -251,7 +252,7 @@ Status identity_kernel(KernelContext& c) {
 }  // namespace
 
 void register_list_kernels(OpRegistry& reg) {
-  reg.set_kernel("Identity", DType::kResource, &identity_kernel);
+  reg.set_kernel("Identity", DType::kResource, &list_identity_kernel);
   for (int d = 0; d < kNumDTypes; ++d) {
     const DType dt = static_cast<DType>(d);
     if (!is_valid(dt)) continue;

@@ -15,15 +15,6 @@ Status size_incompatible(const Shape& a, const Shape& b) {
   return errors::InvalidArgument("Matrix size-incompatible: In[0]: ", a, ", In[1]: ", b);
 }
 
-// Sets output 0 after checking its size: empty operands can still describe a huge output.
-// (Unknown dims, while tracing, are checked when the kernel runs.)
-Status set_checked_output(InferenceContext& c, DType dt, Shape out) {
-  int64_t n = 0;
-  if (out.fully_defined()) GRAPHFN_RETURN_IF_ERROR(checked_num_elements(out, &n));
-  c.set_output(0, dt, std::move(out));
-  return Status::OK();
-}
-
 Status matmul_shape(InferenceContext& c) {
   const Shape& a = c.input_shape(0);
   const Shape& b = c.input_shape(1);
@@ -53,7 +44,7 @@ Status matmul_shape(InferenceContext& c) {
   if (inner_a != inner_b && inner_a != Shape::kUnknownDim && inner_b != Shape::kUnknownDim) {
     return size_incompatible(a, b);
   }
-  return set_checked_output(c, c.input_dtype(0), Shape{rows(a, ta), cols(b, tb)});
+  return shape_fns::set_checked_output(c, c.input_dtype(0), Shape{rows(a, ta), cols(b, tb)});
 }
 
 // BatchMatMulV3 has CPU kernels for (T, T) -> T and (u)int8 x (u)int8 -> int32 only. TF finds
@@ -91,7 +82,7 @@ Status batch_matmul_shape(InferenceContext& c) {
   out.add_dim(rows(a, adj_x));
   out.add_dim(cols(b, adj_y));
   const DType out_type = v3 ? c.type_attr("Tout") : c.input_dtype(0);
-  return set_checked_output(c, out_type, std::move(out));
+  return shape_fns::set_checked_output(c, out_type, std::move(out));
 }
 
 // SparseMatMul (tf.matmul with a_is_sparse/b_is_sparse on float32) has its own messages.
@@ -105,7 +96,7 @@ Status sparse_matmul_shape(InferenceContext& c) {
   if (cols(a, ta) != rows(b, tb)) {
     return errors::InvalidArgument("Matrix size incompatible: a: ", a, ", b: ", b);
   }
-  return set_checked_output(c, DType::kFloat32, Shape{rows(a, ta), cols(b, tb)});
+  return shape_fns::set_checked_output(c, DType::kFloat32, Shape{rows(a, ta), cols(b, tb)});
 }
 
 }  // namespace

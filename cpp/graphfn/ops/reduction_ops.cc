@@ -4,6 +4,7 @@
 
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/shape_inference.h"
+#include "graphfn/ops/shape_fns.h"
 
 namespace graphfn {
 
@@ -44,18 +45,9 @@ Status arg_reduction_axis(const Tensor& dimension, const Shape& input, int* axis
 
 namespace {
 
-// The output shape must be allocatable: reducing an empty input can leave huge kept dims.
-// (While tracing, dims may be unknown: those are checked when the kernel runs.)
-Status set_checked_output(InferenceContext& c, DType dt, Shape out) {
-  int64_t n = 0;
-  if (out.fully_defined()) GRAPHFN_RETURN_IF_ERROR(checked_num_elements(out, &n));
-  c.set_output(0, dt, std::move(out));
-  return Status::OK();
-}
-
 Status reduction_shape(InferenceContext& c) {
   const Shape& in = c.input_shape(0);
-  if (!in.known_rank()) return set_checked_output(c, c.input_dtype(0), Shape::unknown_rank());
+  if (!in.known_rank()) return shape_fns::set_checked_output(c, c.input_dtype(0), Shape::unknown_rank());
   std::vector<bool> reduced;
   if (!c.is_eager()) {  // TF's graph-building words for an axis out of range
     std::vector<int64_t> axes;
@@ -81,17 +73,17 @@ Status reduction_shape(InferenceContext& c) {
     c.set_output(0, c.input_dtype(0), std::move(out));
     return Status::OK();
   }
-  return set_checked_output(c, c.input_dtype(0), std::move(out));
+  return shape_fns::set_checked_output(c, c.input_dtype(0), std::move(out));
 }
 
 Status arg_reduction_shape(InferenceContext& c) {
   const Shape& in = c.input_shape(0);
-  if (!in.known_rank()) return set_checked_output(c, c.type_attr("output_type"), Shape::unknown_rank());
+  if (!in.known_rank()) return shape_fns::set_checked_output(c, c.type_attr("output_type"), Shape::unknown_rank());
   int axis = 0;
   GRAPHFN_RETURN_IF_ERROR(arg_reduction_axis(*c.input_value(1), in, &axis));
   Shape out = in;
   out.remove_dim(axis);
-  return set_checked_output(c, c.type_attr("output_type"), std::move(out));
+  return shape_fns::set_checked_output(c, c.type_attr("output_type"), std::move(out));
 }
 
 }  // namespace

@@ -46,5 +46,12 @@ Status broadcast_binary_to_bool(InferenceContext& c) {
   return Status::OK();
 }
 
+Status set_checked_output(InferenceContext& c, DType dt, Shape out) {
+  int64_t n = 0;
+  if (out.fully_defined()) GRAPHFN_RETURN_IF_ERROR(checked_num_elements(out, &n));
+  c.set_output(0, dt, std::move(out));
+  return Status::OK();
+}
+
 }  // namespace shape_fns
 }  // namespace graphfn

@@ -13,6 +13,9 @@ Status dims_must_be_equal(int64_t a, int64_t b);
 Status broadcast_binary(InferenceContext& c);
 // Like broadcast_binary, but the output is bool (comparisons).
 Status broadcast_binary_to_bool(InferenceContext& c);
+// Sets output 0 to `out` after checking its size: empty inputs can still describe a huge output
+// (reductions with kept dims, matmul). Unknown dims, while tracing, are checked by the kernel.
+Status set_checked_output(InferenceContext& c, DType dt, Shape out);
 // One scalar output of the "dtype" attr... etc. are family-specific and live with their ops.
 
 }  // namespace shape_fns

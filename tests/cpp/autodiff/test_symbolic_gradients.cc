@@ -1,6 +1,7 @@
 // Symbolic differentiation of graphs (autodiff/symbolic_gradients.h, autodiff/graph_tape.h) and the
 // gradients of eagerly called functions (runtime/function.h).
 #include "harness.h"
+#include "autodiff/recorded_call.h"
 
 #include "graphfn/autodiff/graph_tape.h"
 #include "graphfn/ir/op_registry.h"
@@ -47,14 +48,6 @@ struct Builder {
   }
 };
 
-Tensor call(const std::string& op, const std::vector<Tensor>& inputs, const AttrMap& attrs = AttrMap()) {
-  std::vector<Tensor> out;
-  const Status s = execute_and_record(*OpRegistry::global().find(op), inputs.data(),
-                                      static_cast<int>(inputs.size()), attrs, &out);
-  INFO(s.to_string());
-  REQUIRE(s.ok());
-  return out[0];
-}
 
 }  // namespace
 
@@ -82,8 +75,8 @@ TEST_CASE("add_gradients matches the eager tape on a small network", "[ir][gradi
   push_tape(tape);
   tape->watch(x);
   tape->watch(w);
-  Tensor eh = call("Tanh", {call("MatMul", {x, w})});
-  Tensor eloss = call("Sum", {call("Mul", {eh, eh}), vec<int32_t>({0, 1})});
+  Tensor eh = run_recorded("Tanh", {run_recorded("MatMul", {x, w})});
+  Tensor eloss = run_recorded("Sum", {run_recorded("Mul", {eh, eh}), vec<int32_t>({0, 1})});
   pop_tape(tape.get());
   std::vector<Tensor> eager;
   REQUIRE(tape->gradient({eloss}, {x, w}, {}, &eager).ok());

@@ -1,5 +1,6 @@
 // The gradient tape, the gradient builders and the ops gradients are built from.
 #include "harness.h"
+#include "autodiff/recorded_call.h"
 
 #include <set>
 #include <thread>
@@ -15,14 +16,6 @@ using namespace graphfn::testing;
 
 namespace {
 
-Tensor call(const std::string& op, const std::vector<Tensor>& inputs, const AttrMap& attrs = AttrMap()) {
-  std::vector<Tensor> out;
-  const Status s = execute_and_record(*OpRegistry::global().find(op), inputs.data(),
-                                      static_cast<int>(inputs.size()), attrs, &out);
-  INFO(s.to_string());
-  REQUIRE(s.ok());
-  return out[0];
-}
 
 // Pushes a tape for the scope of the test.
 struct ActiveTape {
@@ -58,9 +51,9 @@ TEST_CASE("the tape records ops on watched tensors only and differentiates them"
   ActiveTape active;
   Tensor x = scalar<float>(3), c = scalar<float>(5);
   active.tape->watch(x);
-  Tensor unrelated = call("Mul", {c, c});
+  Tensor unrelated = run_recorded("Mul", {c, c});
   CHECK(active.tape->num_entries() == 0);
-  Tensor y = call("AddV2", {call("Mul", {x, x}), call("Mul", {x, c})});  // x^2 + 5x
+  Tensor y = run_recorded("AddV2", {run_recorded("Mul", {x, x}), run_recorded("Mul", {x, c})});  // x^2 + 5x
   CHECK(active.tape->num_entries() == 3);
   pop_tape(active.tape.get());
   std::vector<Tensor> g = grads(*active.tape, y, {x, c, unrelated});
@@ -75,9 +68,9 @@ TEST_CASE("int ops and not-differentiable ops are not recorded", "[runtime][tape
   Tensor i = scalar<int32_t>(3), x = scalar<float>(1);
   active.tape->watch(i);
   active.tape->watch(x);
-  call("Mul", {i, i});
-  call("Greater", {x, x});
-  call("StopGradient", {x});
+  run_recorded("Mul", {i, i});
+  run_recorded("Greater", {x, x});
+  run_recorded("StopGradient", {x});
   CHECK(active.tape->num_entries() == 0);
 }
 
@@ -86,7 +79,7 @@ TEST_CASE("gradients broadcast back to each input's shape", "[runtime][tape]") {
   Tensor x = tensor<double>({1, 2, 3, 4, 5, 6}, Shape{2, 3}), y = vec<double>({10, 20, 30});
   active.tape->watch(x);
   active.tape->watch(y);
-  Tensor z = call("Sum", {call("Mul", {x, y}), vec<int32_t>({0, 1})});
+  Tensor z = run_recorded("Sum", {run_recorded("Mul", {x, y}), vec<int32_t>({0, 1})});
   pop_tape(active.tape.get());
   std::vector<Tensor> g = grads(*active.tape, z, {x, y});
   CHECK(values<double>(g[0]) == std::vector<double>{10, 20, 30, 10, 20, 30});
@@ -102,7 +95,7 @@ TEST_CASE("an outer tape records the inner tape's gradient: second derivatives",
   {
     ActiveTape inner;
     inner.tape->watch(x);
-    Tensor y = call("Mul", {call("Mul", {x, x}), x});  // x^3
+    Tensor y = run_recorded("Mul", {run_recorded("Mul", {x, x}), x});  // x^3
     pop_tape(inner.tape.get());
     dy = grads(*inner.tape, y, {x})[0];
   }
@@ -120,7 +113,7 @@ TEST_CASE("an op without a gradient function fails only when a gradient reaches 
   Tensor p = run1("Neg", {x});
   p.assign_new_id();
   active.tape->record(no_gradient, &x, 1, AttrMap(), {p});
-  Tensor s = call("Sum", {x, scalar<int32_t>(0)});
+  Tensor s = run_recorded("Sum", {x, scalar<int32_t>(0)});
   pop_tape(active.tape.get());
   CHECK(values<float>(grads(*active.tape, s, {x})[0]) == std::vector<float>{1, 1});
   std::vector<Tensor> out;
@@ -379,7 +372,7 @@ TEST_CASE("one stack holds eager and graph tapes; only eager ones make eager ops
   // An eager op on a watched tensor is recorded by the eager tape; the graph tape is skipped.
   Tensor x = scalar<float>(2);
   eager_tape->watch(x);
-  call("Mul", {x, x});
+  run_recorded("Mul", {x, x});
   CHECK(eager_tape->num_entries() == 1);
 
   // Popping from the middle keeps the order of the rest.
@@ -400,7 +393,7 @@ TEST_CASE("a tape's gradient takes it off the stack while it runs, then puts it 
   push_tape(graph_tape);
   Tensor x = scalar<float>(3);
   inner.tape->watch(x);
-  Tensor y = call("Mul", {x, x});
+  Tensor y = run_recorded("Mul", {x, x});
   grads(*inner.tape, y, {x});
   REQUIRE(recording_tapes().size() == 3);
   CHECK(recording_tapes()[1].get() == inner.tape.get());

@@ -9,7 +9,6 @@ using namespace graphfn::testing;
 
 namespace {
 
-bool contains(const Status& s, const std::string& text) { return s.message().find(text) != std::string::npos; }
 
 AttrMap attr_int(const std::string& name, int64_t v) {
   AttrMap a;

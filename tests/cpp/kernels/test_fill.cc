@@ -9,7 +9,6 @@ using namespace graphfn::testing;
 
 namespace {
 
-bool contains(const Status& s, const std::string& text) { return s.message().find(text) != std::string::npos; }
 
 }  // namespace
 

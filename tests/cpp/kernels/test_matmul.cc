@@ -39,7 +39,6 @@ AttrMap attrs2(const char* name_a, bool a, const char* name_b, bool b) {
   return m;
 }
 
-std::string message(const Status& s) { return s.message(); }
 
 }  // namespace
 

@@ -49,7 +49,6 @@ double variance(const std::vector<T>& v) {
   return s / static_cast<double>(v.size());
 }
 
-bool contains(const Status& s, const std::string& text) { return s.message().find(text) != std::string::npos; }
 
 }  // namespace
 

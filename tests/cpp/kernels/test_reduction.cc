@@ -15,7 +15,6 @@ AttrMap keep(bool k) {
   return m;
 }
 
-std::string message(const Status& s) { return s.message(); }
 
 // x[i, j, l] = i * 100 + j * 10 + l over [2, 3, 4].
 Tensor cube() {

@@ -9,7 +9,6 @@ using namespace graphfn::testing;
 
 namespace {
 
-bool contains(const Status& s, const std::string& text) { return s.message().find(text) != std::string::npos; }
 
 std::vector<int32_t> iota(int n) {
   std::vector<int32_t> v(n);
