@@ -226,3 +226,19 @@ def test_gather_axis_at_the_int64_limits_is_a_value_error_while_tracing():
                          input_signature=[tf.TensorSpec([None], tf.float32)], autograph=False)
         with pytest.raises(ValueError):
             fn.get_concrete_function()
+
+
+def test_string_format_with_summarize_zero_shows_only_the_ellipsis():
+    # TF 2.21: tf.strings.format("{}", tf.reshape(tf.range(4.), [2, 2]), summarize=0) -> b"[\n ...]"
+    #          and b"[ ...]" for [1., 2., 3.]
+    string_format = op("StringFormat")
+    assert string_format([tf.reshape(tf.range(4.), [2, 2])], template="{}", summarize=0).numpy() == b"[\n ...]"
+    assert string_format([tf.constant([1., 2., 3.])], template="{}", summarize=0).numpy() == b"[ ...]"
+
+
+def test_broadcast_to_a_shape_past_int64_elements_is_an_error_not_an_overflow():
+    # TF 2.21 raises InvalidArgumentError ("Shape [...] would have more than 2**63 - 1 elements").
+    fn = tf.function(lambda x: op("BroadcastTo")(x, tf.constant([2**40, 1, 2**63 - 1, 7], tf.int64)),
+                     input_signature=[tf.TensorSpec([1], tf.int16)], autograph=False)
+    with pytest.raises((tf.errors.InvalidArgumentError, tf.errors.ResourceExhaustedError)):
+        fn(tf.constant([0], tf.int16))

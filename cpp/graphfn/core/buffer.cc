@@ -10,7 +10,11 @@
 namespace graphfn {
 
 std::shared_ptr<Buffer> Buffer::allocate(DType dt, int64_t n) {
-  const size_t bytes = static_cast<size_t>(n) * dtype_size(dt);
+  size_t bytes = 0;  // a count no allocation can hold fails here, not as a wrapped small size
+  if (n < 0 || __builtin_mul_overflow(static_cast<size_t>(n), dtype_size(dt), &bytes) ||
+      bytes > SIZE_MAX - kAlignment) {
+    return nullptr;
+  }
   auto buf = std::make_shared<Buffer>(PrivateTag{});
   void* p = buf->inline_;
   if (bytes > kInlineBytes) {

@@ -33,8 +33,12 @@ bool Shape::fully_defined() const {
 
 int64_t Shape::num_elements() const {
   if (!fully_defined()) return -1;
+  // Saturates instead of overflowing (a shape function may infer [2^40, 2^63-1] from hostile
+  // input): such a count fails every allocation (Buffer::allocate) and every checked use.
   int64_t n = 1;
-  for (int64_t d : dims()) n *= d;
+  for (int64_t d : dims()) {
+    if (__builtin_mul_overflow(n, d, &n)) return INT64_MAX;
+  }
   return n;
 }
 

@@ -54,6 +54,10 @@ void append_dim(const Tensor& t, int dim, int64_t offset, const std::vector<int6
   const std::string sep = dim == rank - 1 ? std::string(" ")
                                           : std::string(rank - 1 - dim, '\n') + std::string(dim + 1, ' ');
   *out += '[';
+  if (elide && summarize == 0) {  // nothing shown but the ellipsis: "[ ...]", as TF
+    *out += sep + "...]";
+    return;
+  }
   for (int64_t i = 0; i < n; ++i) {
     if (elide && i == summarize) {
       *out += "..." + sep;
