@@ -47,7 +47,7 @@ _tf_export.install(_sys.modules[__name__])
 dtypes = _dtypes
 
 
-_LAZY = ("autograph", "keras")
+_LAZY = ("autograph", "keras", "raw_ops")
 
 
 def __getattr__(name):

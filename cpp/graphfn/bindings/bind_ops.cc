@@ -11,6 +11,60 @@
 #include "graphfn/ir/op_registry.h"
 
 namespace graphfn {
+namespace {
+
+// None for an unknown rank, else the dims with None for unknown ones.
+py::object shape_to_python(const Shape& shape) {
+  if (!shape.known_rank()) return py::none();
+  py::list dims;
+  for (int64_t d : shape.dims()) dims.append(d < 0 ? py::object(py::none()) : py::object(py::int_(d)));
+  return dims;
+}
+
+// An attr's default as a Python value (dtypes as their DataType numbers), for raw_ops signatures.
+py::object attr_default_to_python(const AttrValue& v) {
+  if (const auto* i = std::get_if<int64_t>(&v)) return py::int_(*i);
+  if (const auto* f = std::get_if<double>(&v)) return py::float_(*f);
+  if (const auto* b = std::get_if<bool>(&v)) return py::bool_(*b);
+  if (const auto* s = std::get_if<std::string>(&v)) return py::str(*s);
+  if (const auto* dt = std::get_if<DType>(&v)) return py::int_(static_cast<int>(*dt));
+  if (const auto* ints = std::get_if<std::vector<int64_t>>(&v)) return py::cast(*ints);
+  if (const auto* types = std::get_if<std::vector<DType>>(&v)) {
+    py::list out;
+    for (DType dt : *types) out.append(static_cast<int>(dt));
+    return out;
+  }
+  if (const auto* shape = std::get_if<Shape>(&v)) return shape_to_python(*shape);
+  if (const auto* shapes = std::get_if<std::vector<Shape>>(&v)) {
+    py::list out;
+    for (const Shape& s : *shapes) out.append(shape_to_python(s));
+    return out;
+  }
+  return py::none();
+}
+
+// The parts of an OpDef a Python signature is made from (python/graphfn/raw_ops.py).
+py::dict op_def_for_python(const OpDef& op) {
+  auto args = [](const std::vector<ArgDef>& defs) {
+    py::list out;
+    for (const ArgDef& a : defs) out.append(py::make_tuple(a.name, a.type_attr, a.number_attr, a.is_list()));
+    return out;
+  };
+  py::list attrs;
+  for (const AttrDef& a : op.attrs) {
+    attrs.append(py::make_tuple(a.name, a.kind, a.has_default,
+                                a.has_default ? attr_default_to_python(a.default_value) : py::none()));
+  }
+  py::dict d;
+  d["name"] = op.name;
+  d["inputs"] = args(op.inputs);
+  d["outputs"] = args(op.outputs);
+  d["attrs"] = attrs;
+  d["stateful"] = op.stateful;
+  return d;
+}
+
+}  // namespace
 
 void bind_ops(py::module_& m) {
   py::class_<OpHandle>(m, "Op")
@@ -42,6 +96,7 @@ void bind_ops(py::module_& m) {
   m.def("convert_reflected_operand", [](py::handle x, py::handle like) { return convert_reflected_operand(x, like); });
   m.def("op_names", [] { return OpRegistry::global().op_names(); });
   m.def("op_def_summary", [](const std::string& op) { return summarize_op_def(find_op(op)); });
+  m.def("op_def", [](const std::string& op) { return op_def_for_python(find_op(op)); });
 
   init_operators();
   struct Dunder { const char* name; BinaryOperator op; bool reflected; };

@@ -57,6 +57,7 @@ AttrValue parse_default(const std::string& kind, const std::string& text) {
     if (!dtype_from_name(text, &dt)) throw std::logic_error("bad default type: " + text);
     return dt;
   }
+  if (kind == "shape" && text == "?") return Shape::unknown_rank();  // TF's `{ unknown_rank: true }`
   if (kind == "list(int)") return std::vector<int64_t>{};
   if (kind == "list(shape)") return std::vector<Shape>{};
   if (kind == "list(type)") return std::vector<DType>{};

@@ -16,7 +16,7 @@ Status placeholder_shape(InferenceContext& c) {
 }  // namespace
 
 void register_graph_ops(OpRegistry& reg) {
-  reg.op("Placeholder").output("output: dtype").attr("dtype: type").attr("shape: shape").shape_fn(placeholder_shape, true);
+  reg.op("Placeholder").output("output: dtype").attr("dtype: type").attr("shape: shape = ?").shape_fn(placeholder_shape, true);
   reg.op("NoOp").shape_fn([](InferenceContext&) { return Status::OK(); }, true);
 }
 
