@@ -2,6 +2,8 @@
 
 Dicts are traversed in sorted key order, as TensorFlow's nest does."""
 
+from graphfn.util.tf_export import tf_export
+
 
 def _children(structure):
     if isinstance(structure, dict):
@@ -96,3 +98,60 @@ def _assert_same(a, b, check_types):
     if len(children_a) != len(children_b):
         raise ValueError("The two structures don't have the same number of elements. First structure: %s. "
                          "Second structure: %s" % (_describe(a), _describe(b)))
+
+
+# The public tf.nest: TF's signatures and errors over the functions above. `expand_composites`
+# is accepted; graphfn has no composite tensors yet, so it changes nothing.
+
+def _flat_sequence_or_error(flat_sequence):
+    if not isinstance(flat_sequence, (list, tuple)):
+        raise TypeError("Attempted to pack value:\n  %s\ninto a structure, but found incompatible type `%s` instead."
+                        % (flat_sequence, type(flat_sequence)))
+    return list(flat_sequence)
+
+
+@tf_export("nest.flatten")
+def public_flatten(structure, expand_composites=False):
+    return flatten(structure)
+
+
+@tf_export("nest.pack_sequence_as")
+def public_pack_sequence_as(structure, flat_sequence, expand_composites=False):
+    flat = _flat_sequence_or_error(flat_sequence)
+    if not is_nested(structure):
+        if len(flat) != 1:
+            raise ValueError("The target structure is of type `%s`\n  %s\nHowever the input is a sequence (%s) of "
+                             "length %d.\n  %s\nnest cannot guarantee that it is safe to map one to the other."
+                             % (type(structure), structure, type(flat_sequence), len(flat), flat_sequence))
+        return flat[0]
+    atoms = len(flatten(structure))
+    if atoms != len(flat):
+        raise ValueError("Could not pack sequence. Structure had %d atoms, but flat_sequence had %d items.  "
+                         "Structure: %s, flat_sequence: %s." % (atoms, len(flat), structure, flat_sequence))
+    return pack_sequence_as(structure, flat)
+
+
+@tf_export("nest.map_structure")
+def public_map_structure(func, *structure, **kwargs):
+    if not callable(func):
+        raise TypeError("func must be callable, got: %s" % (func,))
+    if not structure:
+        raise ValueError("Must provide at least one structure")
+    for key in kwargs:
+        if key not in ("check_types", "expand_composites"):
+            raise ValueError("Only valid keyword arguments are `check_types` and `expand_composites`, not: `%s`" % key)
+    check_types = kwargs.get("check_types", True)
+    for other in structure[1:]:
+        assert_same_structure(structure[0], other, check_types=check_types)
+    leaves = [flatten(s) for s in structure]
+    return pack_sequence_as(structure[0], [func(*args) for args in zip(*leaves)])
+
+
+@tf_export("nest.assert_same_structure")
+def public_assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
+    assert_same_structure(nest1, nest2, check_types=check_types)
+
+
+@tf_export("nest.is_nested")
+def public_is_nested(seq):
+    return is_nested(seq)
