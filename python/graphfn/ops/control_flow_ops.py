@@ -169,8 +169,9 @@ def _shape_less_than_or_equal(shape, bound):
 
 def _run_eagerly(cond_fn, body, loop_vars, maximum_iterations):
     structure = list(loop_vars)
-    loop_vars = nest.map_structure(lambda v: v if v is None or isinstance(v, Tensor) else _core.to_tensor(v),
-                                   loop_vars)
+    loop_vars = nest.map_structure(
+        lambda v: v if v is None or isinstance(v, (Tensor, tensor_array_ops.TensorArray)) else _core.to_tensor(v),
+        loop_vars)
     iterations = 0
     while (maximum_iterations is None or iterations < int(maximum_iterations)) and cond_fn(*loop_vars):
         loop_vars = body(*loop_vars)
