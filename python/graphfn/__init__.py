@@ -36,13 +36,16 @@ from graphfn.ops import gradient_ops as _gradient_ops  # noqa: F401
 from graphfn.ops import nn_ops as _nn_ops  # noqa: F401
 from graphfn.ops import scan_ops as _scan_ops  # noqa: F401
 from graphfn.ops import functional_ops as _functional_ops  # noqa: F401
+from graphfn.ops import script_ops as _script_ops  # noqa: F401
 from graphfn.ops import tensor_operators as _tensor_operators  # noqa: F401  (installs ==, /, t[...], ...)
 from graphfn.eager import backprop as _backprop  # noqa: F401
 from graphfn.eager import gradients as _gradients  # noqa: F401
 from graphfn.saved import save as _saved_save, load as _saved_load  # noqa: F401
+from graphfn.saved import save_options as _save_options  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"
+_tf_export.tf_export("version.VERSION")(__version__)
 
 _tf_export.install(_sys.modules[__name__])
 dtypes = _dtypes

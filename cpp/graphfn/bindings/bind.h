@@ -18,5 +18,6 @@ void bind_control_flow(py::module_& m);
 void bind_tape(py::module_& m);
 void bind_saved_graph(py::module_& m);
 void bind_defined_at(py::module_& m);
+void bind_script(py::module_& m);
 
 }  // namespace graphfn

@@ -19,4 +19,5 @@ PYBIND11_MODULE(_core, m) {
   graphfn::bind_tape(m);
   graphfn::bind_saved_graph(m);
   graphfn::bind_defined_at(m);
+  graphfn::bind_script(m);
 }

@@ -87,6 +87,10 @@ void OpDef::finalize() {
     }
     if (arg.is_list()) has_list_input = true; else ++num_fixed_inputs;
   }
+  for (ArgDef& arg : outputs) {  // "output: Tout" with "Tout: list(type)" is a list too
+    const AttrDef* attr = arg.type_attr.empty() ? nullptr : find_attr(arg.type_attr);
+    arg.type_list = attr && attr->kind == "list(type)";
+  }
   type_attr_defs.clear();
   for (const std::string& name : type_attr_names) type_attr_defs.push_back(find_attr(name));
   auto indices_of = [&](const std::vector<std::string>& names, const char* what) {

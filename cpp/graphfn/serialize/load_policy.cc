@@ -6,7 +6,19 @@ namespace {
 // The prefix PrintV2's kernel (kernels/logging_kernels.cc) takes as "append to this file".
 constexpr std::string_view kFilePrefix = "file://";
 
+bool calls_python(const std::string& op) { return op == "EagerPyFunc" || op == "PyFunc" || op == "PyFuncStateless"; }
+
 Status check_node(const Node& node, const LoadOptions& options) {
+  if (calls_python(node.op->name)) {
+    // The token names a function in the registry of the process that traced it; in this process
+    // it could name any other function, so a loaded graph never calls Python.
+    const std::string* token = node.attrs.get_string("token");
+    return Status(Code::kPermissionDenied,
+                  "node '" + node.name + "' (" + node.op->name + ") calls the Python function '" +
+                      (token ? *token : std::string()) +
+                      "' of the process that saved the model (tf.py_function / tf.numpy_function); "
+                      "a loaded model cannot call Python functions");
+  }
   if (node.op->name != "PrintV2" || options.allow_file_output) return Status::OK();
   const std::string* stream = node.attrs.get_string("output_stream");
   if (!stream || std::string_view(*stream).substr(0, kFilePrefix.size()) != kFilePrefix) return Status::OK();

@@ -20,6 +20,7 @@ from graphfn.framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops import array_ops
 from graphfn.ops._op_table import ops
+from graphfn.ops import script_ops
 from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
 from graphfn.variables import Variable
@@ -330,3 +331,15 @@ def _zeros_like(source):
     if _is_variable(source):
         source = source.read_value()
     return ops.ZerosLike(source)
+
+
+def _differentiate_python_function(func, xs, dys):
+    """The gradient a tf.py_function node's gradient node returns: func run again under a tape."""
+    with GradientTape() as tape:
+        for x in xs:
+            tape.watch(x)
+        ys = nest.flatten(func(*xs))
+    return tape.gradient(ys, xs, output_gradients=dys[:len(ys)])
+
+
+script_ops.set_differentiator(_differentiate_python_function)

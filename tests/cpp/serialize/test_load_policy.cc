@@ -92,6 +92,25 @@ TEST_CASE("load policy: with allow_file_output the print appends to its file") {
   CHECK(file_text(path) == "y=[5 7]\ny=[5 7]\n");
 }
 
+TEST_CASE("load policy: a node calling a Python function is refused, whatever the options") {
+  for (const char* op : {"EagerPyFunc", "PyFunc", "PyFuncStateless"}) {
+    INFO(op);
+    RawSavedGraph raw = raw_sample();
+    RawGraph& f = raw.functions[0].graph;
+    add_node(f, raw_node("call", op, {{0, 0}}, {{"token", raw_string("pyfunc_0")}, {"Tin", raw_types({1})},
+                                               {"Tout", raw_types({1})}}));
+    LoadOptions options;
+    options.allow_file_output = true;
+    std::shared_ptr<const SavedModel> model;
+    const Status s = load(raw, options, &model);
+    INFO(s.to_string());
+    CHECK(s.code() == Code::kPermissionDenied);
+    CHECK(s.message() == std::string("function 'f': node 'call' (") + op +
+                             ") calls the Python function 'pyfunc_0' of the process that saved the model "
+                             "(tf.py_function / tf.numpy_function); a loaded model cannot call Python functions");
+  }
+}
+
 TEST_CASE("load policy: prints to stderr and stdout need no option") {
   for (const char* stream : {"stderr", "stdout"}) {
     std::shared_ptr<const SavedModel> model;
@@ -108,8 +127,10 @@ TEST_CASE("load policy: the stateful ops are the reviewed ones") {
   const std::vector<std::string> reviewed = {
       "Assert",                                                          // fails the run
       "AssignAddVariableOp", "AssignSubVariableOp", "AssignVariableOp",  // the model's own variables
-      "Case", "If",                                                      // run the model's functions
+      "Case", "EagerPyFunc", "If",                                       // the model's functions; EagerPyFunc
+                                                                         // (Python) refused on load
       "PrintV2",                                                         // stderr/stdout; files gated
+      "PyFunc",                                                          // Python: refused on load
       "RandomStandardNormal", "RandomUniform", "RandomUniformInt",       // random numbers
       "While",                                                           // runs the model's functions
   };  // sorted

@@ -219,16 +219,11 @@ TEST_CASE("saved graph: attrs must be what the op declares") {
                 write_dtype(w, DType::kInt32);
               })),
               Code::kInvalidArgument, "cannot compute Neg as input #0(zero-based) was expected to be a int32 tensor");
-  // A Placeholder without its shape attr.
+  // A Placeholder without its dtype attr (its shape attr has a default: unknown rank, as TF's).
   check_error(decode(with_header(small_graph([](ByteWriter& w) {
-                node(w, "y", "Placeholder", {}, [](ByteWriter& w) {
-                  w.varint(1);
-                  w.string("dtype");
-                  w.u8(5);
-                  write_dtype(w, DType::kFloat32);
-                });
+                node(w, "y", "Placeholder", {}, [](ByteWriter& w) { w.varint(0); });
               }))),
-              Code::kInvalidArgument, "Placeholder needs attr 'shape'");
+              Code::kInvalidArgument, "Missing type attr 'dtype' for op Placeholder");
 }
 
 TEST_CASE("saved graph: sizes that the file cannot hold are refused before allocating") {
