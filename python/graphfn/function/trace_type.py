@@ -8,10 +8,12 @@ through a weak reference; unhashable values are rejected."""
 import math
 import weakref
 
+from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.util.lazy_numpy import is_ndarray
+from graphfn.util.tf_export import tf_export
 from graphfn.variables import Variable
 
 
@@ -123,7 +125,7 @@ class VariableSpec:
         return hash(self._key())
 
     def __repr__(self):
-        return "VariableSpec(shape=%s, dtype=%r, trainable=%r, alias_id=%d)" % (
+        return "VariableSpec(shape=%s, dtype=%r, trainable=%r, alias_id=%r)" % (
             self.shape, self.dtype, self.trainable, self.alias_id)
 
 
@@ -205,3 +207,20 @@ def common_supertype(a, b):
         parts = [common_supertype(x, y) for x, y in zip(a.elements, b.elements)]
         return None if any(p is None for p in parts) else Sequence(a.kind, parts, a.fields)
     return None
+
+
+@tf_export("type_spec_from_value")
+def type_spec_from_value(value):
+    """The spec of a value: a VariableSpec for a Variable (no alias), else the TensorSpec of the
+    tensor it is or converts to; TF's TypeError for anything else. (graphfn has no composite
+    tensors yet, so None, ragged and sparse values are not specs here; TF gives NoneTensorSpec
+    for None.)"""
+    if isinstance(value, Variable):
+        return VariableSpec(value.shape, value.dtype, value._trainable, None)
+    if isinstance(value, Tensor):
+        return TensorSpec(value.shape, value.dtype)
+    try:
+        tensor = _core.to_tensor(value)
+    except (TypeError, ValueError):
+        raise TypeError("Could not build a TypeSpec for %s of unsupported type %s." % (value, type(value))) from None
+    return TensorSpec(tensor.shape, tensor.dtype)

@@ -21,7 +21,7 @@ from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
 from graphfn.variables import Variable
 
-DEFAULT_SIGNATURE_KEY = "serving_default"
+DEFAULT_SIGNATURE_KEY = tf_export("saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY")("serving_default")
 FORMAT = "graphfn.saved_model"
 
 
