@@ -59,7 +59,8 @@ def __getattr__(name):
     lazily), so that `import graphfn` stays fast; tracing imports the converter when it needs it."""
     if name in _LAZY:
         return _importlib.import_module("graphfn." + name)
-    raise AttributeError("module 'graphfn' has no attribute '%s'" % name)
+    from graphfn.util import missing_names  # lazily: only a missing name needs it
+    raise missing_names.missing_attribute("graphfn", name)
 
 
 def __dir__():

@@ -6,6 +6,8 @@ top-level names and the tf.math / tf.nn / tf.random ... namespaces from this tab
 import sys
 import types
 
+from graphfn.util import missing_names
+
 _EXPORTS = []  # (public name, object), in definition order
 
 
@@ -23,9 +25,10 @@ def install(package):
         *path, leaf = name.split(".")
         target = package
         for part in path:
-            child = getattr(target, part, None)
+            child = vars(target).get(part)  # not getattr: a missing name would load the TF name list
             if child is None:
                 child = types.ModuleType(target.__name__ + "." + part)
+                missing_names.install(child)
                 setattr(target, part, child)
                 sys.modules[child.__name__] = child
             target = child

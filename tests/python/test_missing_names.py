@@ -1,0 +1,36 @@
+"""A TensorFlow name graphfn lacks fails with a message saying so; other missing names fail as
+any module's do. The TF names come from tf_api_names.txt (recorded from TF 2.21)."""
+
+import pytest
+
+import graphfn as tf
+
+
+@pytest.mark.parametrize("expr, message", [
+    ("tf.data", "module 'graphfn' has no attribute 'data': graphfn does not have tf.data yet "
+                "(TensorFlow 2.21 has it)"),
+    ("tf.nn.ctc_loss", "module 'graphfn.nn' has no attribute 'ctc_loss': graphfn does not have tf.nn.ctc_loss yet "
+                       "(TensorFlow 2.21 has it)"),
+    ("tf.io", "module 'graphfn' has no attribute 'io': graphfn does not have tf.io yet (TensorFlow 2.21 has it)"),
+    ("tf.no_such_name", "module 'graphfn' has no attribute 'no_such_name'"),
+    ("tf.nn.no_such_name", "module 'graphfn.nn' has no attribute 'no_such_name'"),
+])
+def test_missing_names(expr, message):
+    with pytest.raises(AttributeError) as info:
+        eval(expr, {"tf": tf})
+    assert str(info.value) == message
+
+
+def test_hasattr_and_getattr_defaults_still_work():
+    assert not hasattr(tf, "no_such_name")
+    assert getattr(tf.nn, "no_such_name", 5) == 5
+
+
+def test_the_tensorflow_name_list_is_read_only_when_a_name_is_missing():
+    import subprocess
+    import sys
+
+    code = ("import graphfn, sys; from graphfn.util import missing_names; "
+            "print(missing_names._tensorflow_names.cache_info().currsize)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "0"
