@@ -2,7 +2,9 @@
 ops (ReadVariableOp, AssignVariableOp, ...). Inside a traced function those ops become graph
 nodes, and automatic control dependencies keep them in program order."""
 
+import contextlib
 import itertools
+import threading
 
 from graphfn import _core
 from graphfn import context
@@ -18,8 +20,50 @@ from graphfn.util.tf_export import tf_export
 _creation_numbers = itertools.count()
 
 
+# tf.variable_creator_scope: this thread's creators, innermost last.
+_creators = threading.local()
+
+_CREATOR_ARGUMENTS = ("initial_value", "trainable", "validate_shape", "caching_device", "name", "variable_def",
+                      "dtype", "import_scope", "constraint", "synchronization", "aggregation", "shape")
+
+
+class _CreatedThroughCreators(type):
+    """Runs `tf.Variable(...)` through the creators of the open tf.variable_creator_scope blocks
+    (innermost first), each given the next one and the arguments as keywords, as TF does."""
+
+    def __call__(cls, *args, **kwargs):
+        stack = getattr(_creators, "stack", None)
+        if cls is not Variable or not stack:
+            return super().__call__(*args, **kwargs)
+        arguments = dict(zip(_CREATOR_ARGUMENTS, args))
+        arguments.update(kwargs)
+        for name in _CREATOR_ARGUMENTS:
+            arguments.setdefault(name, None)
+        arguments["validate_shape"] = True if arguments["validate_shape"] is None else arguments["validate_shape"]
+        arguments["experimental_enable_variable_lifting"] = True
+        create = lambda **kw: type.__call__(  # noqa: E731 (the end of the chain)
+            cls, **{k: v for k, v in kw.items() if k != "experimental_enable_variable_lifting"})
+        for creator in stack:  # outermost first: each wraps the chain built so far
+            create = (lambda c, nxt: lambda **kw: c(nxt, **kw))(creator, create)
+        return create(**arguments)
+
+
+@tf_export("variable_creator_scope")
+@contextlib.contextmanager
+def variable_creator_scope(variable_creator):
+    """Within the block, `tf.Variable(...)` calls `variable_creator(next_creator, **kwargs)`."""
+    stack = getattr(_creators, "stack", None)
+    if stack is None:
+        stack = _creators.stack = []
+    stack.append(variable_creator)
+    try:
+        yield
+    finally:
+        stack.pop()
+
+
 @tf_export("Variable")
-class Variable:
+class Variable(metaclass=_CreatedThroughCreators):
     """A tensor-valued variable, as tf.Variable."""
 
     # As for tensors: NumPy defers `ndarray op variable` to the variable's reflected operator,

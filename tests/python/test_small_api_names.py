@@ -42,3 +42,42 @@ def test_save_takes_save_options(tmp_path):
 
     tf.saved_model.save(M(), str(tmp_path), options=tf.saved_model.SaveOptions(save_debug_info=True))
     assert tf.saved_model.load(str(tmp_path)).f(tf.constant(1.0)).numpy() == 2.0
+
+
+def test_variable_creator_scope_runs_creators_innermost_first():
+    seen = []
+
+    def not_trainable(next_creator, **kwargs):
+        seen.append(sorted(kwargs))
+        kwargs["trainable"] = False
+        return next_creator(**kwargs)
+
+    with tf.variable_creator_scope(not_trainable):
+        v = tf.Variable(1.0, name="a")
+    # As TF 2.21: every argument, by keyword, plus experimental_enable_variable_lifting.
+    assert seen == [["aggregation", "caching_device", "constraint", "dtype", "experimental_enable_variable_lifting",
+                     "import_scope", "initial_value", "name", "shape", "synchronization", "trainable",
+                     "validate_shape", "variable_def"]]
+    assert (v.trainable, v.name) == (False, "a:0")
+    order = []
+
+    def outer(next_creator, **kwargs):
+        order.append("outer")
+        return next_creator(**kwargs)
+
+    def inner(next_creator, **kwargs):
+        order.append("inner")
+        return next_creator(**kwargs)
+
+    with tf.variable_creator_scope(outer):
+        with tf.variable_creator_scope(inner):
+            tf.Variable(2.0)
+    assert order == ["inner", "outer"]
+    with tf.variable_creator_scope(lambda next_creator, **kwargs: next_creator(initial_value=5.0)):
+        assert tf.Variable(1.0).numpy() == 5.0
+    with tf.variable_creator_scope(lambda next_creator, **kwargs: "x"):
+        assert tf.Variable(1.0) == "x"
+    assert tf.Variable(1.0).trainable  # the scope is closed
+    with pytest.raises(TypeError, match="'int' object is not callable"):
+        with tf.variable_creator_scope(5):
+            tf.Variable(1.0)
