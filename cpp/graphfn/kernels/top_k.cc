@@ -64,7 +64,7 @@ struct TopKKernel {
 };
 
 // A target is in the top k when fewer than k classes score strictly higher; an out-of-range
-// target or a non-finite score of it is not (TF's rule).
+// target, or a row with a non-finite score, is not (TF's rule).
 template <typename T>
 struct InTopKKernel {
   static Status compute(KernelContext& c) {
@@ -84,8 +84,12 @@ struct InTopKKernel {
         continue;
       }
       int64_t higher = 0;
-      for (int64_t j = 0; j < classes; ++j) higher += row[j] > row[target];
-      po[b] = higher < k;
+      bool all_finite = true;
+      for (int64_t j = 0; j < classes && all_finite; ++j) {
+        all_finite = std::isfinite(row[j]);
+        higher += row[j] > row[target];
+      }
+      po[b] = all_finite && higher < k;
     }
     return Status::OK();
   }

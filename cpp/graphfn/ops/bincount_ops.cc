@@ -41,7 +41,7 @@ Status dense_bincount_shape(InferenceContext& c) {
 void register_bincount_ops(OpRegistry& reg) {
   reg.op("DenseBincount").input("input: Tidx").input("size: Tidx").input("weights: T").output("output: T")
       .attr("Tidx: {int32, int64}").attr("T: {int32, int64, float, double}").attr("binary_output: bool = false")
-      .needs_value("size").shape_fn(dense_bincount_shape, true);
+      .kernel_type_attr("T").needs_value("size").shape_fn(dense_bincount_shape, true);
 }
 
 }  // namespace graphfn
