@@ -42,7 +42,7 @@ void store(GradBuilder&, const GradInputs&, grad_expr::NoGradient, Grads*) {}
     return b.status();                                                                           \
   }
 // a, b, z (the output) and dz; the column gives both gradients, reduced here to the inputs' shapes.
-#define GRAPHFN_BINARY(NAME, A, B, TYPES, KTYPES, SCALAR, CHECK, GRAD)                            \
+#define GRAPHFN_BINARY(NAME, A, B, TYPES, ORDER, KTYPES, SCALAR, CHECK, GRAD)                            \
   auto NAME##_gradient(GradBuilder& builder, const GradInputs& in) {                             \
     using namespace grad_expr;                                                                   \
     [[maybe_unused]] const Expr a{&builder, grad::x(in)}, b{&builder, grad::y(in)},              \
@@ -64,7 +64,7 @@ void register_math_cwise_gradients(OpRegistry& reg) {
   set_cwise_gradient<decltype(NAME##_gradient(std::declval<GradBuilder&>(), std::declval<const GradInputs&>()))>( \
       reg, #NAME, NAME##_grad);
 #define GRAPHFN_UNARY(NAME, TYPES, OUT, KTYPES, ARRAY, SCALAR, GRAD) GRAPHFN_SET_GRADIENT(NAME)
-#define GRAPHFN_BINARY(NAME, A, B, TYPES, KTYPES, SCALAR, CHECK, GRAD) GRAPHFN_SET_GRADIENT(NAME)
+#define GRAPHFN_BINARY(NAME, A, B, TYPES, ORDER, KTYPES, SCALAR, CHECK, GRAD) GRAPHFN_SET_GRADIENT(NAME)
 #include "graphfn/ops/math_cwise.def"
 #undef GRAPHFN_UNARY
 #undef GRAPHFN_BINARY

@@ -1,6 +1,6 @@
 // Gradients of the segment reductions (ops/segment_ops.cc), as TF computes them: the output
 // gradient gathered back to each data row by its segment id, weighted per op. Segment ids and
-// num_segments get none. (UnsortedSegmentSum's is in array_grad.cc, beside GatherV2's.)
+// num_segments get none.
 #include "graphfn/autodiff/grad_util.h"
 
 namespace graphfn {
@@ -40,14 +40,12 @@ Status segment_min_max_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   return b.status();
 }
 
-// ids >= 0, shaped to broadcast against the rows gathered by ids (TF's _GatherDropNegatives).
+// ids >= 0, shaped to broadcast against the rows gathered by ids (TF's _GatherDropNegatives);
+// null when the ranks are unknown.
 GradValue non_negative_ids(GradBuilder& b, const GradValue& ids, const GradValue& data) {
   GradValue mask = b.op("GreaterEqual", {ids, b.scalar(b.dtype(ids), 0)});
   const Shape ids_shape = b.static_shape(ids), data_shape = b.static_shape(data);
-  if (!ids_shape.known_rank() || !data_shape.known_rank()) {
-    b.set_error(errors::Unimplemented("unsorted segment gradient needs known ranks"));
-    return mask;
-  }
+  if (!ids_shape.known_rank() || !data_shape.known_rank()) return GradValue();  // unknown: callers decide
   const int extra = data_shape.rank() - ids_shape.rank();
   if (extra > 0) {
     const std::vector<GradValue> shape = b.op_n(
@@ -58,15 +56,24 @@ GradValue non_negative_ids(GradBuilder& b, const GradValue& ids, const GradValue
   return mask;
 }
 
-// Rows gathered by id, zeros for negative ids.
+// Rows gathered by id, zeros for negative ids (without a mask: ids must not be negative).
 GradValue gather_non_negative(GradBuilder& b, const GradValue& params, const GradValue& ids, const GradValue& mask) {
+  if (!mask) return gather_rows(b, params, ids);
   const GradValue gathered = gather_rows(b, params, b.op("Maximum", {ids, b.zeros_like(ids)}));
   return b.op("SelectV2", {mask, gathered, b.zeros_like(gathered)});
+}
+
+// dy gathered back by segment id (rows of negative ids get zeros).
+Status unsorted_segment_sum_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  const GradValue& ids = in.inputs[1];
+  (*g)[0] = gather_non_negative(b, dy(in), ids, non_negative_ids(b, ids, x(in)));
+  return b.status();
 }
 
 Status unsorted_segment_min_max_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   const GradValue& ids = in.inputs[1];
   const GradValue mask = non_negative_ids(b, ids, x(in));
+  if (!mask) return errors::Unimplemented("UnsortedSegmentMax/Min gradient needs known ranks");
   const GradValue is_selected =
       b.op("LogicalAnd", {b.op("Equal", {x(in), gather_non_negative(b, out(in), ids, mask)}), mask});
   const GradValue num_selected =
@@ -109,6 +116,7 @@ void register_segment_gradients(OpRegistry& reg) {
   reg.set_gradient("SegmentMax", segment_min_max_grad);
   reg.set_gradient("SegmentMin", segment_min_max_grad);
   reg.set_gradient("SegmentProd", segment_prod_grad);
+  reg.set_gradient("UnsortedSegmentSum", unsorted_segment_sum_grad);
   reg.set_gradient("UnsortedSegmentMax", unsorted_segment_min_max_grad);
   reg.set_gradient("UnsortedSegmentMin", unsorted_segment_min_max_grad);
   reg.set_gradient("UnsortedSegmentProd", unsorted_segment_prod_grad);

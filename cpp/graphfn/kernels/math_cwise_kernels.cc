@@ -79,7 +79,7 @@ Status check_integer_divisor_nonzero(const Tensor& divisor) {
           c, [](const auto& x) { return ARRAY; }, [](T x) -> OUT { return SCALAR; });      \
     }                                                                                      \
   };
-#define GRAPHFN_BINARY(NAME, A, B, TYPES, KTYPES, SCALAR, CHECK, GRAD)                      \
+#define GRAPHFN_BINARY(NAME, A, B, TYPES, ORDER, KTYPES, SCALAR, CHECK, GRAD)                      \
   template <typename T>                                                                    \
   struct NAME##CwiseKernel {                                                               \
     static Status compute(KernelContext& c) {                                              \
@@ -100,7 +100,7 @@ Status check_integer_divisor_nonzero(const Tensor& divisor) {
 void register_math_cwise_kernels(OpRegistry& reg) {
 #define GRAPHFN_UNARY(NAME, TYPES, OUT, KTYPES, ARRAY, SCALAR, GRAD) \
   register_kernels<NAME##CwiseKernel>(reg, #NAME, KTYPES{});
-#define GRAPHFN_BINARY(NAME, A, B, TYPES, KTYPES, SCALAR, CHECK, GRAD) \
+#define GRAPHFN_BINARY(NAME, A, B, TYPES, ORDER, KTYPES, SCALAR, CHECK, GRAD) \
   register_kernels<NAME##CwiseKernel>(reg, #NAME, KTYPES{});
 #include "graphfn/ops/math_cwise.def"
 #undef GRAPHFN_UNARY

@@ -113,8 +113,8 @@ def _same_dtype(x, y):
 _TRUEDIV_DTYPES = {"uint8": dtypes.float32, "int8": dtypes.float32, "int16": dtypes.float32,
                    "int32": dtypes.float64, "int64": dtypes.float64,
                    "float32": None, "float64": None}
-_TRUEDIV_NAMES = ("tf.uint8", "tf.int8", "tf.uint16", "tf.int16", "tf.int32", "tf.int64", "tf.bfloat16",
-                  "tf.float16", "tf.float32", "tf.float64", "tf.complex64", "tf.complex128")
+_TRUEDIV_NAMES = ("tf.uint8", "tf.int8", "tf.uint16", "tf.int16", "tf.uint32", "tf.int32", "tf.uint64", "tf.int64",
+                  "tf.bfloat16", "tf.float16", "tf.float32", "tf.float64", "tf.complex64", "tf.complex128")
 
 
 @tf_export("math.divide_no_nan")
@@ -141,7 +141,10 @@ def multiply_no_nan(x, y, name=None):
     """x * y, 0 where y is 0 (even if x is NaN or infinite)."""
     with name_scope(name or "multiply_no_nan") as scope:
         x = array_ops.convert_to_tensor(x)
-        y = array_ops.convert_to_tensor(y, dtype=x.dtype)
+        try:
+            y = array_ops.convert_to_tensor(y, dtype=x.dtype)
+        except ValueError as e:  # TF names the argument that did not convert
+            raise ValueError("y: %s" % e) from None
         _same_dtype(x, y)
         return node("MulNoNan", scope)(x, y)
 

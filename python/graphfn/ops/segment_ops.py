@@ -3,6 +3,7 @@ segment count); unsorted_segment_mean and _sqrt_n divide sums by counts, as TF's
 (tf.math.unsorted_segment_sum is in gradient_ops.py.)"""
 
 from graphfn.framework.name_scope import name_scope
+from graphfn.ops import _fast_path
 from graphfn.ops import array_ops
 from graphfn.ops import math_ops
 from graphfn.ops._op_table import node, ops
@@ -24,13 +25,15 @@ UNSORTED_SEGMENT_OPS = (
 
 def _sorted(op_type):
     def wrapper(data, segment_ids, name=None):
-        return node(op_type, name)(data, segment_ids)
+        fast = _fast_path.is_plain(data) and _fast_path.is_plain(segment_ids)
+        return _fast_path.call(fast, node(op_type, name), data, segment_ids)
     return wrapper
 
 
 def _unsorted(op_type):
     def wrapper(data, segment_ids, num_segments, name=None):
-        return node(op_type, name)(data, segment_ids, num_segments)
+        fast = all(_fast_path.is_plain(v) for v in (data, segment_ids, num_segments))
+        return _fast_path.call(fast, node(op_type, name), data, segment_ids, num_segments)
     return wrapper
 
 
