@@ -46,7 +46,9 @@ struct SortedSegment {
       std::vector<int64_t> ids;
       GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &ids));
       const int64_t n = static_cast<int64_t>(ids.size());
-      const int64_t rows = n > 0 ? ids.back() + 1 : 0;
+      // (The largest id can hold no row after it: its count saturates and allocation refuses it.)
+      const int64_t last = n > 0 ? ids.back() : -1;
+      const int64_t rows = last == std::numeric_limits<int64_t>::max() ? last : last + 1;
       if (rows < 0) return errors::InvalidArgument("segment ids must be >= 0");
       std::vector<int64_t> dims(data.shape().dims().begin(), data.shape().dims().end());
       dims[0] = rows;

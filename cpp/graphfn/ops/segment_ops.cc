@@ -1,6 +1,8 @@
 // Segment reductions (tf.math.segment_* and unsorted_segment_*): rows of `data` folded into the
 // output row their segment id names. Sorted ones take as many rows as the last id + 1; unsorted
 // ones take `num_segments` and skip negative ids.
+#include <limits>
+
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/shape_inference.h"
 #include "graphfn/ops/array_shape_util.h"
@@ -28,7 +30,8 @@ Status segment_shape(InferenceContext& c) {
   if (const Tensor* v = c.input_value(1)) {
     std::vector<int64_t> values;
     GRAPHFN_RETURN_IF_ERROR(int_values(*v, &values));
-    dims[0] = values.empty() ? 0 : values.back() + 1;
+    const int64_t last = values.empty() ? -1 : values.back();
+    dims[0] = last == std::numeric_limits<int64_t>::max() ? last : last + 1;  // saturated: refused below
     if (dims[0] < 0) return errors::InvalidArgument("segment ids must be >= 0");
   }
   return shape_fns::set_checked_output(c, t, Shape(dims));
