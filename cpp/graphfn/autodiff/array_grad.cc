@@ -197,11 +197,6 @@ Status gather_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   return b.status();
 }
 
-// The data's gradient gathers dy back by segment id.
-Status unsorted_segment_sum_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
-  (*g)[0] = b.op("GatherV2", {dy(in), in.inputs[1], b.scalar(DType::kInt32, 0)});
-  return b.status();
-}
 
 Status add_n_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   for (auto& v : *g) v = dy(in);
@@ -227,7 +222,6 @@ void register_array_gradients(OpRegistry& reg) {
   reg.set_gradient("StridedSliceGrad", strided_slice_grad_grad);
   reg.set_gradient("Slice", slice_grad);
   reg.set_gradient("GatherV2", gather_grad);
-  reg.set_gradient("UnsortedSegmentSum", unsorted_segment_sum_grad);
   // TF's NotDifferentiable ops (and ops whose gradient is None for every input).
   for (const char* op : {"Const", "Placeholder", "Shape", "Size", "Rank", "ZerosLike", "OnesLike", "StopGradient",
                          "BroadcastGradientArgs", "InvertPermutation", "ConcatOffset", "Eye", "Range", "OneHot", "Where", "ArgMax", "ArgMin", "Any",

@@ -1,4 +1,5 @@
-// Gradients of the element-wise math ops (ops/math_ops.cc), clip and select.
+// Gradients of the element-wise math ops of ops/math_ops.cc, clip and select (those of
+// ops/math_cwise.def are in math_cwise_grad.cc).
 #include "graphfn/autodiff/grad_util.h"
 
 namespace graphfn {
@@ -54,50 +55,6 @@ Status max_min_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
 constexpr char kGreaterEqual[] = "GreaterEqual";
 constexpr char kLessEqual[] = "LessEqual";
 
-// Unary ops: each sets (*g)[0].
-Status neg_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
-  (*g)[0] = b.op("Neg", {dy(in)});
-  return b.status();
-}
-Status abs_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
-  (*g)[0] = b.op("Mul", {dy(in), b.op("Sign", {x(in)})});
-  return b.status();
-}
-Status sign_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
-  (*g)[0] = b.zeros_like(x(in));
-  return b.status();
-}
-Status square_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
-  (*g)[0] = b.op("Mul", {dy(in), b.op("Mul", {b.scalar(b.dtype(x(in)), 2), x(in)})});
-  return b.status();
-}
-Status sqrt_grad(GradBuilder& b, const GradInputs& in, Grads* g) {  // dy * 0.5 / sqrt(x)
-  (*g)[0] = b.op("RealDiv", {b.op("Mul", {dy(in), b.scalar(b.dtype(x(in)), 0.5)}), out(in)});
-  return b.status();
-}
-Status exp_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
-  (*g)[0] = b.op("Mul", {dy(in), out(in)});
-  return b.status();
-}
-Status log_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
-  (*g)[0] = b.op("Mul", {dy(in), b.op("RealDiv", {b.scalar(b.dtype(x(in)), 1), x(in)})});
-  return b.status();
-}
-Status tanh_grad(GradBuilder& b, const GradInputs& in, Grads* g) {  // dy * (1 - tanh^2)
-  const GradValue one = b.scalar(b.dtype(x(in)), 1);
-  (*g)[0] = b.op("Mul", {dy(in), b.op("Sub", {one, b.op("Square", {out(in)})})});
-  return b.status();
-}
-Status sigmoid_grad(GradBuilder& b, const GradInputs& in, Grads* g) {  // dy * s * (1 - s)
-  const GradValue one = b.scalar(b.dtype(x(in)), 1);
-  (*g)[0] = b.op("Mul", {dy(in), b.op("Mul", {out(in), b.op("Sub", {one, out(in)})})});
-  return b.status();
-}
-Status relu_grad(GradBuilder& b, const GradInputs& in, Grads* g) {  // where the output is > 0
-  (*g)[0] = b.op("ReluGrad", {dy(in), out(in)});
-  return b.status();
-}
-
 // ReluGrad is linear in its gradients; its features get zeros (as TF: second derivatives of
 // relu are 0, not None).
 Status relu_grad_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
@@ -148,23 +105,12 @@ void register_math_gradients(OpRegistry& reg) {
   reg.set_gradient("Pow", pow_grad);
   reg.set_gradient("Maximum", max_min_grad<kGreaterEqual>);
   reg.set_gradient("Minimum", max_min_grad<kLessEqual>);
-  reg.set_gradient("Neg", neg_grad);
-  reg.set_gradient("Abs", abs_grad);
-  reg.set_gradient("Sign", sign_grad);
-  reg.set_gradient("Square", square_grad);
-  reg.set_gradient("Sqrt", sqrt_grad);
-  reg.set_gradient("Exp", exp_grad);
-  reg.set_gradient("Log", log_grad);
-  reg.set_gradient("Tanh", tanh_grad);
-  reg.set_gradient("Sigmoid", sigmoid_grad);
-  reg.set_gradient("Relu", relu_grad);
   reg.set_gradient("ReluGrad", relu_grad_grad);
   reg.set_gradient("Cast", cast_grad);
   reg.set_gradient("ClipByValue", clip_by_value_grad);
   reg.set_gradient("SelectV2", select_v2_grad);
   for (const char* op : {"FloorDiv", "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual",
-                         "LogicalAnd", "LogicalOr", "LogicalNot", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
-                         "Invert"}) {
+                         "LogicalAnd", "LogicalOr", "LogicalNot", "BitwiseAnd", "BitwiseOr", "BitwiseXor"}) {
     reg.set_not_differentiable(op);
   }
 }

@@ -1,5 +1,7 @@
 // Gradients of the reductions (ops/reduction_ops.cc): the output gradient, reshaped to the
 // kept-dims shape, is broadcast back over the reduced axes.
+#include <limits>
+
 #include "graphfn/autodiff/grad_util.h"
 
 namespace graphfn {
@@ -139,6 +141,32 @@ Status cumprod_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   return b.status();
 }
 
+// EuclideanNorm, as TF: x / (norm / dy), the norm and dy with the reduced axes kept.
+Status euclidean_norm_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  GradValue unused, dy_kept, out_kept;
+  GRAPHFN_RETURN_IF_ERROR(broadcast_back(b, in, &unused, &dy_kept, &out_kept));
+  (*g)[0] = b.op("RealDiv", {x(in), b.op("RealDiv", {out_kept, dy_kept})});
+  return b.status();
+}
+
+// CumulativeLogsumexp, as TF: the positive and negative parts of dy, in log space, accumulated
+// in the other direction.
+Status cumulative_logsumexp_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  const DType dt = b.dtype(x(in));
+  const GradValue lowest = b.scalar(dt, dt == DType::kFloat64 ? std::numeric_limits<double>::lowest()
+                                                             : std::numeric_limits<float>::lowest());
+  const GradValue zero = b.scalar(dt, 0);
+  const AttrMap scan = grad::attrs({{"exclusive", in.attr_bool("exclusive")}, {"reverse", !in.attr_bool("reverse")}});
+  auto part = [&](const char* sign_test, const GradValue& magnitude) {
+    const GradValue log_part = b.op("SelectV2", {b.op(sign_test, {dy(in), zero}), b.op("Log", {magnitude}), lowest});
+    const GradValue summed =
+        b.op("CumulativeLogsumexp", {b.op("Sub", {log_part, grad::out(in)}), in.inputs[1]}, scan);
+    return b.op("Exp", {b.op("AddV2", {summed, x(in)})});
+  };
+  (*g)[0] = b.op("Sub", {part("Greater", dy(in)), part("Less", b.op("Neg", {dy(in)}))});
+  return b.status();
+}
+
 }  // namespace
 
 void register_reduction_gradients(OpRegistry& reg) {
@@ -149,6 +177,8 @@ void register_reduction_gradients(OpRegistry& reg) {
   reg.set_gradient("Prod", prod_grad);
   reg.set_gradient("Cumsum", cumsum_grad);
   reg.set_gradient("Cumprod", cumprod_grad);
+  reg.set_gradient("EuclideanNorm", euclidean_norm_grad);
+  reg.set_gradient("CumulativeLogsumexp", cumulative_logsumexp_grad);
 }
 
 }  // namespace graphfn

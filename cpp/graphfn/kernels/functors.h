@@ -102,44 +102,5 @@ struct BitwiseOr { template <typename T> static T apply(T a, T b) { return stati
 struct BitwiseXor { template <typename T> static T apply(T a, T b) { return static_cast<T>(a ^ b); } };
 struct LogicalOr { static bool apply(bool a, bool b) { return a || b; } };
 
-// Unary functors: `array` works on Eigen arrays (vectorised, floats), `scalar` on one value.
-struct Invert {  // integers only
-  template <typename T> static T scalar(T x) { return static_cast<T>(~x); }
-};
-struct Neg {
-  template <typename A> static auto array(const A& x) { return -x; }
-  template <typename T> static T scalar(T x) { return wrap_neg(x); }
-};
-struct Abs {
-  template <typename A> static auto array(const A& x) { return x.abs(); }
-  template <typename T> static T scalar(T x) { return x < 0 ? wrap_neg(x) : x; }
-};
-struct Sign {
-  template <typename A> static auto array(const A& x) { return x.sign(); }
-  template <typename T> static T scalar(T x) { return static_cast<T>((x > 0) - (x < 0)); }
-};
-struct Square {
-  template <typename A> static auto array(const A& x) { return x.square(); }
-  template <typename T> static T scalar(T x) { return wrap_mul(x, x); }
-};
-struct Relu {
-  template <typename A> static auto array(const A& x) { return x.max(typename A::Scalar(0)); }
-  template <typename T> static T scalar(T x) { return x > 0 ? x : T(0); }
-};
-struct Sqrt { template <typename A> static auto array(const A& x) { return x.sqrt(); } };
-struct Exp { template <typename A> static auto array(const A& x) { return x.exp(); } };
-struct Log { template <typename A> static auto array(const A& x) { return x.log(); } };
-struct Tanh { template <typename A> static auto array(const A& x) { return x.tanh(); } };
-// 1 / (1 + exp(-x)): Eigen 3.4's logistic() approximation is off by 2e-4 (relative) at x = -8,
-// where TF's kernel is exact to the last bit or two.
-struct Sigmoid {
-  template <typename A>
-  static auto array(const A& x) {
-    using T = typename A::Scalar;
-    return ((-x).exp() + T(1)).inverse();
-  }
-};
-struct LogicalNot { static bool scalar(bool x) { return !x; } };
-
 }  // namespace functors
 }  // namespace graphfn

@@ -94,34 +94,6 @@ struct StridedSliceGradKernel {
 
 // out[ids[i], ...] += data[i, ...]; negative ids are dropped (as TF), ids past the end an error.
 template <typename T>
-struct UnsortedSegmentSumKernel {
-  static Status compute(KernelContext& c) {
-    const Tensor& data = c.input(0);
-    std::vector<int64_t> ids;
-    GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &ids));
-    Tensor* out = nullptr;
-    GRAPHFN_RETURN_IF_ERROR(allocate_checked(c, 0, &out));
-    T* po = out->data<T>();
-    const int64_t num_segments = out->rank() > 0 ? out->dim(0) : 0;
-    std::fill(po, po + out->num_elements(), T(0));
-    const int64_t inner = ids.empty() ? 0 : data.num_elements() / static_cast<int64_t>(ids.size());
-    const T* pd = data.data<T>();
-    for (size_t i = 0; i < ids.size(); ++i) {
-      const int64_t id = ids[i];
-      if (id < 0) continue;
-      if (id >= num_segments) {
-        return errors::InvalidArgument("segment_ids[", static_cast<int64_t>(i), "] = ", id,
-                                       " is out of range [0, ", num_segments, ")");
-      }
-      const T* src = pd + static_cast<int64_t>(i) * inner;
-      T* dst = po + id * inner;
-      for (int64_t j = 0; j < inner; ++j) dst[j] = static_cast<T>(dst[j] + src[j]);
-    }
-    return Status::OK();
-  }
-};
-
-template <typename T>
 struct AddNKernel {
   static Status compute(KernelContext& c) {
     Tensor& out = c.allocate_output(0);
@@ -221,7 +193,6 @@ void register_gradient_kernels(OpRegistry& reg) {
   register_kernels<BroadcastGradientArgsKernel>(reg, "BroadcastGradientArgs", TypeList<int32_t, int64_t>{});
   register_for_all_dtypes(reg, "BroadcastTo", &broadcast_to_kernel);
   register_kernels<StridedSliceGradKernel>(reg, "StridedSliceGrad", NumericTypes{});
-  register_kernels<UnsortedSegmentSumKernel>(reg, "UnsortedSegmentSum", NumericTypes{});
 }
 
 }  // namespace graphfn

@@ -1,6 +1,7 @@
 // Reduction kernels: one template (reduction::reduce) x reducers x dtypes.
 // Integer sums and products wrap like TF; Mean accumulates integers in int64 and divides
 // with truncation (TF's behaviour: the mean of [INT32_MAX, INT32_MAX] is INT32_MAX).
+#include <cmath>
 #include <limits>
 
 #include "graphfn/kernels/functors.h"
@@ -125,6 +126,30 @@ using MaxKernel = Reduce<MaxReducer>::Kernel<T>;
 template <typename T>
 using MinKernel = Reduce<MinReducer>::Kernel<T>;
 
+// EuclideanNorm: sqrt of the sum of squares (integers: the square root truncated, as TF's).
+template <typename T>
+struct EuclideanNormKernel {
+  static Status compute(KernelContext& c) {
+    const Tensor& in = c.input(0);
+    std::vector<bool> reduced;
+    GRAPHFN_RETURN_IF_ERROR(reduction_axes(c.input(1), in.rank(), &reduced));
+    std::vector<T> squares(static_cast<size_t>(in.num_elements()));
+    const T* p = in.data<T>();
+    for (size_t i = 0; i < squares.size(); ++i) squares[i] = functors::wrap_mul(p[i], p[i]);
+    Tensor& out = c.allocate_output(0);
+    T* po = out.data<T>();
+    reduction::reduce<SumReducer<T>>(squares.data(), in.shape(), reduced, po);
+    for (int64_t i = 0; i < out.num_elements(); ++i) {
+      if constexpr (std::is_floating_point_v<T>) {
+        po[i] = std::sqrt(po[i]);
+      } else {  // a wrapped (negative) sum has no square root: 0
+        po[i] = po[i] < 0 ? T(0) : static_cast<T>(std::sqrt(static_cast<double>(po[i])));
+      }
+    }
+    return Status::OK();
+  }
+};
+
 }  // namespace
 
 void register_reduction_kernels(OpRegistry& reg) {
@@ -133,6 +158,7 @@ void register_reduction_kernels(OpRegistry& reg) {
   register_kernels<ProdKernel>(reg, "Prod", NumericTypes{});
   register_kernels<MaxKernel>(reg, "Max", NumericTypes{});
   register_kernels<MinKernel>(reg, "Min", NumericTypes{});
+  register_kernels<EuclideanNormKernel>(reg, "EuclideanNorm", NumericTypes{});
   for (DType tidx : {DType::kInt32, DType::kInt64}) {
     reg.set_kernel("Any", tidx, &Reduce<AnyReducer>::Kernel<bool>::compute);
     reg.set_kernel("All", tidx, &Reduce<AllReducer>::Kernel<bool>::compute);

@@ -1,5 +1,9 @@
 // Kernels of ops/scan_ops.cc: one loop over (outer, inner) lines along the axis, forwards or
 // backwards, the running value written before (exclusive) or after (inclusive) each element.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 #include "graphfn/kernels/array_util.h"
 #include "graphfn/kernels/functors.h"
 #include "graphfn/kernels/kernel_context.h"
@@ -19,6 +23,18 @@ struct ProdOp {
   static T identity() { return T(1); }
   template <typename T>
   static T apply(T a, T b) { return functors::wrap_mul(a, b); }
+};
+
+// log(exp(a) + exp(b)) without overflow; -inf (nothing yet) stays -inf, as in TF.
+struct LogSumExpOp {
+  template <typename T>
+  static T identity() { return -std::numeric_limits<T>::infinity(); }
+  template <typename T>
+  static T apply(T a, T b) {
+    const T lo = std::min(a, b), hi = std::max(a, b);
+    if (hi < std::numeric_limits<T>::lowest()) return hi;
+    return std::log1p(std::exp(lo - hi)) + hi;
+  }
 };
 
 template <typename Op>
@@ -59,6 +75,7 @@ struct Scan {
 void register_scan_kernels(OpRegistry& reg) {
   register_kernels<Scan<SumOp>::Kernel>(reg, "Cumsum", NumericTypes{});
   register_kernels<Scan<ProdOp>::Kernel>(reg, "Cumprod", NumericTypes{});
+  register_kernels<Scan<LogSumExpOp>::Kernel>(reg, "CumulativeLogsumexp", FloatTypes{});
 }
 
 }  // namespace graphfn

@@ -1,8 +1,8 @@
 // Ops that gradients are built from: AddN (summing gradients; tf.add_n), ReluGrad,
 // InvertPermutation, ConcatOffset, StopGradient (tf.stop_gradient), BroadcastGradientArgs (the
 // axes a broadcasting op's gradient sums over), BroadcastTo (the gradient of a reduction) and
-// StridedSliceGrad (the gradient of StridedSlice and Slice: dy placed in zeros) and
-// UnsortedSegmentSum (tf.math.unsorted_segment_sum; the gradient of GatherV2).
+// StridedSliceGrad (the gradient of StridedSlice and Slice: dy placed in zeros).
+// UnsortedSegmentSum, the gradient of GatherV2, is with the segment ops (segment_ops.cc).
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/shape_inference.h"
 #include "graphfn/ops/array_shape_util.h"
@@ -93,43 +93,6 @@ Status strided_slice_grad_shape(InferenceContext& c) {
 }
 
 // [num_segments] + data.shape[rank(segment_ids):].
-Status unsorted_segment_sum_shape(InferenceContext& c) {
-  const Shape& data = c.input_shape(0);
-  const Shape& ids = c.input_shape(1);
-  const DType t = c.type_attr("T");
-  const Tensor* n = c.input_value(2);
-  if (c.input_shape(2).known_rank() && c.input_shape(2).rank() != 0) {
-    return errors::InvalidArgument("num_segments should be a scalar, not shape ", c.input_shape(2));
-  }
-  if (!data.known_rank() || !ids.known_rank()) {
-    c.set_output(0, t, Shape::unknown_rank());
-    return Status::OK();
-  }
-  if (ids.rank() > data.rank()) {
-    return errors::InvalidArgument("data.shape = ", data, " does not start with segment_ids.shape = ", ids);
-  }
-  for (int i = 0; i < ids.rank(); ++i) {
-    if (ids.dim(i) >= 0 && data.dim(i) >= 0 && ids.dim(i) != data.dim(i)) {
-      return errors::InvalidArgument("data.shape = ", data, " does not start with segment_ids.shape = ", ids);
-    }
-  }
-  std::vector<int64_t> dims{Shape::kUnknownDim};
-  if (n) {
-    std::vector<int64_t> v;
-    GRAPHFN_RETURN_IF_ERROR(int_values(*n, &v));
-    if (v[0] < 0) return errors::InvalidArgument("Input num_segments == ", v[0], " must not be negative.");
-    dims[0] = v[0];
-  }
-  for (int i = ids.rank(); i < data.rank(); ++i) dims.push_back(data.dim(i));
-  Shape out(dims);
-  if (n) {
-    int64_t count = 0;
-    GRAPHFN_RETURN_IF_ERROR(checked_num_elements(out, &count));
-  }
-  c.set_output(0, t, std::move(out));
-  return Status::OK();
-}
-
 // Every input has the same shape (AddN does not broadcast).
 Status add_n_shape(InferenceContext& c) {
   Shape out = c.input_shape(0);
@@ -195,9 +158,6 @@ void register_gradient_ops(OpRegistry& reg) {
       .attr("begin_mask: int = 0").attr("end_mask: int = 0").attr("ellipsis_mask: int = 0")
       .attr("new_axis_mask: int = 0").attr("shrink_axis_mask: int = 0")
       .shape_fn(strided_slice_grad_shape, true).shape_input("shape");
-  reg.op("UnsortedSegmentSum").input("data: T").input("segment_ids: Tindices").input("num_segments: Tnumsegments")
-      .output("output: T").attr("T: {numbertype}").attr("Tindices: {int32, int64}")
-      .attr("Tnumsegments: {int32, int64} = DT_INT32").shape_fn(unsorted_segment_sum_shape, true);
 }
 
 }  // namespace graphfn

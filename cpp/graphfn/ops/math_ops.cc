@@ -66,25 +66,7 @@ void register_math_ops(OpRegistry& reg) {
   reg.op("LogicalOr").input("x: bool").input("y: bool").output("z: bool").commutative().shape_fn(
       shape_fns::broadcast_binary, true);
   reg.op("LogicalNot").input("x: bool").output("y: bool").shape_fn(shape_fns::unchanged, true);
-
-  // Unary: y = f(x), same dtype and shape.
-  const std::pair<const char*, const char*> unary[] = {
-      {"Neg", "T: {bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128}"},
-      {"Abs", "T: {bfloat16, half, float, double, int8, int16, int32, int64}"},
-      {"Sign", "T: {bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128}"},
-      {"Square", "T: {bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32, uint64, "
-                 "complex64, complex128}"},
-      {"Sqrt", "T: {bfloat16, half, float, double, complex64, complex128}"},
-      {"Exp", "T: {bfloat16, half, float, double, complex64, complex128}"},
-      {"Log", "T: {bfloat16, half, float, double, complex64, complex128}"},
-      {"Tanh", "T: {bfloat16, half, float, double, complex64, complex128}"},
-      {"Sigmoid", "T: {bfloat16, half, float, double, complex64, complex128}"},
-      {"Relu", "T: {realnumbertype, qint8}"},
-      {"Invert", "T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}"},
-  };
-  for (const auto& [name, types] : unary) {
-    reg.op(name).input("x: T").output("y: T").attr(types).shape_fn(shape_fns::unchanged, true);
-  }
+  // Unary math ops with a T attr are one line each in ops/math_cwise.def.
 }
 
 }  // namespace graphfn

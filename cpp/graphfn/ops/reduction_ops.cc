@@ -92,7 +92,8 @@ void register_reduction_ops(OpRegistry& reg) {
   // TF's type lists: Max and Min take no complex types but the quantized ones.
   const std::pair<const char*, const char*> reductions[] = {
       {"Sum", "T: {numbertype}"}, {"Mean", "T: {numbertype}"}, {"Prod", "T: {numbertype}"},
-      {"Max", "T: {realnumbertype, quantizedtype}"}, {"Min", "T: {realnumbertype, quantizedtype}"}};
+      {"Max", "T: {realnumbertype, quantizedtype}"}, {"Min", "T: {realnumbertype, quantizedtype}"},
+      {"EuclideanNorm", "T: {numbertype}"}};
   for (const auto& [name, types] : reductions) {
     reg.op(name).input("input: T").input("reduction_indices: Tidx").output("output: T")
         .attr("keep_dims: bool = false").attr(types)

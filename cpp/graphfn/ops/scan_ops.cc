@@ -1,4 +1,5 @@
-// Cumulative sums and products along an axis (tf.math.cumsum / cumprod): Cumsum, Cumprod.
+// Cumulative sums, products and log-sum-exps along an axis (tf.math.cumsum / cumprod /
+// cumulative_logsumexp): Cumsum, Cumprod, CumulativeLogsumexp.
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/shape_inference.h"
 #include "graphfn/ops/array_shape_util.h"
@@ -33,6 +34,9 @@ void register_scan_ops(OpRegistry& reg) {
         .attr("reverse: bool = false").attr("T: {numbertype}").attr("Tidx: {int32, int64} = DT_INT32")
         .needs_value("axis").shape_fn(scan_shape, true);
   }
+  reg.op("CumulativeLogsumexp").input("x: T").input("axis: Tidx").output("out: T").attr("exclusive: bool = false")
+      .attr("reverse: bool = false").attr("T: {bfloat16, half, float, double}").attr("Tidx: {int32, int64} = DT_INT32")
+      .needs_value("axis").shape_fn(scan_shape, true);
 }
 
 }  // namespace graphfn

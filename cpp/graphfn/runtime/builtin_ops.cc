@@ -23,6 +23,10 @@ void register_list_ops(OpRegistry& reg);
 void register_gradient_ops(OpRegistry& reg);
 void register_nn_ops(OpRegistry& reg);
 void register_scan_ops(OpRegistry& reg);
+void register_math_cwise_ops(OpRegistry& reg);
+void register_segment_ops(OpRegistry& reg);
+void register_top_k_ops(OpRegistry& reg);
+void register_bincount_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -44,6 +48,10 @@ void register_list_kernels(OpRegistry& reg);
 void register_gradient_kernels(OpRegistry& reg);
 void register_softmax_kernels(OpRegistry& reg);
 void register_scan_kernels(OpRegistry& reg);
+void register_math_cwise_kernels(OpRegistry& reg);
+void register_segment_kernels(OpRegistry& reg);
+void register_top_k_kernels(OpRegistry& reg);
+void register_bincount_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -55,6 +63,9 @@ void register_list_gradients(OpRegistry& reg);
 void register_script_ops(OpRegistry& reg);
 void register_script_kernels(OpRegistry& reg);
 void register_script_gradients(OpRegistry& reg);
+void register_math_cwise_gradients(OpRegistry& reg);
+void register_segment_gradients(OpRegistry& reg);
+void register_top_k_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -76,6 +87,10 @@ void register_builtin_ops(OpRegistry& reg) {
   register_nn_ops(reg);
   register_scan_ops(reg);
   register_script_ops(reg);
+  register_math_cwise_ops(reg);
+  register_segment_ops(reg);
+  register_top_k_ops(reg);
+  register_bincount_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -98,6 +113,10 @@ void register_builtin_ops(OpRegistry& reg) {
   register_softmax_kernels(reg);
   register_scan_kernels(reg);
   register_script_kernels(reg);
+  register_math_cwise_kernels(reg);
+  register_segment_kernels(reg);
+  register_top_k_kernels(reg);
+  register_bincount_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -108,6 +127,9 @@ void register_builtin_ops(OpRegistry& reg) {
   register_control_flow_gradients(reg);
   register_list_gradients(reg);
   register_script_gradients(reg);
+  register_math_cwise_gradients(reg);
+  register_segment_gradients(reg);
+  register_top_k_gradients(reg);
 }
 
 }  // namespace

@@ -83,7 +83,8 @@ def _export_sign(name, symbol, op):
     def assert_fn(x, message=None, summarize=None, name=None):
         x = _tensor(x)
         condition = reduction_ops.reduce_all(op(x, math_ops.cast(0, x.dtype)))
-        text = "%s\nCondition x %s 0 did not hold element-wise:" % (message or "", symbol)
+        prefix = message + ".  " if message else ""  # TF's message prefix for the sign asserts
+        text = "%s\nCondition x %s 0 did not hold element-wise:" % (prefix, symbol)
         if not isinstance(condition, EagerTensor):
             return ops.Assert(condition, [text, "x (%s) = " % x.name, x],
                               summarize=3 if summarize is None else summarize)

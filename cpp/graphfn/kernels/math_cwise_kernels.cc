@@ -1,0 +1,110 @@
+// Kernels of the element-wise math ops of ops/math_cwise.def. Unary floats go through Eigen's
+// vectorised array functions, other dtypes through a loop over the scalar form; binary ops are
+// the broadcasting loop of broadcast.h over the scalar form.
+#include <Eigen/Core>
+#include <unsupported/Eigen/SpecialFunctions>
+#include <cmath>
+#include <type_traits>
+
+#include "graphfn/kernels/broadcast.h"
+#include "graphfn/kernels/functors.h"
+#include "graphfn/kernels/kernel_context.h"
+
+namespace graphfn {
+namespace functors {
+
+// C++'s / and % truncate; INT_MIN / -1 wraps and INT_MIN % -1 is 0, as in TF.
+template <typename T>
+T truncate_div(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::trunc(a / b);
+  } else {
+    if constexpr (std::is_signed_v<T>) {
+      if (b == -1) return wrap_neg(a);
+    }
+    return static_cast<T>(a / b);
+  }
+}
+template <typename T>
+T truncate_mod(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::fmod(a, b);
+  } else {
+    if constexpr (std::is_signed_v<T>) {
+      if (b == -1) return 0;
+    }
+    return static_cast<T>(a % b);
+  }
+}
+
+}  // namespace functors
+
+namespace {
+
+template <typename T, typename Out, typename ArrayFn, typename ScalarFn>
+Status run_unary(KernelContext& c, ArrayFn array, ScalarFn scalar) {
+  const Tensor& x = c.input(0);
+  Tensor& y = c.allocate_output(0);
+  const int64_t n = x.num_elements();
+  if constexpr (std::is_floating_point_v<T>) {
+    Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> in(x.data<T>(), n);
+    Eigen::Map<Eigen::Array<Out, Eigen::Dynamic, 1>> out(y.data<Out>(), n);
+    out = array(in);
+  } else {
+    const T* in = x.data<T>();
+    Out* out = y.data<Out>();
+    for (int64_t i = 0; i < n; ++i) out[i] = scalar(in[i]);
+  }
+  return Status::OK();
+}
+
+constexpr bool integer_divisor_nonzero = true;
+constexpr bool no_check = false;
+
+// TF's integer TruncateDiv/TruncateMod refuse a zero divisor with this (internal) error.
+template <typename T>
+Status check_integer_divisor_nonzero(const Tensor& divisor) {
+  const T* p = divisor.data<T>();
+  for (int64_t i = 0; i < divisor.num_elements(); ++i) {
+    if (p[i] == 0) return errors::Internal("Unexpected error in binary operator (only integer div and mod should have errors)");
+  }
+  return Status::OK();
+}
+
+#define GRAPHFN_UNARY(NAME, TYPES, OUT, KTYPES, ARRAY, SCALAR, GRAD)                        \
+  template <typename T>                                                                    \
+  struct NAME##CwiseKernel {                                                               \
+    static Status compute(KernelContext& c) {                                              \
+      return run_unary<T, OUT>(                                                            \
+          c, [](const auto& x) { return ARRAY; }, [](T x) -> OUT { return SCALAR; });      \
+    }                                                                                      \
+  };
+#define GRAPHFN_BINARY(NAME, A, B, TYPES, ORDER, KTYPES, SCALAR, CHECK, GRAD)                      \
+  template <typename T>                                                                    \
+  struct NAME##CwiseKernel {                                                               \
+    static Status compute(KernelContext& c) {                                              \
+      if constexpr (CHECK && std::is_integral_v<T>) {                                      \
+        GRAPHFN_RETURN_IF_ERROR(check_integer_divisor_nonzero<T>(c.input(1)));              \
+      }                                                                                    \
+      broadcast_binary_loop<T, T>(c.input(0), c.input(1), c.allocate_output(0),            \
+                                  [](T a, T b) -> T { return SCALAR; });                   \
+      return Status::OK();                                                                 \
+    }                                                                                      \
+  };
+#include "graphfn/ops/math_cwise.def"
+#undef GRAPHFN_UNARY
+#undef GRAPHFN_BINARY
+
+}  // namespace
+
+void register_math_cwise_kernels(OpRegistry& reg) {
+#define GRAPHFN_UNARY(NAME, TYPES, OUT, KTYPES, ARRAY, SCALAR, GRAD) \
+  register_kernels<NAME##CwiseKernel>(reg, #NAME, KTYPES{});
+#define GRAPHFN_BINARY(NAME, A, B, TYPES, ORDER, KTYPES, SCALAR, CHECK, GRAD) \
+  register_kernels<NAME##CwiseKernel>(reg, #NAME, KTYPES{});
+#include "graphfn/ops/math_cwise.def"
+#undef GRAPHFN_UNARY
+#undef GRAPHFN_BINARY
+}
+
+}  // namespace graphfn
