@@ -23,6 +23,9 @@ void register_list_ops(OpRegistry& reg);
 void register_gradient_ops(OpRegistry& reg);
 void register_nn_ops(OpRegistry& reg);
 void register_scan_ops(OpRegistry& reg);
+void register_shape_index_ops(OpRegistry& reg);
+void register_scatter_nd_ops(OpRegistry& reg);
+void register_sort_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -44,6 +47,9 @@ void register_list_kernels(OpRegistry& reg);
 void register_gradient_kernels(OpRegistry& reg);
 void register_softmax_kernels(OpRegistry& reg);
 void register_scan_kernels(OpRegistry& reg);
+void register_shape_index_kernels(OpRegistry& reg);
+void register_scatter_nd_kernels(OpRegistry& reg);
+void register_sort_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -52,6 +58,7 @@ void register_linalg_gradients(OpRegistry& reg);
 void register_nn_gradients(OpRegistry& reg);
 void register_control_flow_gradients(OpRegistry& reg);
 void register_list_gradients(OpRegistry& reg);
+void register_shape_index_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -72,6 +79,9 @@ void register_builtin_ops(OpRegistry& reg) {
   register_gradient_ops(reg);
   register_nn_ops(reg);
   register_scan_ops(reg);
+  register_shape_index_ops(reg);
+  register_scatter_nd_ops(reg);
+  register_sort_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -93,6 +103,9 @@ void register_builtin_ops(OpRegistry& reg) {
   register_gradient_kernels(reg);
   register_softmax_kernels(reg);
   register_scan_kernels(reg);
+  register_shape_index_kernels(reg);
+  register_scatter_nd_kernels(reg);
+  register_sort_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -102,6 +115,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_nn_gradients(reg);
   register_control_flow_gradients(reg);
   register_list_gradients(reg);
+  register_shape_index_gradients(reg);
 }
 
 }  // namespace
