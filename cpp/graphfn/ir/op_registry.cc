@@ -86,6 +86,12 @@ void OpDef::finalize() {
     }
     if (arg.is_list()) has_list_input = true; else ++num_fixed_inputs;
   }
+  // Outputs of a list(type) attr are lists too (IdentityN); control-flow ops' outputs are
+  // handled by their own builders.
+  for (ArgDef& arg : outputs) {
+    const AttrDef* attr = arg.type_attr.empty() ? nullptr : find_attr(arg.type_attr);
+    if (control_flow == ControlFlow::kNone && attr && attr->kind == "list(type)") arg.type_list = true;
+  }
   type_attr_defs.clear();
   for (const std::string& name : type_attr_names) type_attr_defs.push_back(find_attr(name));
   auto indices_of = [&](const std::vector<std::string>& names, const char* what) {
