@@ -114,7 +114,7 @@ int64_t padded_source(int64_t j, int64_t before, int64_t dim, int mode) {
   int64_t i = j - before;
   if (i >= 0 && i < dim) return i;
   if (mode == 0) return -1;
-  const int64_t shift = mode == 1 ? 0 : 1;  // REFLECT excludes the edge, SYMMETRIC repeats it
+  const int64_t shift = mode == 1 ? 1 : 0;  // REFLECT excludes the edge, SYMMETRIC repeats it
   if (i < 0) return -i - 1 + shift;
   return 2 * dim - i - 1 - shift;
 }

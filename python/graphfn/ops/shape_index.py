@@ -33,6 +33,7 @@ def linspace(start, stop, num, name=None, axis=0):
         start = array_ops.to_tensor(start)
         stop = array_ops.to_tensor(stop, dtype=start.dtype) if not hasattr(stop, "dtype") else stop
         num_int = _int_tensor(num, "num")
+        static_start, static_stop = TensorShape(array_ops.static_dims(start)), TensorShape(array_ops.static_dims(stop))
         shape = ops.BroadcastArgs(array_ops.shape(start), array_ops.shape(stop))
         start = ops.BroadcastTo(start, shape)
         stop = ops.BroadcastTo(stop, shape)
@@ -52,7 +53,27 @@ def linspace(start, stop, num, name=None, axis=0):
         desired = array_ops.reshape(desired, array_ops.where(mask, num_fill, 1))
         res = expanded_start + delta * desired
         joined = array_ops.concat([expanded_start, res, expanded_stop], axis=axis)
-        return slicing.slice_(joined, array_ops.zeros_like(shape), array_ops.where(mask, num_int, shape))
+        result = slicing.slice_(joined, array_ops.zeros_like(shape), array_ops.where(mask, num_int, shape))
+        _set_linspace_shape(result, static_start, static_stop, num, axis)
+        return result
+
+
+def _set_linspace_shape(result, start_shape, stop_shape, num, axis):
+    """The static shape TF infers: start and stop broadcast, with `num` (if a Python int) inserted."""
+    if array_ops.static_dims(result) is None or None not in array_ops.static_dims(result):
+        return
+    try:
+        dims = broadcast_static_shape(start_shape, stop_shape)
+    except ValueError:
+        return
+    if dims.rank is None:
+        return
+    dims = dims.as_list()
+    position = axis if axis >= 0 else len(dims) + 1 + axis
+    if not 0 <= position <= len(dims):
+        return
+    dims.insert(position, int(num) if isinstance(num, numbers.Integral) else None)
+    result.set_shape(dims)
 
 
 @tf_export("tile")
@@ -286,6 +307,8 @@ def ensure_shape(x, shape, name=None):
     becomes the merge of both."""
     if not isinstance(shape, TensorShape):
         shape = TensorShape(shape)
+    if shape.rank is None:  # nothing to check
+        return array_ops.identity(x, name=name)
     return node("EnsureShape", name)(x, shape=shape)
 
 
