@@ -29,7 +29,18 @@ def make_namespace(tf):
         """f run as a tf.function (its ops built into a graph)."""
         return tf.function(f)(*args)
 
-    return {"tf": tf, "np": np, "grad": grad, "static_shape": static_shape, "in_graph": in_graph}
+    def on_variable(initial, f, graph=False):
+        """f(v) on a new Variable holding `initial` (traced into a tf.function when `graph`), then
+        the variable's value."""
+        v = tf.Variable(initial)
+
+        def body():
+            f(v)
+        (tf.function(body) if graph else body)()
+        return v.read_value()
+
+    return {"tf": tf, "np": np, "grad": grad, "static_shape": static_shape, "in_graph": in_graph,
+            "on_variable": on_variable}
 
 
 def core_message(message):

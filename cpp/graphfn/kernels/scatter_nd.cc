@@ -361,6 +361,36 @@ Status resource_scatter_kernel(KernelContext& c) {
   });
 }
 
+// "1,2": dims [begin, end) of s, as TF's variable scatters print the dims that must match.
+std::string dims_text(const Shape& s, int begin, int end) {
+  std::string text;
+  for (int d = begin; d < end; ++d) text += (d > begin ? "," : "") + std::to_string(s.dim(d));
+  return text;
+}
+
+// updates must be indices.shape[:-1] + var.shape[depth:] (TF's texts for ResourceScatterNd*).
+Status check_variable_scatter_nd_shapes(const Shape& indices, const Shape& updates, const Shape& var) {
+  const int batch = indices.rank() - 1;
+  const int depth = static_cast<int>(indices.dim(batch));
+  bool prefix_ok = updates.rank() >= batch;
+  for (int d = 0; prefix_ok && d < batch; ++d) prefix_ok = updates.dim(d) == indices.dim(d);
+  if (!prefix_ok) {
+    return errors::InvalidArgument("Dimensions [0,", batch, ") of indices[shape=", indices, "] = ",
+                                   dims_text(indices, 0, batch), " must match dimensions [0,", batch,
+                                   ") of updates[shape=", updates, "] = ",
+                                   dims_text(updates, 0, std::min(batch, updates.rank())));
+  }
+  bool suffix_ok = updates.rank() - batch == var.rank() - depth;
+  for (int d = 0; suffix_ok && d < updates.rank() - batch; ++d) suffix_ok = updates.dim(batch + d) == var.dim(depth + d);
+  if (!suffix_ok) {
+    return errors::InvalidArgument("Dimensions [", depth, ",", var.rank(), ") of input[shape=", var, "] = ",
+                                   dims_text(var, depth, var.rank()), " must match dimensions [", batch, ",",
+                                   updates.rank(), ") of updates[shape=", updates, "] = ",
+                                   dims_text(updates, batch, updates.rank()));
+  }
+  return Status::OK();
+}
+
 template <Combine kHow>
 Status resource_scatter_nd_kernel(KernelContext& c) {
   std::shared_ptr<VariableResource> var;
@@ -377,7 +407,7 @@ Status resource_scatter_nd_kernel(KernelContext& c) {
                                      current.shape(), "] must match dimensions [", indices.rank() - 1, ",",
                                      updates.rank(), ") of updates[shape=", updates.shape(), "]");
     }
-    GRAPHFN_RETURN_IF_ERROR(check_scatter_nd_update_shape(indices.shape(), updates.shape(), current.shape()));
+    GRAPHFN_RETURN_IF_ERROR(check_variable_scatter_nd_shapes(indices.shape(), updates.shape(), current.shape()));
     GRAPHFN_RETURN_IF_ERROR(copy_tensor(current, next));
     if (updates.num_elements() == 0) return Status::OK();
     return scatter_nd_into(indices, updates, kHow, "shape ", next);
