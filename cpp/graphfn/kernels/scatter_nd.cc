@@ -2,7 +2,6 @@
 // An index row (i0, ..., ik-1) addresses the slice x[i0, ..., ik-1, ...] of `slice` elements;
 // rows are turned into flat element offsets (checked against the shape) before any data moves,
 // so a bad index leaves the output or variable untouched, as in TF.
-#include <atomic>
 #include <string>
 #include <thread>
 
@@ -109,19 +108,24 @@ Status gather_nd_typed(const Tensor& params, const Tensor& indices, Tensor* out)
     s *= params.dim(static_cast<int>(j));
   }
   const int64_t* dims = params.shape().dims().begin();
-  std::atomic<int64_t> bad{-1};
-  auto work = [&](int64_t begin, int64_t end) {
+  // TF reports the last bad row its loop met: each half keeps its last, the later half wins.
+  int64_t bad_in_half[2] = {-1, -1};
+  auto work = [&](int64_t begin, int64_t end, int64_t* bad) {
     for (int64_t r = begin; r < end; ++r) {
       const Idx* row = idx + r * depth;
       int64_t off = 0;
+      bool ok = true;
       for (int64_t j = 0; j < depth; ++j) {
         const uint64_t v = static_cast<uint64_t>(static_cast<int64_t>(row[j]));
         if (v >= static_cast<uint64_t>(dims[j])) {
-          int64_t expected = -1;
-          bad.compare_exchange_strong(expected, r);
-          return;
+          ok = false;
+          break;
         }
         off += static_cast<int64_t>(v) * stride[j];
+      }
+      if (!ok) {
+        *bad = r;
+        continue;
       }
       if (slice == 1) {
         dst[r] = src[off];
@@ -134,27 +138,16 @@ Status gather_nd_typed(const Tensor& params, const Tensor& indices, Tensor* out)
   const int64_t work_size = rows * (slice + depth);
   if (work_size >= (int64_t{1} << 18) && std::thread::hardware_concurrency() > 1) {
     const int64_t half = rows / 2;
-    std::thread helper([&] { work(half, rows); });
-    work(0, half);
+    std::thread helper([&] { work(half, rows, &bad_in_half[1]); });
+    work(0, half, &bad_in_half[0]);
     helper.join();
   } else {
-    work(0, rows);
+    work(0, rows, &bad_in_half[0]);
   }
-  if (bad.load() >= 0) {
-    // Report the first bad row, as a sequential pass would.
-    int64_t first = bad.load();
-    for (int64_t r = 0; r < first; ++r) {
-      const Idx* row = idx + r * depth;
-      for (int64_t j = 0; j < depth; ++j) {
-        if (static_cast<uint64_t>(static_cast<int64_t>(row[j])) >= static_cast<uint64_t>(dims[j])) {
-          first = r;
-          break;
-        }
-      }
-      if (first == r) break;
-    }
-    return errors::InvalidArgument("indices", position(outer_shape(indices.shape()), first), " = ",
-                                   row_text(idx + first * depth, depth), " does not index into param shape ",
+  const int64_t bad = bad_in_half[1] >= 0 ? bad_in_half[1] : bad_in_half[0];
+  if (bad >= 0) {
+    return errors::InvalidArgument("indices", position(outer_shape(indices.shape()), bad), " = ",
+                                   row_text(idx + bad * depth, depth), " does not index into param shape ",
                                    params.shape(), ", node name: GatherNd");
   }
   return Status::OK();
@@ -329,6 +322,15 @@ Status resource_scatter_kernel(KernelContext& c) {
   const Tensor& updates = c.input(2);
   return var->update([&](const Tensor& current, Tensor* next) {
     const Shape& vs = current.shape();
+    if (updates.rank() != 0 && kHow != Combine::kUpdate) {
+      Shape expected = indices.shape();
+      for (int d = 1; d < vs.rank(); ++d) expected.add_dim(vs.dim(d));
+      if (vs.rank() < 1 || updates.shape() != expected) {
+        return errors::InvalidArgument("Must have updates.shape = indices.shape + params.shape[1:] or updates.shape "
+                                       "= [], got updates.shape ", updates.shape(), ", indices.shape ",
+                                       indices.shape(), ", params.shape ", vs);
+      }
+    }
     if (vs.rank() < 1) return errors::InvalidArgument("params must be at least 1-D, got shape ", vs);
     if (updates.rank() != 0) {
       Shape expected = indices.shape();
@@ -401,6 +403,10 @@ Status resource_scatter_nd_kernel(KernelContext& c) {
     if (indices.rank() < 1) {
       return errors::InvalidArgument("Indices shape must have rank at least one. Currently got ", indices.shape());
     }
+    if (current.num_elements() == 0 && (indices.num_elements() > 0 || updates.num_elements() > 0)) {
+      return errors::InvalidArgument("Indices and updates specified for empty output.  indices shape: ",
+                                     indices.shape());
+    }
     const int64_t depth = indices.dim(indices.rank() - 1);
     if (depth > current.rank()) {
       return errors::InvalidArgument("Dimensions [", depth, ",", current.rank(), ") of input[shape=",
@@ -430,6 +436,7 @@ Status strided_slice_assign_kernel(KernelContext& c) {
   return var->update([&](const Tensor& current, Tensor* next) {
     StridedSliceResult r;
     GRAPHFN_RETURN_IF_ERROR(compute_strided_slice(current.shape(), &begin, &end, strides, masks, &r));
+    if (r.output_shape.num_elements() == 0) return copy_tensor(current, next);  // TF checks nothing then
     Shape target;
     if (!broadcast_shapes(value.shape(), r.output_shape, &target).ok() || target != r.output_shape) {
       return errors::InvalidArgument("Cannot broadcast input shape ", value.shape(), " into final shape ",

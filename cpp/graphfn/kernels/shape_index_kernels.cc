@@ -6,6 +6,7 @@
 
 #include "graphfn/kernels/array_util.h"
 #include "graphfn/ops/array_shape_util.h"
+#include "graphfn/ops/shape_index_checks.h"
 
 namespace graphfn {
 namespace {
@@ -98,7 +99,22 @@ DimMaps identity_maps(const Shape& s) {
   return maps;
 }
 
+Status forward_kernel(KernelContext& c) {
+  c.set_output(0, c.input(0));
+  return Status::OK();
+}
+
+// An empty output may still have huge dims: nothing to map then.
+bool output_is_empty(KernelContext& c, Status* status) {
+  if (c.output_shapes[0].num_elements() != 0) return false;
+  Tensor* out;
+  *status = allocate_checked(c, 0, &out);
+  return true;
+}
+
 Status tile_kernel(KernelContext& c) {
+  Status empty;
+  if (output_is_empty(c, &empty)) return empty;
   const Shape& in = c.input(0).shape();
   const Shape& out = c.output_shapes[0];
   DimMaps maps(in.rank());
@@ -136,6 +152,8 @@ DimMaps pad_maps(const Shape& in, const std::vector<int64_t>& pads, int mode) {
 }
 
 Status pad_kernel(KernelContext& c) {
+  Status empty;
+  if (output_is_empty(c, &empty)) return empty;
   std::vector<int64_t> pads;
   GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &pads));
   const Tensor* fill = c.num_inputs == 3 ? &c.input(2) : nullptr;
@@ -174,9 +192,13 @@ struct MirrorPadGradKernel {
 };
 
 Status reverse_kernel(KernelContext& c) {
+  if (c.input(0).rank() == 0) return forward_kernel(c);  // the axes of a scalar are not checked (TF)
   const Shape& s = c.input(0).shape();
   std::vector<int64_t> axes;
   GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &axes));
+  GRAPHFN_RETURN_IF_ERROR(check_reverse_axes(s.rank(), axes));
+  Status empty;
+  if (output_is_empty(c, &empty)) return empty;
   DimMaps maps = identity_maps(s);
   for (int64_t a : axes) {
     const int d = static_cast<int>(a < 0 ? a + s.rank() : a);
@@ -190,6 +212,9 @@ Status roll_kernel(KernelContext& c) {
   std::vector<int64_t> shifts, axes;
   GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &shifts));
   GRAPHFN_RETURN_IF_ERROR(int_values(c.input(2), &axes));
+  GRAPHFN_RETURN_IF_ERROR(check_roll_args(s.rank(), static_cast<int64_t>(shifts.size()), axes));
+  Status empty;
+  if (output_is_empty(c, &empty)) return empty;
   // Shifts along one axis add up, as in TF.
   std::vector<int64_t> total(s.rank(), 0);
   for (size_t i = 0; i < axes.size(); ++i) {
@@ -250,11 +275,6 @@ Status split_v_kernel(KernelContext& c) {
   return split_outputs(c, value, normalized(first_int(c.input(2)), value.rank()));
 }
 
-Status forward_kernel(KernelContext& c) {
-  c.set_output(0, c.input(0));
-  return Status::OK();
-}
-
 Status identity_n_kernel(KernelContext& c) {
   for (int i = 0; i < c.num_inputs; ++i) c.set_output(i, c.input(i));
   return Status::OK();
@@ -312,10 +332,10 @@ struct BroadcastArgsKernel {
     std::vector<int64_t> a, b;
     GRAPHFN_RETURN_IF_ERROR(int_values(c.input(0), &a));
     GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &b));
-    Shape out;
-    GRAPHFN_RETURN_IF_ERROR(broadcast_shapes(Shape(a), Shape(b), &out));
+    std::vector<int64_t> out;
+    GRAPHFN_RETURN_IF_ERROR(broadcast_dim_values(a, b, &out));
     Tensor& t = c.allocate_output(0);
-    for (int d = 0; d < out.rank(); ++d) t.data<T>()[d] = static_cast<T>(out.dim(d));
+    for (size_t d = 0; d < out.size(); ++d) t.data<T>()[d] = static_cast<T>(out[d]);
     return Status::OK();
   }
 };

@@ -170,6 +170,8 @@ struct BoundKernel {
   static Status compute(KernelContext& c) {
     const Tensor& sorted = c.input(0);
     const Tensor& values = c.input(1);
+    // Checked here too: a graph step with static shapes skips the shape function.
+    if (sorted.dim(0) != values.dim(0)) return errors::InvalidArgument("Leading dim_size of both tensors must match.");
     Tensor& out = c.allocate_output(0);
     const int64_t rows = sorted.dim(0), n = sorted.dim(1), m = values.dim(1);
     if (out.dtype() == DType::kInt32 && n > INT32_MAX) {
@@ -203,7 +205,9 @@ struct HistogramKernel {
       return errors::InvalidArgument("value_range should satisfy value_range[0] < value_range[1], but got '[",
                                      lo, ", ", hi, "]'");
     }
-    Tensor& out = c.allocate_output(0);
+    Tensor* out_t;
+    GRAPHFN_RETURN_IF_ERROR(allocate_checked(c, 0, &out_t));
+    Tensor& out = *out_t;
     std::vector<int64_t> counts(nbins, 0);
     const double step = (static_cast<double>(hi) - static_cast<double>(lo)) / static_cast<double>(nbins);
     const double last = static_cast<double>(nbins - 1);

@@ -33,6 +33,10 @@ Status check_scatter_nd_update_shape(const Shape& indices, const Shape& updates,
 }
 
 Status check_tensor_scatter_shapes(const Shape& out, const Shape& indices, const Shape& updates) {
+  if (out.num_elements() == 0 && (indices.num_elements() > 0 || updates.num_elements() > 0)) {
+    return errors::InvalidArgument("Indices and updates specified for empty output shape");
+  }
+  if (updates.rank() < 1) return errors::InvalidArgument("Updates shape must have rank at least one. Found:", updates);
   if (indices.rank() < 1) {
     return errors::InvalidArgument("Indices shape must have rank at least one. Currently got ", indices);
   }
@@ -54,9 +58,6 @@ Status check_tensor_scatter_shapes(const Shape& out, const Shape& indices, const
   for (int i = 0; i + outer < updates.rank(); ++i) {
     if (updates.dim(i + outer) != out.dim(static_cast<int>(depth + i))) return inner_error();
   }
-  if (out.num_elements() == 0 && (indices.num_elements() > 0 || updates.num_elements() > 0)) {
-    return errors::InvalidArgument("Indices and updates specified for empty output shape");
-  }
   return Status::OK();
 }
 
@@ -67,6 +68,7 @@ bool fully_known(const Shape& s) { return s.known_rank() && s.fully_defined(); }
 Status gather_nd_shape(InferenceContext& c) {
   const Shape& params = c.input_shape(0);
   const Shape& indices = c.input_shape(1);
+  if (params.known_rank() && params.rank() < 1) return errors::InvalidArgument("params must be at least a vector");
   if (indices.known_rank() && indices.rank() < 1) return errors::InvalidArgument("indices must be at least a vector");
   if (!indices.known_rank() || !params.known_rank() || indices.dim(indices.rank() - 1) < 0) {
     c.set_output(0, c.input_dtype(0), Shape::unknown_rank());
@@ -89,6 +91,9 @@ Status scatter_nd_shape(InferenceContext& c) {
   const Shape& shape_shape = c.input_shape(2);
   if (shape_shape.known_rank() && shape_shape.rank() != 1) {
     return errors::InvalidArgument("Shape must be a 1-D tensor, got shape ", shape_shape);
+  }
+  if (updates.known_rank() && updates.rank() < 1) {
+    return errors::InvalidArgument("Updates shape must have rank at least one. Found:", updates);
   }
   if (indices.known_rank() && indices.rank() < 1) {
     return errors::InvalidArgument("Indices shape must have rank at least one. Currently got ", indices);

@@ -6,6 +6,7 @@
 
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ops/array_shape_util.h"
+#include "graphfn/ops/shape_index_checks.h"
 
 namespace graphfn {
 namespace {
@@ -163,7 +164,8 @@ Status pad_shape_impl(InferenceContext& c, bool shrink) {
     if (!p.known_rank() || p.rank() != 2 || p.dim(1) != 2 || !in.known_rank()) {
       return errors::InvalidArgument("paddings must be a matrix with 2 columns: ", p);
     }
-    return errors::InvalidArgument("The first dimension of paddings must be the rank of inputs", p, " ", in);
+    return errors::InvalidArgument("The first dimension of paddings must be the rank of inputs", p,
+                                   c.attrs().get_string("mode") ? ", " : " ", in);
   }
   const int64_t rank = in.known_rank() ? in.rank() : rows;
   const Tensor* pt = c.input_value(1);
@@ -228,15 +230,7 @@ Status reverse_shape(InferenceContext& c) {
   if (axis_t && in.known_rank()) {
     std::vector<int64_t> axes;
     GRAPHFN_RETURN_IF_ERROR(int_values(*axis_t, &axes));
-    const int rank = in.rank();
-    std::set<int64_t> seen;
-    for (size_t i = 0; i < axes.size(); ++i) {
-      if (axes[i] < -rank || axes[i] >= rank) {
-        return errors::InvalidArgument("'axis'[", i, "] = ", axes[i], " is out of valid range [0, ", rank - 1);
-      }
-      const int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
-      if (!seen.insert(a).second) return errors::InvalidArgument("axis ", a, " specified more than once.");
-    }
+    GRAPHFN_RETURN_IF_ERROR(check_reverse_axes(in.rank(), axes));
   }
   c.set_output(0, c.input_dtype(0), in);
   return Status::OK();
@@ -255,15 +249,12 @@ Status roll_shape(InferenceContext& c) {
   }
   const Tensor* shift_t = c.input_value(1);
   const Tensor* axis_t = c.input_value(2);
-  if (shift_t && axis_t && shift_t->num_elements() != axis_t->num_elements()) {
-    return errors::InvalidArgument("shift and axis must have the same size");
-  }
-  if (axis_t && in.known_rank()) {
+  if (shift_t && axis_t && in.known_rank()) {
     std::vector<int64_t> axes;
     GRAPHFN_RETURN_IF_ERROR(int_values(*axis_t, &axes));
-    for (int64_t a : axes) {
-      if (a < -in.rank() || a >= in.rank()) return errors::InvalidArgument("axis ", a, " is out of range");
-    }
+    GRAPHFN_RETURN_IF_ERROR(check_roll_args(in.rank(), shift_t->num_elements(), axes));
+  } else if (shift_t && axis_t && shift_t->num_elements() != axis_t->num_elements()) {
+    return errors::InvalidArgument("shift and axis must have the same size");
   }
   c.set_output(0, c.input_dtype(0), in);
   return Status::OK();
@@ -340,6 +331,54 @@ Status unravel_index_shape(InferenceContext& c) {
   return Status::OK();
 }
 
+}  // namespace
+
+Status check_roll_args(int rank, int64_t num_shifts, const std::vector<int64_t>& axes) {
+  if (rank < 1) return errors::InvalidArgument("input must be 1-D or higher");
+  if (num_shifts != static_cast<int64_t>(axes.size())) {
+    return errors::InvalidArgument("shift and axis must have the same size");
+  }
+  for (int64_t a : axes) {
+    if (a < -rank || a >= rank) return errors::InvalidArgument("axis ", a, " is out of range");
+  }
+  return Status::OK();
+}
+
+Status check_reverse_axes(int rank, const std::vector<int64_t>& axes) {
+  if (rank == 0) return Status::OK();  // a scalar is its own reverse, whatever the axes (TF)
+  std::set<int64_t> seen;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    if (axes[i] < -rank || axes[i] >= rank) {
+      return errors::InvalidArgument("'axis'[", i, "] = ", axes[i], " is out of valid range [0, ", rank - 1);
+    }
+    const int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
+    if (!seen.insert(a).second) return errors::InvalidArgument("axis ", a, " specified more than once.");
+  }
+  return Status::OK();
+}
+
+Status broadcast_dim_values(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+                            std::vector<int64_t>* out) {
+  const size_t n = std::max(a.size(), b.size());
+  out->assign(n, 1);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t x = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    const int64_t y = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    if (x != y && x != 1 && y != 1) {
+      auto text = [](const std::vector<int64_t>& v) {
+        std::string t = "[";
+        for (size_t k = 0; k < v.size(); ++k) t += (k ? "," : "") + (v[k] < 0 ? std::string("?") : std::to_string(v[k]));
+        return t + "]";
+      };
+      return errors::InvalidArgument("Incompatible shapes: ", text(a), " vs. ", text(b));
+    }
+    (*out)[i] = x == 1 ? y : x;
+  }
+  return Status::OK();
+}
+
+namespace {
+
 Status broadcast_args_shape(InferenceContext& c) {
   const Shape& a = c.input_shape(0);
   const Shape& b = c.input_shape(1);
@@ -349,19 +388,11 @@ Status broadcast_args_shape(InferenceContext& c) {
   const Tensor* at = c.input_value(0);
   const Tensor* bt = c.input_value(1);
   if (at && bt) {
-    std::vector<int64_t> av, bv;
+    std::vector<int64_t> av, bv, out;
     GRAPHFN_RETURN_IF_ERROR(int_values(*at, &av));
     GRAPHFN_RETURN_IF_ERROR(int_values(*bt, &bv));
-    for (const std::vector<int64_t>* v : {&av, &bv}) {
-      for (int64_t d : *v) {
-        if (d < 0) return errors::InvalidArgument("Incompatible shapes: ", Shape(av), " vs. ", Shape(bv));
-      }
-    }
-    Shape out;
-    if (!broadcast_shapes(Shape(av), Shape(bv), &out).ok()) {
-      return errors::InvalidArgument("Incompatible shapes: ", Shape(av), " vs. ", Shape(bv));
-    }
-    c.set_output(0, c.input_dtype(0), Shape{out.rank()});
+    GRAPHFN_RETURN_IF_ERROR(broadcast_dim_values(av, bv, &out));
+    c.set_output(0, c.input_dtype(0), Shape{static_cast<int64_t>(out.size())});
     return Status::OK();
   }
   const int64_t la = static_length(a), lb = static_length(b);

@@ -1,6 +1,9 @@
 // Sorting and sets: StableSort (graphfn's own op behind tf.sort and tf.argsort, where TF's Python
 // sorts with TopKV2), Unique, UniqueWithCounts, LowerBound/UpperBound (tf.searchsorted) and
 // HistogramFixedWidth.
+#include <iomanip>
+#include <sstream>
+
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ops/array_shape_util.h"
 
@@ -48,11 +51,29 @@ Status histogram_shape(InferenceContext& c) {
   if (nbins.known_rank() && nbins.rank() != 0) {
     return errors::InvalidArgument("nbins should be a scalar, got shape ", nbins);
   }
+  const Tensor* range_t = c.input_value(1);
+  if (range_t && range_t->num_elements() == 2) {  // TF checks the range before nbins
+    bool ordered = true;
+    std::string text;
+    visit_dtype(range_t->dtype(), TypeList<int32_t, int64_t, float, double>{}, [&](auto tag) {
+      using T = decltype(tag);
+      const T lo = range_t->data<T>()[0], hi = range_t->data<T>()[1];
+      ordered = lo < hi;
+      std::ostringstream s;
+      s << std::setprecision(6) << "[" << lo << ", " << hi << "]";
+      text = s.str();
+    });
+    if (!ordered) {
+      return errors::InvalidArgument("value_range should satisfy value_range[0] < value_range[1], but got '", text,
+                                     "'");
+    }
+  }
   int64_t n = Shape::kUnknownDim;
   if (const Tensor* t = c.input_value(2)) {
     n = first_int(*t);
     if (n <= 0) return errors::InvalidArgument("nbins should be a positive number, but got '", n, "'");
   }
+  GRAPHFN_RETURN_IF_ERROR(check_output_size(Shape{n}, c.type_attr("dtype")));
   c.set_output(0, c.type_attr("dtype"), Shape{n});
   return Status::OK();
 }

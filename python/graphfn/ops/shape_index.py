@@ -152,6 +152,10 @@ def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
             raise ValueError("Argument `batch_dims` = %d must be non-negative" % batch_dims)
         if rank is not None and batch_dims >= rank:
             raise ValueError("Argument `batch_dims` = %d must be less than rank(`indices`) = %d" % (batch_dims, rank))
+        params_rank = array_ops.static_rank(params)
+        if params_rank is not None and batch_dims >= params_rank:
+            raise ValueError("Argument `batch_dims` = %d must be less than rank(`params`) = %d"
+                             % (batch_dims, params_rank))
         return _batch_gather_nd(params, indices, batch_dims)
 
 
@@ -298,6 +302,8 @@ def meshgrid(*args, **kwargs):
             output[1] = array_ops.reshape(output[1], (-1, 1) + (1,) * (ndim - 2))
             shapes[0], shapes[1] = shapes[1], shapes[0]
         ones = array_ops.ones(shapes, dtype)
+        if dtype == dtypes.bool:  # TF's `*` on bools is a logical and
+            return [math_ops.logical_and(x, ones) for x in output]
         return [x * ones for x in output]
 
 
