@@ -5,6 +5,7 @@ histogram_fixed_width. The ops are cpp/graphfn/ops/shape_index_ops.cc and scatte
 composites (linspace, repeat, meshgrid, sequence_mask, gather_nd's batch_dims) are built from
 ops here as TF's Python builds them, so their gradients come from those ops."""
 
+import math
 import numbers
 
 from graphfn.framework import dtypes
@@ -165,7 +166,11 @@ def _batch_gather_nd(params, indices, batch_dims):
     params_shape = array_ops.shape(params, out_type=indices.dtype)
     indices_shape = array_ops.shape(indices, out_type=indices.dtype)
     batch_shape = params_shape[:batch_dims]
-    batch_size = reduction_ops.reduce_prod(batch_shape)
+    static_batch = (array_ops.static_dims(params) or [None] * batch_dims)[:batch_dims]
+    if None in static_batch:
+        batch_size = reduction_ops.reduce_prod(batch_shape)
+    else:  # a Python int keeps the shapes below static
+        batch_size = math.prod(static_batch)
     flat_params = array_ops.reshape(params, array_ops.concat([[batch_size], params_shape[batch_dims:]], 0))
     flat_indices = array_ops.reshape(indices, array_ops.concat([[batch_size], indices_shape[batch_dims:]], 0))
     # The batch number of every index row: [B, 1, ..., 1, 1] broadcast to flat_indices[..., :1].
@@ -176,7 +181,12 @@ def _batch_gather_nd(params, indices, batch_dims):
     batch_ids = ops.BroadcastTo(batch_ids, rows_shape)
     gathered = ops.GatherNd(flat_params, array_ops.concat([batch_ids, flat_indices], -1))
     out_shape = array_ops.concat([batch_shape, array_ops.shape(gathered, out_type=indices.dtype)[1:]], 0)
-    return array_ops.reshape(gathered, out_shape)
+    result = array_ops.reshape(gathered, out_shape)
+    # The static shape TF infers: indices.shape[:-1] + params.shape[batch_dims + depth:].
+    params_dims, index_dims = array_ops.static_dims(params), array_ops.static_dims(indices)
+    if params_dims is not None and index_dims is not None and index_dims[-1] is not None:
+        result.set_shape(list(index_dims[:-1]) + list(params_dims[batch_dims + index_dims[-1]:]))
+    return result
 
 
 @tf_export("scatter_nd")
@@ -275,7 +285,12 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
                                                        array_ops.constant(0, repeats.dtype)))
         source = array_ops.reshape(slicing.strided_slice(ops.Where(mask), [0, 0], [0, 1], [1, 1], begin_mask=1,
                                                          end_mask=1), [-1])
-        return array_ops.gather(data, source, axis=axis)
+        if axis == 0 or rank is None:
+            return array_ops.gather(data, source, axis=axis)
+        # Gathered along axis 0 (whose gradient needs no static shapes), the axis moved there and back.
+        perm = [axis] + [d for d in range(rank) if d != axis]
+        inverse = [perm.index(d) for d in range(rank)]
+        return array_ops.transpose(array_ops.gather(array_ops.transpose(data, perm), source), inverse)
 
 
 @tf_export("meshgrid")
