@@ -37,6 +37,7 @@ SUITES = [
     ("bench_fizzbuzz", "FizzBuzz", 3),
     ("bench_autograph", "AutoGraph conversion", 7),
     ("bench_gradients", "gradients", 15),
+    ("bench_indexing", "sorting and n-d indexing", 5),
 ]
 LIBRARY_ORDER = ["graphfn", "NumPy", "TensorFlow", "JAX jit"]
 

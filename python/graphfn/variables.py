@@ -5,12 +5,15 @@ nodes, and automatic control dependencies keep them in program order."""
 import contextlib
 import itertools
 import threading
+import weakref
 
 from graphfn import _core
 from graphfn import context
 from graphfn.framework import dtypes, name_scope
 from graphfn.framework.tensor import EagerTensor, Reference, SymbolicTensor, Tensor, numpy_text
+from graphfn.framework.indexed_slices import IndexedSlices
 from graphfn.framework.tensor_shape import TensorShape
+from graphfn.ops import slicing
 from graphfn.ops._op_table import ops
 from graphfn.util import lazy_numpy
 from graphfn.util.tf_export import tf_export
@@ -137,6 +140,70 @@ class Variable(metaclass=_CreatedThroughCreators):
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         return self._write(ops.AssignSubVariableOp, delta, read_value)
 
+    # Scatters: rows (IndexedSlices) or n-d index rows written, combined with what is there ----------
+
+    def _update(self, written):
+        unread = _UnreadVariable(self)
+        if isinstance(written, _core.Operation):
+            unread._control_op = written
+        return unread
+
+    def _scatter(self, op, sparse_delta):
+        if not isinstance(sparse_delta, IndexedSlices):
+            raise TypeError("Argument `sparse_delta` must be a `tf.IndexedSlices`. Received arg: %s" % (sparse_delta,))
+        values = _core.to_tensor(sparse_delta.values, self._dtype.as_datatype_enum) \
+            if not isinstance(sparse_delta.values, (EagerTensor, SymbolicTensor)) else sparse_delta.values
+        return self._update(op(self.handle, sparse_delta.indices, values, dtype=self._dtype))
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(ops.ResourceScatterUpdate, sparse_delta)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(ops.ResourceScatterAdd, sparse_delta)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(ops.ResourceScatterSub, sparse_delta)
+
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(ops.ResourceScatterMul, sparse_delta)
+
+    def scatter_div(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(ops.ResourceScatterDiv, sparse_delta)
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(ops.ResourceScatterMax, sparse_delta)
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(ops.ResourceScatterMin, sparse_delta)
+
+    def _scatter_nd(self, op, indices, updates):
+        if not isinstance(updates, (EagerTensor, SymbolicTensor)):
+            updates = _core.to_tensor(updates, self._dtype.as_datatype_enum)
+        return self._update(op(self.handle, indices, updates, T=self._dtype))
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        return self._scatter_nd(ops.ResourceScatterNdUpdate, indices, updates)
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        return self._scatter_nd(ops.ResourceScatterNdAdd, indices, updates)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        return self._scatter_nd(ops.ResourceScatterNdSub, indices, updates)
+
+    def scatter_nd_max(self, indices, updates, name=None):
+        return self._scatter_nd(ops.ResourceScatterNdMax, indices, updates)
+
+    def scatter_nd_min(self, indices, updates, name=None):
+        return self._scatter_nd(ops.ResourceScatterNdMin, indices, updates)
+
+    def _assign_slice(self, key, value):
+        """v[key].assign(value): ResourceStridedSliceAssign (value broadcast to the slice)."""
+        begin, end, strides, masks = slicing.strided_slice_spec(key)
+        if not isinstance(value, (EagerTensor, SymbolicTensor)):
+            value = _core.to_tensor(value, self._dtype.as_datatype_enum)
+        return self._update(ops.named("ResourceStridedSliceAssign", "strided_slice/_assign")(
+            self.handle, begin, end, strides, value, T=self._dtype, **masks))
+
     # Properties ----------------------------------------------------------------------------------
 
     @property
@@ -197,7 +264,10 @@ class Variable(metaclass=_CreatedThroughCreators):
         return lazy_numpy.numpy().asarray(self.numpy(), dtype=dtype)
 
     def __getitem__(self, key):
-        return self.read_value()[key]
+        sliced = self.read_value()[key]
+        if not slicing._is_bool_mask(key):
+            _remember_slice(sliced, self, key)
+        return sliced
 
     def __iter__(self):
         return iter(self.read_value())
@@ -218,6 +288,38 @@ for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
               "__matmul__", "__rmatmul__", "__neg__", "__abs__", "__lt__", "__le__", "__gt__", "__ge__",
               "__eq__", "__ne__", "__and__", "__rand__", "__or__", "__ror__", "__invert__"):
     setattr(Variable, _name, _delegate(_name))
+
+
+# A slice of a variable has `assign` (v[1:3].assign(x)), as TF's has; other tensors have none. The
+# slice's tensor is remembered by identity while it lives (tensors are unhashable).
+_slices = {}
+
+
+def _remember_slice(tensor, variable, key):
+    tensor_id = id(tensor)
+    _slices[tensor_id] = (weakref.ref(tensor, lambda _: _slices.pop(tensor_id, None)), variable, key)
+
+
+_TF_TYPE_NAMES = {"EagerTensor": "tensorflow.python.framework.ops.EagerTensor",
+                  "SymbolicTensor": "tensorflow.python.framework.ops.SymbolicTensor"}
+
+
+class _SliceAssign:
+    def __get__(self, tensor, owner=None):
+        if tensor is None:
+            return self
+        entry = _slices.get(id(tensor))
+        if entry is None or entry[0]() is not tensor:
+            raise AttributeError("'%s' object has no attribute 'assign'" % _TF_TYPE_NAMES.get(type(tensor).__name__))
+        _, variable, key = entry
+
+        def assign(value, name=None):
+            return variable._assign_slice(key, value)
+        return assign
+
+
+EagerTensor.assign = _SliceAssign()
+SymbolicTensor.assign = _SliceAssign()
 
 
 class _UnreadVariable(Variable):

@@ -87,9 +87,11 @@ void OpDef::finalize() {
     }
     if (arg.is_list()) has_list_input = true; else ++num_fixed_inputs;
   }
-  for (ArgDef& arg : outputs) {  // "output: Tout" with "Tout: list(type)" is a list too
+  // Outputs of a list(type) attr are lists too (IdentityN); control-flow ops' outputs are
+  // handled by their own builders.
+  for (ArgDef& arg : outputs) {
     const AttrDef* attr = arg.type_attr.empty() ? nullptr : find_attr(arg.type_attr);
-    arg.type_list = attr && attr->kind == "list(type)";
+    if (control_flow == ControlFlow::kNone && attr && attr->kind == "list(type)") arg.type_list = true;
   }
   type_attr_defs.clear();
   for (const std::string& name : type_attr_names) type_attr_defs.push_back(find_attr(name));

@@ -27,6 +27,9 @@ void register_math_cwise_ops(OpRegistry& reg);
 void register_segment_ops(OpRegistry& reg);
 void register_top_k_ops(OpRegistry& reg);
 void register_bincount_ops(OpRegistry& reg);
+void register_shape_index_ops(OpRegistry& reg);
+void register_scatter_nd_ops(OpRegistry& reg);
+void register_sort_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -52,6 +55,9 @@ void register_math_cwise_kernels(OpRegistry& reg);
 void register_segment_kernels(OpRegistry& reg);
 void register_top_k_kernels(OpRegistry& reg);
 void register_bincount_kernels(OpRegistry& reg);
+void register_shape_index_kernels(OpRegistry& reg);
+void register_scatter_nd_kernels(OpRegistry& reg);
+void register_sort_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -66,6 +72,7 @@ void register_script_gradients(OpRegistry& reg);
 void register_math_cwise_gradients(OpRegistry& reg);
 void register_segment_gradients(OpRegistry& reg);
 void register_top_k_gradients(OpRegistry& reg);
+void register_shape_index_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -91,6 +98,9 @@ void register_builtin_ops(OpRegistry& reg) {
   register_segment_ops(reg);
   register_top_k_ops(reg);
   register_bincount_ops(reg);
+  register_shape_index_ops(reg);
+  register_scatter_nd_ops(reg);
+  register_sort_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -117,6 +127,9 @@ void register_builtin_ops(OpRegistry& reg) {
   register_segment_kernels(reg);
   register_top_k_kernels(reg);
   register_bincount_kernels(reg);
+  register_shape_index_kernels(reg);
+  register_scatter_nd_kernels(reg);
+  register_sort_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -130,6 +143,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_math_cwise_gradients(reg);
   register_segment_gradients(reg);
   register_top_k_gradients(reg);
+  register_shape_index_gradients(reg);
 }
 
 }  // namespace

@@ -72,6 +72,14 @@ def slice_helper(tensor, slice_spec, var=None):
     tf.newaxis (None), integer scalar tensors; a boolean key is a mask (tf.boolean_mask)."""
     if _is_bool_mask(slice_spec):
         return boolean_mask(tensor, slice_spec)
+    begin, end, strides, masks = strided_slice_spec(slice_spec)
+    return _fast_path.call_named("strided_slice/", array_ops.node("StridedSlice", "strided_slice"), tensor, begin,
+                                 end, strides, **masks)
+
+
+def strided_slice_spec(slice_spec):
+    """The StridedSlice spec of a non-mask key: begin, end, strides and a dict of the five masks
+    (also what a variable's sliced assignment writes through)."""
     if not isinstance(slice_spec, (list, tuple)):
         slice_spec = [slice_spec]
     begin, end, strides = [], [], []
@@ -105,9 +113,8 @@ def slice_helper(tensor, slice_spec, var=None):
             strides.append(1)
             shrink_axis_mask |= bit
     begin, end, strides = _spec_vectors(begin, end, strides)
-    return _fast_path.call_named("strided_slice/", array_ops.node("StridedSlice", "strided_slice"), tensor, begin,
-                                 end, strides, begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
-                                 new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask)
+    return begin, end, strides, dict(begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
+                                     new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask)
 
 
 @tf_export("strided_slice")

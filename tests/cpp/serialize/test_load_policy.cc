@@ -132,6 +132,10 @@ TEST_CASE("load policy: the stateful ops are the reviewed ones") {
       "PrintV2",                                                         // stderr/stdout; files gated
       "PyFunc",                                                          // Python: refused on load
       "RandomStandardNormal", "RandomUniform", "RandomUniformInt",       // random numbers
+      "ResourceScatterAdd", "ResourceScatterDiv", "ResourceScatterMax",  // the model's own variables
+      "ResourceScatterMin", "ResourceScatterMul", "ResourceScatterNdAdd", "ResourceScatterNdMax",
+      "ResourceScatterNdMin", "ResourceScatterNdSub", "ResourceScatterNdUpdate", "ResourceScatterSub",
+      "ResourceScatterUpdate", "ResourceStridedSliceAssign",
       "While",                                                           // runs the model's functions
   };  // sorted
   std::vector<std::string> stateful;

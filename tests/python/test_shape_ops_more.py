@@ -1,0 +1,6 @@
+"""graphfn against TensorFlow 2.21's recorded values and errors: the SHAPE tables of
+tests/python/shape_index_cases.py (recorded by tools/record_shape_index_goldens.py)."""
+
+from shape_index_golden_helpers import golden_tests
+
+test_result_matches_tensorflow, test_error_matches_tensorflow = golden_tests("SHAPE_OPS", "SHAPE_ERRORS")
