@@ -253,6 +253,13 @@ VALUE_CASES = [
     "tf.clip_by_norm(tf.constant([[3., 4.], [6., 8.]]), 5.0)",
     "tf.clip_by_norm(tf.zeros([2]), 1.0)",
     "tf.clip_by_norm(tf.constant([3, 4]), 5)",
+    # expm
+    "tf.linalg.expm(tf.constant([[0., 1.], [-1., 0.]]))",
+    "tf.linalg.expm(tf.constant([[1., 2.], [3., 4.]], tf.float64))",
+    "tf.linalg.expm(array((3, 3)))",
+    "tf.linalg.expm(np.stack([array((3, 3)) * 0.01, array((3, 3), 1) * 20.0]))",
+    "tf.linalg.expm(tf.zeros([2, 2]))",
+    "tf.linalg.expm(tf.constant([[1, 2], [3, 4]]))",
 ]
 
 # (function of the inputs, input expressions): the gradient of sum(weights * f(inputs)).
@@ -310,6 +317,8 @@ GRAD_CASES = [
     ("lambda a, b: tf.tensordot(a, b, [[1, 2], [1, 0]])", ["array((2, 3, 4))", "array((4, 3, 5), 1)"]),
     ("lambda a, b: tf.clip_by_norm(a * b, 1.0)", ["array((3,))", "array((3,), 1)"]),
     ("lambda a, b: tf.clip_by_global_norm([a, b], 1.0)[0][0]", ["array((3,))", "array((2,), 1)"]),
+    ("lambda a: tf.linalg.expm(a)", ["array((3, 3))"]),
+    ("lambda a: tf.linalg.expm(a)", ["array((2, 3, 3)) * 8.0"]),
 ]
 
 

@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "graphfn/kernels/array_util.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/ops/einsum_spec.h"
 
@@ -67,11 +68,13 @@ void strided_assign(const T* src, Dims src_st, T* dst, Dims dst_st, Dims dims) {
     *dst = *src;
     return;
   }
-  // A dim where the source is contiguous, moved next to the last one and tiled with it.
+  // A dim where one side is contiguous while the other is not along the last dim: moved next to
+  // the last one and tiled with it.
   int tile_dim = -1;
-  if (rank >= 2 && ss[rank - 1] != 1) {
+  if (rank >= 2 && (ss[rank - 1] != 1 || ds[rank - 1] != 1)) {
+    const Dims& side = ss[rank - 1] != 1 ? ss : ds;
     for (int i = 0; i < rank - 1; ++i) {
-      if (ss[i] == 1) tile_dim = i;
+      if (side[i] == 1) tile_dim = i;
     }
   }
   if (tile_dim >= 0 && tile_dim != rank - 2) {
@@ -191,8 +194,8 @@ void gather(const View<T>& v, const std::vector<int>& order, T* out) {
     rdims.push_back(ds.first);
     rst.push_back(ds.second);
   }
-  if (rdims.empty()) {
-    strided_assign(v.data, st, out, contiguous_strides(dims), dims);
+  if (rdims.empty()) {  // array_util's copy (the Transpose kernel's): contiguous destination
+    strided_copy(v.data, StridedView{0, dims, st}, out);
     return;
   }
   const int64_t inner = product(rdims);
@@ -204,7 +207,7 @@ void gather(const View<T>& v, const std::vector<int>& order, T* out) {
   Dims all = dims, all_st = st;
   all.insert(all.end(), rdims.begin(), rdims.end());
   all_st.insert(all_st.end(), rst.begin(), rst.end());
-  strided_assign(v.data, all_st, tmp.data(), contiguous_strides(all), all);
+  strided_copy(v.data, StridedView{0, all, all_st}, tmp.data());
   for (int64_t o = 0; o < outer; ++o) {
     const T* row = tmp.data() + o * inner;
     T s = T(0);

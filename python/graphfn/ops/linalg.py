@@ -448,3 +448,54 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
         v = to_tensor(t)
         clipped.append(array_ops.identity(v * math_ops.cast(scale, v.dtype)))
     return clipped, use_norm
+
+
+# --- matrix exponential ------------------------------------------------------------------------
+
+# Higham (2005), "The scaling and squaring method for the matrix exponential revisited": the
+# [13/13] Pade approximant is accurate to double precision for 1-norms up to theta_13; larger
+# matrices are scaled by 2^-s first and the result squared s times.
+_PADE13 = (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800., 129060195264000.,
+           10559470521600., 670442572800., 33522128640., 1323241920., 40840800., 960960., 16380., 182., 1.)
+_THETA13 = 5.371920351148152
+
+
+@tf_export("linalg.expm")
+def expm(input, name=None):  # noqa: A002
+    """exp of each matrix: Pade [13/13] with scaling and squaring (per-matrix squaring counts,
+    so a batch is squared as often as its largest member needs)."""
+    from graphfn.ops import control_flow_ops
+    a = to_tensor(input)
+    if a.dtype not in (dtypes.float32, dtypes.float64):
+        raise ValueError("tf.linalg.expm does not support matrices of type %s" % (a.dtype,))
+    dims = _static_dims(a)
+    if dims is not None and len(dims) < 2:
+        raise ValueError("Subshape start out of bounds: -2, for shape with rank %d" % len(dims))
+    # Squarings: the smallest s >= 0 with ||A||_1 / 2^s <= theta_13 (an integer ceil without Floor).
+    l1 = reduction_ops.reduce_max(reduction_ops.reduce_sum(math_ops.abs(a), axis=-2), axis=-1)
+    ratio = math_ops.divide(math_ops.log(math_ops.divide(l1, _THETA13)), np.log(2.0))
+    truncated = math_ops.cast(math_ops.maximum(ratio, 0.0), dtypes.int32)
+    squarings = truncated + math_ops.cast(math_ops.greater(math_ops.maximum(ratio, 0.0),
+                                                           math_ops.cast(truncated, a.dtype)), dtypes.int32)
+    scale = math_ops.pow(to_tensor(2.0, dtype=a.dtype), math_ops.cast(squarings, a.dtype))
+    x = math_ops.divide(a, array_ops.expand_dims(array_ops.expand_dims(scale, -1), -1))
+    n = array_ops.shape(a)[-1]
+    ident = array_ops.eye(n, dtype=a.dtype) if dims is None or dims[-1] is None else array_ops.eye(dims[-1], dtype=a.dtype)
+    b = [to_tensor(c, dtype=a.dtype) for c in _PADE13]
+    x2 = linalg_ops.matmul(x, x)
+    x4 = linalg_ops.matmul(x2, x2)
+    x6 = linalg_ops.matmul(x4, x2)
+    u_inner = linalg_ops.matmul(x6, b[13] * x6 + b[11] * x4 + b[9] * x2) + b[7] * x6 + b[5] * x4 + b[3] * x2 + b[1] * ident
+    u = linalg_ops.matmul(x, u_inner)
+    v = linalg_ops.matmul(x6, b[12] * x6 + b[10] * x4 + b[8] * x2) + b[6] * x6 + b[4] * x4 + b[2] * x2 + b[0] * ident
+    result = solve(v - u, v + u)
+    max_squarings = reduction_ops.reduce_max(squarings)
+    per_matrix = array_ops.expand_dims(array_ops.expand_dims(squarings, -1), -1)
+
+    def body(i, r):
+        squared = linalg_ops.matmul(r, r)
+        return i + 1, array_ops.where(math_ops.less(i, per_matrix), squared, r)
+
+    _, result = control_flow_ops.while_loop(lambda i, r: math_ops.less(i, max_squarings), body,
+                                            [to_tensor(0, dtype=dtypes.int32), result])
+    return result
