@@ -3,19 +3,22 @@ structure (diag, band_part, trace...), and TF's Python-level composites (norm, t
 matvec, pinv, lstsq, logdet, cholesky_solve, global_norm and the norm clips)."""
 
 import collections
+import math
 import numbers
-
-import numpy as np
 
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import Tensor
 from graphfn.ops import array_ops
+from graphfn.ops import control_flow_ops
 from graphfn.ops import linalg_ops
 from graphfn.ops import math_ops
 from graphfn.ops import reduction_ops
 from graphfn.ops._op_table import ops
 from graphfn.ops.array_ops import to_tensor
+from graphfn.util.lazy_numpy import numpy
 from graphfn.util.tf_export import tf_export
+
+_INF = float("inf")
 
 # TF's result types: namedtuples print as "Qr(q=..., r=...)".
 Qr = collections.namedtuple("Qr", ["q", "r"])
@@ -151,12 +154,12 @@ def pinv(a, rcond=None, validate_args=False, name=None):
         else:
             shape = array_ops.shape(a)
             biggest = math_ops.cast(math_ops.maximum(shape[-2], shape[-1]), a.dtype)
-        rcond = 10.0 * biggest * np.finfo(a.dtype.as_numpy_dtype).eps
+        rcond = 10.0 * biggest * numpy().finfo(a.dtype.as_numpy_dtype).eps
     rcond = to_tensor(rcond, dtype=a.dtype) if not isinstance(rcond, Tensor) else rcond
     s, u, v = svd(a, full_matrices=False, compute_uv=True)
     cutoff = rcond * reduction_ops.reduce_max(s, axis=-1)
     s = array_ops.where(math_ops.greater(s, array_ops.expand_dims(cutoff, -1)), s,
-                        to_tensor(np.inf, dtype=a.dtype))
+                        to_tensor(_INF, dtype=a.dtype))
     return linalg_ops.matmul(math_ops.divide(v, array_ops.expand_dims(s, -2)), u, adjoint_b=True)
 
 
@@ -318,7 +321,7 @@ def tensordot(a, b, axes, name=None):
     ra, rb = len(a_dims), len(b_dims)
     if isinstance(axes, Tensor):
         axes = axes.numpy().tolist()
-    if isinstance(axes, (numbers.Integral, np.integer)):
+    if isinstance(axes, numbers.Integral):
         if axes < 0:
             raise ValueError("`axes` must be at least 0. Received: %d." % axes)
         if axes > ra:
@@ -329,8 +332,8 @@ def tensordot(a, b, axes, name=None):
         if len(axes) != 2:
             raise ValueError("`axes` must be an integer or have length 2. Received %s." % (axes,))
         a_axes, b_axes = axes
-        a_axes = [a_axes] if isinstance(a_axes, (numbers.Integral, np.integer)) else list(a_axes)
-        b_axes = [b_axes] if isinstance(b_axes, (numbers.Integral, np.integer)) else list(b_axes)
+        a_axes = [a_axes] if isinstance(a_axes, numbers.Integral) else list(a_axes)
+        b_axes = [b_axes] if isinstance(b_axes, numbers.Integral) else list(b_axes)
         if len(a_axes) != len(b_axes):
             raise ValueError("Different number of contraction axes `a` and `b`, %d != %d." % (len(a_axes), len(b_axes)))
     a_axes = [ax % ra if ra else ax for ax in a_axes]
@@ -348,7 +351,7 @@ def tensordot(a, b, axes, name=None):
 # --- norms and clipping ------------------------------------------------------------------------
 
 def _is_int(value):
-    return isinstance(value, (numbers.Integral, np.integer))
+    return isinstance(value, numbers.Integral)
 
 
 @tf_export("norm", "linalg.norm")
@@ -360,14 +363,14 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
         axis = tuple(axis)
         if not all(_is_int(ax) for ax in axis) or axis[0] == axis[1]:
             raise ValueError("'axis' must be None, an integer, or a tuple of 2 unique integers, got %s" % (axis,))
-        supported = ["euclidean", "fro", 1, 2, np.inf]
+        supported = ["euclidean", "fro", 1, 2, _INF]
         if ord not in supported:
             raise ValueError("'ord' must be a supported matrix norm in %s, got %s" % (supported, ord))
     else:
         if not (_is_int(axis) or axis is None):
             raise ValueError("'axis' must be None, an integer, or a tuple of 2 unique integers, got %s" % (axis,))
-        supported = ["euclidean", 1, 2, np.inf]
-        if (not np.isreal(ord) or isinstance(ord, str) or ord <= 0) and ord not in supported:
+        supported = ["euclidean", 1, 2, _INF]
+        if (not isinstance(ord, numbers.Real) or ord <= 0) and ord not in supported:
             raise ValueError("'ord' must be a supported vector norm, got %s" % ord)
         if axis is not None:
             axis = (axis,)
@@ -380,7 +383,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
             result = reduction_ops.reduce_sum(result, None if axis is None else axis[0], keepdims=True)
             if matrix:
                 result = reduction_ops.reduce_max(result, axis[-1], keepdims=True)
-        elif ord == np.inf:
+        elif ord == _INF:
             if matrix:
                 result = reduction_ops.reduce_sum(result, axis[1], keepdims=True)
             result = reduction_ops.reduce_max(result, None if axis is None else axis[0], keepdims=True)
@@ -464,7 +467,6 @@ _THETA13 = 5.371920351148152
 def expm(input, name=None):  # noqa: A002
     """exp of each matrix: Pade [13/13] with scaling and squaring (per-matrix squaring counts,
     so a batch is squared as often as its largest member needs)."""
-    from graphfn.ops import control_flow_ops
     a = to_tensor(input)
     if a.dtype not in (dtypes.float32, dtypes.float64):
         raise ValueError("tf.linalg.expm does not support matrices of type %s" % (a.dtype,))
@@ -473,7 +475,7 @@ def expm(input, name=None):  # noqa: A002
         raise ValueError("Subshape start out of bounds: -2, for shape with rank %d" % len(dims))
     # Squarings: the smallest s >= 0 with ||A||_1 / 2^s <= theta_13 (an integer ceil without Floor).
     l1 = reduction_ops.reduce_max(reduction_ops.reduce_sum(math_ops.abs(a), axis=-2), axis=-1)
-    ratio = math_ops.divide(math_ops.log(math_ops.divide(l1, _THETA13)), np.log(2.0))
+    ratio = math_ops.divide(math_ops.log(math_ops.divide(l1, _THETA13)), math.log(2.0))
     truncated = math_ops.cast(math_ops.maximum(ratio, 0.0), dtypes.int32)
     squarings = truncated + math_ops.cast(math_ops.greater(math_ops.maximum(ratio, 0.0),
                                                            math_ops.cast(truncated, a.dtype)), dtypes.int32)
