@@ -43,6 +43,7 @@ from graphfn.ops import segment_ops as _segment_ops  # noqa: F401
 from graphfn.ops import top_k as _top_k  # noqa: F401
 from graphfn.ops import shape_index as _shape_index  # noqa: F401
 from graphfn.ops import sort_ops as _sort_ops  # noqa: F401
+from graphfn.ops import linalg as _linalg  # noqa: F401
 from graphfn.ops import tensor_operators as _tensor_operators  # noqa: F401  (installs ==, /, t[...], ...)
 from graphfn.eager import backprop as _backprop  # noqa: F401
 from graphfn.eager import gradients as _gradients  # noqa: F401

@@ -30,6 +30,8 @@ void register_bincount_ops(OpRegistry& reg);
 void register_shape_index_ops(OpRegistry& reg);
 void register_scatter_nd_ops(OpRegistry& reg);
 void register_sort_ops(OpRegistry& reg);
+void register_einsum_ops(OpRegistry& reg);
+void register_linalg_more_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -58,6 +60,8 @@ void register_bincount_kernels(OpRegistry& reg);
 void register_shape_index_kernels(OpRegistry& reg);
 void register_scatter_nd_kernels(OpRegistry& reg);
 void register_sort_kernels(OpRegistry& reg);
+void register_einsum_kernels(OpRegistry& reg);
+void register_linalg_more_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -73,6 +77,7 @@ void register_math_cwise_gradients(OpRegistry& reg);
 void register_segment_gradients(OpRegistry& reg);
 void register_top_k_gradients(OpRegistry& reg);
 void register_shape_index_gradients(OpRegistry& reg);
+void register_linalg_more_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -101,6 +106,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_shape_index_ops(reg);
   register_scatter_nd_ops(reg);
   register_sort_ops(reg);
+  register_einsum_ops(reg);
+  register_linalg_more_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -130,6 +137,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_shape_index_kernels(reg);
   register_scatter_nd_kernels(reg);
   register_sort_kernels(reg);
+  register_einsum_kernels(reg);
+  register_linalg_more_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -144,6 +153,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_segment_gradients(reg);
   register_top_k_gradients(reg);
   register_shape_index_gradients(reg);
+  register_linalg_more_gradients(reg);
 }
 
 }  // namespace
