@@ -204,6 +204,9 @@ Status conv2d_backprop_input_shape(InferenceContext& c) {
   WindowGeometry g;
   bool nhwc = true;
   GRAPHFN_RETURN_IF_ERROR(conv2d_attrs(c.op(), c.attrs(), &g, &nhwc));
+  if (g.dilation[0] > 1 || g.dilation[1] > 1) {  // TF's CPU backprop kernels
+    return errors::InvalidArgument("Current CPU implementations do not yet support dilation rates larger than 1.");
+  }
   const Shape filter = with_rank(c.input_shape(1), 4), out_backprop = with_rank(c.input_shape(2), 4);
   Shape sizes = sizes_input(c, 0, 4);
   if (sizes.known_rank() && sizes.rank() == 2) {  // spatial sizes only: batch and depth from the others
@@ -229,6 +232,9 @@ Status conv2d_backprop_filter_shape(InferenceContext& c) {
   WindowGeometry g;
   bool nhwc = true;
   GRAPHFN_RETURN_IF_ERROR(conv2d_attrs(c.op(), c.attrs(), &g, &nhwc));
+  if (g.dilation[0] > 1 || g.dilation[1] > 1) {  // TF's CPU backprop kernels
+    return errors::InvalidArgument("Current CPU implementations do not yet support dilation rates larger than 1.");
+  }
   const Shape in = with_rank(c.input_shape(0), 4), out_backprop = with_rank(c.input_shape(2), 4);
   Shape sizes = sizes_input(c, 1, 4);
   if (!sizes.known_rank()) sizes = unknown_dims(4);
