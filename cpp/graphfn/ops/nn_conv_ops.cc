@@ -224,6 +224,8 @@ Status conv2d_backprop_input_shape(InferenceContext& c) {
         "this issue. Computed input depth ", sizes.dim(3), " doesn't match filter input depth ", filter.dim(2));
   }
   GRAPHFN_RETURN_IF_ERROR(check_out_backprop(g, out_backprop, "Conv2DCustomBackpropInput"));
+  // While tracing, TF's shape function takes the batch from out_backprop, not input_sizes.
+  if (!c.is_eager()) sizes = Shape{out_backprop.dim(0), sizes.dim(1), sizes.dim(2), sizes.dim(3)};
   c.set_output(0, c.input_dtype(1), sizes);
   return check_output_size(sizes, c.input_dtype(1));
 }

@@ -8,6 +8,8 @@ taps): the same values, and the gradient flows through the filter's reshapes."""
 
 import collections.abc
 
+import numpy as np
+
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops import array_ops
 from graphfn.ops._op_table import node, ops
@@ -66,15 +68,23 @@ def _rank(t):
 
 
 def _with_flat_batch(x, inner_rank, fn):
-    """fn on x with its leading batch dims flattened into one (TF's squeeze_batch_dims)."""
-    rank = _rank(x)
+    """fn on x with its leading batch dims flattened into one (TF's squeeze_batch_dims); static
+    dims stay static."""
+    shape = TensorShape(x.shape)
+    rank = shape.rank
     if rank is None or rank <= inner_rank + 1:
         return fn(x)
-    shape = ops.Shape(x)
-    batch_shape = shape[:rank - inner_rank]
-    flat = ops.Reshape(x, ops.ConcatV2([[-1], shape[rank - inner_rank:]], 0))
+    dims = shape.as_list()
+    batch, inner = dims[:rank - inner_rank], dims[rank - inner_rank:]
+    if None in inner:
+        flat = ops.Reshape(x, ops.ConcatV2([[-1], ops.Shape(x)[rank - inner_rank:]], 0))
+    else:
+        flat = ops.Reshape(x, [-1] + inner)
     result = fn(flat)
-    return ops.Reshape(result, ops.ConcatV2([batch_shape, ops.Shape(result)[1:]], 0))
+    result_dims = TensorShape(result.shape).as_list()[1:]
+    if None in batch or None in result_dims:
+        return ops.Reshape(result, ops.ConcatV2([ops.Shape(x)[:rank - inner_rank], ops.Shape(result)[1:]], 0))
+    return ops.Reshape(result, batch + result_dims)
 
 
 def _dilated_filter(filters, rates):
@@ -276,6 +286,13 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
                   name=name)
 
 
+def _string_padding(padding):
+    """AvgPool and MaxPool3D take no explicit padding: TF's op wrapper rejects a list."""
+    if not isinstance(padding, (str, bytes)):
+        raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
+    return padding
+
+
 def _pool_rank(input, data_format):  # noqa: A002
     shape = TensorShape(input.shape)
     if shape.rank is not None:
@@ -325,6 +342,7 @@ def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None): 
     if data_format is None:
         data_format = "NDHWC"
     channel_index = 1 if data_format.startswith("NC") else 4
+    padding = _string_padding(padding)
     ksize = _get_sequence(ksize, 3, channel_index, "ksize")
     strides = _get_sequence(strides, 3, channel_index, "strides")
     return node("MaxPool3D", name)(array_ops.convert_to_tensor(input), ksize=ksize, strides=strides, padding=padding,
@@ -356,6 +374,7 @@ def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  #
     if data_format is None:
         data_format = "NWC"
     channel_index = 1 if data_format.startswith("NC") else 2
+    padding = _string_padding(padding)
     ksize = [1] + _get_sequence(ksize, 1, channel_index, "ksize")
     strides = [1] + _get_sequence(strides, 1, channel_index, "strides")
     expanding_dim = 1 if data_format == "NWC" else 2
@@ -370,6 +389,7 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  
     if data_format is None:
         data_format = "NHWC"
     channel_index = 1 if data_format.startswith("NC") else 3
+    padding = _string_padding(padding)
     ksize = _get_sequence(ksize, 2, channel_index, "ksize")
     strides = _get_sequence(strides, 2, channel_index, "strides")
     return node("AvgPool", name)(array_ops.convert_to_tensor(input), ksize=ksize, strides=strides, padding=padding,
@@ -381,6 +401,7 @@ def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None): 
     if data_format is None:
         data_format = "NDHWC"
     channel_index = 1 if data_format.startswith("NC") else 3  # (TF's index, kept for its error texts)
+    padding = _string_padding(padding)
     ksize = _get_sequence(ksize, 3, channel_index, "ksize")
     strides = _get_sequence(strides, 3, channel_index, "strides")
     return node("AvgPool3D", name)(array_ops.convert_to_tensor(input), ksize=ksize, strides=strides, padding=padding,
@@ -428,10 +449,10 @@ def pool(input, window_shape, pooling_type, strides=None, padding="VALID", data_
                          f"strides={strides} and dilation_rate={rates}")
     if padding == "SAME" and any(r > 1 for r in rates):
         raise ValueError(f"pooling with 'SAME' padding is not implemented for `dilation_rate` > 1. Received: "
-                         f"padding={padding} and dilation_rate={rates}")
+                         f"padding={padding} and dilation_rate={np.asarray(rates)}")
     if any(s > w for s, w in zip(strides, window_shape)):
         raise ValueError(f"`strides` > `window_shape` not supported due to inconsistency between CPU and GPU "
-                         f"implementations. Received: strides={strides} and window_shape={list(window_shape)}")
+                         f"implementations. Received: strides={np.asarray(strides)} and window_shape={window_shape}")
     if pooling_type not in ("MAX", "AVG"):
         raise ValueError(f"{n}-D {pooling_type} pooling is not supported.")
     if any(r > 1 for r in rates):
