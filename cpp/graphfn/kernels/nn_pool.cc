@@ -64,8 +64,7 @@ struct MaxPoolKernel {
       for (int64_t m = m0; m < m1; ++m) {
         T* o = out + m * ch;
         std::fill(o, o + ch, std::numeric_limits<T>::lowest());
-        L.for_window(m, [&](int64_t pixel) {
-          if (pixel < 0) return;
+        L.for_window_inside(m, [&](int64_t pixel) {
           const T* x = in + pixel * ch;
           for (int64_t k = 0; k < ch; ++k) o[k] = o[k] < x[k] ? x[k] : o[k];
         });
@@ -81,8 +80,7 @@ void first_max_pixels(const WindowLoops& L, const T* in, int64_t m, T* best, int
   const int64_t ch = L.in_depth;
   std::fill(best, best + ch, std::numeric_limits<T>::lowest());
   std::fill(where, where + ch, int64_t{-1});
-  L.for_window(m, [&](int64_t pixel) {
-    if (pixel < 0) return;
+  L.for_window_inside(m, [&](int64_t pixel) {
     const T* x = in + pixel * ch;
     for (int64_t k = 0; k < ch; ++k) {
       if (best[k] < x[k]) {
@@ -119,9 +117,8 @@ struct MaxPoolGradKernel {
         const T* gm = g + m * ch;
         if (all_ties) {
           const T* om = out + m * ch;
-          L.for_window(m, [&](int64_t pixel) {
-            if (pixel < 0) return;
-            const T* x = in + pixel * ch;
+          L.for_window_inside(m, [&](int64_t pixel) {
+              const T* x = in + pixel * ch;
             T* dxp = d + pixel * ch;
             for (int64_t k = 0; k < ch; ++k) dxp[k] += x[k] == om[k] ? gm[k] : T(0);
           });
@@ -181,8 +178,7 @@ struct AvgPoolKernel {
         T* o = out + m * ch;
         std::fill(o, o + ch, T(0));
         int64_t count = 0;
-        L.for_window(m, [&](int64_t pixel) {
-          if (pixel < 0) return;
+        L.for_window_inside(m, [&](int64_t pixel) {
           ++count;
           const T* x = in + pixel * ch;
           for (int64_t k = 0; k < ch; ++k) o[k] += x[k];
@@ -213,11 +209,10 @@ struct AvgPoolGradKernel {
       std::vector<T> share(static_cast<size_t>(ch));
       for (int64_t m = i0 * L.out_pixels; m < i1 * L.out_pixels; ++m) {
         int64_t count = 0;
-        L.for_window(m, [&](int64_t pixel) { count += pixel >= 0; });
+        L.for_window_inside(m, [&](int64_t) { ++count; });
         const T scale = T(1) / static_cast<T>(std::max<int64_t>(count, 1));
         for (int64_t k = 0; k < ch; ++k) share[k] = g[m * ch + k] * scale;
-        L.for_window(m, [&](int64_t pixel) {
-          if (pixel < 0) return;
+        L.for_window_inside(m, [&](int64_t pixel) {
           T* dxp = d + pixel * ch;
           for (int64_t k = 0; k < ch; ++k) dxp[k] += share[k];
         });

@@ -69,6 +69,31 @@ struct WindowLoops {
     }
   }
 
+  // Calls fn(input pixel index) for the window positions of output row m that fall inside the
+  // input, visiting only those (a pooling window may be far larger than the input).
+  template <typename Fn>
+  void for_window_inside(int64_t m, Fn&& fn) const {
+    const int64_t b = m / out_pixels;
+    int64_t p = m % out_pixels;
+    std::array<int64_t, 3> o;
+    o[2] = p % out[2];
+    p /= out[2];
+    o[1] = p % out[1];
+    o[0] = p / out[1];
+    std::array<int64_t, 3> lo, hi;  // [lo, hi) of the input coordinates, per dim
+    for (int i = 0; i < 3; ++i) {
+      const int64_t start = o[i] * stride[i] - pad[i];
+      lo[i] = std::max<int64_t>(start, 0);
+      hi[i] = std::min<int64_t>(start + window[i], in[i]);  // pooling: unit dilation
+    }
+    const int64_t base = b * in_pixels;
+    for (int64_t i0 = lo[0]; i0 < hi[0]; ++i0) {
+      for (int64_t i1 = lo[1]; i1 < hi[1]; ++i1) {
+        for (int64_t i2 = lo[2]; i2 < hi[2]; ++i2) fn(base + (i0 * in[1] + i1) * in[2] + i2);
+      }
+    }
+  }
+
   // Rows of a column-matrix block of about `bytes`.
   int64_t block_rows(size_t scalar_bytes, int64_t bytes) const {
     return std::max<int64_t>(16, bytes / static_cast<int64_t>(std::max<int64_t>(1, columns) * scalar_bytes));
