@@ -74,19 +74,24 @@ struct MaxPoolKernel {
   }
 };
 
-// For output row m, the input pixel of each channel's first maximum (-1 if none exceeds lowest).
+// For output row m, each channel's first maximum as an index into `pixels` (the window's input
+// pixels in window order; -1 when no value exceeds lowest). Branch-free selects, so the channel
+// loop vectorises.
 template <typename T>
-void first_max_pixels(const WindowLoops& L, const T* in, int64_t m, T* best, int64_t* where) {
+void first_max_taps(const WindowLoops& L, const T* in, int64_t m, T* best, int32_t* tap,
+                    std::vector<int64_t>* pixels) {
   const int64_t ch = L.in_depth;
   std::fill(best, best + ch, std::numeric_limits<T>::lowest());
-  std::fill(where, where + ch, int64_t{-1});
+  std::fill(tap, tap + ch, int32_t{-1});
+  pixels->clear();
   L.for_window_inside(m, [&](int64_t pixel) {
+    const int32_t t = static_cast<int32_t>(pixels->size());
+    pixels->push_back(pixel);
     const T* x = in + pixel * ch;
     for (int64_t k = 0; k < ch; ++k) {
-      if (best[k] < x[k]) {
-        best[k] = x[k];
-        where[k] = pixel;
-      }
+      const bool greater = best[k] < x[k];
+      tap[k] = greater ? t : tap[k];
+      best[k] = greater ? x[k] : best[k];
     }
   });
 }
@@ -103,8 +108,10 @@ struct MaxPoolGradKernel {
     GRAPHFN_RETURN_IF_ERROR(s);
     Tensor& dx = c.allocate_output(0);
     T* d = dx.data<T>();
-    std::fill(d, d + dx.num_elements(), T(0));
-    if (grad.num_elements() == 0 || dx.num_elements() == 0) return Status::OK();
+    if (grad.num_elements() == 0 || dx.num_elements() == 0) {
+      std::fill(d, d + dx.num_elements(), T(0));
+      return Status::OK();
+    }
     const bool all_ties = c.op.name == "MaxPool3DGrad";
     const T* in = input.data<T>();
     const T* out = output.data<T>();
@@ -112,21 +119,23 @@ struct MaxPoolGradKernel {
     const int64_t ch = L.in_depth;
     parallel_for(L.batch, 1, [&](int64_t i0, int64_t i1) {
       std::vector<T> best(static_cast<size_t>(ch));
-      std::vector<int64_t> where(static_cast<size_t>(ch));
+      std::vector<int32_t> tap(static_cast<size_t>(ch));
+      std::vector<int64_t> pixels;
+      std::fill(d + i0 * L.in_pixels * ch, d + i1 * L.in_pixels * ch, T(0));  // this shard's images
       for (int64_t m = i0 * L.out_pixels; m < i1 * L.out_pixels; ++m) {
         const T* gm = g + m * ch;
         if (all_ties) {
           const T* om = out + m * ch;
           L.for_window_inside(m, [&](int64_t pixel) {
-              const T* x = in + pixel * ch;
+            const T* x = in + pixel * ch;
             T* dxp = d + pixel * ch;
             for (int64_t k = 0; k < ch; ++k) dxp[k] += x[k] == om[k] ? gm[k] : T(0);
           });
           continue;
         }
-        first_max_pixels(L, in, m, best.data(), where.data());
+        first_max_taps(L, in, m, best.data(), tap.data(), &pixels);
         for (int64_t k = 0; k < ch; ++k) {
-          if (where[k] >= 0) d[where[k] * ch + k] += gm[k];
+          if (tap[k] >= 0) d[pixels[tap[k]] * ch + k] += gm[k];
         }
       }
     });
@@ -151,10 +160,11 @@ struct MaxPoolGradGradKernel {
     const int64_t ch = L.in_depth;
     parallel_for(L.batch * L.out_pixels, kPoolRowsPerShard, [&](int64_t m0, int64_t m1) {
       std::vector<T> best(static_cast<size_t>(ch));
-      std::vector<int64_t> where(static_cast<size_t>(ch));
+      std::vector<int32_t> tap(static_cast<size_t>(ch));
+      std::vector<int64_t> pixels;
       for (int64_t m = m0; m < m1; ++m) {
-        first_max_pixels(L, in, m, best.data(), where.data());
-        for (int64_t k = 0; k < ch; ++k) r[m * ch + k] = where[k] >= 0 ? g[where[k] * ch + k] : T(0);
+        first_max_taps(L, in, m, best.data(), tap.data(), &pixels);
+        for (int64_t k = 0; k < ch; ++k) r[m * ch + k] = tap[k] >= 0 ? g[pixels[tap[k]] * ch + k] : T(0);
       }
     });
     return Status::OK();
