@@ -33,9 +33,14 @@ std::string default_text(const AttrValue& v) {
   if (const auto* s = std::get_if<std::string>(&v)) return "\"" + *s + "\"";
   if (const auto* t = std::get_if<DType>(&v)) return tf_type_enum(static_cast<int>(*t));
   if (const auto* s = std::get_if<Shape>(&v)) return s->to_string();
-  if (std::holds_alternative<std::vector<int64_t>>(v) || std::holds_alternative<std::vector<DType>>(v) ||
+  if (const auto* ints = std::get_if<std::vector<int64_t>>(&v)) {
+    std::string text = "[";
+    for (size_t i = 0; i < ints->size(); ++i) text += (i ? ", " : "") + std::to_string((*ints)[i]);
+    return text + "]";
+  }
+  if (std::holds_alternative<std::vector<DType>>(v) ||
       std::holds_alternative<std::vector<Shape>>(v)) {
-    return "[]";  // list defaults in op specs are always empty
+    return "[]";  // type and shape list defaults in op specs are always empty
   }
   return "<unknown>";
 }

@@ -58,7 +58,19 @@ AttrValue parse_default(const std::string& kind, const std::string& text) {
     return dt;
   }
   if (kind == "shape" && text == "?") return Shape::unknown_rank();  // TF's `{ unknown_rank: true }`
-  if (kind == "list(int)") return std::vector<int64_t>{};
+  if (kind == "list(int)") {  // "[]" or "[1, 1, 1, 1]" (Conv2D's dilations)
+    std::vector<int64_t> values;
+    std::string digits;
+    for (char ch : text) {
+      if (ch == '-' || (ch >= '0' && ch <= '9')) {
+        digits += ch;
+      } else if (!digits.empty()) {
+        values.push_back(std::stoll(digits));
+        digits.clear();
+      }
+    }
+    return values;
+  }
   if (kind == "list(shape)") return std::vector<Shape>{};
   if (kind == "list(type)") return std::vector<DType>{};
   throw std::logic_error("no default syntax for attr kind " + kind);

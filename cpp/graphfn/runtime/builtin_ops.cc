@@ -32,6 +32,8 @@ void register_scatter_nd_ops(OpRegistry& reg);
 void register_sort_ops(OpRegistry& reg);
 void register_einsum_ops(OpRegistry& reg);
 void register_linalg_more_ops(OpRegistry& reg);
+void register_nn_conv_ops(OpRegistry& reg);
+void register_nn_pool_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -62,6 +64,8 @@ void register_scatter_nd_kernels(OpRegistry& reg);
 void register_sort_kernels(OpRegistry& reg);
 void register_einsum_kernels(OpRegistry& reg);
 void register_linalg_more_kernels(OpRegistry& reg);
+void register_nn_conv_kernels(OpRegistry& reg);
+void register_nn_pool_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -78,6 +82,7 @@ void register_segment_gradients(OpRegistry& reg);
 void register_top_k_gradients(OpRegistry& reg);
 void register_shape_index_gradients(OpRegistry& reg);
 void register_linalg_more_gradients(OpRegistry& reg);
+void register_nn_conv_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -108,6 +113,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_sort_ops(reg);
   register_einsum_ops(reg);
   register_linalg_more_ops(reg);
+  register_nn_conv_ops(reg);
+  register_nn_pool_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -139,6 +146,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_sort_kernels(reg);
   register_einsum_kernels(reg);
   register_linalg_more_kernels(reg);
+  register_nn_conv_kernels(reg);
+  register_nn_pool_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -154,6 +163,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_top_k_gradients(reg);
   register_shape_index_gradients(reg);
   register_linalg_more_gradients(reg);
+  register_nn_conv_gradients(reg);
 }
 
 }  // namespace

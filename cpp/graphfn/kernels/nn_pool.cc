@@ -1,0 +1,251 @@
+// Kernels of ops/nn_pool_ops.cc: 2-D and 3-D max and average pooling over channels-last data,
+// one output pixel at a time with the channels as the inner (vectorised) loop, rows split
+// across the shared pool. Gradients scatter into the input's gradient image by image, so
+// threads never share a pixel. As TF's CPU kernels:
+//  - max pooling starts from the type's lowest value (so -inf inputs give -FLT_MAX);
+//  - MaxPoolGrad and MaxPoolGradGrad route through the first maximum in window order (a
+//    strictly greater value replaces it); MaxPool3DGrad gives every tied maximum the gradient;
+//  - average pooling divides by the number of window positions inside the input.
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "graphfn/core/thread_pool.h"
+#include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/window_loops.h"
+
+namespace graphfn {
+namespace {
+
+// Rows of output pixels handed to one shard at least (a row is one pixel's channels).
+constexpr int64_t kPoolRowsPerShard = 64;
+
+WindowLoops pool_loops(const KernelContext& c, const Shape& input, Status* status) {
+  WindowGeometry g;
+  *status = pool_kernel_geometry(c.op, c.attrs, input, &g);
+  const int64_t depth_window = g.spatial == 2 ? g.window[2] : 1;
+  WindowLoops L(g, g.in_depth);
+  L.group_out = depth_window;  // MaxPool across channels: channels per output channel
+  return L;
+}
+
+// MaxPool with ksize over the channels: out[..., k] = max(in[..., k * w .. k * w + w)).
+template <typename T>
+void max_pool_depth(const T* in, T* out, int64_t pixels, int64_t out_depth, int64_t w) {
+  parallel_for(pixels, kPoolRowsPerShard, [&](int64_t p0, int64_t p1) {
+    for (int64_t p = p0; p < p1; ++p) {
+      for (int64_t k = 0; k < out_depth; ++k) {
+        const T* x = in + (p * out_depth + k) * w;
+        T best = std::numeric_limits<T>::lowest();
+        for (int64_t j = 0; j < w; ++j) best = best < x[j] ? x[j] : best;
+        out[p * out_depth + k] = best;
+      }
+    }
+  });
+}
+
+template <typename T>
+struct MaxPoolKernel {
+  static Status compute(KernelContext& c) {
+    const Tensor& input = c.input(0);
+    Status s;
+    const WindowLoops L = pool_loops(c, input.shape(), &s);
+    GRAPHFN_RETURN_IF_ERROR(s);
+    Tensor& output = c.allocate_output(0);
+    if (output.num_elements() == 0) return Status::OK();
+    const T* in = input.data<T>();
+    T* out = output.data<T>();
+    if (L.group_out != 1) {
+      max_pool_depth(in, out, L.batch * L.in_pixels, L.in_depth / L.group_out, L.group_out);
+      return Status::OK();
+    }
+    const int64_t ch = L.in_depth;
+    parallel_for(L.batch * L.out_pixels, kPoolRowsPerShard, [&](int64_t m0, int64_t m1) {
+      for (int64_t m = m0; m < m1; ++m) {
+        T* o = out + m * ch;
+        std::fill(o, o + ch, std::numeric_limits<T>::lowest());
+        L.for_window_inside(m, [&](int64_t pixel) {
+          const T* x = in + pixel * ch;
+          for (int64_t k = 0; k < ch; ++k) o[k] = o[k] < x[k] ? x[k] : o[k];
+        });
+      }
+    });
+    return Status::OK();
+  }
+};
+
+// For output row m, each channel's first maximum as an index into `pixels` (the window's input
+// pixels in window order; -1 when no value exceeds lowest). Branch-free selects, so the channel
+// loop vectorises.
+template <typename T>
+void first_max_taps(const WindowLoops& L, const T* in, int64_t m, T* best, int32_t* tap,
+                    std::vector<int64_t>* pixels) {
+  const int64_t ch = L.in_depth;
+  std::fill(best, best + ch, std::numeric_limits<T>::lowest());
+  std::fill(tap, tap + ch, int32_t{-1});
+  pixels->clear();
+  L.for_window_inside(m, [&](int64_t pixel) {
+    const int32_t t = static_cast<int32_t>(pixels->size());
+    pixels->push_back(pixel);
+    const T* x = in + pixel * ch;
+    for (int64_t k = 0; k < ch; ++k) {
+      const bool greater = best[k] < x[k];
+      tap[k] = greater ? t : tap[k];
+      best[k] = greater ? x[k] : best[k];
+    }
+  });
+}
+
+// MaxPoolGrad (2-D: first maximum) and MaxPool3DGrad (3-D: every tied maximum).
+template <typename T>
+struct MaxPoolGradKernel {
+  static Status compute(KernelContext& c) {
+    const Tensor& input = c.input(0);
+    const Tensor& output = c.input(1);
+    const Tensor& grad = c.input(2);
+    Status s;
+    const WindowLoops L = pool_loops(c, input.shape(), &s);
+    GRAPHFN_RETURN_IF_ERROR(s);
+    Tensor& dx = c.allocate_output(0);
+    T* d = dx.data<T>();
+    if (grad.num_elements() == 0 || dx.num_elements() == 0) {
+      std::fill(d, d + dx.num_elements(), T(0));
+      return Status::OK();
+    }
+    const bool all_ties = c.op.name == "MaxPool3DGrad";
+    const T* in = input.data<T>();
+    const T* out = output.data<T>();
+    const T* g = grad.data<T>();
+    const int64_t ch = L.in_depth;
+    parallel_for(L.batch, 1, [&](int64_t i0, int64_t i1) {
+      std::vector<T> best(static_cast<size_t>(ch));
+      std::vector<int32_t> tap(static_cast<size_t>(ch));
+      std::vector<int64_t> pixels;
+      std::fill(d + i0 * L.in_pixels * ch, d + i1 * L.in_pixels * ch, T(0));  // this shard's images
+      for (int64_t m = i0 * L.out_pixels; m < i1 * L.out_pixels; ++m) {
+        const T* gm = g + m * ch;
+        if (all_ties) {
+          const T* om = out + m * ch;
+          L.for_window_inside(m, [&](int64_t pixel) {
+            const T* x = in + pixel * ch;
+            T* dxp = d + pixel * ch;
+            for (int64_t k = 0; k < ch; ++k) dxp[k] += x[k] == om[k] ? gm[k] : T(0);
+          });
+          continue;
+        }
+        first_max_taps(L, in, m, best.data(), tap.data(), &pixels);
+        for (int64_t k = 0; k < ch; ++k) {
+          if (tap[k] >= 0) d[pixels[tap[k]] * ch + k] += gm[k];
+        }
+      }
+    });
+    return Status::OK();
+  }
+};
+
+// MaxPoolGradGrad: each output pixel takes grad at its window's first maximum.
+template <typename T>
+struct MaxPoolGradGradKernel {
+  static Status compute(KernelContext& c) {
+    const Tensor& input = c.input(0);
+    const Tensor& grad = c.input(2);
+    Status s;
+    const WindowLoops L = pool_loops(c, input.shape(), &s);
+    GRAPHFN_RETURN_IF_ERROR(s);
+    Tensor& result = c.allocate_output(0);
+    if (result.num_elements() == 0) return Status::OK();
+    const T* in = input.data<T>();
+    const T* g = grad.data<T>();
+    T* r = result.data<T>();
+    const int64_t ch = L.in_depth;
+    parallel_for(L.batch * L.out_pixels, kPoolRowsPerShard, [&](int64_t m0, int64_t m1) {
+      std::vector<T> best(static_cast<size_t>(ch));
+      std::vector<int32_t> tap(static_cast<size_t>(ch));
+      std::vector<int64_t> pixels;
+      for (int64_t m = m0; m < m1; ++m) {
+        first_max_taps(L, in, m, best.data(), tap.data(), &pixels);
+        for (int64_t k = 0; k < ch; ++k) r[m * ch + k] = tap[k] >= 0 ? g[pixels[tap[k]] * ch + k] : T(0);
+      }
+    });
+    return Status::OK();
+  }
+};
+
+template <typename T>
+struct AvgPoolKernel {
+  static Status compute(KernelContext& c) {
+    const Tensor& input = c.input(0);
+    Status s;
+    const WindowLoops L = pool_loops(c, input.shape(), &s);
+    GRAPHFN_RETURN_IF_ERROR(s);
+    Tensor& output = c.allocate_output(0);
+    if (output.num_elements() == 0) return Status::OK();
+    const T* in = input.data<T>();
+    T* out = output.data<T>();
+    const int64_t ch = L.in_depth;
+    parallel_for(L.batch * L.out_pixels, kPoolRowsPerShard, [&](int64_t m0, int64_t m1) {
+      for (int64_t m = m0; m < m1; ++m) {
+        T* o = out + m * ch;
+        std::fill(o, o + ch, T(0));
+        int64_t count = 0;
+        L.for_window_inside(m, [&](int64_t pixel) {
+          ++count;
+          const T* x = in + pixel * ch;
+          for (int64_t k = 0; k < ch; ++k) o[k] += x[k];
+        });
+        const T scale = T(1) / static_cast<T>(std::max<int64_t>(count, 1));
+        for (int64_t k = 0; k < ch; ++k) o[k] *= scale;
+      }
+    });
+    return Status::OK();
+  }
+};
+
+// AvgPoolGrad, AvgPool3DGrad: input(0) is the forward input's shape, input(1) the gradient.
+template <typename T>
+struct AvgPoolGradKernel {
+  static Status compute(KernelContext& c) {
+    const Tensor& grad = c.input(1);
+    Tensor& dx = c.allocate_output(0);
+    Status s;
+    const WindowLoops L = pool_loops(c, dx.shape(), &s);
+    GRAPHFN_RETURN_IF_ERROR(s);
+    T* d = dx.data<T>();
+    std::fill(d, d + dx.num_elements(), T(0));
+    if (grad.num_elements() == 0 || dx.num_elements() == 0) return Status::OK();
+    const T* g = grad.data<T>();
+    const int64_t ch = L.in_depth;
+    parallel_for(L.batch, 1, [&](int64_t i0, int64_t i1) {
+      std::vector<T> share(static_cast<size_t>(ch));
+      for (int64_t m = i0 * L.out_pixels; m < i1 * L.out_pixels; ++m) {
+        int64_t count = 0;
+        L.for_window_inside(m, [&](int64_t) { ++count; });
+        const T scale = T(1) / static_cast<T>(std::max<int64_t>(count, 1));
+        for (int64_t k = 0; k < ch; ++k) share[k] = g[m * ch + k] * scale;
+        L.for_window_inside(m, [&](int64_t pixel) {
+          T* dxp = d + pixel * ch;
+          for (int64_t k = 0; k < ch; ++k) dxp[k] += share[k];
+        });
+      }
+    });
+    return Status::OK();
+  }
+};
+
+}  // namespace
+
+void register_nn_pool_kernels(OpRegistry& reg) {
+  using Floats = TypeList<float, double>;
+  using Reals = TypeList<float, double, int32_t, int64_t, uint8_t, int16_t, int8_t>;
+  register_kernels<MaxPoolKernel>(reg, "MaxPool", Reals{});
+  register_kernels<MaxPoolGradKernel>(reg, "MaxPoolGrad", Reals{});
+  register_kernels<MaxPoolGradGradKernel>(reg, "MaxPoolGradGrad", Reals{});
+  register_kernels<AvgPoolKernel>(reg, "AvgPool", Floats{});
+  register_kernels<AvgPoolGradKernel>(reg, "AvgPoolGrad", Floats{});
+  register_kernels<MaxPoolKernel>(reg, "MaxPool3D", TypeList<float>{});
+  register_kernels<MaxPoolGradKernel>(reg, "MaxPool3DGrad", TypeList<float>{});
+  register_kernels<AvgPoolKernel>(reg, "AvgPool3D", Floats{});
+  register_kernels<AvgPoolGradKernel>(reg, "AvgPool3DGrad", Floats{});
+}
+
+}  // namespace graphfn
