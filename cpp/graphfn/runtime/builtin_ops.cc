@@ -23,6 +23,7 @@ void register_list_ops(OpRegistry& reg);
 void register_gradient_ops(OpRegistry& reg);
 void register_nn_ops(OpRegistry& reg);
 void register_scan_ops(OpRegistry& reg);
+void register_nn_misc_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -44,6 +45,9 @@ void register_list_kernels(OpRegistry& reg);
 void register_gradient_kernels(OpRegistry& reg);
 void register_softmax_kernels(OpRegistry& reg);
 void register_scan_kernels(OpRegistry& reg);
+void register_nn_activation_kernels(OpRegistry& reg);
+void register_nn_batch_norm_kernels(OpRegistry& reg);
+void register_nn_bias_lrn_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -52,6 +56,7 @@ void register_linalg_gradients(OpRegistry& reg);
 void register_nn_gradients(OpRegistry& reg);
 void register_control_flow_gradients(OpRegistry& reg);
 void register_list_gradients(OpRegistry& reg);
+void register_nn_misc_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -72,6 +77,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_gradient_ops(reg);
   register_nn_ops(reg);
   register_scan_ops(reg);
+  register_nn_misc_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -93,6 +99,9 @@ void register_builtin_ops(OpRegistry& reg) {
   register_gradient_kernels(reg);
   register_softmax_kernels(reg);
   register_scan_kernels(reg);
+  register_nn_activation_kernels(reg);
+  register_nn_batch_norm_kernels(reg);
+  register_nn_bias_lrn_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -102,6 +111,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_nn_gradients(reg);
   register_control_flow_gradients(reg);
   register_list_gradients(reg);
+  register_nn_misc_gradients(reg);
 }
 
 }  // namespace
