@@ -34,6 +34,7 @@ from graphfn.ops import linalg_ops as _linalg_ops  # noqa: F401
 from graphfn.ops import reduction_ops as _reduction_ops  # noqa: F401
 from graphfn.ops import gradient_ops as _gradient_ops  # noqa: F401
 from graphfn.ops import nn_ops as _nn_ops  # noqa: F401
+from graphfn.ops import nn_misc as _nn_misc  # noqa: F401
 from graphfn.ops import scan_ops as _scan_ops  # noqa: F401
 from graphfn.ops import tensor_operators as _tensor_operators  # noqa: F401  (installs ==, /, t[...], ...)
 from graphfn.eager import backprop as _backprop  # noqa: F401
