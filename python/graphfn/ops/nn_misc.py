@@ -62,11 +62,15 @@ def _div_no_nan(x, y):
 def _erf(x):
     if _registered("Erf"):
         return ops.Erf(x)
-    # Abramowitz and Stegun 7.1.26 (|error| < 1.5e-7): sign(x) (1 - poly(t) exp(-x^2)).
+    # Near 0 its Taylor series (exact derivatives there, where |x|'s are not); elsewhere
+    # Abramowitz and Stegun 7.1.26, sign(x) (1 - poly(t) exp(-x^2)). Both within 2e-7.
+    x2 = x * x
+    taylor = 1.1283791670955126 * x * (1.0 + x2 * (-1 / 3 + x2 * (1 / 10 + x2 * (-1 / 42 + x2 * (1 / 216 + x2 * (-1 / 1320))))))
     a = abs(x)
     t = 1.0 / (1.0 + 0.3275911 * a)
     poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
-    return ops.Sign(x) * (1.0 - poly * ops.Exp(-(a * a)))
+    tail = ops.Sign(x) * (1.0 - poly * ops.Exp(-x2))
+    return ops.SelectV2(ops.Less(a, _scalar(0.5, a)), taylor, tail)
 
 
 # --- activations --------------------------------------------------------------------------------
