@@ -85,6 +85,11 @@ CASES = [
     "tf.transpose(X4, [0, 3, 1, 2]), [1.0, 2.0, 3.0, 0.5], [0.0, 1.0, 0.5, -1.0])",
     "graph(lambda x, s, o: grads(lambda a, b, c: fbn(a, b, c, tf.zeros([0]), tf.zeros([0]))[0] * X4, x, s, o), "
     "tf.constant(X4), tf.constant([1.0, 2.0, 3.0, 0.5]), tf.constant([0.0, 1.0, 0.5, -1.0]))",
+    # second derivatives (the gradient of FusedBatchNormGradV3); float32 compositions with
+    # cancellations on both sides: values agree to about 1e-4 of their scale
+    ("grads(lambda x, s: (lambda g: tf.reduce_sum(g[0] * X4) + tf.reduce_sum(g[1] * CHANNELS) + tf.reduce_sum(g[2] * g[2]))(grads(lambda a, b, c: fbn(a, b, c, tf.zeros([0]), tf.zeros([0]), epsilon=0.01)[0] ** 2 * X4, x, s, [0.0, 1.0, 0.5, -1.0])), X4, [1.0, 2.0, 3.0, 0.5])", {"atol": 2e-3, "rtol": 1e-3}),
+    ("grads(lambda x, s: (lambda g: tf.reduce_sum(g[0] * tf.transpose(X4, [0, 3, 1, 2])) + tf.reduce_sum(g[1] * CHANNELS) + tf.reduce_sum(g[2] * g[2]))(grads(lambda a, b, c: fbn(a, b, c, tf.zeros([0]), tf.zeros([0]), data_format='NCHW')[0] ** 2 * tf.transpose(X4, [0, 3, 1, 2]), x, s, [0.0, 1.0, 0.5, -1.0])), tf.transpose(X4, [0, 3, 1, 2]), [1.0, 2.0, 3.0, 0.5])", {"atol": 2e-3, "rtol": 1e-3}),
+    ("grads(lambda x, s: (lambda g: tf.reduce_sum(g[0] * X4) + tf.reduce_sum(g[1] * CHANNELS) + tf.reduce_sum(g[2] * g[2]))(grads(lambda a, b, c: fbn(a, b, c, tf.constant(CHANNELS), tf.constant([1.0, 2.0, 0.5, 3.0]), epsilon=0.01, is_training=False)[0] ** 2 * X4, x, s, [0.0, 1.0, 0.5, -1.0])), X4, [1.0, 2.0, 3.0, 0.5])", {"atol": 2e-3, "rtol": 1e-3}),
     "fbn(tf.ones([2, 2, 4]), tf.ones([4]), tf.zeros([4]), tf.zeros([4]), tf.ones([4]))",
     "fbn(tf.constant(X4), tf.ones([4, 1]), tf.zeros([4]), tf.zeros([4]), tf.ones([4]))",
     "fbn(tf.constant(X4), tf.ones([3]), tf.zeros([4]), tf.zeros([4]), tf.ones([4]))",
@@ -173,6 +178,24 @@ def test_fused_batch_norm_gradients_match_finite_differences():
         analytic = ns["grad"](loss, x).numpy()
         numeric = _finite_difference(lambda v: float(loss(tf.constant(v, tf.float32)).numpy()), x, eps=1e-2)
         np.testing.assert_allclose(analytic, numeric, rtol=2e-2, atol=2e-2)
+
+
+def test_fused_batch_norm_second_derivatives_match_finite_differences():
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((2, 2, 2, 3)).astype(np.float32)
+    w = rng.standard_normal((2, 2, 2, 3)).astype(np.float32)
+    scale, offset = tf.constant([1.0, 2.0, 0.5]), tf.constant([0.1, 0.0, -0.2])
+    ns = nn_golden_cases.namespace(tf)
+    for training in (True, False):
+        stats = (tf.zeros([0]), tf.zeros([0])) if training else (tf.constant([0.1, 0.2, 0.0]), tf.constant([1.0, 0.5, 2.0]))
+
+        def first(t):  # sum of the gradient of sum(y^2 * w), weighted by w
+            g = ns["grad"](lambda v: tf.reduce_sum(ns["fbn"](v, scale, offset, *stats, is_training=training)[0] ** 2 * w), t)
+            return tf.reduce_sum(g * w)
+
+        analytic = ns["grad"](first, x).numpy()
+        numeric = _finite_difference(lambda v: float(first(tf.constant(v, tf.float32)).numpy()), x, eps=1e-2)
+        np.testing.assert_allclose(analytic, numeric, rtol=3e-2, atol=3e-2)
 
 
 def test_lrn_gradient_matches_finite_differences():

@@ -110,6 +110,75 @@ Status fused_batch_norm_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   return b.status();
 }
 
+// The gradient of FusedBatchNormGradV3 (second derivatives of batch norm), in closed form. Per
+// channel, with r = 1/sqrt(var + eps), x^ = (x - mean) r, a = y_backprop, and the incoming
+// gradients u (of x_backprop), v (of scale_backprop), w (of offset_backprop):
+//   inference: x_backprop = s r a, so  da = s r u + v x^ + w,  dx = v r a,  ds = sum(u r a);
+//   training:  x_backprop = s P(a) with P(z) = r (z - mean(z) - x^ mean(z x^)) (the Jacobian of
+//   x^, symmetric), scale_backprop = sum(a x^), and the batch statistics depend on x:
+//     da = s P(u) + v x^ + w
+//     ds = sum(u P(a))
+//     dx = -s r^2 x^ (mean(u a) - mean(u) mean(a) - m q) - s r (q P(a) + m P(u)) + v P(a)
+//   where m = mean(a x^), q = mean(u x^). Means and sums run over every axis but the channels.
+Status fused_batch_norm_grad_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  const GradValue& a = in.inputs[0];
+  const GradValue& x = in.inputs[1];
+  const GradValue& scale = in.inputs[2];
+  const Shape shape = b.static_shape(x);
+  if (!shape.known_rank()) {
+    b.set_error(errors::Unimplemented("The gradient of FusedBatchNormGradV3 needs the rank of its input"));
+    return b.status();
+  }
+  const AttrValue* format_attr = in.attrs->find("data_format");
+  const std::string* format = format_attr ? std::get_if<std::string>(format_attr) : nullptr;
+  const bool channels_first = format && (*format == "NCHW" || *format == "NCDHW");
+  const int rank = shape.rank(), channel_axis = channels_first ? 1 : rank - 1;
+  std::vector<int64_t> axes, per_channel(rank, 1);
+  for (int i = 0; i < rank; ++i) {
+    if (i != channel_axis) axes.push_back(i);
+  }
+  per_channel[channel_axis] = -1;
+  const GradValue axes_v = b.int_vector(axes);
+  const GradValue channel_shape = b.int_vector(per_channel);
+  const GradValue flat = b.int_vector({-1});
+  const AttrMap keep = grad::attrs({{"keep_dims", true}});
+  auto broadcast = [&](const GradValue& v) { return b.op("Reshape", {v, channel_shape}); };
+  auto mean = [&](const GradValue& v) { return b.op("Mean", {v, axes_v}, keep); };
+  auto sum_per_channel = [&](const GradValue& v) { return b.op("Reshape", {b.op("Sum", {v, axes_v}), flat}); };
+  auto mul = [&](const GradValue& p, const GradValue& q) { return b.op("Mul", {p, q}); };
+  auto sub = [&](const GradValue& p, const GradValue& q) { return b.op("Sub", {p, q}); };
+  auto add = [&](const GradValue& p, const GradValue& q) { return b.op("AddV2", {p, q}); };
+
+  const DType dt = b.dtype(x);
+  const AttrValue* eps_attr = in.attrs->find("epsilon");
+  const double epsilon = eps_attr && std::get_if<double>(eps_attr) ? *std::get_if<double>(eps_attr) : 0.0001;
+  const GradValue u = in.output_grads[0] ? in.output_grads[0] : b.zeros_like(x);
+  const GradValue v = broadcast(in.output_grads[1] ? in.output_grads[1] : b.zeros_like(scale));
+  const GradValue w = broadcast(in.output_grads[2] ? in.output_grads[2] : b.zeros_like(scale));
+  const GradValue s = broadcast(scale);
+  const GradValue r = b.op("RealDiv", {b.scalar(dt, 1), b.op("Sqrt", {add(broadcast(in.inputs[4]), b.scalar(dt, epsilon))})});
+  const GradValue x_hat = mul(sub(x, broadcast(in.inputs[3])), r);
+
+  if (!in.attr_bool("is_training")) {
+    (*g)[0] = add(add(mul(mul(u, s), r), mul(v, x_hat)), w);
+    (*g)[1] = mul(mul(v, a), r);
+    (*g)[2] = sum_per_channel(mul(mul(u, a), r));
+    return b.status();
+  }
+  auto project = [&](const GradValue& z) {  // P(z)
+    return mul(r, sub(sub(z, mean(z)), mul(x_hat, mean(mul(z, x_hat)))));
+  };
+  const GradValue p_a = project(a), p_u = project(u);
+  const GradValue m = mean(mul(a, x_hat)), q = mean(mul(u, x_hat));
+  (*g)[0] = add(add(mul(s, p_u), mul(v, x_hat)), w);
+  const GradValue cov = sub(sub(mean(mul(u, a)), mul(mean(u), mean(a))), mul(m, q));
+  const GradValue through_r = b.op("Neg", {mul(mul(mul(s, mul(r, r)), x_hat), cov)});
+  const GradValue through_x_hat = b.op("Neg", {mul(mul(s, r), add(mul(q, p_a), mul(m, p_u)))});
+  (*g)[1] = add(add(through_r, through_x_hat), mul(v, p_a));
+  (*g)[2] = sum_per_channel(mul(u, p_a));
+  return b.status();
+}
+
 }  // namespace
 
 void register_nn_misc_gradients(OpRegistry& reg) {
@@ -129,6 +198,7 @@ void register_nn_misc_gradients(OpRegistry& reg) {
   reg.set_gradient("L2Loss", l2_loss_grad);
   reg.set_gradient("LRN", lrn_grad);
   reg.set_gradient("FusedBatchNormV3", fused_batch_norm_grad);
+  reg.set_gradient("FusedBatchNormGradV3", fused_batch_norm_grad_grad);
 }
 
 }  // namespace graphfn

@@ -130,9 +130,7 @@ TEST_CASE("every registered op has a gradient function or is declared not differ
   }
   // Gradients through control flow and TensorArrays are the next step (issue 5); nothing else
   // may lack a declaration.
-  const std::set<std::string> pending = {
-      "FusedBatchNormGradV3",  // second derivatives of batch norm: TF composes them under a tape
-  };
+  const std::set<std::string> pending = {};
   // Ops TF registers no gradient for: differentiating them raises TF's LookupError text.
   const std::set<std::string> no_gradient_in_tf = {"LRNGrad", "SoftsignGrad"};
   for (const std::string& name : undeclared) {
