@@ -55,6 +55,8 @@ CASES = [
     "tf.nn.moments(X4, [3])",
     "tf.nn.moments(X4, [0, 1, 2], shift=5.0)",
     "tf.nn.moments(tf.constant([1, 2, 4]), [0])",
+    "tf.nn.moments(tf.constant([[1.0, 2.0]]), [])",
+    "tf.nn.moments(tf.constant([[1.0, 2.0]]), -1)",
     "tf.nn.moments(tf.constant([1.0, 2.0, 4.0], tf.float64), [0], keepdims=True)",
     "tf.nn.moments(tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), [0, 1], keepdims=True)",
     "graph(lambda x: tf.nn.moments(x, [0, 1, 2]), tf.constant(X4))",
@@ -216,6 +218,14 @@ def test_batch_normalization_graph_looks_like_tf():
     f = tf.function(lambda x, m, v: tf.nn.batch_normalization(x, m, v, None, None, 1e-3))
     graph = f.get_concrete_function(tf.TensorSpec([2, 3]), tf.TensorSpec([3]), tf.TensorSpec([3])).graph
     assert any(op.name.startswith("batchnorm/") for op in graph.get_operations())
+
+
+def test_moments_graph_names_are_tfs():
+    f = tf.function(lambda x: tf.nn.moments(x, [0]))
+    names = [op.name for op in f.get_concrete_function(tf.TensorSpec([2, 3])).graph.get_operations()]
+    for name in ["moments/mean/reduction_indices", "moments/mean", "moments/StopGradient", "moments/variance",
+                 "moments/Squeeze", "moments/Squeeze_1"]:
+        assert name in names
 
 
 def test_bias_add_unknown_dims_in_graph():

@@ -26,6 +26,12 @@ def _scalar(value, like):
     return _core.to_tensor(value, like._dtype_enum)
 
 
+def _cast(x, dtype):
+    """TF's cast: a tensor that has the dtype already is returned as it is (no Cast node)."""
+    x = _tensor(x)
+    return x if x.dtype == dtype else ops.Cast(x, DstT=dtype)
+
+
 # --- math ops that another op family provides: used when registered, composed otherwise -------
 
 @functools.lru_cache(maxsize=None)
@@ -125,11 +131,12 @@ def gelu(features, approximate=False, name=None):
         if not features.dtype.is_floating:
             raise ValueError("`features.dtype` must be a floating point tensor.Received:features.dtype=%s"
                              % (features.dtype,))
+        half = 0.5 * features  # first, as TF's expression order names the nodes
         if approximate:
             coeff = _scalar(0.044715, features)
             inner = features + coeff * ops.Pow(features, _scalar(3, features))
-            return 0.5 * features * (1.0 + ops.Tanh(0.7978845608028654 * inner))
-        return 0.5 * features * (1.0 + _erf(features / _scalar(1.4142135623730951, features)))
+            return half * (1.0 + ops.Tanh(0.7978845608028654 * inner))
+        return half * (1.0 + _erf(features / _scalar(1.4142135623730951, features)))
 
 
 @tf_export("nn.silu", "nn.swish")
@@ -172,7 +179,7 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
             inv = inv * scale
         x = _tensor(x)
         shift = offset - mean * inv if offset is not None else -mean * inv
-        return x * math_ops.cast(inv, x.dtype) + math_ops.cast(shift, x.dtype)
+        return x * _cast(inv, x.dtype) + _cast(shift, x.dtype)
 
 
 def _squeeze_axes(t, axes):
@@ -191,8 +198,12 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     del shift
     with name_scope(name or "moments"):
         y = _tensor(x)
-        mean = reduction_ops.reduce_mean(y, axes, keepdims=True)
-        variance = reduction_ops.reduce_mean(_squared_difference(y, ops.StopGradient(mean)), axes, keepdims=True)
+        axes_tensor = axes if isinstance(axes, (Tensor, list, tuple, int)) else _tensor(axes, dtype=dtypes.int32)
+        if isinstance(axes, (list, tuple)) and not axes:
+            axes_tensor = reduction_ops.all_axes(0)  # an empty int32 vector ([] alone would be float32)
+        mean = node("Mean", "mean")(y, axes_tensor, keep_dims=True)
+        variance = node("Mean", "variance")(_squared_difference(y, ops.StopGradient(mean)), axes_tensor,
+                                            keep_dims=True)
         if not keepdims:
             mean = _squeeze_axes(mean, _axes_list(axes))
             variance = _squeeze_axes(variance, _axes_list(axes))
@@ -236,11 +247,11 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
         if axis is not None:
             raise ValueError("Cannot specify both 'axis' and 'dim'")
         axis = dim
-    with name_scope(name or "l2_normalize"):
+    with name_scope(name or "l2_normalize") as scope:
         x = _tensor(x)
         square_sum = reduction_ops.reduce_sum(ops.Square(x), axis, keepdims=True)
         x_inv_norm = _rsqrt(math_ops.maximum(square_sum, epsilon))
-        return ops.Mul(x, x_inv_norm)
+        return node("Mul", scope)(x, x_inv_norm)
 
 
 @tf_export("nn.l2_loss")
@@ -368,11 +379,12 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
         logits = _tensor(logits)
         labels = _tensor(labels)
         _same_shape(logits, labels, "logits", "labels")
-        zeros = ops.ZerosLike(logits)
+        zeros = node("ZerosLike", "zeros_like")(logits)
         cond = ops.GreaterEqual(logits, zeros)
-        relu_logits = ops.SelectV2(cond, logits, zeros)
-        neg_abs_logits = ops.SelectV2(cond, ops.Neg(logits), logits)
-        return node("AddV2", scope)(ops.Sub(relu_logits, ops.Mul(logits, labels)), _log1p(ops.Exp(neg_abs_logits)))
+        relu_logits = node("SelectV2", "Select")(cond, logits, zeros)
+        neg_abs_logits = node("SelectV2", "Select")(cond, ops.Neg(logits), logits)
+        difference = node("Sub", "sub")(relu_logits, node("Mul", "mul")(logits, labels))
+        return node("AddV2", scope)(difference, _log1p(ops.Exp(neg_abs_logits)))
 
 
 @tf_export("nn.weighted_cross_entropy_with_logits")
