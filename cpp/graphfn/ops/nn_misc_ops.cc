@@ -153,9 +153,15 @@ Status fused_batch_norm_shape(InferenceContext& c) {
     if (s.known_rank() && s.rank() == 1) n = s.dim(0);
   }
   const DType u = c.input_dtype(1);
-  c.set_output(0, c.input_dtype(0), x.known_rank() ? x : Shape::unknown_rank());
+  // While tracing, an input of unknown rank is taken as 4-D (TF's shape function), and the
+  // channel dimension comes from the per-channel inputs when x leaves it unknown.
+  Shape y = x.known_rank() ? x : Shape{Shape::kUnknownDim, Shape::kUnknownDim, Shape::kUnknownDim, Shape::kUnknownDim};
+  const int axis = batch_norm_channel_axis(format, y.rank());
+  if (y.dim(axis) < 0) y.set_dim(axis, n);
+  c.set_output(0, c.input_dtype(0), std::move(y));
   for (int i = 1; i <= 4; ++i) c.set_output(i, u, Shape{n});
-  c.set_output(5, u, Shape{});  // TF's CPU kernel keeps nothing there: a scalar
+  // TF's CPU kernel keeps nothing in reserve_space_3: a scalar, of unknown shape while tracing.
+  c.set_output(5, u, c.is_eager() ? Shape{} : Shape::unknown_rank());
   return Status::OK();
 }
 
