@@ -231,8 +231,8 @@ def test_moments_graph_names_are_tfs():
 def test_fused_batch_norm_shapes_while_tracing():
     # TF's shape function: unknown rank is taken as 4-D, the channels come from scale.
     ns = nn_golden_cases.namespace(tf)
-    f = tf.function(lambda x, s: ns["fbn"](x, s, s, tf.zeros([0]), tf.zeros([0])))
     for spec, shape in [(tf.TensorSpec(None), [None, None, None, 3]), (tf.TensorSpec([None, 4, 4, None]), [None, 4, 4, 3])]:
+        f = tf.function(lambda x, s: ns["fbn"](x, s, s, tf.zeros([0]), tf.zeros([0])))
         out = f.get_concrete_function(spec, tf.TensorSpec([3])).structured_outputs
         assert out[0].shape.as_list() == shape
         assert out[1].shape.as_list() == [3] and out[5].shape.rank is None
