@@ -242,3 +242,35 @@ def test_bias_add_unknown_dims_in_graph():
     f = tf.function(lambda x, b: tf.nn.bias_add(x, b))
     out = f.get_concrete_function(tf.TensorSpec([None, None]), tf.TensorSpec([3])).structured_outputs
     assert out.shape.as_list() == [None, 3]
+
+
+@pytest.mark.parametrize("data_format", ["NHWC", "NCHW"])
+def test_fused_batch_norm_large_input_matches_numpy(data_format):
+    # Large enough to split between two threads; statistics against float64 NumPy.
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal((8, 32, 32, 40)) * 3 + 5).astype(np.float32)
+    dy = rng.standard_normal(x.shape).astype(np.float32)
+    scale = rng.uniform(0.5, 2, 40).astype(np.float32)
+    ns = nn_golden_cases.namespace(tf)
+    to_format = (lambda a: np.ascontiguousarray(a.transpose(0, 3, 1, 2))) if data_format == "NCHW" else (lambda a: a)
+    from_format = (lambda a: a.transpose(0, 2, 3, 1)) if data_format == "NCHW" else (lambda a: a)
+    xs = tf.constant(to_format(x))
+
+    def loss(t, s):
+        y = ns["fbn"](t, s, tf.zeros([40]), tf.zeros([0]), tf.zeros([0]), epsilon=0.001, data_format=data_format)
+        return tf.reduce_sum(y[0] * to_format(dy)), y
+
+    with tf.GradientTape() as tape:
+        s = tf.constant(scale)
+        tape.watch([xs, s])
+        value, y = loss(xs, s)
+    dx, ds = tape.gradient(value, [xs, s])
+    x64, dy64 = x.astype(np.float64).reshape(-1, 40), dy.astype(np.float64).reshape(-1, 40)
+    mean, var = x64.mean(0), x64.var(0)
+    x_hat = (x64 - mean) / np.sqrt(var + 0.001)
+    np.testing.assert_allclose(y[1].numpy(), mean, rtol=1e-5)
+    np.testing.assert_allclose(y[2].numpy(), var * len(x64) / (len(x64) - 1), rtol=1e-5)
+    np.testing.assert_allclose(from_format(y[0].numpy()).reshape(-1, 40), x_hat * scale, atol=2e-5)
+    expected_dx = scale / np.sqrt(var + 0.001) * (dy64 - dy64.mean(0) - x_hat * (dy64 * x_hat).mean(0))
+    np.testing.assert_allclose(from_format(dx.numpy()).reshape(-1, 40), expected_dx, atol=2e-5)
+    np.testing.assert_allclose(ds.numpy(), (dy64 * x_hat).sum(0), rtol=1e-4)

@@ -2,8 +2,10 @@
 // per-channel sums (accumulated in double, about a per-channel shift, so a large mean costs no
 // precision), one that applies a per-channel affine map. Channels-last data runs as rows of C
 // (the inner loop vectorises over channels); channels-first as contiguous planes per channel.
+// Large inputs split their outer dimension between two threads (TF's kernels use both cores).
 #include <cmath>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "graphfn/kernels/kernel_context.h"
@@ -16,6 +18,22 @@ struct Layout {
   int64_t outer = 0, channels = 0, inner = 1;
   int64_t count() const { return outer * inner; }  // elements per channel
 };
+
+// Runs fn(begin, end, part) over [0, outer) in two halves on two threads when the data is large
+// enough to pay for a thread (~50 us), else once. (A shared thread pool may replace the thread.)
+constexpr int64_t kParallelElements = 1 << 18;
+
+template <typename Fn>
+void split_outer(const Layout& l, Fn fn) {
+  if (l.outer < 2 || l.outer * l.channels * l.inner < kParallelElements) {
+    fn(int64_t{0}, l.outer, 0);
+    return;
+  }
+  const int64_t half = l.outer / 2;
+  std::thread helper([&] { fn(half, l.outer, 1); });
+  fn(int64_t{0}, half, 0);
+  helper.join();
+}
 
 Layout layout_of(const Shape& s, const AttrMap& attrs) {
   const std::string* f = attrs.get_string("data_format");
@@ -35,13 +53,13 @@ struct ChannelSums {
   std::vector<double> s1, s2;
 };
 
-ChannelSums channel_sums(const float* a, const float* shift_a, const float* b, const float* shift_b, const Layout& l) {
+void channel_sums_range(const float* a, const float* shift_a, const float* b, const float* shift_b, const Layout& l,
+                        int64_t begin, int64_t end, ChannelSums& r) {
   const int64_t C = l.channels;
-  ChannelSums r{std::vector<double>(C, 0.0), std::vector<double>(C, 0.0)};
   double* s1 = r.s1.data();
   double* s2 = r.s2.data();
   if (l.inner == 1) {
-    for (int64_t row = 0; row < l.outer; ++row) {
+    for (int64_t row = begin; row < end; ++row) {
       const float* pa = a + row * C;
       const float* pb = (b ? b : a) + row * C;
       const float* sb = b ? shift_b : shift_a;
@@ -52,9 +70,9 @@ ChannelSums channel_sums(const float* a, const float* shift_a, const float* b, c
         s2[c] += static_cast<double>(da) * db;
       }
     }
-    return r;
+    return;
   }
-  for (int64_t n = 0; n < l.outer; ++n) {
+  for (int64_t n = begin; n < end; ++n) {
     for (int64_t c = 0; c < C; ++c) {
       const int64_t base = (n * C + c) * l.inner;
       const float* pa = a + base;
@@ -70,15 +88,28 @@ ChannelSums channel_sums(const float* a, const float* shift_a, const float* b, c
       s2[c] += t2;
     }
   }
-  return r;
+}
+
+ChannelSums channel_sums(const float* a, const float* shift_a, const float* b, const float* shift_b, const Layout& l) {
+  const int64_t C = l.channels;
+  ChannelSums parts[2] = {{std::vector<double>(C, 0.0), std::vector<double>(C, 0.0)},
+                          {std::vector<double>(C, 0.0), std::vector<double>(C, 0.0)}};
+  split_outer(l, [&](int64_t begin, int64_t end, int part) {
+    channel_sums_range(a, shift_a, b, shift_b, l, begin, end, parts[part]);
+  });
+  for (int64_t c = 0; c < C; ++c) {
+    parts[0].s1[c] += parts[1].s1[c];
+    parts[0].s2[c] += parts[1].s2[c];
+  }
+  return std::move(parts[0]);
 }
 
 // out = k1[c] * a + k2[c] * b + k3[c] (b may be null: then k2 is ignored).
-void affine(const float* a, const float* b, float* out, const Layout& l, const std::vector<float>& k1,
-            const std::vector<float>& k2, const std::vector<float>& k3) {
+void affine_range(const float* a, const float* b, float* out, const Layout& l, const std::vector<float>& k1,
+                  const std::vector<float>& k2, const std::vector<float>& k3, int64_t begin, int64_t end) {
   const int64_t C = l.channels;
   if (l.inner == 1) {
-    for (int64_t row = 0; row < l.outer; ++row) {
+    for (int64_t row = begin; row < end; ++row) {
       const float* pa = a + row * C;
       float* po = out + row * C;
       if (b) {
@@ -90,7 +121,7 @@ void affine(const float* a, const float* b, float* out, const Layout& l, const s
     }
     return;
   }
-  for (int64_t n = 0; n < l.outer; ++n) {
+  for (int64_t n = begin; n < end; ++n) {
     for (int64_t c = 0; c < C; ++c) {
       const int64_t base = (n * C + c) * l.inner;
       const float m1 = k1[c], m2 = k2[c], m3 = k3[c];
@@ -104,6 +135,11 @@ void affine(const float* a, const float* b, float* out, const Layout& l, const s
       }
     }
   }
+}
+
+void affine(const float* a, const float* b, float* out, const Layout& l, const std::vector<float>& k1,
+            const std::vector<float>& k2, const std::vector<float>& k3) {
+  split_outer(l, [&](int64_t begin, int64_t end, int) { affine_range(a, b, out, l, k1, k2, k3, begin, end); });
 }
 
 std::vector<float> first_row(const float* x, const Layout& l) {
