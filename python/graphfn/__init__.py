@@ -35,6 +35,7 @@ from graphfn.ops import reduction_ops as _reduction_ops  # noqa: F401
 from graphfn.ops import gradient_ops as _gradient_ops  # noqa: F401
 from graphfn.ops import nn_ops as _nn_ops  # noqa: F401
 from graphfn.ops import nn_conv as _nn_conv  # noqa: F401
+from graphfn.ops import nn_misc as _nn_misc  # noqa: F401
 from graphfn.ops import scan_ops as _scan_ops  # noqa: F401
 from graphfn.ops import functional_ops as _functional_ops  # noqa: F401
 from graphfn.ops import script_ops as _script_ops  # noqa: F401

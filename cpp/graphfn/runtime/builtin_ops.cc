@@ -34,6 +34,7 @@ void register_einsum_ops(OpRegistry& reg);
 void register_linalg_more_ops(OpRegistry& reg);
 void register_nn_conv_ops(OpRegistry& reg);
 void register_nn_pool_ops(OpRegistry& reg);
+void register_nn_misc_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -66,6 +67,9 @@ void register_einsum_kernels(OpRegistry& reg);
 void register_linalg_more_kernels(OpRegistry& reg);
 void register_nn_conv_kernels(OpRegistry& reg);
 void register_nn_pool_kernels(OpRegistry& reg);
+void register_nn_activation_kernels(OpRegistry& reg);
+void register_nn_batch_norm_kernels(OpRegistry& reg);
+void register_nn_bias_lrn_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -83,6 +87,7 @@ void register_top_k_gradients(OpRegistry& reg);
 void register_shape_index_gradients(OpRegistry& reg);
 void register_linalg_more_gradients(OpRegistry& reg);
 void register_nn_conv_gradients(OpRegistry& reg);
+void register_nn_misc_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -115,6 +120,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_linalg_more_ops(reg);
   register_nn_conv_ops(reg);
   register_nn_pool_ops(reg);
+  register_nn_misc_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -148,6 +154,9 @@ void register_builtin_ops(OpRegistry& reg) {
   register_linalg_more_kernels(reg);
   register_nn_conv_kernels(reg);
   register_nn_pool_kernels(reg);
+  register_nn_activation_kernels(reg);
+  register_nn_batch_norm_kernels(reg);
+  register_nn_bias_lrn_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -164,6 +173,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_shape_index_gradients(reg);
   register_linalg_more_gradients(reg);
   register_nn_conv_gradients(reg);
+  register_nn_misc_gradients(reg);
 }
 
 }  // namespace
