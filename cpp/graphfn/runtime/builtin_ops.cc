@@ -23,6 +23,7 @@ void register_list_ops(OpRegistry& reg);
 void register_gradient_ops(OpRegistry& reg);
 void register_nn_ops(OpRegistry& reg);
 void register_scan_ops(OpRegistry& reg);
+void register_image_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -44,6 +45,8 @@ void register_list_kernels(OpRegistry& reg);
 void register_gradient_kernels(OpRegistry& reg);
 void register_softmax_kernels(OpRegistry& reg);
 void register_scan_kernels(OpRegistry& reg);
+void register_image_resize_kernels(OpRegistry& reg);
+void register_image_color_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -52,6 +55,7 @@ void register_linalg_gradients(OpRegistry& reg);
 void register_nn_gradients(OpRegistry& reg);
 void register_control_flow_gradients(OpRegistry& reg);
 void register_list_gradients(OpRegistry& reg);
+void register_image_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -72,6 +76,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_gradient_ops(reg);
   register_nn_ops(reg);
   register_scan_ops(reg);
+  register_image_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -93,6 +98,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_gradient_kernels(reg);
   register_softmax_kernels(reg);
   register_scan_kernels(reg);
+  register_image_resize_kernels(reg);
+  register_image_color_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -102,6 +109,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_nn_gradients(reg);
   register_control_flow_gradients(reg);
   register_list_gradients(reg);
+  register_image_gradients(reg);
 }
 
 }  // namespace

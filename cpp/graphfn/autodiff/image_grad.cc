@@ -1,0 +1,48 @@
+// Gradients of the resize ops (ops/image_ops.cc), as TF's: the *Grad ops scatter each output
+// gradient back to the pixels the forward pass sampled. `size` gets no gradient.
+#include "graphfn/autodiff/grad_util.h"
+
+namespace graphfn {
+namespace {
+
+using grad::dy;
+using grad::x;
+using Grads = std::vector<GradValue>;
+
+AttrMap sampling_attrs(const GradInputs& in) {
+  return grad::attrs({{"align_corners", in.attr_bool("align_corners")},
+                      {"half_pixel_centers", in.attr_bool("half_pixel_centers")}});
+}
+
+bool is_float_image(GradBuilder& b, const GradValue& v) {
+  const DType dt = b.dtype(v);
+  return dt == DType::kFloat32 || dt == DType::kFloat64;
+}
+
+// Integer images have no gradient (TF returns None for them).
+Status resize_bilinear_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  if (is_float_image(b, x(in))) (*g)[0] = b.op("ResizeBilinearGrad", {dy(in), x(in)}, sampling_attrs(in));
+  return b.status();
+}
+
+Status resize_bicubic_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  if (is_float_image(b, x(in))) (*g)[0] = b.op("ResizeBicubicGrad", {dy(in), x(in)}, sampling_attrs(in));
+  return b.status();
+}
+
+// The original height and width are the images' shape[1:3].
+Status resize_nearest_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  const GradValue hw = b.op("Slice", {b.shape_of(x(in)), b.int_vector({1}), b.int_vector({2})});
+  (*g)[0] = b.op("ResizeNearestNeighborGrad", {dy(in), hw}, sampling_attrs(in));
+  return b.status();
+}
+
+}  // namespace
+
+void register_image_gradients(OpRegistry& reg) {
+  reg.set_gradient("ResizeBilinear", resize_bilinear_grad);
+  reg.set_gradient("ResizeBicubic", resize_bicubic_grad);
+  reg.set_gradient("ResizeNearestNeighbor", resize_nearest_grad);
+}
+
+}  // namespace graphfn
