@@ -151,35 +151,35 @@ void register_image_ops(OpRegistry& reg) {
   reg.op("ResizeBilinear").input("images: T").input("size: int32").output("resized_images: float32")
       .attr("T: {int8, uint8, int16, uint16, int32, int64, bfloat16, half, float, double, bfloat16}")
       .attr("align_corners: bool = false").attr("half_pixel_centers: bool = false")
-      .shape_fn(resize_to_float_shape);
+      .shape_fn(resize_to_float_shape, true).shape_input("size");
   reg.op("ResizeNearestNeighbor").input("images: T").input("size: int32").output("resized_images: T")
       .attr(kResizeTypes).attr("align_corners: bool = false").attr("half_pixel_centers: bool = false")
-      .shape_fn(resize_keep_dtype_shape);
+      .shape_fn(resize_keep_dtype_shape, true).shape_input("size");
   reg.op("ResizeBicubic").input("images: T").input("size: int32").output("resized_images: float32")
       .attr(kResizeTypes).attr("align_corners: bool = false").attr("half_pixel_centers: bool = false")
-      .shape_fn(resize_to_float_shape);
+      .shape_fn(resize_to_float_shape, true).shape_input("size");
   reg.op("ResizeArea").input("images: T").input("size: int32").output("resized_images: float32")
-      .attr(kResizeTypes).attr("align_corners: bool = false").shape_fn(resize_area_shape);
+      .attr(kResizeTypes).attr("align_corners: bool = false").shape_fn(resize_area_shape, true).shape_input("size");
   reg.op("ResizeBilinearGrad").input("grads: float32").input("original_image: T").output("output: T")
       .attr("T: {float, bfloat16, half, double}").attr("align_corners: bool = false")
-      .attr("half_pixel_centers: bool = false").shape_fn(resize_grad_from_image_shape);
+      .attr("half_pixel_centers: bool = false").shape_fn(resize_grad_from_image_shape, true);
   reg.op("ResizeBicubicGrad").input("grads: float32").input("original_image: T").output("output: T")
       .attr("T: {float, double}").attr("align_corners: bool = false")
-      .attr("half_pixel_centers: bool = false").shape_fn(resize_grad_from_image_shape);
+      .attr("half_pixel_centers: bool = false").shape_fn(resize_grad_from_image_shape, true);
   reg.op("ResizeNearestNeighborGrad").input("grads: T").input("size: int32").output("output: T")
       .attr("T: {uint8, int8, int32, half, float, double, bfloat16}").attr("align_corners: bool = false")
-      .attr("half_pixel_centers: bool = false").shape_fn(resize_nearest_grad_shape);
+      .attr("half_pixel_centers: bool = false").shape_fn(resize_nearest_grad_shape, true).shape_input("size");
 
   reg.op("RGBToHSV").input("images: T").output("output: T").attr("T: {half, bfloat16, float, double} = DT_FLOAT")
-      .shape_fn(three_channel_shape);
+      .shape_fn(three_channel_shape, true);
   reg.op("HSVToRGB").input("images: T").output("output: T").attr("T: {half, bfloat16, float, double} = DT_FLOAT")
-      .shape_fn(three_channel_shape);
+      .shape_fn(three_channel_shape, true);
   reg.op("AdjustContrastv2").input("images: T").input("contrast_factor: float32").output("output: T")
-      .attr("T: {half, float} = DT_FLOAT").shape_fn(adjust_contrast_shape);
+      .attr("T: {half, float} = DT_FLOAT").shape_fn(adjust_contrast_shape, true);
   reg.op("AdjustSaturation").input("images: T").input("scale: float32").output("output: T")
-      .attr("T: {half, float} = DT_FLOAT").shape_fn(adjust_saturation_shape);
+      .attr("T: {half, float} = DT_FLOAT").shape_fn(adjust_saturation_shape, true);
   reg.op("AdjustHue").input("images: T").input("delta: float32").output("output: T")
-      .attr("T: {half, float} = DT_FLOAT").shape_fn(adjust_hue_shape);
+      .attr("T: {half, float} = DT_FLOAT").shape_fn(adjust_hue_shape, true);
 }
 
 }  // namespace graphfn

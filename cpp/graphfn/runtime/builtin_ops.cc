@@ -24,6 +24,7 @@ void register_gradient_ops(OpRegistry& reg);
 void register_nn_ops(OpRegistry& reg);
 void register_scan_ops(OpRegistry& reg);
 void register_image_ops(OpRegistry& reg);
+void register_stateless_random_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -47,6 +48,7 @@ void register_softmax_kernels(OpRegistry& reg);
 void register_scan_kernels(OpRegistry& reg);
 void register_image_resize_kernels(OpRegistry& reg);
 void register_image_color_kernels(OpRegistry& reg);
+void register_stateless_random_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -77,6 +79,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_nn_ops(reg);
   register_scan_ops(reg);
   register_image_ops(reg);
+  register_stateless_random_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -100,6 +103,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_scan_kernels(reg);
   register_image_resize_kernels(reg);
   register_image_color_kernels(reg);
+  register_stateless_random_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
