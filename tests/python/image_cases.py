@@ -23,6 +23,13 @@ def _resize_cases():
             cases["resize_%s_%s" % (method, label)] = (lambda tf, m=method, s=size: tf.image.resize(IMG, s, method=m))
         cases["resize_%s_batch" % method] = (lambda tf, m=method: tf.image.resize(BATCH, [5, 4], method=m))
         cases["resize_%s_uint8" % method] = (lambda tf, m=method: tf.image.resize(U8, [6, 3], method=m))
+    for method in ("lanczos3", "lanczos5", "gaussian", "mitchellcubic", "bilinear", "bicubic", "nearest", "area"):
+        for label, size in (("up", [7, 10]), ("down", [2, 3])):
+            cases["resize_%s_antialias_%s" % (method, label)] = (
+                lambda tf, m=method, s=size: tf.image.resize(BATCH, s, method=m, antialias=True))
+    for method in ("lanczos3", "gaussian", "mitchellcubic"):
+        cases["resize_%s_plain" % method] = lambda tf, m=method: tf.image.resize(IMG, [3, 11], method=m)
+    cases["resize_lanczos3_uint8"] = lambda tf: tf.image.resize(U8, [2, 8], method="lanczos3")
     cases["resize_aspect"] = lambda tf: tf.image.resize(IMG, [10, 10], preserve_aspect_ratio=True)
     cases["resize_aspect_down"] = lambda tf: tf.image.resize(BATCH, [3, 3], preserve_aspect_ratio=True, method="area")
     cases["resize_float64_bilinear"] = lambda tf: tf.image.resize(F64, [5, 2])

@@ -37,12 +37,23 @@ Status resize_nearest_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   return b.status();
 }
 
+// Only the images get a gradient (not size, scale or translation), as in TF.
+Status scale_and_translate_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  if (b.dtype(x(in)) != DType::kFloat32) return b.status();
+  const std::string* kernel = in.attrs ? in.attrs->get_string("kernel_type") : nullptr;
+  (*g)[0] = b.op("ScaleAndTranslateGrad", {dy(in), x(in), in.inputs[2], in.inputs[3]},
+                 grad::attrs({{"kernel_type", kernel ? *kernel : std::string("lanczos3")},
+                              {"antialias", in.attr_bool("antialias")}}));
+  return b.status();
+}
+
 }  // namespace
 
 void register_image_gradients(OpRegistry& reg) {
   reg.set_gradient("ResizeBilinear", resize_bilinear_grad);
   reg.set_gradient("ResizeBicubic", resize_bicubic_grad);
   reg.set_gradient("ResizeNearestNeighbor", resize_nearest_grad);
+  reg.set_gradient("ScaleAndTranslate", scale_and_translate_grad);
 }
 
 }  // namespace graphfn

@@ -20,11 +20,12 @@ Status check_rank(const InferenceContext& c, int input, int rank, const char* ea
 
 // Reads `size` (input 1): its two values when known, else unknown dims. Checks TF's rules on
 // its shape and, when known, that both values are positive.
-Status read_resize_size(const InferenceContext& c, int64_t* height, int64_t* width) {
-  GRAPHFN_RETURN_IF_ERROR(check_rank(c, 1, 1, "shape_t must be 1-dimensional"));
+Status read_resize_size(const InferenceContext& c, int64_t* height, int64_t* width,
+                        const std::string& name = "shape_t") {
+  GRAPHFN_RETURN_IF_ERROR(check_rank(c, 1, 1, (name + " must be 1-dimensional").c_str()));
   const Shape& s = c.input_shape(1);
   if (s.known_rank() && s.dim(0) != Shape::kUnknownDim && s.dim(0) != 2) {
-    if (c.is_eager()) return errors::InvalidArgument("shape_t must have two elements", s.to_string());
+    if (c.is_eager()) return errors::InvalidArgument(name, " must have two elements", s.to_string());
     return errors::InvalidArgument("Dimension must be 2 but is ", s.dim(0));
   }
   *height = *width = Shape::kUnknownDim;
@@ -106,6 +107,44 @@ Status resize_nearest_grad_shape(InferenceContext& c) {
   return shape_fns::set_checked_output(c, c.input_dtype(0), Shape({grads.dim(0), height, width, grads.dim(3)}));
 }
 
+// ScaleAndTranslate(images, size, scale, translation): scale and translation are pairs of floats.
+Status scale_and_translate_shape(InferenceContext& c) {
+  GRAPHFN_RETURN_IF_ERROR(check_rank(c, 0, 4, "input must be 4-dimensional"));
+  int64_t height, width;
+  GRAPHFN_RETURN_IF_ERROR(read_resize_size(c, &height, &width, "output_shape_t"));
+  for (int i = 2; i <= 3; ++i) {
+    const Shape& s = c.input_shape(i);
+    if (s.known_rank() && s.rank() != 1) {
+      if (c.is_eager()) return errors::InvalidArgument("t must be 1-dimensional", s.to_string());
+      return errors::InvalidArgument("Shape must be rank 1 but is rank ", s.rank());
+    }
+    if (s.known_rank() && s.dim(0) != Shape::kUnknownDim && s.dim(0) != 2) {
+      if (c.is_eager()) return errors::InvalidArgument("t must have two elements", s.to_string());
+      return errors::InvalidArgument("Dimension must be 2 but is ", s.dim(0));
+    }
+  }
+  GRAPHFN_RETURN_IF_ERROR(check_resize_run(c, false));
+  const Shape& images = c.input_shape(0);
+  if (!images.known_rank()) {
+    return shape_fns::set_checked_output(c, DType::kFloat32, Shape({Shape::kUnknownDim, height, width, Shape::kUnknownDim}));
+  }
+  return shape_fns::set_checked_output(c, DType::kFloat32, Shape({images.dim(0), height, width, images.dim(3)}));
+}
+
+// ScaleAndTranslateGrad(grads, original_image, scale, translation): the original image's shape.
+Status scale_and_translate_grad_shape(InferenceContext& c) {
+  GRAPHFN_RETURN_IF_ERROR(check_rank(c, 0, 4, "grads must be 4-dimensional"));
+  GRAPHFN_RETURN_IF_ERROR(check_rank(c, 1, 4, "original_image must be 4-dimensional"));
+  const Shape& grads = c.input_shape(0);
+  const Shape& image = c.input_shape(1);
+  if (grads.known_rank() && image.known_rank()) {
+    c.set_output(0, c.input_dtype(1), Shape({grads.dim(0), image.dim(1), image.dim(2), grads.dim(3)}));
+  } else {
+    c.set_output(0, c.input_dtype(1), image);
+  }
+  return Status::OK();
+}
+
 // RGBToHSV, HSVToRGB: the last dimension holds 3 channels.
 Status three_channel_shape(InferenceContext& c) {
   const Shape& s = c.input_shape(0);
@@ -169,6 +208,16 @@ void register_image_ops(OpRegistry& reg) {
   reg.op("ResizeNearestNeighborGrad").input("grads: T").input("size: int32").output("output: T")
       .attr("T: {uint8, int8, int32, half, float, double, bfloat16}").attr("align_corners: bool = false")
       .attr("half_pixel_centers: bool = false").shape_fn(resize_nearest_grad_shape, true).shape_input("size");
+
+  reg.op("ScaleAndTranslate").input("images: T").input("size: int32").input("scale: float32")
+      .input("translation: float32").output("resized_images: float32")
+      .attr("T: {int8, uint8, int16, uint16, int32, int64, bfloat16, half, float, double}")
+      .attr("kernel_type: string = lanczos3").attr("antialias: bool = true")
+      .shape_fn(scale_and_translate_shape, true).shape_input("size");
+  reg.op("ScaleAndTranslateGrad").input("grads: T").input("original_image: T").input("scale: float32")
+      .input("translation: float32").output("output: T").attr("T: {float}")
+      .attr("kernel_type: string = lanczos3").attr("antialias: bool = true")
+      .shape_fn(scale_and_translate_grad_shape, true);
 
   reg.op("RGBToHSV").input("images: T").output("output: T").attr("T: {half, bfloat16, float, double} = DT_FLOAT")
       .shape_fn(three_channel_shape, true);

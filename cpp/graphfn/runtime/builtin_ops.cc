@@ -48,6 +48,7 @@ void register_softmax_kernels(OpRegistry& reg);
 void register_scan_kernels(OpRegistry& reg);
 void register_image_resize_kernels(OpRegistry& reg);
 void register_image_color_kernels(OpRegistry& reg);
+void register_image_scale_translate_kernels(OpRegistry& reg);
 void register_stateless_random_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
@@ -103,6 +104,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_scan_kernels(reg);
   register_image_resize_kernels(reg);
   register_image_color_kernels(reg);
+  register_image_scale_translate_kernels(reg);
   register_stateless_random_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
