@@ -186,3 +186,54 @@ ERRORS = {
     "stateless_brightness_negative": lambda tf: tf.image.stateless_random_brightness(IMG, -0.1, seed=(1, 2)),
     "random_crop_too_big": lambda tf: tf.image.random_crop(IMG, [6, 2, 3]),
 }
+
+# Gradients: d/dx sum(case(x) * cos(0, 1, 2, ...)) for x = BATCH (the weights are a fixed function
+# of the output's shape).
+GRAD_CASES = {
+    "bilinear": lambda tf, x: tf.image.resize(x, [7, 5]),
+    "bilinear_down": lambda tf, x: tf.image.resize(x, [3, 4]),
+    "nearest": lambda tf, x: tf.image.resize(x, [7, 5], method="nearest"),
+    "nearest_down": lambda tf, x: tf.image.resize(x, [3, 4], method="nearest"),
+    "bicubic": lambda tf, x: tf.image.resize(x, [5, 9], method="bicubic"),
+    "lanczos3": lambda tf, x: tf.image.resize(x, [5, 9], method="lanczos3"),
+    "bilinear_antialias": lambda tf, x: tf.image.resize(x, [3, 2], antialias=True),
+    "raw_bilinear_align": lambda tf, x: tf.raw_ops.ResizeBilinear(images=x, size=[5, 8], align_corners=True),
+    "raw_nearest_legacy": lambda tf, x: tf.raw_ops.ResizeNearestNeighbor(images=x, size=[5, 8]),
+    "raw_bicubic_align": lambda tf, x: tf.raw_ops.ResizeBicubic(images=x, size=[3, 8], align_corners=True),
+    "flip": lambda tf, x: tf.image.flip_left_right(x),
+    "rot90": lambda tf, x: tf.image.rot90(x, 1),
+    "crop": lambda tf, x: tf.image.crop_to_bounding_box(x, 1, 2, 2, 3),
+    "pad": lambda tf, x: tf.image.pad_to_bounding_box(x, 1, 0, 6, 9),
+    "crop_or_pad": lambda tf, x: tf.image.resize_with_crop_or_pad(x, 6, 3),
+    "resize_with_pad": lambda tf, x: tf.image.resize_with_pad(x, 5, 5),
+    "standardization": lambda tf, x: tf.image.per_image_standardization(x),
+    "total_variation": lambda tf, x: tf.image.total_variation(x),
+    "brightness": lambda tf, x: tf.image.adjust_brightness(x, 0.1),
+    "gamma": lambda tf, x: tf.image.adjust_gamma(tf.abs(x), 1.5),
+    "sobel": lambda tf, x: tf.image.sobel_edges(x),
+}
+
+
+def grad_weights(shape):
+    return np.cos(np.arange(int(np.prod(shape)), dtype=np.float32)).reshape(shape)
+
+# Static output shapes while tracing with partly known input shapes: name -> (input shape, fn).
+SHAPE_CASES = {
+    "resize_unknown_batch": ([None, 4, 6, 3], lambda tf, x: tf.image.resize(x, [5, 7])),
+    "resize_unknown_hw": ([None, None, 3], lambda tf, x: tf.image.resize(x, [5, 7], method="nearest")),
+    "resize_unknown_rank4": ([None, None, None, None], lambda tf, x: tf.image.resize(x, [2, 3], method="bicubic")),
+    "resize_lanczos": ([None, 4, 6, 1], lambda tf, x: tf.image.resize(x, [3, 3], method="lanczos3")),
+    "flip_unknown": ([None, None, 3], lambda tf, x: tf.image.flip_left_right(x)),
+    "flip_batch_unknown": ([None, 4, None, 2], lambda tf, x: tf.image.flip_up_down(x)),
+    "rot90_unknown": ([None, 5, 3], lambda tf, x: tf.image.rot90(x, 1)),
+    "transpose_unknown": ([None, 5, 3], lambda tf, x: tf.image.transpose(x)),
+    "crop_unknown": ([None, None, 3], lambda tf, x: tf.image.crop_to_bounding_box(x, 1, 1, 2, 2)),
+    "pad_unknown": ([None, None, None, 3], lambda tf, x: tf.image.pad_to_bounding_box(x, 1, 1, 6, 6)),
+    "grayscale_unknown": ([None, None, 3], lambda tf, x: tf.image.rgb_to_grayscale(x)),
+    "hsv_unknown": ([None, None, 3], lambda tf, x: tf.image.rgb_to_hsv(x)),
+    "brightness_unknown": ([None, None, 3], lambda tf, x: tf.image.adjust_brightness(x, 0.1)),
+    "contrast_unknown": ([None, None, 3], lambda tf, x: tf.image.adjust_contrast(x, 1.5)),
+    "standardization_unknown": ([None, None, 3], lambda tf, x: tf.image.per_image_standardization(x)),
+    "total_variation_unknown": ([None, None, None, 3], lambda tf, x: tf.image.total_variation(x)),
+    "convert_unknown": ([None, None, 3], lambda tf, x: tf.image.convert_image_dtype(x, tf.uint8)),
+}

@@ -77,3 +77,11 @@ def test_errors_match_tensorflow(name):
         image_cases.ERRORS[name](TF)
     assert type(info.value).__name__ == expected["type"]
     assert _core_message(expected["message"]) in str(info.value)
+
+
+@pytest.mark.parametrize("name", sorted(image_cases.SHAPE_CASES))
+def test_traced_static_shape_matches_tensorflow(name):
+    shape, case = image_cases.SHAPE_CASES[name]
+    fn = tf.function(lambda x: case(TF, x))
+    concrete = fn.get_concrete_function(tf.TensorSpec(shape, tf.float32))
+    assert str(concrete.structured_outputs.shape) == GOLDENS["shapes"][name]

@@ -324,6 +324,8 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height, targe
                              _zeros([batch, after_height, width, depth], dtype)], 1)
     padded = array_ops.concat([_zeros([batch, target_height, offset_width, depth], dtype), rows,
                                _zeros([batch, target_height, after_width, depth], dtype)], 2)
+    if array_ops.tracing():
+        padded.set_shape([None if _is_tensor(d) else d for d in (batch, target_height, target_width, depth)])
     return _unbatch(padded, is_batch)
 
 
@@ -792,7 +794,8 @@ def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03
 
 def _reflect_pad_1(x, axis):
     """Pads one pixel on both sides of `axis` by reflection (TF's REFLECT mode)."""
-    n = array_ops.shape(x)[axis]
+    n = _dynamic_dims(x, 4)[axis]
+
     def at(i):
         begin = [0, 0, 0, 0]
         begin[axis] = i
@@ -809,7 +812,7 @@ def sobel_edges(image):
     if dims is not None and len(dims) != 4:
         raise ValueError("Shape must be rank 4 but is rank %d" % len(dims))
     padded = _reflect_pad_1(_reflect_pad_1(image, 1), 2)
-    shape = array_ops.shape(image)
+    shape = _dynamic_dims(image, 4)
     kernels = ([[-1, -2, -1], [0, 0, 0], [1, 2, 1]], [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]])
     outputs = []
     for kernel in kernels:
@@ -818,7 +821,7 @@ def sobel_edges(image):
             for j in range(3):
                 if kernel[i][j] == 0:
                     continue
-                window = ops.Slice(padded, _pack([0, i, j, 0]), array_ops.stack([shape[0], shape[1], shape[2], shape[3]]))
+                window = ops.Slice(padded, _pack([0, i, j, 0]), _pack(shape))
                 term = window * array_ops.constant(kernel[i][j], image.dtype)
                 total = term if total is None else total + term
         outputs.append(total)
