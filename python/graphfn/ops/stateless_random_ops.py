@@ -14,10 +14,8 @@ _UNIFORM_DTYPES_TEXT = ("(tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.in
 
 
 def _seed(seed):
-    seed = array_ops.convert_to_tensor(seed)
-    if seed.dtype not in (dtypes.int32, dtypes.int64):
-        seed = array_ops.convert_to_tensor(seed, dtypes.int64)
-    return seed
+    """The seed as a tensor; the ops accept int32 and int64 seeds of shape [2] (TF's errors else)."""
+    return array_ops.convert_to_tensor(seed)
 
 
 @tf_export("random.stateless_uniform")
