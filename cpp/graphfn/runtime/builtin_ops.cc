@@ -25,6 +25,7 @@ void register_nn_ops(OpRegistry& reg);
 void register_scan_ops(OpRegistry& reg);
 void register_image_ops(OpRegistry& reg);
 void register_stateless_random_ops(OpRegistry& reg);
+void register_random_sampling_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -50,6 +51,7 @@ void register_image_resize_kernels(OpRegistry& reg);
 void register_image_color_kernels(OpRegistry& reg);
 void register_image_scale_translate_kernels(OpRegistry& reg);
 void register_stateless_random_kernels(OpRegistry& reg);
+void register_random_sampling_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -81,6 +83,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_scan_ops(reg);
   register_image_ops(reg);
   register_stateless_random_ops(reg);
+  register_random_sampling_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -106,6 +109,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_image_color_kernels(reg);
   register_image_scale_translate_kernels(reg);
   register_stateless_random_kernels(reg);
+  register_random_sampling_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
