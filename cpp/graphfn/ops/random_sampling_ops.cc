@@ -62,13 +62,13 @@ Status multinomial_shape(InferenceContext& c) {
   }
   const Shape& n = c.input_shape(1);
   if (n.known_rank() && n.rank() != 0) {
-    if (c.is_eager()) return errors::InvalidArgument("num_samples should be a scalar.");
+    if (c.is_eager()) return errors::InvalidArgument("num_samples should be a scalar, got shape ", n.to_string());
     return errors::InvalidArgument("Shape must be rank 0 but is rank ", n.rank());
   }
   int64_t samples = Shape::kUnknownDim;
   if (const Tensor* v = c.input_value(1)) {
     samples = *v->data<int32_t>();
-    if (samples < 0) return errors::InvalidArgument("num_samples should be nonnegative, got ", samples);
+    if (samples < 0) return errors::InvalidArgument("num_samples should be non-negative, got ", samples);
   }
   if (c.is_eager() && logits.dim(0) > 0 && logits.dim(1) == 0 && samples > 0) {
     return errors::InvalidArgument("num_classes should be positive, got 0");

@@ -154,8 +154,9 @@ class Generator:
 
     def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
         dtype = dtypes.as_dtype(dtype)
-        if dtype.is_integer and maxval is None:
-            raise ValueError("Must specify maxval for integer dtype %r" % dtype)
+        if dtype.is_integer and (minval is None) != (maxval is None):
+            raise ValueError("For integer dtype %s, minval and maxval must be both `None` or both non-`None`; got "
+                             "minval=%s and maxval=%s" % (dtype, minval, maxval))
         return stateless_random_ops.stateless_random_uniform(shape, self._next_seed(), minval, maxval, dtype)
 
     def uniform_full_int(self, shape, dtype=dtypes.int64, name=None):  # TF: uint64 (graphfn has none)
