@@ -54,6 +54,8 @@ void register_image_gradients(OpRegistry& reg) {
   reg.set_gradient("ResizeBicubic", resize_bicubic_grad);
   reg.set_gradient("ResizeNearestNeighbor", resize_nearest_grad);
   reg.set_gradient("ScaleAndTranslate", scale_and_translate_grad);
+  reg.set_not_differentiable("HSVToRGB");  // as TF declares them
+  reg.set_not_differentiable("ResizeBilinearGrad");
 }
 
 }  // namespace graphfn

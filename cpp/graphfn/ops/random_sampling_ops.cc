@@ -139,7 +139,7 @@ void register_random_sampling_ops(OpRegistry& reg) {
       .attr("dtype: {half, float, double, int32, int64} = DT_INT64").kernel_type_attr("dtype")
       .shape_fn(binomial_shape, true).shape_input("shape");
   for (const char* name : {"TruncatedNormal", "RandomShuffle", "Multinomial", "StatelessMultinomial",
-                           "RandomPoissonV2", "StatelessRandomBinomial"}) {
+                           "StatelessRandomBinomial"}) {
     reg.set_not_differentiable(name);
   }
 }

@@ -109,8 +109,11 @@ TEST_CASE("load policy: the stateful ops are the reviewed ones") {
       "Assert",                                                          // fails the run
       "AssignAddVariableOp", "AssignSubVariableOp", "AssignVariableOp",  // the model's own variables
       "Case", "If",                                                      // run the model's functions
+      "Multinomial",                                                     // random numbers
       "PrintV2",                                                         // stderr/stdout; files gated
+      "RandomGamma", "RandomPoissonV2", "RandomShuffle",                 // random numbers
       "RandomStandardNormal", "RandomUniform", "RandomUniformInt",       // random numbers
+      "TruncatedNormal",                                                 // random numbers
       "While",                                                           // runs the model's functions
   };  // sorted
   std::vector<std::string> stateful;
