@@ -5,8 +5,6 @@ are C++ ops (cpp/graphfn/ops/image_ops.cc); the rest is tensor math over existin
 Shapes are checked statically where TF checks them statically (its ValueErrors); dims known only
 when the graph runs are checked with Assert ops, as TF does."""
 
-import numpy as np
-
 from graphfn.framework import dtypes
 from graphfn.framework import errors
 from graphfn.framework.tensor import Tensor
@@ -21,6 +19,7 @@ from graphfn.ops import random_ops
 from graphfn.ops import reduction_ops
 from graphfn.ops import stateless_random_ops
 from graphfn.ops._op_table import ops
+from graphfn.util.lazy_numpy import numpy
 from graphfn.util.tf_export import tf_export
 
 
@@ -208,6 +207,7 @@ _SCALE_AND_TRANSLATE_METHODS = (ResizeMethod.LANCZOS3, ResizeMethod.LANCZOS5, Re
 
 def _aspect_preserving_size(images, size):
     """The largest size within `size` with the images' aspect ratio, rounded as TF (float32)."""
+    np = numpy()
     _, height, width, _ = _dynamic_dims(images, 4)
     size_value = size.numpy() if hasattr(size, "numpy") else None
     if size_value is not None and not _is_tensor(height) and not _is_tensor(width):
@@ -270,6 +270,7 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
 
 @tf_export("image.resize_with_pad")
 def resize_with_pad(image, target_height, target_width, method=ResizeMethod.BILINEAR, antialias=False):
+    np = numpy()
     image = array_ops.convert_to_tensor(image)
     image, is_batch = _as_batch(image)
     checks = _check_at_least_3d(image)
@@ -717,6 +718,7 @@ def _verify_compatible(img1, img2):
 
 @tf_export("image.psnr")
 def psnr(a, b, max_val, name=None):
+    np = numpy()
     a = array_ops.convert_to_tensor(a)
     b = array_ops.convert_to_tensor(b)
     max_val = convert_image_dtype(math_ops.cast(max_val, a.dtype), dtypes.float32)
@@ -731,6 +733,7 @@ def psnr(a, b, max_val, name=None):
 
 def _gaussian_taps(size, sigma):
     """The normalized 1-D Gaussian whose outer product is TF's 2-D SSIM window."""
+    np = numpy()
     coords = np.arange(size, dtype=np.float32) - np.float32(size - 1) / np.float32(2)
     g = np.square(coords) * (np.float32(-0.5) / np.square(np.float32(sigma)))
     e = np.exp(g - g.max())
