@@ -160,3 +160,17 @@ def test_errors_match_tensorflow(index):
     with pytest.raises(error) as info:
         expr()
     assert message in str(info.value)
+
+
+def test_split_and_fold_in():
+    # Shapes and dtypes as TF's: [num, 2] of the seed's dtype; fold_in gives [drawn, data].
+    seeds = tf.random.split([1, 2])
+    assert seeds.dtype == tf.int32 and seeds.shape == (2, 2)
+    wide = tf.random.split(tf.constant([1, 2], tf.int64), 3)
+    assert wide.dtype == tf.int64 and wide.shape == (3, 2)
+    np.testing.assert_array_equal(seeds.numpy(), tf.random.split([1, 2]).numpy())
+    assert len({tuple(s) for s in wide.numpy()}) == 3
+    folded = tf.random.fold_in([1, 2], 7).numpy()
+    assert folded.shape == (2,) and folded[1] == 7
+    assert not np.array_equal(tf.random.stateless_normal([4], seed=tf.random.fold_in([1, 2], 1)).numpy(),
+                              tf.random.stateless_normal([4], seed=tf.random.fold_in([1, 2], 2)).numpy())

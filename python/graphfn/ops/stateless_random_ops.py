@@ -61,3 +61,18 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.f
     stddev = random_ops._convert(stddev, dtype, "stddev")
     rnd = ops.StatelessTruncatedNormal(shape, _seed(seed), dtype=dtype)
     return ops.AddV2(ops.Mul(rnd, stddev), mean)
+
+
+@tf_export("random.split", "random.experimental.stateless_split")
+def split(seed, num=2, alg="auto_select"):
+    """`num` new seeds ([num, 2], the seed's dtype) drawn from `seed`."""
+    seed = _seed(seed)
+    return stateless_random_uniform([num, 2], seed, minval=None, maxval=None, dtype=seed.dtype)
+
+
+@tf_export("random.fold_in", "random.experimental.stateless_fold_in")
+def fold_in(seed, data, alg="auto_select"):
+    """A new seed from `seed` and an integer `data` (e.g. a step number): [draw, data]."""
+    data = array_ops.convert_to_tensor(data)
+    drawn = stateless_random_uniform([], seed, minval=None, maxval=None, dtype=data.dtype)
+    return array_ops.stack([drawn, data])
