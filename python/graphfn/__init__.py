@@ -46,6 +46,10 @@ from graphfn.ops import top_k as _top_k  # noqa: F401
 from graphfn.ops import shape_index as _shape_index  # noqa: F401
 from graphfn.ops import sort_ops as _sort_ops  # noqa: F401
 from graphfn.ops import linalg as _linalg  # noqa: F401
+from graphfn.ops import stateless_random_ops as _stateless_random_ops  # noqa: F401
+from graphfn.ops import image_ops as _image_ops  # noqa: F401
+from graphfn.ops import random_sampling as _random_sampling  # noqa: F401
+from graphfn import random_generator as _random_generator  # noqa: F401
 from graphfn.ops import tensor_operators as _tensor_operators  # noqa: F401  (installs ==, /, t[...], ...)
 from graphfn.eager import backprop as _backprop  # noqa: F401
 from graphfn.eager import gradients as _gradients  # noqa: F401

@@ -35,6 +35,9 @@ void register_linalg_more_ops(OpRegistry& reg);
 void register_nn_conv_ops(OpRegistry& reg);
 void register_nn_pool_ops(OpRegistry& reg);
 void register_nn_misc_ops(OpRegistry& reg);
+void register_image_ops(OpRegistry& reg);
+void register_stateless_random_ops(OpRegistry& reg);
+void register_random_sampling_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -70,6 +73,11 @@ void register_nn_pool_kernels(OpRegistry& reg);
 void register_nn_activation_kernels(OpRegistry& reg);
 void register_nn_batch_norm_kernels(OpRegistry& reg);
 void register_nn_bias_lrn_kernels(OpRegistry& reg);
+void register_image_resize_kernels(OpRegistry& reg);
+void register_image_color_kernels(OpRegistry& reg);
+void register_image_scale_translate_kernels(OpRegistry& reg);
+void register_stateless_random_kernels(OpRegistry& reg);
+void register_random_sampling_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -88,6 +96,7 @@ void register_shape_index_gradients(OpRegistry& reg);
 void register_linalg_more_gradients(OpRegistry& reg);
 void register_nn_conv_gradients(OpRegistry& reg);
 void register_nn_misc_gradients(OpRegistry& reg);
+void register_image_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -121,6 +130,9 @@ void register_builtin_ops(OpRegistry& reg) {
   register_nn_conv_ops(reg);
   register_nn_pool_ops(reg);
   register_nn_misc_ops(reg);
+  register_image_ops(reg);
+  register_stateless_random_ops(reg);
+  register_random_sampling_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -157,6 +169,11 @@ void register_builtin_ops(OpRegistry& reg) {
   register_nn_activation_kernels(reg);
   register_nn_batch_norm_kernels(reg);
   register_nn_bias_lrn_kernels(reg);
+  register_image_resize_kernels(reg);
+  register_image_color_kernels(reg);
+  register_image_scale_translate_kernels(reg);
+  register_stateless_random_kernels(reg);
+  register_random_sampling_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -174,6 +191,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_linalg_more_gradients(reg);
   register_nn_conv_gradients(reg);
   register_nn_misc_gradients(reg);
+  register_image_gradients(reg);
 }
 
 }  // namespace

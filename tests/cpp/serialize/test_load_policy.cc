@@ -129,13 +129,16 @@ TEST_CASE("load policy: the stateful ops are the reviewed ones") {
       "AssignAddVariableOp", "AssignSubVariableOp", "AssignVariableOp",  // the model's own variables
       "Case", "EagerPyFunc", "If",                                       // the model's functions; EagerPyFunc
                                                                          // (Python) refused on load
+      "Multinomial",                                                     // random numbers
       "PrintV2",                                                         // stderr/stdout; files gated
       "PyFunc",                                                          // Python: refused on load
+      "RandomGamma", "RandomPoissonV2", "RandomShuffle",                 // random numbers
       "RandomStandardNormal", "RandomUniform", "RandomUniformInt",       // random numbers
       "ResourceScatterAdd", "ResourceScatterDiv", "ResourceScatterMax",  // the model's own variables
       "ResourceScatterMin", "ResourceScatterMul", "ResourceScatterNdAdd", "ResourceScatterNdMax",
       "ResourceScatterNdMin", "ResourceScatterNdSub", "ResourceScatterNdUpdate", "ResourceScatterSub",
       "ResourceScatterUpdate", "ResourceStridedSliceAssign",
+      "TruncatedNormal",                                                 // random numbers
       "While",                                                           // runs the model's functions
   };  // sorted
   std::vector<std::string> stateful;
