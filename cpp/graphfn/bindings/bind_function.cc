@@ -16,6 +16,7 @@
 #include "graphfn/bindings/call_key_builder.h"
 #include "graphfn/bindings/call_signature.h"
 #include "graphfn/bindings/convert.h"
+#include "graphfn/bindings/eager_tensor_object.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/bindings/interrupt_guard.h"
@@ -290,7 +291,7 @@ void bind_function(py::module_& m) {
         std::vector<Tensor> results;
         throw_if_error(call_function(f, feeds, &results, any_tape_active()));
         py::list out(results.size());
-        for (size_t i = 0; i < results.size(); ++i) out[i] = py::cast(std::move(results[i]));
+        for (size_t i = 0; i < results.size(); ++i) out[i] = wrap_eager_tensor(std::move(results[i]));
         return out;
       });
   py::class_<FunctionBase>(m, "FunctionBase")

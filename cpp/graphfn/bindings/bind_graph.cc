@@ -5,6 +5,7 @@
 #include "graphfn/bindings/bind.h"
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/defined_at.h"
+#include "graphfn/bindings/eager_tensor_object.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/bindings/interrupt_guard.h"
@@ -289,7 +290,7 @@ void bind_graph(py::module_& m) {
         interruptible.raise_if_interrupted(s);
         throw_if_error(s);
         py::list out(results.size());
-        for (size_t i = 0; i < results.size(); ++i) out[i] = py::cast(std::move(results[i]));
+        for (size_t i = 0; i < results.size(); ++i) out[i] = wrap_eager_tensor(std::move(results[i]));
         return out;
       })
       .def_property_readonly("num_steps", &Plan::num_steps)

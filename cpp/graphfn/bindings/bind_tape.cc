@@ -6,6 +6,7 @@
 
 #include "graphfn/bindings/bind.h"
 #include "graphfn/bindings/convert.h"
+#include "graphfn/bindings/eager_tensor_object.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/bindings/interned.h"
@@ -197,7 +198,7 @@ void bind_tape(py::module_& m) {
         py::list out;
         for (Tensor& g : result) {
           if (g.valid()) {
-            out.append(py::cast(std::move(g)));
+            out.append(wrap_eager_tensor(std::move(g)));
           } else {
             out.append(py::none());
           }

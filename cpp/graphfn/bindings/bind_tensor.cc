@@ -3,6 +3,7 @@
 // dunders, which stay in C++ because they are the eager hot path.
 #include "graphfn/bindings/bind.h"
 #include "graphfn/bindings/convert.h"
+#include "graphfn/bindings/eager_tensor_object.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/bindings/op_call.h"
@@ -22,6 +23,7 @@ void bind_tensor(py::module_& m) {
       .def("_numpy", [](const Tensor& t) { return to_numpy(t); })
       .def("_buffer_address", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.raw_data()); });
   set_eager_tensor_type(m.attr("EagerTensor"));
+  install_eager_tensor_object(m.attr("EagerTensor"));
 
   // Python values, tensors and objects with __tf_tensor__ (a Variable read while tracing gives a
   // graph tensor, which is returned as it is, dtype-checked).

@@ -8,6 +8,7 @@
 
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/defined_at.h"
+#include "graphfn/bindings/eager_tensor_object.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/core/tf_types.h"
@@ -259,9 +260,9 @@ py::object call_eager(const OpHandle& h, const py::handle* inputs, int num_input
   });
   std::vector<Tensor> outputs;
   throw_if_error(execute_and_record(op, tensors, count, attrs, &outputs));
-  if (op.outputs.size() == 1 && !op.outputs[0].is_list()) return py::cast(std::move(outputs[0]));
+  if (op.outputs.size() == 1 && !op.outputs[0].is_list()) return wrap_eager_tensor(std::move(outputs[0]));
   py::tuple out(outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i) out[i] = py::cast(std::move(outputs[i]));
+  for (size_t i = 0; i < outputs.size(); ++i) out[i] = wrap_eager_tensor(std::move(outputs[i]));
   return std::move(out);
 }
 

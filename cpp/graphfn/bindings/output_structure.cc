@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include "graphfn/bindings/bind.h"
+#include "graphfn/bindings/eager_tensor_object.h"
 
 namespace graphfn {
 
@@ -45,7 +46,7 @@ py::object OutputStructure::pack(std::vector<Tensor>& results) const {
       if (index_ < 0 || static_cast<size_t>(index_) >= results.size()) {
         throw py::value_error("OutputStructure: the function returned fewer results than its structure has tensors");
       }
-      return py::cast(std::move(results[index_]));
+      return wrap_eager_tensor(std::move(results[index_]));
     case kConstant: return value_;
     case kList:
     case kTuple:
