@@ -33,6 +33,11 @@ _RENAMED_ARGS = {
     "ExpandDims": {"dim": "axis"},
     "Squeeze": {"squeeze_dims": "axis"},
     "Where": {"input": "condition"},
+    "Split": {"split_dim": "axis"},
+    "SplitV": {"split_dim": "axis"},
+    # Not a TF rename: graphfn's element-wise table (ops/math_cwise.def) names every unary
+    # input x, where TF's Relu names it features.
+    "Relu": {"x": "features"},
 }
 
 

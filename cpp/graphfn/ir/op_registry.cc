@@ -51,7 +51,10 @@ AttrValue parse_default(const std::string& kind, const std::string& text) {
   if (kind == "bool") return text == "true";
   if (kind == "int") return static_cast<int64_t>(std::stoll(text));
   if (kind == "float") return std::stod(text);
-  if (kind == "string") return text;
+  if (kind == "string") {  // `= ''` is the empty string, as in TF's op specs
+    const bool quoted = text.size() >= 2 && (text.front() == '\'' || text.front() == '"') && text.back() == text.front();
+    return quoted ? text.substr(1, text.size() - 2) : text;
+  }
   if (kind == "type") {
     DType dt;
     if (!dtype_from_name(text, &dt)) throw std::logic_error("bad default type: " + text);
