@@ -34,3 +34,12 @@ def test_the_tensorflow_name_list_is_read_only_when_a_name_is_missing():
             "print(missing_names._tensorflow_names.cache_info().currsize)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "0"
+
+
+def test_every_exported_name_is_a_tensorflow_name():
+    # graphfn's own names (documented in docs/function.md) are the only exceptions.
+    from graphfn.util import missing_names, tf_export
+
+    graphfn_only = {"config.explain_retracing"}
+    exported = {name for name, _ in tf_export._EXPORTS}
+    assert sorted(exported - missing_names._tensorflow_names() - graphfn_only) == []

@@ -63,12 +63,20 @@ def _binary_assert(symbol, op, x, y, message, summarize):
     raise errors.InvalidArgumentError(None, None, "\n".join(lines))
 
 
+# TF 2.21 has these at the top level too; the other asserts only under tf.debugging.
+_TOP_LEVEL = {"assert_equal", "assert_greater", "assert_less", "assert_rank"}
+
+
+def _public_names(name):
+    return ("debugging." + name, name) if name in _TOP_LEVEL else ("debugging." + name,)
+
+
 def _export_binary(name, symbol, op):
     def assert_fn(x, y, message=None, summarize=None, name=None):
         return _binary_assert(symbol, op, x, y, message, summarize)
     assert_fn.__name__ = name
     assert_fn.__doc__ = "Asserts x %s y element-wise." % symbol
-    return tf_export("debugging." + name, name)(assert_fn)
+    return tf_export(*_public_names(name))(assert_fn)
 
 
 assert_equal = _export_binary("assert_equal", "==", math_ops.equal)
@@ -94,7 +102,7 @@ def _export_sign(name, symbol, op):
                 text, x.shape, x.dtype.name, values))
         return None
     assert_fn.__name__ = name
-    return tf_export("debugging." + name, name)(assert_fn)
+    return tf_export(*_public_names(name))(assert_fn)
 
 
 assert_positive = _export_sign("assert_positive", ">", math_ops.greater)

@@ -668,7 +668,7 @@ def _crop_offset(value, size, uniform_int):
     return ops.Slice(value, offset, size)
 
 
-@tf_export("image.random_crop", "random_crop")
+@tf_export("image.random_crop")
 def random_crop(value, size, seed=None, name=None):
     return _crop_offset(value, size, lambda shape: random_ops.random_uniform(
         shape, maxval=dtypes.int32.max, dtype=dtypes.int32, seed=seed))

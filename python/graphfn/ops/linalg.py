@@ -33,14 +33,14 @@ def _static_dims(t):
 
 # --- decompositions and solvers --------------------------------------------------------------
 
-@tf_export("linalg.svd", "svd")
+@tf_export("linalg.svd")
 def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     """TF's order: s, u, v (v, not its adjoint); only s when compute_uv is False."""
     s, u, v = ops.Svd(to_tensor(tensor), full_matrices=bool(full_matrices), compute_uv=bool(compute_uv))
     return (s, u, v) if compute_uv else s
 
 
-@tf_export("linalg.det", "linalg.matrix_determinant")
+@tf_export("linalg.det")
 def det(input, name=None):  # noqa: A002 (TF's name)
     return ops.MatrixDeterminant(to_tensor(input))
 
@@ -51,25 +51,25 @@ def slogdet(input, name=None):  # noqa: A002
     return LogMatrixDeterminant(sign, log_abs)
 
 
-@tf_export("linalg.inv", "linalg.matrix_inverse")
+@tf_export("linalg.inv")
 def inv(input, adjoint=False, name=None):  # noqa: A002
     return ops.MatrixInverse(to_tensor(input), adjoint=bool(adjoint))
 
 
-@tf_export("linalg.solve", "linalg.matrix_solve")
+@tf_export("linalg.solve")
 def solve(matrix, rhs, adjoint=False, name=None):
     matrix = to_tensor(matrix)
     return ops.MatrixSolve(matrix, to_tensor(rhs, dtype_hint=matrix.dtype), adjoint=bool(adjoint))
 
 
-@tf_export("linalg.triangular_solve", "linalg.matrix_triangular_solve")
+@tf_export("linalg.triangular_solve")
 def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
     matrix = to_tensor(matrix)
     return ops.MatrixTriangularSolve(matrix, to_tensor(rhs, dtype_hint=matrix.dtype), lower=bool(lower),
                                      adjoint=bool(adjoint))
 
 
-@tf_export("linalg.cholesky", "cholesky")
+@tf_export("linalg.cholesky")
 def cholesky(input, name=None):  # noqa: A002
     return ops.Cholesky(to_tensor(input))
 
@@ -81,20 +81,20 @@ def cholesky_solve(chol, rhs, name=None):
     return triangular_solve(chol, y, lower=True, adjoint=True)
 
 
-@tf_export("linalg.qr", "qr")
+@tf_export("linalg.qr")
 def qr(input, full_matrices=False, name=None):  # noqa: A002
     q, r = ops.Qr(to_tensor(input), full_matrices=bool(full_matrices))
     return Qr(q, r)
 
 
-@tf_export("linalg.eigh", "linalg.self_adjoint_eig")
+@tf_export("linalg.eigh")
 def eigh(tensor, name=None):
     """Eigenvalues ascending; eigenvectors in the columns of v (reads the lower triangle)."""
     e, v = ops.SelfAdjointEigV2(to_tensor(tensor), compute_v=True)
     return e, v
 
 
-@tf_export("linalg.eigvalsh", "linalg.self_adjoint_eigvals")
+@tf_export("linalg.eigvalsh")
 def eigvalsh(tensor, name=None):
     return ops.SelfAdjointEigV2(to_tensor(tensor), compute_v=False)[0]
 
@@ -112,7 +112,7 @@ def logdet(matrix, name=None):
     return 2.0 * reduction_ops.reduce_sum(math_ops.log(diag_part(chol)), axis=[-1])
 
 
-@tf_export("linalg.lstsq", "linalg.matrix_solve_ls")
+@tf_export("linalg.lstsq")
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     """TF's fast path: the regularised normal equations solved through a Cholesky factor,
     (A^T A + l2 I) X = A^T B when A is tall, X = A^T (A A^T + l2 I)^-1 B when it is wide.
@@ -204,12 +204,12 @@ def band_part(input, num_lower, num_upper, name=None):  # noqa: A002
     return ops.MatrixBandPart(x, lo, hi)
 
 
-@tf_export("linalg.trace", "trace")
+@tf_export("linalg.trace")
 def trace(x, name=None):
     return reduction_ops.reduce_sum(diag_part(x), [-1])
 
 
-@tf_export("linalg.cross", "cross")
+@tf_export("linalg.cross")
 def cross(a, b, name=None):
     a = to_tensor(a)
     return ops.Cross(a, to_tensor(b, dtype_hint=a.dtype))
@@ -224,7 +224,7 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
     return array_ops.squeeze(product, axis=-1)
 
 
-@tf_export("linalg.adjoint", "linalg.matrix_transpose", "matrix_transpose")
+@tf_export("linalg.adjoint")
 def adjoint(matrix, name=None, conjugate=False):
     """The transpose of the last two dims (real dtypes: also the adjoint)."""
     x = to_tensor(matrix)
@@ -501,3 +501,9 @@ def expm(input, name=None):  # noqa: A002
     _, result = control_flow_ops.while_loop(lambda i, r: math_ops.less(i, max_squarings), body,
                                             [to_tensor(0, dtype=dtypes.int32), result])
     return result
+
+
+@tf_export("linalg.matrix_transpose")
+def matrix_transpose(a, name="matrix_transpose", conjugate=False):
+    """The transpose of the last two dims (`conjugate` changes nothing for real dtypes)."""
+    return adjoint(a, name=name, conjugate=conjugate)
