@@ -39,6 +39,7 @@ from graphfn.ops import nn_misc as _nn_misc  # noqa: F401
 from graphfn.ops import scan_ops as _scan_ops  # noqa: F401
 from graphfn.ops import functional_ops as _functional_ops  # noqa: F401
 from graphfn.ops import script_ops as _script_ops  # noqa: F401
+from graphfn.ops import init_ops as _init_ops  # noqa: F401
 from graphfn.ops import math_cwise as _math_cwise  # noqa: F401
 from graphfn.ops import math_reductions as _math_reductions  # noqa: F401
 from graphfn.ops import segment_ops as _segment_ops  # noqa: F401
@@ -60,8 +61,8 @@ from graphfn.util import tf_export as _tf_export
 __version__ = "0.1.0"
 _tf_export.tf_export("version.VERSION")(__version__)
 
+dtypes = _dtypes  # before install: tf.dtypes.cast & co. go onto the dtypes module itself
 _tf_export.install(_sys.modules[__name__])
-dtypes = _dtypes
 
 
 _LAZY = ("autograph", "keras", "raw_ops")

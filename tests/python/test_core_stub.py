@@ -44,6 +44,8 @@ def _is_python_added(value):
     properties computed in Python, plain values such as __array_priority__)."""
     if isinstance(value, (types.FunctionType, int, str)) or value is None:
         return True
+    if type(value).__module__.startswith("graphfn.") and type(value).__module__ != "graphfn._core":
+        return True  # a descriptor object of graphfn's Python code (variables.py's _SliceAssign)
     return isinstance(value, property) and isinstance(value.fget, types.FunctionType)
 
 

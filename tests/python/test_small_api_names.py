@@ -81,3 +81,30 @@ def test_variable_creator_scope_runs_creators_innermost_first():
     with pytest.raises(TypeError, match="'int' object is not callable"):
         with tf.variable_creator_scope(5):
             tf.Variable(1.0)
+
+
+def test_initializers():
+    # Values and messages as TF 2.21 gives them.
+    assert tf.random_normal_initializer(mean=1.0, stddev=2.0, seed=3).get_config() == \
+        {"mean": 1.0, "stddev": 2.0, "seed": 3}
+    assert repr(tf.zeros_initializer()([2], tf.int32)) == \
+        "<tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 0], dtype=int32)>"
+    assert repr(tf.ones_initializer()([2])) == \
+        "<tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 1.], dtype=float32)>"
+    assert tf.constant_initializer([1, 2])([2]).numpy().tolist() == [1, 2]
+    with pytest.raises(ValueError) as info:
+        tf.random_normal_initializer()([2], tf.int32)
+    assert str(info.value) == "Argument `dtype` is expected to be floating point. Received: <dtype: 'int32'>."
+    assert tf.random_uniform_initializer(0, 5)([3], tf.int32).dtype == tf.int32
+    # A seed gives the same values on every call; the distribution is the one asked for.
+    first = tf.random_normal_initializer(seed=1)([2]).numpy().tolist()
+    assert tf.random_normal_initializer(seed=1)([2]).numpy().tolist() == first
+    draws = tf.random_normal_initializer(mean=1.0, stddev=2.0, seed=5)([20000]).numpy()
+    assert abs(draws.mean() - 1.0) < 0.1 and abs(draws.std() - 2.0) < 0.1
+    uniform = tf.random_uniform_initializer(-1.0, 3.0, seed=7)([20000]).numpy()
+    assert uniform.min() >= -1.0 and uniform.max() < 3.0 and abs(uniform.mean() - 1.0) < 0.1
+
+
+def test_dtypes_cast():
+    assert repr(tf.dtypes.cast([1, 2], tf.float32)) == \
+        "<tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>"

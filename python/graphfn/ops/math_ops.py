@@ -156,7 +156,7 @@ def logical_not(x, name=None):
     return node("LogicalNot", name)(x)
 
 
-@tf_export("cast")
+@tf_export("cast", "dtypes.cast")
 def cast(x, dtype, name=None):
     """Casts `x` to `dtype`; Python values are converted first (floats to float32, ...)."""
     if not isinstance(x, Tensor):
