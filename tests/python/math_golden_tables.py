@@ -1,6 +1,7 @@
 """Tests from the tables of tests/python/math_goldens/ (TensorFlow's values, errors and gradients,
 recorded by math_goldens/record.py): each expression must give TF's dtype, shape and values
-(eagerly and inside a tf.function) or TF's exception type and message; each gradient TF's values,
+(eagerly and inside a tf.function) or TF's exception type and message (eagerly; in a function,
+the type, the error text and the failing node); each gradient TF's values,
 eagerly and in a function, and (for float64 smooth cases) the finite-difference slope."""
 
 import json
@@ -81,6 +82,16 @@ def golden_table_tests(table, namespace, not_smooth=(), rtol_scale=None):
             message, expected = message.split("\n")[0], dict(expected, message=expected["message"].split("\n")[0])
         assert (type(info.value).__name__, message) == (expected["error"], expected["message"])
 
+    graph_errors = sorted((e, v) for e, v in data.get("graph_errors", {}).items())
+
+    @pytest.mark.parametrize("expr, expected", graph_errors)
+    def test_error_in_function_matches_tensorflow(expr, expected):
+        with pytest.raises(Exception) as info:
+            tf.function(lambda: eval(expr, NAMESPACE))()
+        assert type(info.value).__name__ == expected["error"]
+        for fragment in expected["fragments"]:
+            assert fragment in str(info.value)
+
     def gradient(fn_src, x, dtype):
         fn = eval(fn_src, NAMESPACE)
         x = tf.constant(x, dtype=dtype)
@@ -122,7 +133,9 @@ def golden_table_tests(table, namespace, not_smooth=(), rtol_scale=None):
         assert type(info.value).__name__ == case["expected"]["error"]
 
     for cases, test in [(results, test_value_matches_tensorflow), (results, test_value_in_function_matches_tensorflow),
-                        (errors, test_error_matches_tensorflow), (grads, test_gradient_matches_tensorflow),
+                        (errors, test_error_matches_tensorflow),
+                        (graph_errors, test_error_in_function_matches_tensorflow),
+                        (grads, test_gradient_matches_tensorflow),
                         (grads, test_gradient_in_function_matches_tensorflow),
                         (smooth, test_gradient_matches_finite_differences),
                         (grad_errors, test_gradient_error_matches_tensorflow)]:

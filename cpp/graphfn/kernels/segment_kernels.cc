@@ -46,6 +46,9 @@ struct SortedSegment {
       std::vector<int64_t> ids;
       GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &ids));
       const int64_t n = static_cast<int64_t>(ids.size());
+      if (n != data.dim(0)) {  // the shape function checks this eagerly only, as TF
+        return errors::InvalidArgument("segment_ids should be the same size as dimension 0 of input.");
+      }
       // (The largest id can hold no row after it: its count saturates and allocation refuses it.)
       const int64_t last = n > 0 ? ids.back() : -1;
       const int64_t rows = last == std::numeric_limits<int64_t>::max() ? last : last + 1;

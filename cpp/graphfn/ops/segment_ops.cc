@@ -22,7 +22,8 @@ Status segment_shape(InferenceContext& c) {
     c.set_output(0, t, Shape::unknown_rank());
     return Status::OK();
   }
-  if (ids.known_rank() && ids.dim(0) >= 0 && data.dim(0) >= 0 && ids.dim(0) != data.dim(0)) {
+  // (TF finds a size mismatch when the kernel runs, not while building a graph.)
+  if (c.is_eager() && ids.dim(0) != data.dim(0)) {
     return errors::InvalidArgument("segment_ids should be the same size as dimension 0 of input.");
   }
   std::vector<int64_t> dims(data.dims().begin(), data.dims().end());
@@ -53,12 +54,24 @@ Status unsorted_segment_shape(InferenceContext& c) {
   for (int i = 0; prefix && i < ids.rank(); ++i) {
     prefix = ids.dim(i) < 0 || data.dim(i) < 0 || ids.dim(i) == data.dim(i);
   }
-  if (!prefix) return errors::InvalidArgument("data.shape = ", data, " does not start with segment_ids.shape = ", ids);
+  if (!prefix) {
+    if (!c.is_eager() && ids.rank() <= data.rank()) {  // TF's graph-building words
+      for (int i = 0; i < ids.rank(); ++i) {
+        if (ids.dim(i) >= 0 && data.dim(i) >= 0 && ids.dim(i) != data.dim(i)) {
+          return errors::InvalidArgument("Dimensions must be equal, but are ", data.dim(i), " and ", ids.dim(i));
+        }
+      }
+    }
+    return errors::InvalidArgument("data.shape = ", data, " does not start with segment_ids.shape = ", ids);
+  }
   std::vector<int64_t> dims{Shape::kUnknownDim};
   const Tensor* n = c.input_value(2);
   if (n) {
     std::vector<int64_t> v;
     GRAPHFN_RETURN_IF_ERROR(int_values(*n, &v));
+    if (v[0] < 0 && !c.is_eager()) {
+      return errors::InvalidArgument("Dimension size, given by scalar input 2, must be non-negative but is ", v[0]);
+    }
     if (v[0] < 0) return errors::InvalidArgument("Input num_segments == ", v[0], " must not be negative.");
     dims[0] = v[0];
   }

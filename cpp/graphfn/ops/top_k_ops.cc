@@ -17,6 +17,9 @@ Status top_k_shape(InferenceContext& c) {
     std::vector<int64_t> values;
     GRAPHFN_RETURN_IF_ERROR(int_values(*v, &values));
     k = values[0];
+    if (k < 0 && !c.is_eager()) {
+      return errors::InvalidArgument("Dimension size, given by scalar input 1, must be non-negative but is ", k);
+    }
     if (k < 0) return errors::InvalidArgument("Need k >= 0, got ", k);
   }
   if (!input.known_rank()) {
@@ -24,9 +27,16 @@ Status top_k_shape(InferenceContext& c) {
     c.set_output(1, c.type_attr("index_type"), Shape::unknown_rank());
     return Status::OK();
   }
-  if (input.rank() < 1) return errors::InvalidArgument("input must be >= 1-D, got shape ", input);
+  // TF's kernel and its graph-building shape function word these two checks differently.
+  if (input.rank() < 1) {
+    if (!c.is_eager()) return errors::InvalidArgument("Shape must be at least rank 1 but is rank ", input.rank());
+    return errors::InvalidArgument("input must be >= 1-D, got shape ", input);
+  }
   const int64_t columns = input.dim(input.rank() - 1);
   if (k >= 0 && columns >= 0 && columns < k) {
+    if (!c.is_eager()) {
+      return errors::InvalidArgument("input must have last dimension >= k = ", k, " but is ", columns);
+    }
     return errors::InvalidArgument("input must have at least k columns. Had ", columns, ", needed ", k);
   }
   std::vector<int64_t> dims(input.dims().begin(), input.dims().end());
@@ -40,6 +50,14 @@ Status in_top_k_shape(InferenceContext& c) {
   const Shape& predictions = c.input_shape(0);
   const Shape& targets = c.input_shape(1);
   const Shape& k = c.input_shape(2);
+  if (!c.is_eager()) {  // TF's graph-building words for the ranks
+    if (predictions.known_rank() && predictions.rank() != 2) {
+      return errors::InvalidArgument("Shape must be rank 2 but is rank ", predictions.rank());
+    }
+    if (targets.known_rank() && targets.rank() != 1) {
+      return errors::InvalidArgument("Shape must be rank 1 but is rank ", targets.rank());
+    }
+  }
   if (predictions.known_rank() && predictions.rank() != 2) {
     return errors::InvalidArgument("predictions must be 2-dimensional");
   }
@@ -49,6 +67,7 @@ Status in_top_k_shape(InferenceContext& c) {
   if (predictions.known_rank()) {
     const int64_t rows = predictions.dim(0);
     if (rows >= 0 && batch >= 0 && rows != batch) {
+      if (!c.is_eager()) return errors::InvalidArgument("Dimensions must be equal, but are ", rows, " and ", batch);
       return errors::InvalidArgument("First dimension of predictions ", rows, " must match length of targets ", batch);
     }
     if (batch < 0) batch = rows;

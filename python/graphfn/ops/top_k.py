@@ -6,7 +6,8 @@ from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import Tensor
 from graphfn.ops import _fast_path
-from graphfn.ops._op_table import node
+from graphfn.framework.name_scope import name_scope
+from graphfn.ops._op_table import node, ops
 from graphfn.util.tf_export import tf_export
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
@@ -25,5 +26,7 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
 
 @tf_export("math.in_top_k", "nn.in_top_k")
 def in_top_k(targets, predictions, k, name=None):
+    """Whether each target class is among its row's k largest predictions."""
     fast = all(_fast_path.is_plain(v) for v in (targets, predictions, k))
-    return _fast_path.call(fast, node("InTopKV2", name), predictions, targets, k)
+    with name_scope(name or "in_top_k"):  # TF's node: "in_top_k/InTopKV2"
+        return _fast_path.call(fast, ops.InTopKV2, predictions, targets, k)

@@ -1,5 +1,6 @@
 """The cases of the math op tests, recorded from TensorFlow by record.py: TABLES[table] has
-"exprs" (expressions whose value or error TF gave) and "grads" ((function source, x, dtype):
+"exprs" (expressions whose value or error TF gave), "graph_errors" (expressions
+that fail inside a tf.function) and "grads" ((function source, x, dtype):
 TF's gradient of sum(f(x)) at x)."""
 
 _F32 = "tf.constant([-2.5, -1.5, -0.5, 0.0, 0.25, 0.5, 1.5, 2.5, 3.7], tf.float32)"
@@ -269,10 +270,35 @@ _topk_grads = [
     ("lambda x: tf.math.top_k(x, 3).values", [3.0, 1.0, 2.0, 0.5], "float64"),
 ]
 
+_topk_graph_errors = [
+    "tf.math.top_k(tf.constant([1.0, 2.0]), 3)",
+    "tf.math.top_k(tf.constant(1.0), 1)",
+    "tf.math.top_k(tf.constant([1.0, 2.0]), -1)",
+    "tf.math.in_top_k(tf.constant([1]), tf.constant([[0.1, 0.9], [0.5, 0.5]]), 1)",
+    "tf.math.in_top_k(tf.constant([1, 0]), tf.constant([0.1, 0.9]), 1)",
+]
+_segment_graph_errors = [
+    "tf.math.segment_sum(tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 0]))",
+    "tf.math.segment_max(tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 2, 1]))",
+    "tf.math.unsorted_segment_max(tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 1]), 4)",
+    "tf.math.unsorted_segment_sum(tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 1, 1]), -1)",
+]
+_unary_graph_errors = [
+    "tf.math.sin(tf.constant([1, 2]))",
+    "tf.math.is_nan(tf.constant([1, 2]))",
+]
+_binary_graph_errors = [
+    "tf.math.atan2(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0, 3.0]))",
+    "tf.truncatediv(tf.constant([7, -7]), tf.constant([0, 2]))",
+]
+_reduction_graph_errors = [
+    "tf.math.reduce_euclidean_norm(tf.constant([[3.0, 4.0]]), 2)",
+]
+
 TABLES = {
-    "math_unary": {"exprs": _unary_exprs, "grads": _unary_grads},
-    "math_binary_more": {"exprs": _binary_exprs, "grads": _binary_grads},
-    "segment_ops": {"exprs": _segment_exprs, "grads": _segment_grads},
-    "math_reductions_more": {"exprs": _reduction_exprs, "grads": _reduction_grads},
-    "top_k": {"exprs": _topk_exprs, "grads": _topk_grads},
+    "math_unary": {"exprs": _unary_exprs, "grads": _unary_grads, "graph_errors": _unary_graph_errors},
+    "math_binary_more": {"exprs": _binary_exprs, "grads": _binary_grads, "graph_errors": _binary_graph_errors},
+    "segment_ops": {"exprs": _segment_exprs, "grads": _segment_grads, "graph_errors": _segment_graph_errors},
+    "math_reductions_more": {"exprs": _reduction_exprs, "grads": _reduction_grads, "graph_errors": _reduction_graph_errors},
+    "top_k": {"exprs": _topk_exprs, "grads": _topk_grads, "graph_errors": _topk_graph_errors},
 }
