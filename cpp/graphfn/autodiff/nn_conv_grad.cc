@@ -42,6 +42,26 @@ Status conv2d_backprop_filter_grad(GradBuilder& b, const GradInputs& in, Grads* 
   return b.status();
 }
 
+// The other backprop ops are linear in their two tensor inputs too: (sizes, filter, dy) for
+// the input backprops, (input, sizes, dy) for the filter backprops.
+template <const char* kForward, const char* kFilterGrad>
+Status backprop_input_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  const AttrMap& attrs = *in.attrs;
+  (*g)[1] = b.op(kFilterGrad, {dy(in), b.shape_of(in.inputs[1]), in.inputs[2]}, attrs);
+  (*g)[2] = b.op(kForward, {dy(in), in.inputs[1]}, attrs);
+  return b.status();
+}
+
+template <const char* kForward, const char* kInputGrad>
+Status backprop_filter_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  const AttrMap& attrs = *in.attrs;
+  (*g)[0] = b.op(kInputGrad, {b.shape_of(in.inputs[0]), dy(in), in.inputs[2]}, attrs);
+  (*g)[2] = b.op(kForward, {in.inputs[0], dy(in)}, attrs);
+  return b.status();
+}
+constexpr char kConv3D[] = "Conv3D";
+constexpr char kDepthwise[] = "DepthwiseConv2dNative";
+
 // MaxPool -> MaxPoolGrad(x, y, dy); MaxPool3D -> MaxPool3DGrad.
 template <const char* kGrad>
 Status max_pool_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
@@ -64,6 +84,20 @@ Status max_pool_grad_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   return b.status();
 }
 
+// MaxPoolGradGrad is linear in its gradient input: MaxPoolGrad scatters it back.
+Status max_pool_grad_grad_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  (*g)[0] = b.zeros_like(in.inputs[0]);
+  (*g)[1] = b.zeros_like(in.inputs[1]);
+  (*g)[2] = b.op("MaxPoolGrad", {in.inputs[0], in.inputs[1], dy(in)}, *in.attrs);
+  return b.status();
+}
+
+// TF differentiates MaxPool3DGrad with MaxPool3DGradGrad, which graphfn does not have yet.
+Status max_pool3d_grad_grad(GradBuilder&, const GradInputs&, Grads*) {
+  return errors::Unimplemented("graphfn has no MaxPool3DGradGrad yet: second derivatives of max_pool3d are not "
+                               "supported");
+}
+
 // AvgPool -> AvgPoolGrad(shape(x), dy); AvgPool3D -> AvgPool3DGrad.
 template <const char* kGrad>
 Status avg_pool_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
@@ -74,10 +108,13 @@ constexpr char kAvgPoolGrad[] = "AvgPoolGrad";
 constexpr char kAvgPool3DGrad[] = "AvgPool3DGrad";
 
 // AvgPoolGrad is linear in its gradient input, whose gradient is the forward pooling.
+template <const char* kForward>
 Status avg_pool_grad_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
-  (*g)[1] = b.op("AvgPool", {dy(in)}, *in.attrs);
+  (*g)[1] = b.op(kForward, {dy(in)}, *in.attrs);
   return b.status();
 }
+constexpr char kAvgPool[] = "AvgPool";
+constexpr char kAvgPool3D[] = "AvgPool3D";
 
 }  // namespace
 
@@ -92,7 +129,14 @@ void register_nn_conv_gradients(OpRegistry& reg) {
   reg.set_gradient("MaxPoolGrad", max_pool_grad_grad);
   reg.set_gradient("AvgPool", avg_pool_grad<kAvgPoolGrad>);
   reg.set_gradient("AvgPool3D", avg_pool_grad<kAvgPool3DGrad>);
-  reg.set_gradient("AvgPoolGrad", avg_pool_grad_grad);
+  reg.set_gradient("AvgPoolGrad", avg_pool_grad_grad<kAvgPool>);
+  reg.set_gradient("AvgPool3DGrad", avg_pool_grad_grad<kAvgPool3D>);
+  reg.set_gradient("MaxPoolGradGrad", max_pool_grad_grad_grad);
+  reg.set_gradient("MaxPool3DGrad", max_pool3d_grad_grad);
+  reg.set_gradient("Conv3DBackpropInputV2", backprop_input_grad<kConv3D, kConv3DFilter>);
+  reg.set_gradient("Conv3DBackpropFilterV2", backprop_filter_grad<kConv3D, kConv3DInput>);
+  reg.set_gradient("DepthwiseConv2dNativeBackpropInput", backprop_input_grad<kDepthwise, kDepthwiseFilter>);
+  reg.set_gradient("DepthwiseConv2dNativeBackpropFilter", backprop_filter_grad<kDepthwise, kDepthwiseInput>);
 }
 
 }  // namespace graphfn

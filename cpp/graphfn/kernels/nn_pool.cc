@@ -244,8 +244,9 @@ void register_nn_pool_kernels(OpRegistry& reg) {
   register_kernels<AvgPoolGradKernel>(reg, "AvgPoolGrad", Floats{});
   register_kernels<MaxPoolKernel>(reg, "MaxPool3D", TypeList<float>{});
   register_kernels<MaxPoolGradKernel>(reg, "MaxPool3DGrad", TypeList<float>{});
-  register_kernels<AvgPoolKernel>(reg, "AvgPool3D", Floats{});
-  register_kernels<AvgPoolGradKernel>(reg, "AvgPool3DGrad", Floats{});
+  // TF has no float64 CPU kernels for the 3-D average pooling ops (NotFoundError, as TF).
+  register_kernels<AvgPoolKernel>(reg, "AvgPool3D", TypeList<float>{});
+  register_kernels<AvgPoolGradKernel>(reg, "AvgPool3DGrad", TypeList<float>{});
 }
 
 }  // namespace graphfn

@@ -8,8 +8,6 @@ taps): the same values, and the gradient flows through the filter's reshapes."""
 
 import collections.abc
 
-import numpy as np
-
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops import array_ops
 from graphfn.ops._op_table import node, ops
@@ -286,6 +284,11 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
                   name=name)
 
 
+def _numpy_text(values):
+    """A list of ints as TF's message shows its NumPy array ("[2 2]"), without importing NumPy."""
+    return "[" + " ".join(str(v) for v in values) + "]"
+
+
 def _string_padding(padding):
     """AvgPool and MaxPool3D take no explicit padding: TF's op wrapper rejects a list."""
     if not isinstance(padding, (str, bytes)):
@@ -449,10 +452,10 @@ def pool(input, window_shape, pooling_type, strides=None, padding="VALID", data_
                          f"strides={strides} and dilation_rate={rates}")
     if padding == "SAME" and any(r > 1 for r in rates):
         raise ValueError(f"pooling with 'SAME' padding is not implemented for `dilation_rate` > 1. Received: "
-                         f"padding={padding} and dilation_rate={np.asarray(rates)}")
+                         f"padding={padding} and dilation_rate={_numpy_text(rates)}")
     if any(s > w for s, w in zip(strides, window_shape)):
         raise ValueError(f"`strides` > `window_shape` not supported due to inconsistency between CPU and GPU "
-                         f"implementations. Received: strides={np.asarray(strides)} and window_shape={window_shape}")
+                         f"implementations. Received: strides={_numpy_text(strides)} and window_shape={window_shape}")
     if pooling_type not in ("MAX", "AVG"):
         raise ValueError(f"{n}-D {pooling_type} pooling is not supported.")
     if any(r > 1 for r in rates):

@@ -96,7 +96,8 @@ GRAD_CASES = [
 ]
 
 # Second derivatives (float64): the gradient of sum(grads * weights), where TF has them.
-SECOND_CASES = ["conv2d_same", "conv2d_transpose", "max_pool2d_same", "avg_pool2d_same"]
+SECOND_CASES = ["conv2d_same", "conv2d_transpose", "max_pool2d_same", "avg_pool2d_same", "conv3d", "conv3d_transpose",
+                "depthwise_strides"]
 
 _x = "np.ones([1, 5, 5, 2], np.float32)"
 _w = "np.ones([3, 3, 2, 3], np.float32)"
@@ -213,6 +214,7 @@ ERROR_CASES = {
     "pool_type": "tf.nn.pool(" + _x + ", [2, 2], 'MIN')",
     "pool_window_len": "tf.nn.pool(" + _x + ", [2, 2, 2, 2], 'MAX')",
     "pool_strides_gt_window": "tf.nn.pool(" + _x + ", [2, 2], 'MAX', strides=[3, 3])",
+    "avg_pool3d_float64": "tf.nn.avg_pool3d(np.ones([1, 4, 4, 4, 2]), 2, 2, 'SAME')",
     "pool_same_dilated": "tf.nn.pool(" + _x + ", [2, 2], 'MAX', padding='SAME', dilations=[2, 2])",
 }
 
