@@ -73,13 +73,13 @@ def _normalize_given_statistics(lib):
 
 def _fused_training(lib):
     x, dy, scale, offset = _inputs(lib)
-    if lib is gf:
-        from graphfn.ops._op_table import ops  # no graphfn.raw_ops on this branch yet
+    if hasattr(lib, "raw_ops"):
+        fused = lib.raw_ops.FusedBatchNormV3
+    else:  # a graphfn without raw_ops: the op handle takes its inputs by position
+        from graphfn.ops._op_table import ops
 
         def fused(x, scale, offset, mean, variance, **attrs):
             return ops.FusedBatchNormV3(x, scale, offset, mean, variance, **attrs)
-    else:
-        fused = lib.raw_ops.FusedBatchNormV3
     empty = lib.zeros([0])
 
     @lib.function

@@ -1,6 +1,7 @@
 // Kernels of the fused activations (Elu, Selu, Relu6, LeakyRelu, Softplus, Softsign), their
-// gradient ops, and L2Loss. Float kernels are Eigen array expressions (vectorised); Relu6 also
-// takes integers, through the same expressions on integer arrays.
+// gradient ops, and L2Loss. Float kernels are Eigen array expressions written with max/min
+// (vectorised: Eigen's select() is not) or plain loops the compiler vectorises; Relu6 also takes
+// integers, through the same expressions on integer arrays.
 #include <Eigen/Core>
 #include <cmath>
 #include <limits>
@@ -36,18 +37,30 @@ template <typename T>
 struct EluKernel {
   static Status compute(KernelContext& c) {
     const auto x = in<T>(c, 0);
-    out<T>(c) = (x < T(0)).select(x.expm1(), x);
+    // x where x > 0, else exp(x) - 1 (as TF's kernel: exp - 1, not expm1).
+    out<T>(c) = x.max(T(0)) + (x.min(T(0)).exp() - T(1));
     return Status::OK();
   }
 };
+
+// Runs out[i] = f(g[i], h[i]) over two same-shaped inputs. gcc vectorises the loop only without
+// branches on floats, so the gradients below choose with a 0/1 factor, T(condition), instead.
+template <typename T, typename F>
+Status binary_loop(KernelContext& c, F f) {
+  const T* __restrict g = c.input(0).data<T>();
+  const T* __restrict h = c.input(1).data<T>();
+  Tensor& t = c.allocate_output(0);
+  T* __restrict o = t.data<T>();  // a fresh or recycled output buffer, never an input's
+  const int64_t n = t.num_elements();
+  for (int64_t i = 0; i < n; ++i) o[i] = f(g[i], h[i]);
+  return Status::OK();
+}
 
 // d elu = 1 where the output is >= 0, else output + 1.
 template <typename T>
 struct EluGradKernel {
   static Status compute(KernelContext& c) {
-    const auto g = in<T>(c, 0), y = in<T>(c, 1);
-    out<T>(c) = (y < T(0)).select(g * (y + T(1)), g);
-    return Status::OK();
+    return binary_loop<T>(c, [](T g, T y) { return g + T(y < T(0)) * (g * y); });
   }
 };
 
@@ -56,7 +69,7 @@ struct SeluKernel {
   static Status compute(KernelContext& c) {
     const auto x = in<T>(c, 0);
     const T scale(kSeluScale), scale_alpha(kSeluScale * kSeluAlpha);
-    out<T>(c) = (x < T(0)).select(scale_alpha * x.expm1(), scale * x);
+    out<T>(c) = scale * x.max(T(0)) + scale_alpha * (x.min(T(0)).exp() - T(1));
     return Status::OK();
   }
 };
@@ -64,9 +77,11 @@ struct SeluKernel {
 template <typename T>
 struct SeluGradKernel {
   static Status compute(KernelContext& c) {
-    const auto g = in<T>(c, 0), y = in<T>(c, 1);
     const T scale(kSeluScale), scale_alpha(kSeluScale * kSeluAlpha);
-    out<T>(c) = (y < T(0)).select(g * (y + scale_alpha), g * scale);
+    return binary_loop<T>(c, [=](T g, T y) {
+      const T negative = T(y < T(0));
+      return negative * (g * (y + scale_alpha)) + (T(1) - negative) * (g * scale);
+    });
     return Status::OK();
   }
 };
@@ -83,9 +98,7 @@ struct Relu6Kernel {
 template <typename T>
 struct Relu6GradKernel {
   static Status compute(KernelContext& c) {
-    const auto g = in<T>(c, 0), f = in<T>(c, 1);
-    out<T>(c) = (f > T(0) && f < T(6)).select(g, T(0));
-    return Status::OK();
+    return binary_loop<T>(c, [](T g, T f) { return f > T(0) && f < T(6) ? g : T(0); });
   }
 };
 
@@ -94,7 +107,7 @@ struct LeakyReluKernel {
   static Status compute(KernelContext& c) {
     const T alpha = static_cast<T>(c.attrs.get_float("alpha", 0.2));
     const auto x = in<T>(c, 0);
-    out<T>(c) = (x > T(0)).select(x, x * alpha);
+    out<T>(c) = x.max(T(0)) + alpha * x.min(T(0));  // x where x > 0, else alpha * x
     return Status::OK();
   }
 };
@@ -103,21 +116,19 @@ template <typename T>
 struct LeakyReluGradKernel {
   static Status compute(KernelContext& c) {
     const T alpha = static_cast<T>(c.attrs.get_float("alpha", 0.2));
-    const auto g = in<T>(c, 0), f = in<T>(c, 1);
-    out<T>(c) = (f > T(0)).select(g, g * alpha);
-    return Status::OK();
+    return binary_loop<T>(c, [=](T g, T f) {
+      const T kept = f > T(0) ? g : T(0);  // g or 0: a choice gcc does vectorise
+      return kept + (g - kept) * alpha;
+    });
   }
 };
 
-// log(1 + exp(x)), computed as TF's kernel does: x itself where exp(-x) is below the dtype's
-// epsilon, exp(x) where exp(x) is, log1p(exp(x)) between.
+// log(1 + exp(x)) = max(x, 0) + log1p(exp(-|x|)): no overflow, and exp(x) itself far below 0.
 template <typename T>
 struct SoftplusKernel {
   static Status compute(KernelContext& c) {
-    const T threshold = std::log(std::numeric_limits<T>::epsilon()) + T(2);
     const auto x = in<T>(c, 0);
-    const auto e = x.exp();
-    out<T>(c) = (x > -threshold).select(x, (x < threshold).select(e, e.log1p()));
+    out<T>(c) = x.max(T(0)) + (-x.abs()).exp().log1p();
     return Status::OK();
   }
 };
@@ -127,7 +138,7 @@ template <typename T>
 struct SoftplusGradKernel {
   static Status compute(KernelContext& c) {
     const auto g = in<T>(c, 0), f = in<T>(c, 1);
-    out<T>(c) = g / ((-f).exp() + T(1));
+    out<T>(c) = g / ((-f).exp() + T(1));  // g * sigmoid(f)
     return Status::OK();
   }
 };

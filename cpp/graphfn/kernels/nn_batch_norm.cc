@@ -5,6 +5,7 @@
 // Large inputs split their outer dimension between two threads (TF's kernels use both cores).
 #include <cmath>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -30,9 +31,14 @@ void split_outer(const Layout& l, Fn fn) {
     return;
   }
   const int64_t half = l.outer / 2;
-  std::thread helper([&] { fn(half, l.outer, 1); });
+  std::thread helper;
+  try {
+    helper = std::thread([&] { fn(half, l.outer, 1); });
+  } catch (const std::system_error&) {  // no thread to be had: both halves here
+    fn(half, l.outer, 1);
+  }
   fn(int64_t{0}, half, 0);
-  helper.join();
+  if (helper.joinable()) helper.join();
 }
 
 Layout layout_of(const Shape& s, const AttrMap& attrs) {

@@ -62,7 +62,14 @@ struct BiasAddGradKernel {
     using Acc = std::conditional_t<std::is_floating_point_v<T>, T, uint64_t>;
     std::vector<Acc> acc(l.channels, Acc(0));
     const T* pg = g.data<T>();
-    for (int64_t n = 0; n < l.outer; ++n) {
+    if (l.inner == 1) {  // rows of channels: the inner loop runs over channels (vectorised)
+      Acc* a = acc.data();
+      for (int64_t n = 0; n < l.outer; ++n) {
+        const T* p = pg + n * l.channels;
+        for (int64_t ch = 0; ch < l.channels; ++ch) a[ch] += static_cast<Acc>(p[ch]);
+      }
+    }
+    for (int64_t n = 0; l.inner > 1 && n < l.outer; ++n) {
       for (int64_t ch = 0; ch < l.channels; ++ch) {
         const T* p = pg + (n * l.channels + ch) * l.inner;
         Acc s(0);
