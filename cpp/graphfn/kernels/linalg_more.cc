@@ -2,7 +2,9 @@
 // partial pivoting (determinants, inverse, solve, Lu), LLT (Cholesky), SelfAdjointEigenSolver,
 // BDCSVD, HouseholderQR; each runs once per matrix of the batch on row-major Maps.
 #include <Eigen/Dense>
+#include <atomic>
 #include <cmath>
+#include <thread>
 #include <limits>
 #include <vector>
 
@@ -26,9 +28,20 @@ int64_t batch_size(const Shape& s, int matrix_rank = 2) {
   return b;
 }
 
-template <typename T>
-bool all_finite(const ConstMap<T>& m) {
-  return m.allFinite();
+// Runs fn(b) for every matrix b of the batch, split over two threads when the batch holds
+// enough work (about n^3 operations a matrix): TF's kernels shard batches over its threads too.
+template <typename Fn>
+void for_each_matrix(int64_t batches, int64_t n, Fn fn) {
+  if (batches >= 2 && static_cast<double>(batches) * n * n * n >= (1 << 17)) {
+    const int64_t half = batches / 2;
+    std::thread helper([&] {
+      for (int64_t b = half; b < batches; ++b) fn(b);
+    });
+    for (int64_t b = 0; b < half; ++b) fn(b);
+    helper.join();
+    return;
+  }
+  for (int64_t b = 0; b < batches; ++b) fn(b);
 }
 
 template <typename T>
@@ -37,14 +50,9 @@ struct DeterminantKernel {
     const Tensor& x = c.input(0);
     const int64_t n = x.dim(x.rank() - 1), batches = batch_size(x.shape());
     T* out = c.allocate_output(0).data<T>();
-    for (int64_t b = 0; b < batches; ++b) {
-      if (n == 0) {
-        out[b] = T(1);
-        continue;
-      }
-      ConstMap<T> m(x.data<T>() + b * n * n, n, n);
-      out[b] = Eigen::PartialPivLU<Mat<T>>(m).determinant();
-    }
+    for_each_matrix(batches, n, [&](int64_t b) {
+      out[b] = n == 0 ? T(1) : Eigen::PartialPivLU<Mat<T>>(ConstMap<T>(x.data<T>() + b * n * n, n, n)).determinant();
+    });
     return Status::OK();
   }
 };
@@ -93,12 +101,17 @@ struct InverseKernel {
     const int64_t n = x.dim(x.rank() - 1), batches = batch_size(x.shape());
     Tensor& out = c.allocate_output(0);
     if (n == 0) return Status::OK();
-    for (int64_t b = 0; b < batches; ++b) {
+    std::atomic<bool> singular{false};
+    for_each_matrix(batches, n, [&](int64_t b) {
       ConstMap<T> m(x.data<T>() + b * n * n, n, n);
       Eigen::PartialPivLU<Mat<T>> lu = adjoint ? Eigen::PartialPivLU<Mat<T>>(m.transpose()) : Eigen::PartialPivLU<Mat<T>>(m);
-      if (!invertible(lu)) return errors::InvalidArgument("Input is not invertible.");
+      if (!invertible(lu)) {
+        singular = true;
+        return;
+      }
       MutMap<T>(out.data<T>() + b * n * n, n, n) = lu.inverse();
-    }
+    });
+    if (singular) return errors::InvalidArgument("Input is not invertible.");
     return Status::OK();
   }
 };
@@ -155,17 +168,17 @@ struct CholeskyKernel {
     const int64_t n = x.dim(x.rank() - 1), batches = batch_size(x.shape());
     Tensor& out = c.allocate_output(0);
     if (n == 0) return Status::OK();
-    for (int64_t b = 0; b < batches; ++b) {
+    for_each_matrix(batches, n, [&](int64_t b) {
       ConstMap<T> m(x.data<T>() + b * n * n, n, n);
       MutMap<T> o(out.data<T>() + b * n * n, n, n);
       Eigen::LLT<Mat<T>, Eigen::Lower> llt(m);
       if (llt.info() == Eigen::Success && m.allFinite()) {
         o = llt.matrixL();
-        continue;
+        return;
       }
       o.setZero();
       o.template triangularView<Eigen::Lower>().setConstant(std::numeric_limits<T>::quiet_NaN());
-    }
+    });
     return Status::OK();
   }
 };
@@ -179,19 +192,23 @@ struct EigKernel {
     Tensor& e = c.allocate_output(0);
     Tensor& v = c.allocate_output(1);
     if (n == 0) return Status::OK();
-    for (int64_t b = 0; b < batches; ++b) {
+    std::atomic<bool> failed{false};
+    for_each_matrix(batches, n, [&](int64_t b) {
       ConstMap<T> m(x.data<T>() + b * n * n, n, n);
       if (!m.allFinite()) {
-        return errors::InvalidArgument(
-            "Self-adjoint eigen decomposition was not successful. The input might not be valid.");
+        failed = true;
+        return;
       }
       Eigen::SelfAdjointEigenSolver<Mat<T>> es(m, compute_v ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly);
       if (es.info() != Eigen::Success) {
-        return errors::InvalidArgument(
-            "Self-adjoint eigen decomposition was not successful. The input might not be valid.");
+        failed = true;
+        return;
       }
       Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(e.data<T>() + b * n, n) = es.eigenvalues();
       if (compute_v) MutMap<T>(v.data<T>() + b * n * n, n, n) = es.eigenvectors();
+    });
+    if (failed) {
+      return errors::InvalidArgument("Self-adjoint eigen decomposition was not successful. The input might not be valid.");
     }
     return Status::OK();
   }
@@ -210,14 +227,14 @@ struct SvdKernel {
     const int64_t uc = full ? m : p, vc = full ? n : p;
     if (u.num_elements() > 0) std::fill_n(u.data<T>(), u.num_elements(), T(0));
     if (v.num_elements() > 0) std::fill_n(v.data<T>(), v.num_elements(), T(0));
-    for (int64_t b = 0; b < batches; ++b) {
+    for_each_matrix(batches, std::max(m, n), [&](int64_t b) {
       T* sp = s.data<T>() + b * p;
       if (m == 0 || n == 0) {
         if (uv) {  // the identity part of full U/V of an empty matrix
           for (int64_t i = 0; i < std::min(m, uc); ++i) u.data<T>()[b * m * uc + i * uc + i] = full ? T(1) : T(0);
           for (int64_t i = 0; i < std::min(n, vc); ++i) v.data<T>()[b * n * vc + i * vc + i] = full ? T(1) : T(0);
         }
-        continue;
+        return;
       }
       ConstMap<T> a(x.data<T>() + b * m * n, m, n);
       if (!a.allFinite()) {  // Eigen's BDCSVD fails on these; TF then returns NaN
@@ -227,7 +244,7 @@ struct SvdKernel {
           std::fill_n(u.data<T>() + b * m * uc, m * uc, nan);
           std::fill_n(v.data<T>() + b * n * vc, n * vc, nan);
         }
-        continue;
+        return;
       }
       const unsigned opts = !uv ? 0 : full ? (Eigen::ComputeFullU | Eigen::ComputeFullV)
                                             : (Eigen::ComputeThinU | Eigen::ComputeThinV);
@@ -237,7 +254,7 @@ struct SvdKernel {
         MutMap<T>(u.data<T>() + b * m * uc, m, uc) = svd.matrixU();
         MutMap<T>(v.data<T>() + b * n * vc, n, vc) = svd.matrixV();
       }
-    }
+    });
     return Status::OK();
   }
 };
@@ -251,18 +268,18 @@ struct QrKernel {
     const int64_t qc = full ? m : p, batches = batch_size(x.shape());
     Tensor& q = c.allocate_output(0);
     Tensor& r = c.allocate_output(1);
-    for (int64_t b = 0; b < batches; ++b) {
+    for_each_matrix(batches, std::max(m, n), [&](int64_t b) {
       MutMap<T> qm(q.data<T>() + b * m * qc, m, qc);
       MutMap<T> rm(r.data<T>() + b * qc * n, qc, n);
       if (m == 0 || n == 0) {
         qm.setIdentity();
         rm.setZero();
-        continue;
+        return;
       }
       Eigen::HouseholderQR<Mat<T>> qr(ConstMap<T>(x.data<T>() + b * m * n, m, n));
       qm = qr.householderQ() * Mat<T>::Identity(m, qc);
       rm = qr.matrixQR().topRows(qc).template triangularView<Eigen::Upper>();
-    }
+    });
     return Status::OK();
   }
 };
