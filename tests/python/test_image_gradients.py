@@ -47,10 +47,11 @@ def test_gradient_in_function_matches_tensorflow(name):
 # Nearest neighbour is piecewise constant and total variation has kinks: finite differences
 # check the smooth ones, in float64 where the ops allow it.
 @pytest.mark.parametrize("name", ["bilinear", "bilinear_down", "bicubic", "raw_bilinear_align", "raw_bicubic_align",
-                                  "flip", "rot90", "crop", "pad", "crop_or_pad", "standardization", "sobel"])
+                                  "flip", "rot90", "crop", "pad", "crop_or_pad", "standardization", "sobel",
+                                  "crop_and_resize"])
 def test_gradient_matches_finite_differences(name):
     case = image_cases.GRAD_CASES[name]
-    x0 = image_cases.BATCH.astype(np.float64)[:1, :, :, :1]
+    x0 = image_cases.BATCH.astype(np.float64)[:, :, :, :1]
     analytic = _gradient(case, tf.constant(x0)).numpy()
     eps = 1e-2  # several ops compute in float32 whatever the input; the linear ones are exact
     numeric = np.zeros_like(x0)

@@ -47,6 +47,17 @@ Status scale_and_translate_grad(GradBuilder& b, const GradInputs& in, Grads* g) 
   return b.status();
 }
 
+// The image gets a gradient when it is float; the boxes always do; box_ind and crop_size never.
+Status crop_and_resize_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  const std::string* method = in.attrs ? in.attrs->get_string("method") : nullptr;
+  if (is_float_image(b, x(in))) {
+    (*g)[0] = b.op("CropAndResizeGradImage", {dy(in), in.inputs[1], in.inputs[2], b.shape_of(x(in))},
+                   grad::attrs({{"T", b.dtype(x(in))}, {"method", method ? *method : std::string("bilinear")}}));
+  }
+  (*g)[1] = b.op("CropAndResizeGradBoxes", {dy(in), x(in), in.inputs[1], in.inputs[2]});
+  return b.status();
+}
+
 }  // namespace
 
 void register_image_gradients(OpRegistry& reg) {
@@ -54,6 +65,7 @@ void register_image_gradients(OpRegistry& reg) {
   reg.set_gradient("ResizeBicubic", resize_bicubic_grad);
   reg.set_gradient("ResizeNearestNeighbor", resize_nearest_grad);
   reg.set_gradient("ScaleAndTranslate", scale_and_translate_grad);
+  reg.set_gradient("CropAndResize", crop_and_resize_grad);
   reg.set_not_differentiable("HSVToRGB");  // as TF declares them
   reg.set_not_differentiable("ResizeBilinearGrad");
 }

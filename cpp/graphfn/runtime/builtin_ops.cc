@@ -50,6 +50,7 @@ void register_scan_kernels(OpRegistry& reg);
 void register_image_resize_kernels(OpRegistry& reg);
 void register_image_color_kernels(OpRegistry& reg);
 void register_image_scale_translate_kernels(OpRegistry& reg);
+void register_image_crop_and_resize_kernels(OpRegistry& reg);
 void register_stateless_random_kernels(OpRegistry& reg);
 void register_random_sampling_kernels(OpRegistry& reg);
 
@@ -108,6 +109,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_image_resize_kernels(reg);
   register_image_color_kernels(reg);
   register_image_scale_translate_kernels(reg);
+  register_image_crop_and_resize_kernels(reg);
   register_stateless_random_kernels(reg);
   register_random_sampling_kernels(reg);
 

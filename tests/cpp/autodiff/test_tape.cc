@@ -134,7 +134,8 @@ TEST_CASE("every registered op has a gradient function or is declared not differ
   // RGBToHSV and RandomGamma have one in TF that graphfn does not yet.
   const std::set<std::string> pending = {"AdjustContrastv2", "AdjustHue", "AdjustSaturation", "ResizeArea",
                                          "ResizeBicubicGrad", "ResizeNearestNeighborGrad", "ScaleAndTranslateGrad",
-                                         "RandomPoissonV2", "RGBToHSV", "RandomGamma"};
+                                         "RandomPoissonV2", "RGBToHSV", "RandomGamma",
+                                         "CropAndResizeGradImage", "CropAndResizeGradBoxes"};
   for (const std::string& name : undeclared) {
     INFO("op without a gradient declaration: " << name);
     CHECK(pending.count(name) == 1);
