@@ -255,3 +255,11 @@ SHAPE_CASES = {
     "total_variation_unknown": ([None, None, None, 3], lambda tf, x: tf.image.total_variation(x)),
     "convert_unknown": ([None, None, 3], lambda tf, x: tf.image.convert_image_dtype(x, tf.uint8)),
 }
+
+# tf.image.crop_and_resize's gradient with respect to the boxes (bilinear), for BATCH.
+CROP_BOXES = [[0.1, 0.2, 0.8, 0.9], [0.6, 0.0, 0.2, 1.0], [0.3, 0.3, 0.3, 0.7], [-0.1, 0.2, 0.5, 1.2]]
+
+
+def crop_boxes_loss(tf, boxes, crop_size):
+    y = tf.image.crop_and_resize(BATCH, boxes, [1, 0, 1, 0], crop_size)
+    return tf.reduce_sum(y * grad_weights(tuple(y.shape)))

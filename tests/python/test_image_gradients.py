@@ -78,3 +78,13 @@ def test_integer_images_have_no_gradient():
         tape.watch(x)
         y = tf.image.resize(x, [2, 3])
     assert tape.gradient(y, x) is None
+
+
+@pytest.mark.parametrize("crop_size", [[3, 4], [1, 1]])
+def test_crop_and_resize_boxes_gradient_matches_tensorflow(crop_size):
+    boxes = tf.constant(image_cases.CROP_BOXES)
+    with tf.GradientTape() as tape:
+        tape.watch(boxes)
+        loss = image_cases.crop_boxes_loss(TF, boxes, crop_size)
+    got = tape.gradient(loss, boxes).numpy()
+    np.testing.assert_allclose(got, np.asarray(GRADIENTS["boxes_%dx%d" % tuple(crop_size)]), rtol=1e-4, atol=1e-4)
