@@ -263,3 +263,12 @@ CROP_BOXES = [[0.1, 0.2, 0.8, 0.9], [0.6, 0.0, 0.2, 1.0], [0.3, 0.3, 0.3, 0.7], 
 def crop_boxes_loss(tf, boxes, crop_size):
     y = tf.image.crop_and_resize(BATCH, boxes, [1, 0, 1, 0], crop_size)
     return tf.reduce_sum(y * grad_weights(tuple(y.shape)))
+
+# rgb_to_hsv's gradient: IMG with ties between channels, greys and zeros in its first row.
+HSV_INPUT = IMG.copy()
+HSV_INPUT[0, :5] = [[0.5, 0.5, 0.2], [0.3, 0.3, 0.3], [0.0, 0.4, 0.2], [0.2, 0.7, 0.7], [0.9, 0.1, 0.9]]
+
+
+def hsv_loss(tf, x):
+    y = tf.image.rgb_to_hsv(x)
+    return tf.reduce_sum(y * grad_weights(tuple(y.shape)))

@@ -88,3 +88,15 @@ def test_crop_and_resize_boxes_gradient_matches_tensorflow(crop_size):
         loss = image_cases.crop_boxes_loss(TF, boxes, crop_size)
     got = tape.gradient(loss, boxes).numpy()
     np.testing.assert_allclose(got, np.asarray(GRADIENTS["boxes_%dx%d" % tuple(crop_size)]), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("in_function", [False, True])
+def test_rgb_to_hsv_gradient_matches_tensorflow(in_function):
+    def gradient(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = image_cases.hsv_loss(TF, x)
+        return tape.gradient(loss, x)
+    fn = tf.function(gradient) if in_function else gradient
+    got = fn(tf.constant(image_cases.HSV_INPUT)).numpy()
+    np.testing.assert_allclose(got, np.asarray(GRADIENTS["rgb_to_hsv"]), rtol=1e-4, atol=1e-4)
