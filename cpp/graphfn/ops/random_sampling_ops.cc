@@ -138,6 +138,9 @@ void register_random_sampling_ops(OpRegistry& reg) {
       .attr("T: {half, float, double, int32, int64} = DT_DOUBLE")
       .attr("dtype: {half, float, double, int32, int64} = DT_INT64").kernel_type_attr("dtype")
       .shape_fn(binomial_shape, true).shape_input("shape");
+  // d sample / d alpha of gamma samples (the reparameterization gradient of RandomGamma).
+  reg.op("RandomGammaGrad").input("alpha: T").input("sample: T").output("output: T").attr("T: {float, double}")
+      .shape_fn(shape_fns::broadcast_binary, true);
   for (const char* name : {"TruncatedNormal", "RandomShuffle", "Multinomial", "StatelessMultinomial",
                            "StatelessRandomBinomial"}) {
     reg.set_not_differentiable(name);

@@ -62,6 +62,7 @@ void register_nn_gradients(OpRegistry& reg);
 void register_control_flow_gradients(OpRegistry& reg);
 void register_list_gradients(OpRegistry& reg);
 void register_image_gradients(OpRegistry& reg);
+void register_random_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -122,6 +123,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_control_flow_gradients(reg);
   register_list_gradients(reg);
   register_image_gradients(reg);
+  register_random_gradients(reg);
 }
 
 }  // namespace
