@@ -81,7 +81,7 @@ def test_poisson_moments(lam):
     assert abs(x.var() - lam) < 0.1 * lam
 
 
-@pytest.mark.parametrize("n, p", [(10.0, 0.3), (200.0, 0.6), (5000.0, 0.01), (40.0, 0.95)])
+@pytest.mark.parametrize("n, p", [(10.0, 0.3), (200.0, 0.6), (5000.0, 0.01), (40.0, 0.95), (1e6, 1e-5), (1e18, 1e-17)])
 def test_stateless_binomial_moments(n, p):
     x = tf.random.stateless_binomial([N], seed=[7, 8], counts=n, probs=p).numpy()
     assert x.dtype == np.int32 and x.min() >= 0 and x.max() <= n

@@ -180,6 +180,7 @@ struct StatelessMultinomialKernel {
 // Marsaglia and Tsang's method; alpha < 1 boosts to alpha + 1 and scales by u^(1/alpha).
 double sample_gamma(WordSource& src, double alpha) {
   if (!(alpha > 0)) return std::numeric_limits<double>::quiet_NaN();
+  if (std::isinf(alpha)) return alpha;
   const double boost = alpha < 1 ? std::pow(1.0 - src.uniform(), 1.0 / alpha) : 1.0;
   const double d = (alpha < 1 ? alpha + 1 : alpha) - 1.0 / 3.0;
   const double c = 1.0 / std::sqrt(9.0 * d);
@@ -279,7 +280,7 @@ double sample_binomial(WordSource& src, double n, double p) {
   const double q = 1 - p;
   if (n * p < 10) {
     const double s = p / q, a = (n + 1) * s;
-    double r = std::pow(q, n), u = src.uniform(), x = 0;
+    double r = std::exp(n * std::log1p(-p)), u = src.uniform(), x = 0;  // q^n without rounding q
     while (u > r && x < n) {
       u -= r;
       x += 1;

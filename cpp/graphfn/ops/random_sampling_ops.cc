@@ -74,8 +74,7 @@ Status multinomial_shape(InferenceContext& c) {
     return errors::InvalidArgument("num_classes should be positive, got 0");
   }
   const int64_t batch = logits.known_rank() ? logits.dim(0) : Shape::kUnknownDim;
-  c.set_output(0, c.type_attr("output_dtype"), Shape({batch, samples}));
-  return Status::OK();
+  return shape_fns::set_checked_output(c, c.type_attr("output_dtype"), Shape({batch, samples}));
 }
 
 Status check_seed(const InferenceContext& c, int input) {
