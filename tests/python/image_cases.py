@@ -30,6 +30,11 @@ def _resize_cases():
     for method in ("lanczos3", "gaussian", "mitchellcubic"):
         cases["resize_%s_plain" % method] = lambda tf, m=method: tf.image.resize(IMG, [3, 11], method=m)
     cases["resize_lanczos3_uint8"] = lambda tf: tf.image.resize(U8, [2, 8], method="lanczos3")
+    boxes = [[0.1, 0.2, 0.8, 0.9], [0.5, 0.0, 0.2, 1.0], [-0.2, 0.3, 1.3, 0.6], [0.25, 0.25, 0.25, 0.75]]
+    cases["crop_and_resize"] = lambda tf: tf.image.crop_and_resize(BATCH, boxes, [0, 1, 1, 0], [3, 4])
+    cases["crop_and_resize_nearest"] = lambda tf: tf.image.crop_and_resize(BATCH, boxes, [1, 0, 0, 1], [5, 2],
+                                                                           method="nearest", extrapolation_value=-1.0)
+    cases["crop_and_resize_uint8"] = lambda tf: tf.image.crop_and_resize(U8[None], boxes[:2], [0, 0], [1, 3])
     cases["resize_aspect"] = lambda tf: tf.image.resize(IMG, [10, 10], preserve_aspect_ratio=True)
     cases["resize_aspect_down"] = lambda tf: tf.image.resize(BATCH, [3, 3], preserve_aspect_ratio=True, method="area")
     cases["resize_float64_bilinear"] = lambda tf: tf.image.resize(F64, [5, 2])
@@ -184,6 +189,15 @@ ERRORS = {
     "random_hue_big": lambda tf: tf.image.random_hue(IMG, 0.6),
     "random_saturation_order": lambda tf: tf.image.random_saturation(IMG, 2.0, 1.0),
     "stateless_brightness_negative": lambda tf: tf.image.stateless_random_brightness(IMG, -0.1, seed=(1, 2)),
+    "crop_and_resize_rank3": lambda tf: tf.image.crop_and_resize(IMG, [[0, 0, 1, 1.0]], [0], [2, 2]),
+    "crop_and_resize_boxes_1d": lambda tf: tf.image.crop_and_resize(BATCH, [0, 0, 1, 1.0], [0], [2, 2]),
+    "crop_and_resize_box_ind_2d": lambda tf: tf.image.crop_and_resize(BATCH, [[0, 0, 1, 1.0]], [[0]], [2, 2]),
+    "crop_and_resize_size3": lambda tf: tf.image.crop_and_resize(BATCH, [[0, 0, 1, 1.0]], [0], [2, 2, 2]),
+    "crop_and_resize_zero_crop": lambda tf: tf.image.crop_and_resize(BATCH, [[0, 0, 1, 1.0]], [0], [0, 2]),
+    "crop_and_resize_index": lambda tf: tf.image.crop_and_resize(BATCH, [[0, 0, 1, 1.0]], [3], [2, 2]),
+    "crop_and_resize_columns": lambda tf: tf.image.crop_and_resize(BATCH, [[0, 0, 1.0]], [0], [2, 2]),
+    "crop_and_resize_count": lambda tf: tf.image.crop_and_resize(BATCH, [[0, 0, 1, 1.0]], [0, 0], [2, 2]),
+    "crop_and_resize_method": lambda tf: tf.image.crop_and_resize(BATCH, [[0, 0, 1, 1.0]], [0], [2, 2], method="area"),
     "random_crop_too_big": lambda tf: tf.image.random_crop(IMG, [6, 2, 3]),
 }
 
@@ -211,6 +225,10 @@ GRAD_CASES = {
     "brightness": lambda tf, x: tf.image.adjust_brightness(x, 0.1),
     "gamma": lambda tf, x: tf.image.adjust_gamma(tf.abs(x), 1.5),
     "sobel": lambda tf, x: tf.image.sobel_edges(x),
+    "crop_and_resize": lambda tf, x: tf.image.crop_and_resize(x, [[0.1, 0.2, 0.8, 0.9], [0.6, 0.0, 0.2, 1.0]],
+                                                              [1, 0], [3, 4]),
+    "crop_and_resize_nearest": lambda tf, x: tf.image.crop_and_resize(x, [[0.1, 0.2, 0.8, 0.9]], [1], [3, 4],
+                                                                      method="nearest"),
 }
 
 
@@ -237,3 +255,20 @@ SHAPE_CASES = {
     "total_variation_unknown": ([None, None, None, 3], lambda tf, x: tf.image.total_variation(x)),
     "convert_unknown": ([None, None, 3], lambda tf, x: tf.image.convert_image_dtype(x, tf.uint8)),
 }
+
+# tf.image.crop_and_resize's gradient with respect to the boxes (bilinear), for BATCH.
+CROP_BOXES = [[0.1, 0.2, 0.8, 0.9], [0.6, 0.0, 0.2, 1.0], [0.3, 0.3, 0.3, 0.7], [-0.1, 0.2, 0.5, 1.2]]
+
+
+def crop_boxes_loss(tf, boxes, crop_size):
+    y = tf.image.crop_and_resize(BATCH, boxes, [1, 0, 1, 0], crop_size)
+    return tf.reduce_sum(y * grad_weights(tuple(y.shape)))
+
+# rgb_to_hsv's gradient: IMG with ties between channels, greys and zeros in its first row.
+HSV_INPUT = IMG.copy()
+HSV_INPUT[0, :5] = [[0.5, 0.5, 0.2], [0.3, 0.3, 0.3], [0.0, 0.4, 0.2], [0.2, 0.7, 0.7], [0.9, 0.1, 0.9]]
+
+
+def hsv_loss(tf, x):
+    y = tf.image.rgb_to_hsv(x)
+    return tf.reduce_sum(y * grad_weights(tuple(y.shape)))

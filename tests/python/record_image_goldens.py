@@ -35,6 +35,17 @@ def main():
             y = case(tf, x)
             loss = tf.reduce_sum(y * image_cases.grad_weights(y.shape))
         gradients[name] = np.asarray(tape.gradient(loss, x).numpy(), np.float64).tolist()
+    for crop_size in ([3, 4], [1, 1]):
+        boxes = tf.constant(image_cases.CROP_BOXES)
+        with tf.GradientTape() as tape:
+            tape.watch(boxes)
+            loss = image_cases.crop_boxes_loss(tf, boxes, crop_size)
+        gradients["boxes_%dx%d" % tuple(crop_size)] = np.asarray(tape.gradient(loss, boxes).numpy(), np.float64).tolist()
+    x = tf.constant(image_cases.HSV_INPUT)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = image_cases.hsv_loss(tf, x)
+    gradients["rgb_to_hsv"] = np.asarray(tape.gradient(loss, x).numpy(), np.float64).tolist()
     shapes = {}
     for name, (shape, case) in image_cases.SHAPE_CASES.items():
         fn = tf.function(lambda x, case=case: case(tf, x))

@@ -47,10 +47,11 @@ def test_gradient_in_function_matches_tensorflow(name):
 # Nearest neighbour is piecewise constant and total variation has kinks: finite differences
 # check the smooth ones, in float64 where the ops allow it.
 @pytest.mark.parametrize("name", ["bilinear", "bilinear_down", "bicubic", "raw_bilinear_align", "raw_bicubic_align",
-                                  "flip", "rot90", "crop", "pad", "crop_or_pad", "standardization", "sobel"])
+                                  "flip", "rot90", "crop", "pad", "crop_or_pad", "standardization", "sobel",
+                                  "crop_and_resize"])
 def test_gradient_matches_finite_differences(name):
     case = image_cases.GRAD_CASES[name]
-    x0 = image_cases.BATCH.astype(np.float64)[:1, :, :, :1]
+    x0 = image_cases.BATCH.astype(np.float64)[:, :, :, :1]
     analytic = _gradient(case, tf.constant(x0)).numpy()
     eps = 1e-2  # several ops compute in float32 whatever the input; the linear ones are exact
     numeric = np.zeros_like(x0)
@@ -77,3 +78,25 @@ def test_integer_images_have_no_gradient():
         tape.watch(x)
         y = tf.image.resize(x, [2, 3])
     assert tape.gradient(y, x) is None
+
+
+@pytest.mark.parametrize("crop_size", [[3, 4], [1, 1]])
+def test_crop_and_resize_boxes_gradient_matches_tensorflow(crop_size):
+    boxes = tf.constant(image_cases.CROP_BOXES)
+    with tf.GradientTape() as tape:
+        tape.watch(boxes)
+        loss = image_cases.crop_boxes_loss(TF, boxes, crop_size)
+    got = tape.gradient(loss, boxes).numpy()
+    np.testing.assert_allclose(got, np.asarray(GRADIENTS["boxes_%dx%d" % tuple(crop_size)]), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("in_function", [False, True])
+def test_rgb_to_hsv_gradient_matches_tensorflow(in_function):
+    def gradient(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = image_cases.hsv_loss(TF, x)
+        return tape.gradient(loss, x)
+    fn = tf.function(gradient) if in_function else gradient
+    got = fn(tf.constant(image_cases.HSV_INPUT)).numpy()
+    np.testing.assert_allclose(got, np.asarray(GRADIENTS["rgb_to_hsv"]), rtol=1e-4, atol=1e-4)

@@ -81,7 +81,7 @@ def test_poisson_moments(lam):
     assert abs(x.var() - lam) < 0.1 * lam
 
 
-@pytest.mark.parametrize("n, p", [(10.0, 0.3), (200.0, 0.6), (5000.0, 0.01), (40.0, 0.95)])
+@pytest.mark.parametrize("n, p", [(10.0, 0.3), (200.0, 0.6), (5000.0, 0.01), (40.0, 0.95), (1e6, 1e-5), (1e18, 1e-17)])
 def test_stateless_binomial_moments(n, p):
     x = tf.random.stateless_binomial([N], seed=[7, 8], counts=n, probs=p).numpy()
     assert x.dtype == np.int32 and x.min() >= 0 and x.max() <= n
@@ -174,3 +174,33 @@ def test_split_and_fold_in():
     assert folded.shape == (2,) and folded[1] == 7
     assert not np.array_equal(tf.random.stateless_normal([4], seed=tf.random.fold_in([1, 2], 1)).numpy(),
                               tf.random.stateless_normal([4], seed=tf.random.fold_in([1, 2], 2)).numpy())
+
+
+def test_random_gamma_grad_op_matches_tensorflow():
+    from graphfn.ops._op_table import ops
+    # Recorded from TF 2.21: gen_random_ops.random_gamma_grad(alpha, sample).
+    got = ops.RandomGammaGrad([0.5, 1.0, 3.0, 20.0, 0.1], [0.3, 1.2, 2.5, 25.0, 1e-4]).numpy()
+    np.testing.assert_allclose(got, [1.0098021, 1.2854731, 0.9633619, 1.1250503, 0.00878747], rtol=1e-5)
+    got = ops.RandomGammaGrad([[0.5], [2.0]], [0.3, 1.2, 2.5]).numpy()
+    np.testing.assert_allclose(got, [[1.0098021, 2.0370884, 2.7304873], [0.35917112, 0.8307635, 1.2123193]],
+                               rtol=1e-5)
+
+
+@pytest.mark.parametrize("in_function", [False, True])
+def test_gamma_reparameterization_gradient(in_function):
+    # d E[x] / d alpha = 1 / beta and d E[x] / d beta = -alpha / beta^2 (TF gives the same).
+    alpha = tf.constant([0.5, 2.0, 7.0])
+    beta = tf.constant([1.0, 0.5, 3.0])
+
+    def grads(alpha, beta):
+        with tf.GradientTape() as tape:
+            tape.watch(alpha)
+            tape.watch(beta)
+            mean = tf.reduce_mean(tf.random.gamma([N], alpha, beta=beta, seed=1), axis=0)
+            total = tf.reduce_sum(mean)
+        return tape.gradient(total, [alpha, beta])
+
+    tf.random.set_seed(17)
+    d_alpha, d_beta = (tf.function(grads) if in_function else grads)(alpha, beta)
+    np.testing.assert_allclose(d_alpha.numpy(), 1 / beta.numpy(), rtol=0.04)
+    np.testing.assert_allclose(d_beta.numpy(), -alpha.numpy() / beta.numpy() ** 2, rtol=0.04)

@@ -180,6 +180,7 @@ struct StatelessMultinomialKernel {
 // Marsaglia and Tsang's method; alpha < 1 boosts to alpha + 1 and scales by u^(1/alpha).
 double sample_gamma(WordSource& src, double alpha) {
   if (!(alpha > 0)) return std::numeric_limits<double>::quiet_NaN();
+  if (std::isinf(alpha)) return alpha;
   const double boost = alpha < 1 ? std::pow(1.0 - src.uniform(), 1.0 / alpha) : 1.0;
   const double d = (alpha < 1 ? alpha + 1 : alpha) - 1.0 / 3.0;
   const double c = 1.0 / std::sqrt(9.0 * d);
@@ -279,7 +280,7 @@ double sample_binomial(WordSource& src, double n, double p) {
   const double q = 1 - p;
   if (n * p < 10) {
     const double s = p / q, a = (n + 1) * s;
-    double r = std::pow(q, n), u = src.uniform(), x = 0;
+    double r = std::exp(n * std::log1p(-p)), u = src.uniform(), x = 0;  // q^n without rounding q
     while (u > r && x < n) {
       u -= r;
       x += 1;
@@ -343,6 +344,78 @@ struct BinomialKernel {
   }
 };
 
+// ---- gamma sample gradient ----------------------------------------------------------------------
+
+// The regularized lower incomplete gamma function P(a, x): its series below a + 1, the continued
+// fraction of Q = 1 - P above.
+double lower_regularized_gamma(double a, double x) {
+  if (x <= 0) return 0.0;
+  const double log_prefix = a * std::log(x) - x - std::lgamma(a);
+  if (x < a + 1) {
+    double term = 1.0 / a, sum = term;
+    for (int n = 1; n < 1000; ++n) {
+      term *= x / (a + n);
+      sum += term;
+      if (std::abs(term) < std::abs(sum) * 1e-17) break;
+    }
+    return sum * std::exp(log_prefix);
+  }
+  // Lentz's method for the continued fraction of Q(a, x).
+  const double tiny = 1e-300;
+  double b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
+  for (int n = 1; n < 1000; ++n) {
+    const double an = -n * (n - a);
+    b += 2;
+    d = an * d + b;
+    if (std::abs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (std::abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const double delta = d * c;
+    h *= delta;
+    if (std::abs(delta - 1) < 1e-16) break;
+  }
+  return 1.0 - std::exp(log_prefix) * h;
+}
+
+// A gamma(alpha) sample x moves with alpha so that its quantile stays put:
+// dx/dalpha = -(dP/dalpha) / (dP/dx), with dP/dalpha by a central difference in double.
+double gamma_sample_grad(double alpha, double x) {
+  if (!(alpha > 0) || !(x > 0) || !std::isfinite(x)) return x == 0 ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+  const double h = 1e-5 * std::max(alpha, 1e-3);
+  const double dp_da = (lower_regularized_gamma(alpha + h, x) - lower_regularized_gamma(alpha - h, x)) / (2 * h);
+  const double log_density = (alpha - 1) * std::log(x) - x - std::lgamma(alpha);
+  return -dp_da / std::exp(log_density);
+}
+
+template <typename T>
+struct RandomGammaGradKernel {
+  static Status compute(KernelContext& c) {
+    const Tensor& alpha = c.input(0);
+    const Tensor& sample = c.input(1);
+    Tensor& out = c.allocate_output(0);
+    const Shape& shape = out.shape();
+    // Index into an input broadcast (numpy rules) to the output's shape.
+    auto index_in = [&shape](const Tensor& t, int64_t i) {
+      int64_t index = 0, stride = 1, outer = 1;
+      for (int k = 0; k < shape.rank(); ++k) {
+        const int od = shape.rank() - 1 - k, td = t.rank() - 1 - k;
+        const int64_t coord = (i / outer) % shape.dim(od);
+        outer *= shape.dim(od);
+        if (td < 0) continue;
+        if (t.dim(td) != 1) index += coord * stride;
+        stride *= t.dim(td);
+      }
+      return index;
+    };
+    T* data = out.data<T>();
+    for (int64_t i = 0, n = out.num_elements(); i < n; ++i) {
+      data[i] = static_cast<T>(gamma_sample_grad(alpha.data<T>()[index_in(alpha, i)], sample.data<T>()[index_in(sample, i)]));
+    }
+    return Status::OK();
+  }
+};
+
 }  // namespace
 
 void register_random_sampling_kernels(OpRegistry& reg) {
@@ -355,6 +428,7 @@ void register_random_sampling_kernels(OpRegistry& reg) {
   register_kernels<StatelessMultinomialKernel>(reg, "StatelessMultinomial", NumericTypes{});
   register_kernels<GammaKernel>(reg, "RandomGamma", FloatTypes{});
   register_kernels<PoissonKernel>(reg, "RandomPoissonV2", TypeList<float, double, int32_t, int64_t>{});
+  register_kernels<RandomGammaGradKernel>(reg, "RandomGammaGrad", FloatTypes{});
   register_kernels<BinomialKernel>(reg, "StatelessRandomBinomial", TypeList<float, double, int32_t, int64_t>{});
 }
 

@@ -145,6 +145,87 @@ Status scale_and_translate_grad_shape(InferenceContext& c) {
   return Status::OK();
 }
 
+// CropAndResize(image, boxes [n, 4], box_ind [n], crop_size [2]) -> [n, crop_h, crop_w, depth].
+Status crop_and_resize_shape(InferenceContext& c) {
+  GRAPHFN_RETURN_IF_ERROR(check_rank(c, 0, 4, "input image must be 4-D"));
+  const Shape& boxes = c.input_shape(1);
+  const Shape& box_ind = c.input_shape(2);
+  if (boxes.known_rank() && boxes.rank() != 2) {
+    if (c.is_eager()) return errors::InvalidArgument("boxes must be 2-D, got: ", boxes.to_string());
+    return errors::InvalidArgument("Shape must be rank 2 but is rank ", boxes.rank());
+  }
+  if (box_ind.known_rank() && box_ind.rank() != 1) {
+    if (c.is_eager()) return errors::InvalidArgument("box_indices must be rank 1 but is shape ", box_ind.to_string());
+    return errors::InvalidArgument("Shape must be rank 1 but is rank ", box_ind.rank());
+  }
+  int64_t height, width;
+  {
+    const Shape& s = c.input_shape(3);
+    if (s.known_rank() && s.rank() != 1) {
+      if (c.is_eager()) return errors::InvalidArgument("crop_size must be 1-D", s.to_string());
+      return errors::InvalidArgument("Shape must be rank 1 but is rank ", s.rank());
+    }
+    if (s.known_rank() && s.dim(0) != Shape::kUnknownDim && s.dim(0) != 2) {
+      if (c.is_eager()) return errors::InvalidArgument("crop_size must have two elements", s.to_string());
+      return errors::InvalidArgument("Dimension must be 2 but is ", s.dim(0));
+    }
+    height = width = Shape::kUnknownDim;
+    if (const Tensor* v = c.input_value(3)) {
+      std::vector<int64_t> hw;
+      GRAPHFN_RETURN_IF_ERROR(int_values(*v, &hw));
+      if (hw[0] <= 0 || hw[1] <= 0) return errors::InvalidArgument("crop dimensions must be positive");
+      height = hw[0];
+      width = hw[1];
+    }
+  }
+  const std::string* method = c.attrs().get_string("method");
+  if (method && *method != "bilinear" && *method != "nearest") {
+    return errors::InvalidArgument("Value for attr 'method' of \"", *method,
+                                   "\" is not in the list of allowed values: \"bilinear\", \"nearest\"");
+  }
+  const Shape& image = c.input_shape(0);
+  if (c.is_eager()) {
+    if (image.dim(1) <= 0 || image.dim(2) <= 0) return errors::InvalidArgument("image dimensions must be positive");
+    if (boxes.dim(1) != 4) return errors::InvalidArgument("boxes must have 4 columns");
+    if (box_ind.dim(0) != boxes.dim(0)) return errors::InvalidArgument("box_index has incompatible shape");
+    const int32_t* ind = c.input_value(2)->data<int32_t>();
+    for (int64_t i = 0; i < box_ind.dim(0); ++i) {
+      if (ind[i] < 0 || ind[i] >= image.dim(0)) {
+        return errors::OutOfRange("box_index has values outside [0, batch_size)");
+      }
+    }
+  }
+  const int64_t n = boxes.known_rank() ? boxes.dim(0) : box_ind.known_rank() ? box_ind.dim(0) : Shape::kUnknownDim;
+  const int64_t depth = image.known_rank() ? image.dim(3) : Shape::kUnknownDim;
+  return shape_fns::set_checked_output(c, DType::kFloat32, Shape({n, height, width, depth}));
+}
+
+// CropAndResizeGradImage(grads, boxes, box_ind, image_size [4]) -> the image's shape, dtype T.
+Status crop_and_resize_grad_image_shape(InferenceContext& c) {
+  GRAPHFN_RETURN_IF_ERROR(check_rank(c, 0, 4, "grads image must be 4-D"));
+  Shape out = Shape({Shape::kUnknownDim, Shape::kUnknownDim, Shape::kUnknownDim, Shape::kUnknownDim});
+  if (const Tensor* v = c.input_value(3)) {
+    std::vector<int64_t> dims;
+    GRAPHFN_RETURN_IF_ERROR(int_values(*v, &dims));
+    if (dims.size() != 4) return errors::InvalidArgument("image_size must have 4 elements", c.input_shape(3).to_string());
+    for (int64_t d : dims) {
+      if (d <= 0) return errors::InvalidArgument("image dimensions must be positive");
+    }
+    out = Shape(std::move(dims));
+  } else if (const Shape* partial = c.input_shape_value(3)) {
+    out = *partial;
+  }
+  return shape_fns::set_checked_output(c, c.type_attr("T"), out);
+}
+
+// CropAndResizeGradBoxes(grads, image, boxes, box_ind) -> [n, 4] float.
+Status crop_and_resize_grad_boxes_shape(InferenceContext& c) {
+  GRAPHFN_RETURN_IF_ERROR(check_rank(c, 0, 4, "grads image must be 4-D"));
+  GRAPHFN_RETURN_IF_ERROR(check_rank(c, 1, 4, "input image must be 4-D"));
+  c.set_output(0, DType::kFloat32, c.input_shape(2));
+  return Status::OK();
+}
+
 // RGBToHSV, HSVToRGB: the last dimension holds 3 channels.
 Status three_channel_shape(InferenceContext& c) {
   const Shape& s = c.input_shape(0);
@@ -218,6 +299,19 @@ void register_image_ops(OpRegistry& reg) {
       .input("translation: float32").output("output: T").attr("T: {float}")
       .attr("kernel_type: string = lanczos3").attr("antialias: bool = true")
       .shape_fn(scale_and_translate_grad_shape, true);
+
+  reg.op("CropAndResize").input("image: T").input("boxes: float32").input("box_ind: int32")
+      .input("crop_size: int32").output("crops: float32")
+      .attr("T: {uint8, uint16, int8, int16, int32, int64, half, bfloat16, float, double}")
+      .attr("method: string = bilinear").attr("extrapolation_value: float = 0")
+      .shape_fn(crop_and_resize_shape, true).shape_input("crop_size");
+  reg.op("CropAndResizeGradImage").input("grads: float32").input("boxes: float32").input("box_ind: int32")
+      .input("image_size: int32").output("output: T").attr("T: {float, bfloat16, half, double}")
+      .attr("method: string = bilinear").shape_fn(crop_and_resize_grad_image_shape, true).shape_input("image_size");
+  reg.op("CropAndResizeGradBoxes").input("grads: float32").input("image: T").input("boxes: float32")
+      .input("box_ind: int32").output("output: float32")
+      .attr("T: {uint8, uint16, int8, int16, int32, int64, half, float, double}")
+      .attr("method: string = bilinear").shape_fn(crop_and_resize_grad_boxes_shape, true);
 
   reg.op("RGBToHSV").input("images: T").output("output: T").attr("T: {half, bfloat16, float, double} = DT_FLOAT")
       .shape_fn(three_channel_shape, true);

@@ -74,8 +74,7 @@ Status multinomial_shape(InferenceContext& c) {
     return errors::InvalidArgument("num_classes should be positive, got 0");
   }
   const int64_t batch = logits.known_rank() ? logits.dim(0) : Shape::kUnknownDim;
-  c.set_output(0, c.type_attr("output_dtype"), Shape({batch, samples}));
-  return Status::OK();
+  return shape_fns::set_checked_output(c, c.type_attr("output_dtype"), Shape({batch, samples}));
 }
 
 Status check_seed(const InferenceContext& c, int input) {
@@ -138,6 +137,9 @@ void register_random_sampling_ops(OpRegistry& reg) {
       .attr("T: {half, float, double, int32, int64} = DT_DOUBLE")
       .attr("dtype: {half, float, double, int32, int64} = DT_INT64").kernel_type_attr("dtype")
       .shape_fn(binomial_shape, true).shape_input("shape");
+  // d sample / d alpha of gamma samples (the reparameterization gradient of RandomGamma).
+  reg.op("RandomGammaGrad").input("alpha: T").input("sample: T").output("output: T").attr("T: {float, double}")
+      .shape_fn(shape_fns::broadcast_binary, true);
   for (const char* name : {"TruncatedNormal", "RandomShuffle", "Multinomial", "StatelessMultinomial",
                            "StatelessRandomBinomial"}) {
     reg.set_not_differentiable(name);

@@ -76,6 +76,7 @@ void register_nn_bias_lrn_kernels(OpRegistry& reg);
 void register_image_resize_kernels(OpRegistry& reg);
 void register_image_color_kernels(OpRegistry& reg);
 void register_image_scale_translate_kernels(OpRegistry& reg);
+void register_image_crop_and_resize_kernels(OpRegistry& reg);
 void register_stateless_random_kernels(OpRegistry& reg);
 void register_random_sampling_kernels(OpRegistry& reg);
 
@@ -97,6 +98,7 @@ void register_linalg_more_gradients(OpRegistry& reg);
 void register_nn_conv_gradients(OpRegistry& reg);
 void register_nn_misc_gradients(OpRegistry& reg);
 void register_image_gradients(OpRegistry& reg);
+void register_random_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -172,6 +174,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_image_resize_kernels(reg);
   register_image_color_kernels(reg);
   register_image_scale_translate_kernels(reg);
+  register_image_crop_and_resize_kernels(reg);
   register_stateless_random_kernels(reg);
   register_random_sampling_kernels(reg);
 
@@ -192,6 +195,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_nn_conv_gradients(reg);
   register_nn_misc_gradients(reg);
   register_image_gradients(reg);
+  register_random_gradients(reg);
 }
 
 }  // namespace

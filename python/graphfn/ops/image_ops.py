@@ -300,6 +300,16 @@ def resize_with_pad(image, target_height, target_width, method=ResizeMethod.BILI
     return _unbatch(padded, is_batch)
 
 
+@tf_export("image.crop_and_resize")
+def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear", extrapolation_value=0.0, name=None):
+    image = array_ops.convert_to_tensor(image)
+    boxes = array_ops.convert_to_tensor(boxes, dtypes.float32)
+    box_indices = array_ops.convert_to_tensor(box_indices, dtypes.int32)
+    crop_size = array_ops.convert_to_tensor(crop_size, dtypes.int32)
+    return ops.CropAndResize(image, boxes, box_indices, crop_size, method=method,
+                             extrapolation_value=float(extrapolation_value))
+
+
 # ---- crop and pad ----------------------------------------------------------------------------
 
 def _zeros(shape, dtype):
