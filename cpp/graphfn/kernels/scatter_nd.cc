@@ -158,9 +158,8 @@ Status gather_nd_kernel(KernelContext& c) {
   const Tensor& indices = c.input(1);
   Tensor* out;
   GRAPHFN_RETURN_IF_ERROR(allocate_checked(c, 0, &out));
-  const int64_t depth = indices.dim(indices.rank() - 1);
   const int64_t rows = dims_product(indices.shape(), 0, indices.rank() - 1);
-  if (params.num_elements() == 0 && rows > 0 && depth > 0) {
+  if (params.num_elements() == 0 && rows > 0) {
     return errors::InvalidArgument("Requested more than 0 entries, but params is empty.  Params shape: ",
                                    params.shape());
   }

@@ -26,7 +26,7 @@ def _int_tensor(value, name="value"):
     raise TypeError("%s must be an integer tensor; dtype=%s" % (name, t.dtype.name))
 
 
-@tf_export("linspace", "lin_space")
+@tf_export("linspace")
 def linspace(start, stop, num, name=None, axis=0):
     """`num` evenly spaced values from `start` to `stop` (both included), along a new `axis` when
     start and stop are tensors (broadcast together). Integer inputs give float64."""
