@@ -194,7 +194,7 @@ Status combine_slice(T* dst, const T* src, int64_t n, Combine how) {
     case Combine::kDiv:
       for (int64_t i = 0; i < n; ++i) {
         if constexpr (std::is_integral_v<T>) {
-          if (src[i] == 0) return errors::InvalidArgument("Integer division by zero");
+          if (src[i] == 0) return errors::InvalidArgument("updates must not contain 0");
           if (std::is_signed_v<T> && src[i] == T(-1)) {
             dst[i] = functors::wrap_neg(dst[i]);
             continue;
@@ -319,6 +319,13 @@ Status resource_scatter_kernel(KernelContext& c) {
   GRAPHFN_RETURN_IF_ERROR(variable_of(c, "dtype", &var));
   const Tensor& indices = c.input(1);
   const Tensor& updates = c.input(2);
+  if (kHow == Combine::kDiv && is_integer(updates.dtype())) {  // TF checks this first
+    std::vector<int64_t> values;
+    GRAPHFN_RETURN_IF_ERROR(int_values(updates, &values));
+    for (int64_t v : values) {
+      if (v == 0) return errors::InvalidArgument("updates must not contain 0");
+    }
+  }
   return var->update([&](const Tensor& current, Tensor* next) {
     const Shape& vs = current.shape();
     if (updates.rank() != 0 && kHow != Combine::kUpdate) {
