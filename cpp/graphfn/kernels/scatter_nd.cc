@@ -409,6 +409,7 @@ Status resource_scatter_nd_kernel(KernelContext& c) {
     if (indices.rank() < 1) {
       return errors::InvalidArgument("Indices shape must have rank at least one. Currently got ", indices.shape());
     }
+    if (current.rank() == 0) return errors::InvalidArgument("Output must be at least 1-D, got shape: ", current.shape());
     if (current.num_elements() == 0 && (indices.num_elements() > 0 || updates.num_elements() > 0)) {
       return errors::InvalidArgument("Indices and updates specified for empty output.  indices shape: ",
                                      indices.shape());
