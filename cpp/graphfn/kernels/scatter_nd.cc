@@ -111,6 +111,22 @@ Status gather_nd_typed(const Tensor& params, const Tensor& indices, Tensor* out)
   // TF reports the last bad row its loop met: each half keeps its last, the later half wins.
   int64_t bad_in_half[2] = {-1, -1};
   auto work = [&](int64_t begin, int64_t end, int64_t* bad) {
+    if (slice == 1 && depth == 2) {  // element gathers from a matrix: the common large case
+      const uint64_t rows_limit = static_cast<uint64_t>(dims[0]), cols_limit = static_cast<uint64_t>(dims[1]);
+      const int64_t row_stride = stride[0];
+      int64_t last_bad = -1;
+      for (int64_t r = begin; r < end; ++r) {
+        const uint64_t a = static_cast<uint64_t>(static_cast<int64_t>(idx[2 * r]));
+        const uint64_t b = static_cast<uint64_t>(static_cast<int64_t>(idx[2 * r + 1]));
+        if (a >= rows_limit || b >= cols_limit) {
+          last_bad = r;
+          continue;
+        }
+        dst[r] = src[static_cast<int64_t>(a) * row_stride + static_cast<int64_t>(b)];
+      }
+      if (last_bad >= 0) *bad = last_bad;
+      return;
+    }
     for (int64_t r = begin; r < end; ++r) {
       const Idx* row = idx + r * depth;
       int64_t off = 0;
