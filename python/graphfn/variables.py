@@ -304,22 +304,20 @@ _TF_TYPE_NAMES = {"EagerTensor": "tensorflow.python.framework.ops.EagerTensor",
                   "SymbolicTensor": "tensorflow.python.framework.ops.SymbolicTensor"}
 
 
-class _SliceAssign:
-    def __get__(self, tensor, owner=None):
-        if tensor is None:
-            return self
-        entry = _slices.get(id(tensor))
-        if entry is None or entry[0]() is not tensor:
-            raise AttributeError("'%s' object has no attribute 'assign'" % _TF_TYPE_NAMES.get(type(tensor).__name__))
-        _, variable, key = entry
+def _slice_assign(tensor):
+    """The `assign` of a variable's slice: raises AttributeError (so hasattr is False) on others."""
+    entry = _slices.get(id(tensor))
+    if entry is None or entry[0]() is not tensor:
+        raise AttributeError("'%s' object has no attribute 'assign'" % _TF_TYPE_NAMES.get(type(tensor).__name__))
+    _, variable, key = entry
 
-        def assign(value, name=None):
-            return variable._assign_slice(key, value)
-        return assign
+    def assign(value, name=None):
+        return variable._assign_slice(key, value)
+    return assign
 
 
-EagerTensor.assign = _SliceAssign()
-SymbolicTensor.assign = _SliceAssign()
+EagerTensor.assign = property(_slice_assign)
+SymbolicTensor.assign = property(_slice_assign)
 
 
 class _UnreadVariable(Variable):

@@ -111,6 +111,22 @@ Status gather_nd_typed(const Tensor& params, const Tensor& indices, Tensor* out)
   // TF reports the last bad row its loop met: each half keeps its last, the later half wins.
   int64_t bad_in_half[2] = {-1, -1};
   auto work = [&](int64_t begin, int64_t end, int64_t* bad) {
+    if (slice == 1 && depth == 2) {  // element gathers from a matrix: the common large case
+      const uint64_t rows_limit = static_cast<uint64_t>(dims[0]), cols_limit = static_cast<uint64_t>(dims[1]);
+      const int64_t row_stride = stride[0];
+      int64_t last_bad = -1;
+      for (int64_t r = begin; r < end; ++r) {
+        const uint64_t a = static_cast<uint64_t>(static_cast<int64_t>(idx[2 * r]));
+        const uint64_t b = static_cast<uint64_t>(static_cast<int64_t>(idx[2 * r + 1]));
+        if (a >= rows_limit || b >= cols_limit) {
+          last_bad = r;
+          continue;
+        }
+        dst[r] = src[static_cast<int64_t>(a) * row_stride + static_cast<int64_t>(b)];
+      }
+      if (last_bad >= 0) *bad = last_bad;
+      return;
+    }
     for (int64_t r = begin; r < end; ++r) {
       const Idx* row = idx + r * depth;
       int64_t off = 0;
@@ -158,9 +174,8 @@ Status gather_nd_kernel(KernelContext& c) {
   const Tensor& indices = c.input(1);
   Tensor* out;
   GRAPHFN_RETURN_IF_ERROR(allocate_checked(c, 0, &out));
-  const int64_t depth = indices.dim(indices.rank() - 1);
   const int64_t rows = dims_product(indices.shape(), 0, indices.rank() - 1);
-  if (params.num_elements() == 0 && rows > 0 && depth > 0) {
+  if (params.num_elements() == 0 && rows > 0) {
     return errors::InvalidArgument("Requested more than 0 entries, but params is empty.  Params shape: ",
                                    params.shape());
   }
@@ -195,7 +210,7 @@ Status combine_slice(T* dst, const T* src, int64_t n, Combine how) {
     case Combine::kDiv:
       for (int64_t i = 0; i < n; ++i) {
         if constexpr (std::is_integral_v<T>) {
-          if (src[i] == 0) return errors::InvalidArgument("Integer division by zero");
+          if (src[i] == 0) return errors::InvalidArgument("updates must not contain 0");
           if (std::is_signed_v<T> && src[i] == T(-1)) {
             dst[i] = functors::wrap_neg(dst[i]);
             continue;
@@ -320,6 +335,13 @@ Status resource_scatter_kernel(KernelContext& c) {
   GRAPHFN_RETURN_IF_ERROR(variable_of(c, "dtype", &var));
   const Tensor& indices = c.input(1);
   const Tensor& updates = c.input(2);
+  if (kHow == Combine::kDiv && is_integer(updates.dtype())) {  // TF checks this first
+    std::vector<int64_t> values;
+    GRAPHFN_RETURN_IF_ERROR(int_values(updates, &values));
+    for (int64_t v : values) {
+      if (v == 0) return errors::InvalidArgument("updates must not contain 0");
+    }
+  }
   return var->update([&](const Tensor& current, Tensor* next) {
     const Shape& vs = current.shape();
     if (updates.rank() != 0 && kHow != Combine::kUpdate) {
@@ -403,6 +425,7 @@ Status resource_scatter_nd_kernel(KernelContext& c) {
     if (indices.rank() < 1) {
       return errors::InvalidArgument("Indices shape must have rank at least one. Currently got ", indices.shape());
     }
+    if (current.rank() == 0) return errors::InvalidArgument("Output must be at least 1-D, got shape: ", current.shape());
     if (current.num_elements() == 0 && (indices.num_elements() > 0 || updates.num_elements() > 0)) {
       return errors::InvalidArgument("Indices and updates specified for empty output.  indices shape: ",
                                      indices.shape());

@@ -192,7 +192,8 @@ struct MirrorPadGradKernel {
 };
 
 Status reverse_kernel(KernelContext& c) {
-  if (c.input(0).rank() == 0) return forward_kernel(c);  // the axes of a scalar are not checked (TF)
+  // TF checks no axes of a scalar or an empty tensor.
+  if (c.input(0).rank() == 0 || c.input(0).num_elements() == 0) return forward_kernel(c);
   const Shape& s = c.input(0).shape();
   std::vector<int64_t> axes;
   GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &axes));
@@ -299,18 +300,23 @@ struct UnravelIndexKernel {
     const Tensor& dims_t = c.input(1);
     const T* dims = dims_t.data<T>();
     const int64_t n = dims_t.num_elements();
+    const int64_t count = indices.num_elements();
+    if (count == 0) {
+      return errors::InvalidArgument("received empty tensor indices: Tensor<type: ", dtype_name(indices.dtype()),
+                                     " shape: ", indices.shape(), " values: >");
+    }
     int64_t total = 1;
     for (int64_t i = 0; i < n; ++i) {
       if (dims[i] == 0) {
         return errors::InvalidArgument("Input dims cannot contain a dim of zero, but dims contains zero at index ", i);
       }
-      if (dims[i] < 0) return errors::InvalidArgument("Input dims must be non-negative, got ", dims[i], " at ", i);
-      total = dims[i] != 0 && total > INT64_MAX / dims[i] ? INT64_MAX : total * dims[i];
+      if (dims[i] < 0) return errors::InvalidArgument("Input dims cannot be negative. Got dim = ", dims[i], " at index ", i);
+      total = total > INT64_MAX / dims[i] ? INT64_MAX : total * dims[i];
     }
-    const int64_t count = indices.num_elements();
     const T* idx = indices.data<T>();
+    // Only the upper bound is checked, as in TF: a negative index unravels with C++'s / and %.
     for (int64_t k = 0; k < count; ++k) {
-      if (idx[k] < 0 || idx[k] >= total) return errors::InvalidArgument("index is out of bound as with dims");
+      if (idx[k] >= total) return errors::InvalidArgument("index is out of bound as with dims");
     }
     Tensor* out;
     GRAPHFN_RETURN_IF_ERROR(c.allocate_output(0, indices.rank() == 0 ? Shape{n} : Shape{n, count}, &out));

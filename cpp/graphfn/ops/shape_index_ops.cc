@@ -127,6 +127,10 @@ Status split_v_shape(InferenceContext& c) {
     }
   }
   const int64_t size = in.dim(axis);
+  if (n == 1 && size >= 0 && sizes[0] != size) {
+    return errors::InvalidArgument("If there is only one output, it must have the same size as the input. Input size: ",
+                                   size, " output size: ", sizes[0]);
+  }
   if (size >= 0) {
     if ((unknown < 0 && known_sum != size) || (unknown >= 0 && known_sum > size)) {
       return errors::InvalidArgument("Determined shape must either match input shape along split_dim exactly if "
@@ -227,7 +231,8 @@ Status reverse_shape(InferenceContext& c) {
     return errors::InvalidArgument("'dims' must be 1-dimension, not ", axis_shape.rank());
   }
   const Tensor* axis_t = c.input_value(1);
-  if (axis_t && in.known_rank()) {
+  const bool empty = in.known_rank() && in.fully_defined() && in.num_elements() == 0;
+  if (axis_t && in.known_rank() && !empty) {  // TF checks no axes of an empty tensor
     std::vector<int64_t> axes;
     GRAPHFN_RETURN_IF_ERROR(int_values(*axis_t, &axes));
     GRAPHFN_RETURN_IF_ERROR(check_reverse_axes(in.rank(), axes));

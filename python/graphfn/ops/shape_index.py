@@ -182,10 +182,12 @@ def _batch_gather_nd(params, indices, batch_dims):
     gathered = ops.GatherNd(flat_params, array_ops.concat([batch_ids, flat_indices], -1))
     out_shape = array_ops.concat([batch_shape, array_ops.shape(gathered, out_type=indices.dtype)[1:]], 0)
     result = array_ops.reshape(gathered, out_shape)
-    # The static shape TF infers: indices.shape[:-1] + params.shape[batch_dims + depth:].
+    # The static shape TF infers: the batch dims (params'), then indices.shape[batch_dims:-1] and
+    # params.shape[batch_dims + depth:].
     params_dims, index_dims = array_ops.static_dims(params), array_ops.static_dims(indices)
     if params_dims is not None and index_dims is not None and index_dims[-1] is not None:
-        result.set_shape(list(index_dims[:-1]) + list(params_dims[batch_dims + index_dims[-1]:]))
+        result.set_shape(list(params_dims[:batch_dims]) + list(index_dims[batch_dims:-1])
+                         + list(params_dims[batch_dims + index_dims[-1]:]))
     return result
 
 
@@ -278,6 +280,8 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
                 and repeat_dims[0] != 1 and repeat_dims[0] != data_dims[axis]:
             raise ValueError("Dimensions %d and %d are not compatible" % (data_dims[axis], repeat_dims[0]))
         count = array_ops.shape(data, out_type=repeats.dtype)[axis]
+        if repeat_dims is not None and (not repeat_dims or repeat_dims == [1]):
+            return _repeat_each(data, array_ops.reshape(repeats, []), axis, rank)
         repeats = ops.BroadcastTo(array_ops.reshape(repeats, [-1]) if repeat_dims else repeats,
                                   array_ops.reshape(count, [1]))
         # Row i of the mask holds repeats[i] trues: the true positions' rows are the source indices.
@@ -291,6 +295,16 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
         perm = [axis] + [d for d in range(rank) if d != axis]
         inverse = [perm.index(d) for d in range(rank)]
         return array_ops.transpose(array_ops.gather(array_ops.transpose(data, perm), source), inverse)
+
+
+def _repeat_each(data, repeats, axis, rank):
+    """One repeat count for every slice, as TF: a new axis after `axis` tiled `repeats` times, then
+    merged into `axis`."""
+    data_shape = array_ops.shape(data, out_type=repeats.dtype)
+    tiled = tile(array_ops.expand_dims(data, axis + 1),
+                 array_ops.stack([1] * (axis + 1) + [repeats] + [1] * (rank - axis - 1)))
+    merged = array_ops.reshape(repeats * data_shape[axis], [1])
+    return array_ops.reshape(tiled, array_ops.concat([data_shape[:axis], merged, data_shape[axis + 1:]], 0))
 
 
 @tf_export("meshgrid")
