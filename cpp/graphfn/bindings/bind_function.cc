@@ -1,11 +1,12 @@
 // The call cache of graphfn.function. FunctionBase, the C++ base class of the Python class
-// `Function` (python/graphfn/function/polymorphic_function.py), answers calls through its
-// tp_call slot: it binds the arguments to the Python signature (call_signature.h), builds the
+// `Function` (python/graphfn/function/polymorphic_function.py), answers calls through Python's
+// vectorcall protocol (no argument tuple or keyword dict is built): it binds the arguments to the Python signature (call_signature.h), builds the
 // call's key and feeds (call_key_builder.h), and on a hit runs the CompiledFunction and packs its
 // results (output_structure.h) without entering Python. Everything else calls
 // `self._call_slow(args, kwargs)`, which traces if needed and then offers the call back to the
 // cache with `_fast_insert`. Methods: FunctionBase's tp_descr_get slot finds the instance's own
 // Function in a table instead of running Python.
+#include <cstring>
 #include <memory>
 #include <unordered_map>
 
@@ -19,6 +20,7 @@
 #include "graphfn/bindings/eager_tensor_object.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
+#include "graphfn/bindings/interned.h"
 #include "graphfn/bindings/interrupt_guard.h"
 #include "graphfn/bindings/output_structure.h"
 #include "graphfn/bindings/variable_watch.h"
@@ -42,9 +44,11 @@ struct CacheEntry {
 struct CallScratch {
   std::vector<py::object> values;
   CallKeyBuilder builder;
+  std::vector<Tensor> results;
   void clear() {
     values.clear();
     builder.clear();
+    results.clear();
   }
 };
 
@@ -78,13 +82,13 @@ thread_local CallScratch ScratchLease::shared_;
 // recording builds the function's gradient, which clones graphs Python also holds) or the run is
 // brief (releasing and retaking the GIL would cost more than the run: a third of a tiny call).
 // On Python's main thread a run that is not brief stops at Ctrl-C (interrupt_guard.h).
-Status call_function(const CompiledFunction& fn, const std::vector<Tensor>& feeds, std::vector<Tensor>* results,
-                     bool tape_active) {
+Status call_function(const CompiledFunction& fn, const std::vector<Tensor>& feeds, std::vector<Tensor>* results) {
   const int n = static_cast<int>(feeds.size());
-  if (!tape_active && fn.plan()->runs_briefly(feeds.data(), n)) return fn.call(feeds.data(), n, results);
+  const bool may_record = fn.may_record(feeds.data(), n);
+  if (!may_record && fn.plan()->runs_briefly(feeds.data(), n)) return fn.call(feeds.data(), n, results);
   InterruptGuard interruptible;
   Status s;
-  if (tape_active) {
+  if (may_record) {
     s = fn.call(feeds.data(), n, results);
   } else {
     py::gil_scoped_release release;
@@ -101,6 +105,34 @@ void watch_variables(const std::vector<PyObject*>& passed, const py::tuple& read
   for (py::handle v : read) variable_accessed(v);
 }
 
+// A call given as an argument tuple and keyword dict (tp_call, `_fast_insert`), in the
+// vectorcall layout the cache binds.
+class VectorcallArgs {
+ public:
+  VectorcallArgs(PyObject* args, PyObject* kwargs) : num_args_(PyTuple_GET_SIZE(args)) {
+    const Py_ssize_t num_kwargs = kwargs ? PyDict_GET_SIZE(kwargs) : 0;
+    items_.reserve(num_args_ + num_kwargs);
+    for (Py_ssize_t i = 0; i < num_args_; ++i) items_.push_back(PyTuple_GET_ITEM(args, i));
+    if (num_kwargs == 0) return;
+    kwnames_ = py::tuple(num_kwargs);
+    PyObject *key = nullptr, *value = nullptr;
+    Py_ssize_t pos = 0, i = 0;
+    while (i < num_kwargs && PyDict_Next(kwargs, &pos, &key, &value)) {
+      Py_INCREF(key);
+      PyTuple_SET_ITEM(kwnames_.ptr(), i++, key);
+      items_.push_back(value);  // borrowed: the caller's dict outlives this object
+    }
+  }
+  PyObject* const* args() const { return items_.data(); }
+  Py_ssize_t num_args() const { return num_args_; }
+  PyObject* kwnames() const { return kwnames_ ? kwnames_.ptr() : nullptr; }
+
+ private:
+  Py_ssize_t num_args_;
+  std::vector<PyObject*> items_;
+  py::tuple kwnames_{py::reinterpret_steal<py::tuple>(py::handle())};
+};
+
 class CallCache {
  public:
   void set_signature(CallSignature signature) {
@@ -108,31 +140,31 @@ class CallCache {
     entries_.clear();
   }
 
-  // The call's result, or a null object when the Python path must handle it.
-  py::object call(PyObject* args, PyObject* kwargs) {
+  // The call's result, or a null object when the Python path must handle it. The arguments
+  // are as in the vectorcall protocol (call_signature.h).
+  py::object call(PyObject* const* args, Py_ssize_t num_args, PyObject* kwnames) {
     // While tracing another function, calls are recorded in that graph: Python path.
-    if (functions_run_eagerly() || current_graph() || entries_.empty()) return py::object();
+    if (entries_.empty() || functions_run_eagerly() || current_graph()) return py::object();
     ScratchLease scratch;
-    if (!key_call(args, kwargs, &*scratch)) return py::object();
+    if (!key_call(args, num_args, kwnames, &*scratch)) return py::object();
     auto it = entries_.find(scratch->builder.key());
     if (it == entries_.end()) return py::object();
     ++hits_;
     ++total_hits_;
     const CacheEntry entry = it->second;  // a copy: another thread may clear() while the GIL is released
-    const bool tape_active = any_tape_active();
-    if (tape_active) watch_variables(scratch->builder.trainable_variables(), entry.read_variables);
-    std::vector<Tensor> results;
-    throw_if_error(call_function(*entry.function, scratch->builder.feeds(), &results, tape_active));
+    if (any_tape_active()) watch_variables(scratch->builder.trainable_variables(), entry.read_variables);
+    std::vector<Tensor>& results = scratch->results;
+    throw_if_error(call_function(*entry.function, scratch->builder.feeds(), &results));
     return entry.outputs->pack(results);
   }
 
   // Caches a call the Python path answered: its key now maps to `function`, provided the tensors
   // Python fed (`flat`) are exactly the ones this cache would feed. Returns whether it did.
-  bool insert(PyObject* args, PyObject* kwargs, py::handle flat, std::shared_ptr<const CompiledFunction> function,
+  bool insert(const VectorcallArgs& call, py::handle flat, std::shared_ptr<const CompiledFunction> function,
               std::shared_ptr<const OutputStructure> outputs, py::tuple read_variables) {
     if (!call_key_hooks_set()) return false;
     CallScratch scratch;
-    if (!key_call(args, kwargs, &scratch)) return false;
+    if (!key_call(call.args(), call.num_args(), call.kwnames(), &scratch)) return false;
     const auto& objects = scratch.builder.feed_objects();
     if (!PyList_Check(flat.ptr()) || static_cast<size_t>(PyList_GET_SIZE(flat.ptr())) != objects.size()) return false;
     for (size_t i = 0; i < objects.size(); ++i) {
@@ -155,8 +187,8 @@ class CallCache {
   size_t size() const { return entries_.size(); }
 
  private:
-  bool key_call(PyObject* args, PyObject* kwargs, CallScratch* scratch) const {
-    if (!call_key_hooks_set() || !signature_.bind(args, kwargs, &scratch->values)) return false;
+  bool key_call(PyObject* const* args, Py_ssize_t num_args, PyObject* kwnames, CallScratch* scratch) const {
+    if (!call_key_hooks_set() || !signature_.bind(args, num_args, kwnames, &scratch->values)) return false;
     for (const py::object& value : scratch->values) {
       if (!scratch->builder.add(value.ptr())) return false;
     }
@@ -211,16 +243,62 @@ FunctionBase* base_of(PyObject* self) {
   return static_cast<FunctionBase*>(inst->get_value_and_holder().value_ptr());
 }
 
-PyObject* function_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+// Every call not answered by the cache: Function._call_slow(args, kwargs).
+py::object call_slow(PyObject* self, py::handle args, py::handle kwargs) {
+  static PyObject* const name = interned("_call_slow");
+  py::object method = py::reinterpret_steal<py::object>(PyObject_GetAttr(self, name));
+  if (!method) throw py::error_already_set();
+  return method(args, kwargs);
+}
+
+// The vectorcall slot: what `f(...)` runs.
+PyObject* function_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
   try {
-    py::object result = base_of(self)->cache.call(args, kwargs);
+    const Py_ssize_t num_args = PyVectorcall_NARGS(nargsf);
+    py::object result = base_of(self)->cache.call(args, num_args, kwnames);
     if (result) return result.release().ptr();
-    py::object kw = kwargs ? py::reinterpret_borrow<py::object>(kwargs) : py::dict();
-    return py::handle(self).attr("_call_slow")(py::handle(args), kw).release().ptr();
+    py::tuple positional(num_args);
+    for (Py_ssize_t i = 0; i < num_args; ++i) {
+      Py_INCREF(args[i]);
+      PyTuple_SET_ITEM(positional.ptr(), i, args[i]);
+    }
+    py::dict keywords;
+    const Py_ssize_t num_kwargs = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < num_kwargs; ++i) {
+      if (PyDict_SetItem(keywords.ptr(), PyTuple_GET_ITEM(kwnames, i), args[num_args + i]) < 0) {
+        throw py::error_already_set();
+      }
+    }
+    return call_slow(self, positional, keywords).release().ptr();
   } catch (...) {
     py::detail::try_translate_exceptions();
     return nullptr;
   }
+}
+
+// The tp_call slot, for calls made before the vectorcall slot is set (and subclasses of Function,
+// which Python does not give the vectorcall flag).
+PyObject* function_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+  try {
+    const VectorcallArgs call(args, kwargs);
+    py::object result = base_of(self)->cache.call(call.args(), call.num_args(), call.kwnames());
+    if (result) return result.release().ptr();
+    py::object kw = kwargs ? py::reinterpret_borrow<py::object>(kwargs) : py::dict();
+    return call_slow(self, args, kw).release().ptr();
+  } catch (...) {
+    py::detail::try_translate_exceptions();
+    return nullptr;
+  }
+}
+
+// Where a FunctionBase instance keeps its vectorcall function: one pointer appended to
+// pybind11's instance layout (set when the class is made, see bind_function).
+Py_ssize_t g_vectorcall_offset = 0;
+
+void set_vectorcall(PyObject* self) {
+  if (g_vectorcall_offset == 0) return;
+  vectorcallfunc fn = function_vectorcall;
+  std::memcpy(reinterpret_cast<char*>(self) + g_vectorcall_offset, &fn, sizeof(fn));
 }
 
 // `instance.method` for a Function defined in a class: the instance's own Function.
@@ -289,22 +367,32 @@ void bind_function(py::module_& m) {
         feeds.reserve(tensors.size());
         for (const Tensor* t : tensors) feeds.push_back(*t);
         std::vector<Tensor> results;
-        throw_if_error(call_function(f, feeds, &results, any_tape_active()));
+        throw_if_error(call_function(f, feeds, &results));
         py::list out(results.size());
         for (size_t i = 0; i < results.size(); ++i) out[i] = wrap_eager_tensor(std::move(results[i]));
         return out;
       });
-  py::class_<FunctionBase>(m, "FunctionBase")
+  // The instance gets room for one more pointer, its vectorcall function: Python reads it at
+  // tp_vectorcall_offset (the Function subclass gets the flag in install_function_slots).
+  py::class_<FunctionBase>(m, "FunctionBase", py::custom_type_setup([](PyHeapTypeObject* heap_type) {
+                             PyTypeObject* type = &heap_type->ht_type;
+                             type->tp_vectorcall_offset = type->tp_basicsize;
+                             type->tp_basicsize += static_cast<Py_ssize_t>(sizeof(vectorcallfunc));
+                             g_vectorcall_offset = type->tp_vectorcall_offset;
+                           }))
       .def(py::init<>())
       // parameters: (name, inspect.Parameter kind, (default,) or None) per parameter.
       .def("_fast_set_signature",
-           [](FunctionBase& f, py::handle parameters) { f.cache.set_signature(CallSignature(parameters_from(parameters))); })
+           [](py::handle self, py::handle parameters) {
+             base_of(self.ptr())->cache.set_signature(CallSignature(parameters_from(parameters)));
+             set_vectorcall(self.ptr());
+           })
       .def("_fast_insert",
            [](FunctionBase& f, py::tuple args, py::dict kwargs, py::list flat,
               std::shared_ptr<const CompiledFunction> function, std::shared_ptr<const OutputStructure> outputs,
               py::tuple read_variables) {
-             return f.cache.insert(args.ptr(), kwargs.ptr(), flat, std::move(function), std::move(outputs),
-                                   std::move(read_variables));
+             return f.cache.insert(VectorcallArgs(args.ptr(), kwargs.ptr()), flat, std::move(function),
+                                   std::move(outputs), std::move(read_variables));
            })
       .def("_fast_take_hits", [](FunctionBase& f) { return f.cache.take_hits(); })
       .def("_fast_hit_count", [](const FunctionBase& f) { return f.cache.total_hits(); })
@@ -323,6 +411,10 @@ void bind_function(py::module_& m) {
     }
     type->tp_call = function_call;
     type->tp_descr_get = function_descr_get;
+    if (g_vectorcall_offset != 0) {
+      type->tp_vectorcall_offset = g_vectorcall_offset;
+      type->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+    }
     PyType_Modified(type);
   });
   m.def("set_call_key_hooks", [](py::object variable_type, py::object tensor_type, py::object opaque_key) {

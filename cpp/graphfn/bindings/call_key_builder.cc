@@ -189,7 +189,15 @@ bool CallKeyBuilder::add_dict(PyObject* dict, int depth) {
     Py_INCREF(item);
     items[count++] = Item{std::string_view(s, size), k, item};
   }
-  std::sort(items, items + count, [](const Item& a, const Item& b) { return a.key < b.key; });
+  // Small argument dicts (the common case) by insertion sort: std::sort's setup costs more.
+  const auto by_key = [](const Item& a, const Item& b) { return a.key < b.key; };
+  if (count > kInline) std::sort(items, items + count, by_key);
+  for (Py_ssize_t i = 1; i < count && count <= kInline; ++i) {
+    const Item item = items[i];
+    Py_ssize_t j = i;
+    for (; j > 0 && by_key(item, items[j - 1]); --j) items[j] = items[j - 1];
+    items[j] = item;
+  }
   key_.begin_dict(static_cast<size_t>(count));
   for (Py_ssize_t i = 0; i < count; ++i) {
     key_.add_string(items[i].key, false);

@@ -26,10 +26,14 @@ class CallSignature {
   size_t size() const { return parameters_.size(); }
 
   // One value per parameter, in parameter order (*args as a tuple, **kwargs as a dict); false
-  // when the call does not bind. `args` is a tuple, `kwargs` a dict or null.
-  bool bind(PyObject* args, PyObject* kwargs, std::vector<py::object>* values) const;
+  // when the call does not bind. The arguments come as in Python's vectorcall protocol:
+  // `args[0:num_args]` positional, then one value per name in `kwnames` (a tuple of str, or null).
+  bool bind(PyObject* const* args, Py_ssize_t num_args, PyObject* kwnames, std::vector<py::object>* values) const;
 
  private:
+  // The index in `kwnames` of parameter `p`'s name, or -1.
+  static Py_ssize_t find_keyword(const Parameter& p, PyObject* kwnames);
+
   std::vector<Parameter> parameters_;
   bool set_ = false;
   int var_positional_ = -1;

@@ -253,8 +253,19 @@ int CompiledFunction::num_gradient_builds() const {
   return gradient_builds_;
 }
 
+bool CompiledFunction::may_record(const Tensor* inputs, int num_inputs) const {
+  if (!any_tape_active()) return false;
+  for (int i = 0; i < num_inputs; ++i) {
+    if (inputs[i].id_if_any() != 0) return true;
+  }
+  for (const Tensor& h : captured_handles_) {
+    if (h.id_if_any() != 0) return true;
+  }
+  return false;
+}
+
 Status CompiledFunction::call(const Tensor* inputs, int num_inputs, std::vector<Tensor>* outputs) const {
-  if (any_tape_active()) {
+  if (may_record(inputs, num_inputs)) {
     std::vector<Tensor> entry(inputs, inputs + num_inputs);
     entry.insert(entry.end(), captured_handles_.begin(), captured_handles_.end());
     std::vector<bool> tracked;

@@ -38,6 +38,11 @@ class CompiledFunction {
   // gradient is built for the inputs the tapes track (computing no other input's gradient).
   Status call(const Tensor* inputs, int num_inputs, std::vector<Tensor>* outputs) const;
 
+  // Whether call() could record on a tape: a tape is active and an input or a captured handle
+  // carries a tensor id. Tapes know tensors by id, so a call whose tensors have none records on
+  // no tape: an outer tape that needs nothing from the call costs this check, not a walk.
+  bool may_record(const Tensor* inputs, int num_inputs) const;
+
   // How many times the gradient was built (once, on the first recorded call; for tests).
   int num_gradient_builds() const;
 

@@ -452,3 +452,61 @@ def test_keyword_hits_count_as_calls_for_the_retracing_warning(caplog):
         assert caplog.records == []  # the six hits are still among the last 10 calls
         tf_f(x=8)
         assert len(caplog.records) == 1  # now 5 of the last 10 calls traced (TF's threshold)
+
+
+def test_keyword_names_that_are_not_interned_strings_still_hit_the_cache():
+    @tf.function
+    def f(x, scale=1.0):
+        return x * scale
+
+    x = tf.constant([1.0, 2.0])
+    assert f(x, scale=2.0).numpy().tolist() == [2.0, 4.0]
+    before = hits(f)
+    name = "".join(["sc", "ale"])  # built at run time: equal to the parameter name, not the same object
+    assert f(x, **{name: 2.0}).numpy().tolist() == [2.0, 4.0]
+    assert f(*(x,), **{"scale": 2.0}).numpy().tolist() == [2.0, 4.0]
+    assert hits(f) - before == 2
+    assert f.experimental_get_tracing_count() == 1
+    with pytest.raises(TypeError):
+        f(x, **{"".join(["sca", "l"]): 2.0})  # an unknown keyword still gets Python's TypeError
+
+
+def test_results_of_cached_calls_and_eager_ops_are_ordinary_eager_tensors():
+    import gc
+    import weakref
+
+    @tf.function
+    def f(x):
+        return x + 1
+
+    x = tf.constant(1.0)
+    f(x)
+    for make in (lambda: f(x), lambda: x * 2.0):
+        result = make()
+        assert type(result) is type(x)
+        assert isinstance(result, tf.Tensor)
+        assert result.__array_priority__ == x.__array_priority__
+        ref = weakref.ref(result)
+        assert ref() is result
+        del result
+        gc.collect()
+        assert ref() is None
+    kept = [f(x) for _ in range(3)]
+    del f
+    gc.collect()
+    assert [float(t) for t in kept] == [2.0, 2.0, 2.0]
+
+
+def test_a_tape_that_starts_watching_after_cached_calls_records_the_next_one():
+    @tf.function
+    def f(x):
+        return x * x
+
+    x = tf.constant(3.0)
+    f(x)
+    with tf.GradientTape(persistent=True) as tape:
+        unrecorded = f(x)  # x is not watched: no gradient flows to it
+        tape.watch(x)
+        recorded = f(x)
+    assert tape.gradient(unrecorded, x) is None
+    assert float(tape.gradient(recorded, x)) == 6.0  # d(x*x)/dx at 3
