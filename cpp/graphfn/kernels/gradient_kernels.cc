@@ -5,7 +5,7 @@
 #include "graphfn/kernels/functors.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/ops/array_shape_util.h"
-#include "graphfn/ops/strided_slice_spec.h"
+#include "graphfn/kernels/strided_slice_inputs.h"
 
 namespace graphfn {
 namespace {
@@ -51,17 +51,11 @@ Status broadcast_to_kernel(KernelContext& c) {
 template <typename T>
 struct StridedSliceGradKernel {
   static Status compute(KernelContext& c) {
-    GRAPHFN_RETURN_IF_ERROR(check_slice_spec_shapes(c.input(1).shape(), c.input(2).shape(), c.input(3).shape()));
-    std::vector<int64_t> begin, end, strides;
-    GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &begin));
-    GRAPHFN_RETURN_IF_ERROR(int_values(c.input(2), &end));
-    GRAPHFN_RETURN_IF_ERROR(int_values(c.input(3), &strides));
-    StridedSliceMasks masks{c.attrs.get_int("begin_mask", 0), c.attrs.get_int("end_mask", 0),
-                            c.attrs.get_int("ellipsis_mask", 0), c.attrs.get_int("new_axis_mask", 0),
-                            c.attrs.get_int("shrink_axis_mask", 0)};
+    StridedSliceInputs spec;
+    GRAPHFN_RETURN_IF_ERROR(read_strided_slice_inputs(c, &spec));
     const Shape& shape = c.output_shapes[0];
     StridedSliceResult r;
-    GRAPHFN_RETURN_IF_ERROR(compute_strided_slice(shape, &begin, &end, strides, masks, &r));
+    GRAPHFN_RETURN_IF_ERROR(spec.slice_of(shape, &r));
     // Plans may skip the shape function (static shapes, values unknown when traced): check here.
     if (r.output_shape.num_elements() != c.input(4).num_elements()) {
       return errors::InvalidArgument("shape of dy was ", c.input(4).shape(), " instead of ", r.output_shape);

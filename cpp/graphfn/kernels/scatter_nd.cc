@@ -10,7 +10,7 @@
 #include "graphfn/kernels/functors.h"
 #include "graphfn/ops/array_shape_util.h"
 #include "graphfn/ops/scatter_nd_shapes.h"
-#include "graphfn/ops/strided_slice_spec.h"
+#include "graphfn/kernels/strided_slice_inputs.h"
 
 namespace graphfn {
 namespace {
@@ -447,18 +447,12 @@ Status resource_scatter_nd_kernel(KernelContext& c) {
 Status strided_slice_assign_kernel(KernelContext& c) {
   std::shared_ptr<VariableResource> var;
   GRAPHFN_RETURN_IF_ERROR(variable_of(c, "T", &var));
-  GRAPHFN_RETURN_IF_ERROR(check_slice_spec_shapes(c.input(1).shape(), c.input(2).shape(), c.input(3).shape()));
-  std::vector<int64_t> begin, end, strides;
-  GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &begin));
-  GRAPHFN_RETURN_IF_ERROR(int_values(c.input(2), &end));
-  GRAPHFN_RETURN_IF_ERROR(int_values(c.input(3), &strides));
-  StridedSliceMasks masks{c.attrs.get_int("begin_mask", 0), c.attrs.get_int("end_mask", 0),
-                          c.attrs.get_int("ellipsis_mask", 0), c.attrs.get_int("new_axis_mask", 0),
-                          c.attrs.get_int("shrink_axis_mask", 0)};
+  StridedSliceInputs spec;
+  GRAPHFN_RETURN_IF_ERROR(read_strided_slice_inputs(c, &spec));
   const Tensor& value = c.input(4);
   return var->update([&](const Tensor& current, Tensor* next) {
     StridedSliceResult r;
-    GRAPHFN_RETURN_IF_ERROR(compute_strided_slice(current.shape(), &begin, &end, strides, masks, &r));
+    GRAPHFN_RETURN_IF_ERROR(spec.slice_of(current.shape(), &r));
     if (r.output_shape.num_elements() == 0) return copy_tensor(current, next);  // TF checks nothing then
     Shape target;
     if (!broadcast_shapes(value.shape(), r.output_shape, &target).ok() || target != r.output_shape) {

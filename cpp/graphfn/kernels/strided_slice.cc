@@ -2,7 +2,7 @@
 // one strided copy; a box covering the whole input shares the input's buffer instead.
 #include "graphfn/kernels/array_util.h"
 #include "graphfn/ops/array_shape_util.h"
-#include "graphfn/ops/strided_slice_spec.h"
+#include "graphfn/kernels/strided_slice_inputs.h"
 
 namespace graphfn {
 namespace {
@@ -24,16 +24,10 @@ void copy_box(KernelContext& c, const std::vector<int64_t>& begin, const std::ve
 }
 
 Status strided_slice_kernel(KernelContext& c) {
-  GRAPHFN_RETURN_IF_ERROR(check_slice_spec_shapes(c.input(1).shape(), c.input(2).shape(), c.input(3).shape()));
-  std::vector<int64_t> begin, end, strides;
-  GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &begin));
-  GRAPHFN_RETURN_IF_ERROR(int_values(c.input(2), &end));
-  GRAPHFN_RETURN_IF_ERROR(int_values(c.input(3), &strides));
-  StridedSliceMasks masks{c.attrs.get_int("begin_mask", 0), c.attrs.get_int("end_mask", 0),
-                          c.attrs.get_int("ellipsis_mask", 0), c.attrs.get_int("new_axis_mask", 0),
-                          c.attrs.get_int("shrink_axis_mask", 0)};
+  StridedSliceInputs spec;
+  GRAPHFN_RETURN_IF_ERROR(read_strided_slice_inputs(c, &spec));
   StridedSliceResult r;
-  GRAPHFN_RETURN_IF_ERROR(compute_strided_slice(c.input(0).shape(), &begin, &end, strides, masks, &r));
+  GRAPHFN_RETURN_IF_ERROR(spec.slice_of(c.input(0).shape(), &r));
   if (r.is_identity) {
     c.set_output(0, c.input(0).reshaped(r.output_shape));
   } else {
