@@ -80,6 +80,10 @@ class _Signature:
         self.default_attrs = [(name, python_name(name)) for name, _, has_default, _ in attrs if has_default]
         self.defaults = [_default_value(kind, value) for _, kind, has_default, value in attrs if has_default]
         self.outputs = op_def["outputs"]
+        # TF returns several outputs as a namedtuple named after the op.
+        self.result_type = collections.namedtuple(
+            op_name, [name + "_" if keyword.iskeyword(name) else name for name, *_ in self.outputs]
+        ) if len(self.outputs) > 1 else None
 
     def python_names(self):
         return [p for _, p in self.inputs + self.required_attrs + self.default_attrs] + ["name"]
@@ -123,25 +127,18 @@ def _run(sig, inputs, attrs, name):
     return _group_outputs(sig, inputs, attrs, result)
 
 
-_output_tuples = {}
-
-
 def _group_outputs(sig, inputs, attrs, flat):
     """The namedtuple TF returns for an op with several outputs, list outputs regrouped."""
     flat = list(flat)
     groups = []
-    for out_name, type_attr, number_attr, is_list in sig.outputs:
+    for _, type_attr, number_attr, is_list in sig.outputs:
         if not is_list:
             groups.append(flat.pop(0))
             continue
         count = _list_length(sig, inputs, attrs, number_attr or type_attr)
         groups.append(flat[:count])
         del flat[:count]
-    tuple_type = _output_tuples.get(sig.op_name)
-    if tuple_type is None:
-        tuple_type = _output_tuples[sig.op_name] = collections.namedtuple(
-            sig.op_name, [name + "_" if keyword.iskeyword(name) else name for name, *_ in sig.outputs])
-    return tuple_type(*groups)
+    return sig.result_type(*groups)
 
 
 def _list_length(sig, inputs, attrs, attr):
