@@ -56,6 +56,12 @@ def _to_tensor(value, dtype):
     return array_ops.convert_to_tensor(value, dtype=dtype)
 
 
+def _to_tensor_of_its_dtype(value, dtype):
+    """numpy_function's results: converted without forcing Tout's dtype (TF checks it, if at all,
+    in the PyFunc node)."""
+    return array_ops.convert_to_tensor(value)
+
+
 def _error_code(e):
     """TF's error code for an exception the function raised."""
     if isinstance(e, errors.OpError):
@@ -76,10 +82,12 @@ def _error_text(e):
     return "%s: %s\n%s\n" % (type(e).__name__, e, "\n".join(traceback.format_exception(e)))
 
 
-def _register(func):
+def _graph_node(op, func, inputs, out_dtypes, name):
+    """While tracing: the node of `op` that calls `func`, registered under a new token; its
+    outputs as a list (Tout is a list(type) attr, so the node's outputs are a list)."""
     token = "pyfunc_%d" % next(_tokens)
     _functions[token] = func
-    return token
+    return list(node(op, name)(inputs, token=token, Tout=out_dtypes))
 
 
 def _call_from_graph(token, args, out_dtype_enums, takes_arrays):
@@ -93,7 +101,7 @@ def _call_from_graph(token, args, out_dtype_enums, takes_arrays):
     try:
         if gradient:
             return 0, _gradient(func, args, out_dtypes)
-        convert = (lambda v, dt: array_ops.convert_to_tensor(v)) if takes_arrays else _to_tensor
+        convert = _to_tensor_of_its_dtype if takes_arrays else _to_tensor
         return 0, _as_outputs(func(*args), out_dtypes, convert)
     except BaseException as e:  # noqa: BLE001 (every failure of user code becomes the op's error)
         return _error_code(e), _error_text(e)
@@ -137,9 +145,7 @@ def py_function(func=None, inp=None, Tout=None, name=None):
         except Exception as e:  # noqa: BLE001 (as TF: the op fails with the function's error)
             _eager_error(e, len(inputs), len(out_dtypes))
     else:
-        token = _register(func)
-        outputs = node("EagerPyFunc", name)(inputs, token=token, Tout=out_dtypes)
-        outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+        outputs = _graph_node("EagerPyFunc", func, inputs, out_dtypes, name)
     if single:
         return outputs[0]
     return outputs
@@ -159,12 +165,9 @@ def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
         # As TF eagerly: the function runs on the arrays and its errors propagate as they are; its
         # results are converted without forcing Tout's dtypes.
         result = func(*[x.numpy() for x in inputs])
-        outputs = _as_outputs(result, out_dtypes, lambda v, dt: array_ops.convert_to_tensor(v))
+        outputs = _as_outputs(result, out_dtypes, _to_tensor_of_its_dtype)
     else:
-        token = _register(func)
-        op = "PyFunc" if stateful else "PyFuncStateless"
-        outputs = node(op, name)(inputs, token=token, Tout=out_dtypes)
-        outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+        outputs = _graph_node("PyFunc" if stateful else "PyFuncStateless", func, inputs, out_dtypes, name)
     if single:
         return outputs[0]
     return outputs
