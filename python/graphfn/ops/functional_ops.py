@@ -21,12 +21,13 @@ def _flat_elems(elems):
     return flat
 
 
-def _static_length(flat, scalars_error):
-    """The common first dimension of `flat` (None if unknown), checked for agreement."""
+def _static_length(flat, scalar_error):
+    """The common first dimension of `flat` (None if unknown), checked for agreement; a scalar
+    raises `scalar_error` (each API has TF's own)."""
     length = None
     for t in flat:
         if t.shape.rank == 0:
-            scalars_error()
+            raise scalar_error
         first = t.shape[0] if t.shape.rank is not None else None
         if first is None:
             continue
@@ -68,11 +69,8 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
         fn_output_signature = dtype
     with name_scope(name or "map"):
         flat = _flat_elems(elems)
-
-        def scalars():
-            raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
-
-        static_length = _static_length(flat, scalars)
+        static_length = _static_length(
+            flat, ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars"))
         n = _length(flat, static_length)
         if fn_output_signature is None:
             out_structure = elems
@@ -97,12 +95,8 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
 def _accumulate(fn, elems, initializer, reverse, keep_all, parallel_iterations, infer_shape=True):
     """The loop of scan (keep_all: every accumulator, stacked) and of foldl/foldr (the last)."""
     flat = _flat_elems(elems)
-
-    def scalars():
-        # TF reads the first dimension of a scalar's shape here.
-        raise IndexError("tuple index out of range")
-
-    static_length = _static_length(flat, scalars)
+    # TF reads the first dimension of a scalar's shape here.
+    static_length = _static_length(flat, IndexError("tuple index out of range"))
     n = _length(flat, static_length)
     inputs = _unstacked(flat, n)
 
