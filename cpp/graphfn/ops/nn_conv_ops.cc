@@ -150,20 +150,27 @@ Status conv2d_shape(InferenceContext& c) {
   return Status::OK();
 }
 
-// The sizes input of a backprop op (input_sizes / filter_sizes): its value, or what tracing knows.
+// The sizes input of a backprop op (input_sizes / filter_sizes): its value, or what tracing knows
+// (`rank` unknown dims when not even its length is known).
 Shape sizes_input(const InferenceContext& c, int i, int rank) {
   if (const Tensor* v = c.input_value(i)) {
     std::vector<int64_t> dims;
     if (int_values(*v, &dims).ok()) return Shape(dims);
   }
-  if (const Shape* partial = c.input_shape_value(i)) return *partial;
-  return unknown_dims(rank);
+  const Shape* partial = c.input_shape_value(i);
+  return partial && partial->known_rank() ? *partial : unknown_dims(rank);
 }
 
-Status check_sizes_rank(const Shape& sizes, const char* what, int rank) {
+// TF's check of a sizes input's values (unknown ones pass while tracing).
+Status check_sizes_nonnegative(const Shape& sizes) {
   for (int64_t d : sizes.dims()) {
     if (d < Shape::kUnknownDim) return errors::InvalidArgument("Dimension ", d, " must be >= 0");
   }
+  return Status::OK();
+}
+
+Status check_sizes_rank(const Shape& sizes, const char* what, int rank) {
+  GRAPHFN_RETURN_IF_ERROR(check_sizes_nonnegative(sizes));
   if (sizes.rank() != rank) {
     return errors::InvalidArgument(what, " requires input_sizes to contain ", rank, " values or 2 values, but got: ",
                                    sizes.rank());
@@ -213,7 +220,6 @@ Status conv2d_backprop_input_shape(InferenceContext& c) {
     sizes = nhwc ? Shape{out_backprop.dim(0), sizes.dim(0), sizes.dim(1), filter.dim(2)}
                  : Shape{out_backprop.dim(0), filter.dim(2), sizes.dim(0), sizes.dim(1)};
   }
-  if (!sizes.known_rank()) sizes = unknown_dims(4);
   GRAPHFN_RETURN_IF_ERROR(check_sizes_rank(sizes, "Conv2DBackpropInput", 4));
   if (!nhwc) return errors::InvalidArgument("Conv2DCustomBackpropInputOp only supports NHWC.");
   if (filter.known_rank() && filter.rank() != 4) return errors::InvalidArgument("filter must be 4-dimensional");
@@ -239,10 +245,7 @@ Status conv2d_backprop_filter_shape(InferenceContext& c) {
   }
   const Shape in = with_rank(c.input_shape(0), 4), out_backprop = with_rank(c.input_shape(2), 4);
   Shape sizes = sizes_input(c, 1, 4);
-  if (!sizes.known_rank()) sizes = unknown_dims(4);
-  for (int64_t d : sizes.dims()) {
-    if (d < Shape::kUnknownDim) return errors::InvalidArgument("Dimension ", d, " must be >= 0");
-  }
+  GRAPHFN_RETURN_IF_ERROR(check_sizes_nonnegative(sizes));
   if (sizes.rank() != 4) {
     return errors::InvalidArgument("Conv2DCustomBackpropFilter: filter_sizes input must be 1-dim, not ", sizes.rank());
   }
@@ -299,10 +302,7 @@ Status conv3d_backprop_input_shape(InferenceContext& c) {
   GRAPHFN_RETURN_IF_ERROR(conv3d_attrs(c.op(), c.attrs(), &g));
   const Shape filter = with_rank(c.input_shape(1), 5), out_backprop = with_rank(c.input_shape(2), 5);
   Shape sizes = sizes_input(c, 0, 5);
-  if (!sizes.known_rank()) sizes = unknown_dims(5);
-  for (int64_t d : sizes.dims()) {
-    if (d < Shape::kUnknownDim) return errors::InvalidArgument("Dimension ", d, " must be >= 0");
-  }
+  GRAPHFN_RETURN_IF_ERROR(check_sizes_nonnegative(sizes));
   if (sizes.rank() != 5) return errors::InvalidArgument("input_sizes must be 5-dimensional, got ", sizes.rank());
   GRAPHFN_RETURN_IF_ERROR(conv3d_geometry(sizes, filter, &g));
   GRAPHFN_RETURN_IF_ERROR(check_out_backprop(g, out_backprop, "Conv3DBackpropInputOp"));
@@ -315,10 +315,7 @@ Status conv3d_backprop_filter_shape(InferenceContext& c) {
   GRAPHFN_RETURN_IF_ERROR(conv3d_attrs(c.op(), c.attrs(), &g));
   const Shape in = with_rank(c.input_shape(0), 5), out_backprop = with_rank(c.input_shape(2), 5);
   Shape sizes = sizes_input(c, 1, 5);
-  if (!sizes.known_rank()) sizes = unknown_dims(5);
-  for (int64_t d : sizes.dims()) {
-    if (d < Shape::kUnknownDim) return errors::InvalidArgument("Dimension ", d, " must be >= 0");
-  }
+  GRAPHFN_RETURN_IF_ERROR(check_sizes_nonnegative(sizes));
   if (sizes.rank() != 5) return errors::InvalidArgument("filter_sizes must be 5-dimensional, got ", sizes.rank());
   GRAPHFN_RETURN_IF_ERROR(conv3d_geometry(in, sizes, &g));
   GRAPHFN_RETURN_IF_ERROR(check_out_backprop(g, out_backprop, "Conv3DBackpropFilterOp"));
@@ -358,10 +355,7 @@ Status depthwise_backprop_input_shape(InferenceContext& c) {
   GRAPHFN_RETURN_IF_ERROR(depthwise_attrs(c.op(), c.attrs(), &g, &nhwc));
   const Shape filter = with_rank(c.input_shape(1), 4), out_backprop = with_rank(c.input_shape(2), 4);
   Shape sizes = sizes_input(c, 0, 4);
-  if (!sizes.known_rank()) sizes = unknown_dims(4);
-  for (int64_t d : sizes.dims()) {
-    if (d < Shape::kUnknownDim) return errors::InvalidArgument("Dimension ", d, " must be >= 0");
-  }
+  GRAPHFN_RETURN_IF_ERROR(check_sizes_nonnegative(sizes));
   if (sizes.rank() != 4) {
     return errors::InvalidArgument("DepthwiseConv2DBackpropInput: input_sizes input must be 1-dim, not ", sizes.rank());
   }
@@ -378,10 +372,7 @@ Status depthwise_backprop_filter_shape(InferenceContext& c) {
   GRAPHFN_RETURN_IF_ERROR(depthwise_attrs(c.op(), c.attrs(), &g, &nhwc));
   const Shape in = with_rank(c.input_shape(0), 4), out_backprop = with_rank(c.input_shape(2), 4);
   Shape sizes = sizes_input(c, 1, 4);
-  if (!sizes.known_rank()) sizes = unknown_dims(4);
-  for (int64_t d : sizes.dims()) {
-    if (d < Shape::kUnknownDim) return errors::InvalidArgument("Dimension ", d, " must be >= 0");
-  }
+  GRAPHFN_RETURN_IF_ERROR(check_sizes_nonnegative(sizes));
   if (sizes.rank() != 4) {
     return errors::InvalidArgument("DepthwiseConv2DBackpropFilter: filter_sizes input must be 1-dim, not ", sizes.rank());
   }
