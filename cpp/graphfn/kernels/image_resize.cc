@@ -31,6 +31,12 @@ Dims dims_of(const Tensor& in, const Tensor& out) {
   return {in.dim(0), in.dim(1), in.dim(2), out.dim(1), out.dim(2), in.dim(3)};
 }
 
+// The forward pass's dims for a gradient kernel: its output is the forward input's gradient and
+// `grads` the forward output's.
+Dims grad_dims_of(const Tensor& grads, const Tensor& input_grad) {
+  return {grads.dim(0), input_grad.dim(1), input_grad.dim(2), grads.dim(1), grads.dim(2), grads.dim(3)};
+}
+
 // ---- bilinear -------------------------------------------------------------------------------
 
 struct LinearTap {
@@ -91,7 +97,7 @@ struct ResizeBilinearGradKernel {
   static Status compute(KernelContext& c) {
     const Tensor& grads = c.input(0);
     Tensor& out = c.allocate_output(0);
-    const Dims d = {grads.dim(0), out.dim(1), out.dim(2), grads.dim(1), grads.dim(2), grads.dim(3)};
+    const Dims d = grad_dims_of(grads, out);
     T* dst = out.data<T>();
     std::fill(dst, dst + out.num_elements(), T(0));
     const bool align = c.attrs.get_bool("align_corners", false);
@@ -169,7 +175,7 @@ struct ResizeNearestGradKernel {
   static Status compute(KernelContext& c) {
     const Tensor& grads = c.input(0);
     Tensor& out = c.allocate_output(0);
-    const Dims d = {grads.dim(0), out.dim(1), out.dim(2), grads.dim(1), grads.dim(2), grads.dim(3)};
+    const Dims d = grad_dims_of(grads, out);
     T* dst = out.data<T>();
     std::fill(dst, dst + out.num_elements(), T(0));
     const bool align = c.attrs.get_bool("align_corners", false);
@@ -289,7 +295,7 @@ struct ResizeBicubicGradKernel {
   static Status compute(KernelContext& c) {
     const Tensor& grads = c.input(0);
     Tensor& out = c.allocate_output(0);
-    const Dims d = {grads.dim(0), out.dim(1), out.dim(2), grads.dim(1), grads.dim(2), grads.dim(3)};
+    const Dims d = grad_dims_of(grads, out);
     T* dst = out.data<T>();
     std::fill(dst, dst + out.num_elements(), T(0));
     const bool align = c.attrs.get_bool("align_corners", false);
