@@ -256,24 +256,26 @@ Status split_outputs(KernelContext& c, const Tensor& value, int axis) {
   return Status::OK();
 }
 
-int normalized(int64_t axis, int rank) { return static_cast<int>(axis < 0 ? axis + rank : axis); }
-
 Status split_kernel(KernelContext& c) {
   const Tensor& value = c.input(1);
+  int axis;  // checked again: a static step skips the shape function (shape_index_checks.h)
+  GRAPHFN_RETURN_IF_ERROR(split_axis(first_int(c.input(0)), value.rank(), &axis));
   if (c.num_outputs == 1) {
     c.set_output(0, value);
     return Status::OK();
   }
-  return split_outputs(c, value, normalized(first_int(c.input(0)), value.rank()));
+  return split_outputs(c, value, axis);
 }
 
 Status split_v_kernel(KernelContext& c) {
   const Tensor& value = c.input(0);
+  int axis;
+  GRAPHFN_RETURN_IF_ERROR(split_axis(first_int(c.input(2)), value.rank(), &axis));
   if (c.num_outputs == 1) {
     c.set_output(0, value);
     return Status::OK();
   }
-  return split_outputs(c, value, normalized(first_int(c.input(2)), value.rank()));
+  return split_outputs(c, value, axis);
 }
 
 Status identity_n_kernel(KernelContext& c) {

@@ -13,6 +13,8 @@ namespace graphfn {
 // is kept where the other side is 1).
 Status broadcast_dim_values(const std::vector<int64_t>& a, const std::vector<int64_t>& b, std::vector<int64_t>* out);
 
+// Split/SplitV: split_dim within [-rank, rank), as an index into the dims.
+Status split_axis(int64_t split_dim, int rank, int* axis);
 // Roll: as many shifts as axes, each axis within the input's rank.
 Status check_roll_args(int rank, int64_t num_shifts, const std::vector<int64_t>& axes);
 // ReverseV2: axes within the rank (of a non-scalar), none twice.

@@ -48,17 +48,6 @@ Status tile_shape(InferenceContext& c) {
   return Status::OK();
 }
 
-// TF's text for a split axis out of range.
-Status split_axis(const Shape& in, const Tensor* axis_t, int* axis) {
-  const int64_t a = first_int(*axis_t);
-  const int rank = in.rank();
-  if (a < -rank || a >= rank) {
-    return errors::InvalidArgument("-input rank(-", rank, ") <= split_dim < input rank (", rank, "), but got ", a);
-  }
-  *axis = static_cast<int>(a < 0 ? a + rank : a);
-  return Status::OK();
-}
-
 Status split_shape(InferenceContext& c) {
   const int64_t n = c.attrs().get_int("num_split", 1);
   const Shape& axis_shape = c.input_shape(0);
@@ -70,7 +59,7 @@ Status split_shape(InferenceContext& c) {
   Shape piece = in.known_rank() ? unknown_dims(in.rank()) : Shape::unknown_rank();
   if (axis_t && in.known_rank()) {
     int axis;
-    GRAPHFN_RETURN_IF_ERROR(split_axis(in, axis_t, &axis));
+    GRAPHFN_RETURN_IF_ERROR(split_axis(first_int(*axis_t), in.rank(), &axis));
     piece = in;
     const int64_t size = in.dim(axis);
     if (size >= 0) {
@@ -104,7 +93,7 @@ Status split_v_shape(InferenceContext& c) {
     return Status::OK();
   }
   int axis;
-  GRAPHFN_RETURN_IF_ERROR(split_axis(in, axis_t, &axis));
+  GRAPHFN_RETURN_IF_ERROR(split_axis(first_int(*axis_t), in.rank(), &axis));
   if (!sizes_t) {
     Shape piece = in;
     piece.set_dim(axis, Shape::kUnknownDim);
@@ -337,6 +326,15 @@ Status unravel_index_shape(InferenceContext& c) {
 }
 
 }  // namespace
+
+Status split_axis(int64_t split_dim, int rank, int* axis) {
+  if (split_dim < -rank || split_dim >= rank) {
+    return errors::InvalidArgument("-input rank(-", rank, ") <= split_dim < input rank (", rank, "), but got ",
+                                   split_dim);
+  }
+  *axis = static_cast<int>(split_dim < 0 ? split_dim + rank : split_dim);
+  return Status::OK();
+}
 
 Status check_roll_args(int rank, int64_t num_shifts, const std::vector<int64_t>& axes) {
   if (rank < 1) return errors::InvalidArgument("input must be 1-D or higher");
