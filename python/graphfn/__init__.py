@@ -54,6 +54,7 @@ from graphfn import random_generator as _random_generator  # noqa: F401
 from graphfn.ops import tensor_operators as _tensor_operators  # noqa: F401  (installs ==, /, t[...], ...)
 from graphfn.eager import backprop as _backprop  # noqa: F401
 from graphfn.eager import gradients as _gradients  # noqa: F401
+from graphfn.eager import custom_gradient as _custom_gradient  # noqa: F401
 from graphfn.saved import save as _saved_save, load as _saved_load  # noqa: F401
 from graphfn.saved import save_options as _save_options  # noqa: F401
 from graphfn.util import tf_export as _tf_export

@@ -30,7 +30,7 @@ Status zeros_for(Graph& g, Endpoint like, DType dt, const std::string& scope, En
 // seeded with placeholders `dys` at the results `result_indices`; `grads` has one entry per
 // argument (node -1: none).
 struct Differentiated {
-  std::unique_ptr<Graph> combined;
+  std::shared_ptr<Graph> combined;  // shared: a custom gradient builds into it from Python
   int num_forward = 0;
   std::vector<Endpoint> dys;
   std::vector<Endpoint> grads;

@@ -1,5 +1,7 @@
 #include "graphfn/autodiff/gradient.h"
 
+#include <atomic>
+
 #include "graphfn/ir/op_registry.h"
 
 namespace graphfn {
@@ -125,7 +127,31 @@ GradValue GradBuilder::add_n(const std::vector<GradValue>& values) {
   return sum.empty() ? GradValue() : sum[0];
 }
 
+namespace {
+std::atomic<GradientOverride> g_gradient_override{nullptr};
+}  // namespace
+
+void set_gradient_override(GradientOverride handler) { g_gradient_override.store(handler); }
+
+const OpDef& custom_gradient_op() {
+  static const OpDef* op = [] {
+    auto* def = new OpDef();
+    def->name = "CustomGradient";
+    return def;
+  }();
+  return *op;
+}
+
 Status call_gradient(GradBuilder& b, const GradInputs& in, std::vector<GradValue>* input_grads) {
+  if (const std::string* name = in.attrs ? in.attrs->get_string("_gradient_op_type") : nullptr) {
+    const GradientOverride handler = g_gradient_override.load();
+    if (!handler) return errors::NotFound("gradient registry has no entry for: ", *name);
+    input_grads->assign(in.inputs.size(), GradValue());
+    GRAPHFN_RETURN_IF_ERROR(handler(*name, b, in, input_grads));
+    GRAPHFN_RETURN_IF_ERROR(b.status());
+    input_grads->resize(in.inputs.size());
+    return Status::OK();
+  }
   if (!in.op->grad_fn) {
     return errors::NotFound("gradient registry has no entry for: ", in.op->name);
   }

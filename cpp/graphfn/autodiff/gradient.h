@@ -100,7 +100,18 @@ class GradBuilder {
 // A scalar tensor of `dt` holding `value` (converted as static_cast would).
 Tensor scalar_tensor(DType dt, double value);
 
-// Calls the op's gradient function. Errors: LookupError-style NotFound when the op has none.
+// TF's gradient override: a node or tape entry whose attrs name `_gradient_op_type` (what
+// tf.custom_gradient sets) takes the gradient the host registered under that name instead of its
+// op's. The Python bindings install the handler (it calls the Python gradient function, given as
+// `in.context` on a tape, looked up by name in a graph); without one such nodes have no gradient.
+using GradientOverride = Status (*)(const std::string& name, GradBuilder& b, const GradInputs& in,
+                                    std::vector<GradValue>* input_grads);
+void set_gradient_override(GradientOverride handler);
+// What a tape records for a custom gradient: an op with no gradient function of its own.
+const OpDef& custom_gradient_op();
+
+// Calls the op's gradient function (or the override). Errors: LookupError-style NotFound when
+// the op has none.
 Status call_gradient(GradBuilder& b, const GradInputs& in, std::vector<GradValue>* input_grads);
 
 // TF's trainable dtypes: a tape records an op only when a watched input has one.

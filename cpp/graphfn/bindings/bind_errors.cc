@@ -1,5 +1,7 @@
 #include "graphfn/bindings/errors.h"
 
+#include <memory>
+
 namespace graphfn {
 namespace py = pybind11;
 namespace {
@@ -10,10 +12,32 @@ py::object& error_factory() {
   return *factory;
 }
 
+constexpr char kPythonError[] = "a Python exception was raised in a callback";
+
+// The exception python_error_status() kept on this thread (freed with the GIL held: it is only
+// replaced or taken under the GIL).
+py::error_already_set*& pending_python_error() {
+  thread_local py::error_already_set* pending = nullptr;
+  return pending;
+}
+
 }  // namespace
+
+Status python_error_status(py::error_already_set& e) {
+  delete pending_python_error();
+  pending_python_error() = new py::error_already_set(std::move(e));
+  return Status(Code::kUnknown, kPythonError);
+}
 
 void throw_if_error(const Status& s) {
   if (s.ok()) return;
+  if (pending_python_error() && s.code() == Code::kUnknown &&
+      s.message().find(kPythonError) != std::string::npos) {
+    std::unique_ptr<py::error_already_set> e(pending_python_error());
+    pending_python_error() = nullptr;
+    e->restore();
+    throw py::error_already_set();
+  }
   if (!error_factory()) throw std::runtime_error(s.to_string());
   py::object exc = error_factory()(static_cast<int>(s.code()), s.message());
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr());

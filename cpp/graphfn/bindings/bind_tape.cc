@@ -181,6 +181,9 @@ void bind_tape(py::module_& m) {
   m.add_object("variable_accessed", py::reinterpret_steal<py::object>(
                                         PyCFunction_NewEx(&g_variable_accessed, nullptr, m.attr("__name__").ptr())));
   m.def("any_tape_recording", &any_tape_recording);
+  // This thread's recording tapes, innermost last (tf.custom_gradient's stop_recording pops and
+  // pushes them all).
+  m.def("recording_tapes", [] { return recording_tapes(); });
 
   py::class_<Tape, RecordingTape, std::shared_ptr<Tape>>(m, "Tape")
       .def(py::init<bool, bool>(), py::arg("persistent"), py::arg("watch_accessed_variables"))

@@ -125,6 +125,12 @@ AttrMap attrs_from_kwargs(const OpDef& op, py::handle kwargs) {
   for (auto item : py::reinterpret_borrow<py::dict>(kwargs)) {
     const std::string name = py_string_bytes(item.first);
     const AttrDef* def = op.find_attr(name);
+    // Internal attrs ("_gradient_op_type", set by tf.custom_gradient) belong to no OpDef; TF's
+    // nodes carry them as they are. Strings only: no other kind is needed.
+    if (!def && !name.empty() && name[0] == '_' && PyUnicode_Check(item.second.ptr())) {
+      attrs.set(name, item.second.cast<std::string>());
+      continue;
+    }
     if (!def) throw py::type_error(op.name + " got an unexpected attr '" + name + "'");
     if (item.second.is_none()) continue;
     attrs.set(name, attr_from_py(op, *def, item.second));

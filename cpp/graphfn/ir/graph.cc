@@ -1,6 +1,7 @@
 #include "graphfn/ir/graph.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdint>
 #include <iterator>
@@ -268,8 +269,14 @@ void Graph::add_control_input(int node, int dependency) {
   deps.push_back(dependency);
 }
 
+Graph::Graph() {
+  static std::atomic<uint64_t> next_lineage{1};
+  lineage_ = next_lineage.fetch_add(1, std::memory_order_relaxed);
+}
+
 std::unique_ptr<Graph> Graph::clone() const {
   auto copy = std::make_unique<Graph>();
+  copy->lineage_ = lineage_;
   copy->nodes_ = nodes_;
   copy->names_ = names_;
   copy->arguments = arguments;

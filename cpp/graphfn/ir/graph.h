@@ -3,6 +3,7 @@
 // unique within the graph, "add", "add_1", ..., with "/" for names made inside an op's scope
 // ("Greater/y" for the constant operand of "Greater").
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -46,9 +47,11 @@ class GraphObserver {
   virtual void node_added(Node& node) = 0;
 };
 
-class Graph {
+// Graphs are owned through shared_ptr where code above ir needs to hand one out again (a custom
+// gradient's Python function builds its ops into the graph being differentiated).
+class Graph : public std::enable_shared_from_this<Graph> {
  public:
-  Graph() = default;
+  Graph();
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
 
@@ -75,6 +78,10 @@ class Graph {
   // A clone of the first `num_nodes` nodes only (arguments and results past them are dropped):
   // the forward part of a graph that gradient nodes were appended to.
   std::unique_ptr<Graph> clone_prefix(int num_nodes) const;
+  // Graphs copied from one another by clone() share a lineage (a number unique in the process):
+  // the nodes a clone kept have the same ids, so a gradient built on a clone of a traced graph
+  // may use that graph's tensors (a custom gradient's closure) by their ids.
+  uint64_t lineage() const { return lineage_; }
   // Turns node `id` into a Const holding `value`, keeping its id, name and control inputs
   // (constant folding: consumers keep referring to the same node).
   void replace_with_const(int id, const Tensor& value);
@@ -128,6 +135,7 @@ class Graph {
 
   std::vector<std::shared_ptr<Node>> nodes_;
   std::shared_ptr<Names> names_ = std::make_shared<Names>();
+  uint64_t lineage_;
 };
 
 // The nodes that must run to compute `roots`: those, every stateful node, and (transitively) their

@@ -52,7 +52,8 @@ struct Cut {
 
 Status differentiate(const Graph& graph, const std::vector<Endpoint>& seeds, const std::vector<Endpoint>& sources,
                      Cut* cut) {
-  std::unique_ptr<Graph> g = graph.clone();
+  // Shared: a custom gradient's Python function builds its ops into this graph.
+  std::shared_ptr<Graph> g = graph.clone();
   const int num_forward = g->num_nodes();
   GradientRequest request;
   request.targets = seeds;
@@ -159,30 +160,37 @@ const OpDef& call_op() {
 }  // namespace
 
 Status CompiledFunction::Gradient::backward_with_saved(const std::vector<bool>& reached, const Backward** out) const {
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = with_saved.find(reached);
+    if (it != with_saved.end()) {
+      *out = it->second.get();
+      return Status::OK();
+    }
+  }
+  // Built without the lock, as CompiledFunction::gradient (a custom gradient calls Python).
+  auto bw = std::make_shared<Backward>();
+  std::vector<Endpoint> seeds = float_endpoints(*augmented, augmented->results, &bw->seeds, 0);
+  for (size_t k = 0; k < saved.size(); ++k) {  // any dtype: a loop's saved lists get list gradients
+    if (!reached[k]) continue;
+    seeds.push_back(saved[k]);
+    bw->seeds.push_back(num_outputs + static_cast<int>(k));
+  }
+  Cut cut;
+  GRAPHFN_RETURN_IF_ERROR(differentiate(*augmented, seeds, sources, &cut));
+  for (const Endpoint& e : cut.saved) {
+    auto it = std::find(saved.begin(), saved.end(), e);
+    if (it == saved.end()) {
+      return errors::Unimplemented("this higher-order gradient through ", name,
+                                   " needs values its forward call did not save");
+    }
+    bw->saved_feeds.push_back(num_outputs + static_cast<int>(it - saved.begin()));
+  }
+  GRAPHFN_RETURN_IF_ERROR(make_backward(cut, *this, bw.get()));
   std::lock_guard<std::mutex> lock(mu);
   std::shared_ptr<const Backward>& cached = with_saved[reached];
-  if (!cached) {
-    auto bw = std::make_shared<Backward>();
-    std::vector<Endpoint> seeds = float_endpoints(*augmented, augmented->results, &bw->seeds, 0);
-    for (size_t k = 0; k < saved.size(); ++k) {  // any dtype: a loop's saved lists get list gradients
-      if (!reached[k]) continue;
-      seeds.push_back(saved[k]);
-      bw->seeds.push_back(num_outputs + static_cast<int>(k));
-    }
-    Cut cut;
-    GRAPHFN_RETURN_IF_ERROR(differentiate(*augmented, seeds, sources, &cut));
-    for (const Endpoint& e : cut.saved) {
-      auto it = std::find(saved.begin(), saved.end(), e);
-      if (it == saved.end()) {
-        return errors::Unimplemented("this higher-order gradient through ", name,
-                                     " needs values its forward call did not save");
-      }
-      bw->saved_feeds.push_back(num_outputs + static_cast<int>(it - saved.begin()));
-    }
-    GRAPHFN_RETURN_IF_ERROR(make_backward(cut, *this, bw.get()));
-    cached = std::move(bw);
-  }
-  *out = cached.get();
+  if (!cached) cached = std::move(bw);
+  *out = cached.get();  // entries are never removed, so the pointer stays valid
   return Status::OK();
 }
 
@@ -210,37 +218,48 @@ Status CompiledFunction::create(std::shared_ptr<const Graph> graph, const std::s
 }
 
 Status CompiledFunction::gradient(const std::vector<bool>& tracked, std::shared_ptr<const Gradient>* out) const {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = gradients_.find(tracked);
+    if (it != gradients_.end()) {
+      *out = it->second;
+      return Status::OK();
+    }
+  }
+  // Built without the lock: a custom gradient calls back into Python, which takes the GIL, and
+  // another thread holding the GIL may be waiting for this lock. Two threads may build the same
+  // gradient; the first one stored is kept.
+  auto g = std::make_shared<Gradient>();
+  g->name = name_;
+  g->options = options_;
+  g->num_outputs = static_cast<int>(graph_->results.size());
+  g->num_inputs = static_cast<int>(tracked.size());
+  std::vector<Endpoint> inputs;
+  for (int arg : graph_->arguments) inputs.push_back(Endpoint{arg, 0});
+  inputs.insert(inputs.end(), captured_.begin(), captured_.end());
+  for (size_t i = 0; i < inputs.size() && i < tracked.size(); ++i) {
+    if (!tracked[i]) continue;
+    g->sources.push_back(inputs[i]);
+    g->source_inputs.push_back(static_cast<int>(i));
+  }
+  const std::vector<Endpoint> seeds = float_endpoints(*graph_, graph_->results, &g->backward.seeds, 0);
+  Cut cut;
+  GRAPHFN_RETURN_IF_ERROR(differentiate(*graph_, seeds, g->sources, &cut));
+  g->saved = cut.saved;
+  for (size_t k = 0; k < cut.saved.size(); ++k) g->backward.saved_feeds.push_back(g->num_outputs + static_cast<int>(k));
+  GRAPHFN_RETURN_IF_ERROR(make_backward(cut, *g, &g->backward));
+  // The forward plan: the (possibly rewritten) graph, returning the saved values too.
+  std::unique_ptr<Graph> forward = cut.forward->clone();
+  forward->results.insert(forward->results.end(), cut.saved.begin(), cut.saved.end());
+  std::unique_ptr<Graph> optimized;
+  if (options_.constant_folding || options_.arithmetic_optimization) {
+    GRAPHFN_RETURN_IF_ERROR(optimized_copy(*forward, options_, &optimized));
+  }
+  GRAPHFN_RETURN_IF_ERROR(Plan::build(optimized ? *optimized : *forward, &g->forward, name_));
+  g->augmented = std::move(cut.forward);
   std::lock_guard<std::mutex> lock(mu_);
   std::shared_ptr<const Gradient>& cached = gradients_[tracked];
   if (!cached) {
-    auto g = std::make_shared<Gradient>();
-    g->name = name_;
-    g->options = options_;
-    g->num_outputs = static_cast<int>(graph_->results.size());
-    g->num_inputs = static_cast<int>(tracked.size());
-    std::vector<Endpoint> inputs;
-    for (int arg : graph_->arguments) inputs.push_back(Endpoint{arg, 0});
-    inputs.insert(inputs.end(), captured_.begin(), captured_.end());
-    for (size_t i = 0; i < inputs.size() && i < tracked.size(); ++i) {
-      if (!tracked[i]) continue;
-      g->sources.push_back(inputs[i]);
-      g->source_inputs.push_back(static_cast<int>(i));
-    }
-    const std::vector<Endpoint> seeds = float_endpoints(*graph_, graph_->results, &g->backward.seeds, 0);
-    Cut cut;
-    GRAPHFN_RETURN_IF_ERROR(differentiate(*graph_, seeds, g->sources, &cut));
-    g->saved = cut.saved;
-    for (size_t k = 0; k < cut.saved.size(); ++k) g->backward.saved_feeds.push_back(g->num_outputs + static_cast<int>(k));
-    GRAPHFN_RETURN_IF_ERROR(make_backward(cut, *g, &g->backward));
-    // The forward plan: the (possibly rewritten) graph, returning the saved values too.
-    std::unique_ptr<Graph> forward = cut.forward->clone();
-    forward->results.insert(forward->results.end(), cut.saved.begin(), cut.saved.end());
-    std::unique_ptr<Graph> optimized;
-    if (options_.constant_folding || options_.arithmetic_optimization) {
-      GRAPHFN_RETURN_IF_ERROR(optimized_copy(*forward, options_, &optimized));
-    }
-    GRAPHFN_RETURN_IF_ERROR(Plan::build(optimized ? *optimized : *forward, &g->forward, name_));
-    g->augmented = std::move(cut.forward);
     cached = std::move(g);
     ++gradient_builds_;
   }

@@ -34,6 +34,16 @@ Status capture_placeholder(Graph& graph, Endpoint outer, int* placeholder) {
   return Status::OK();
 }
 
+// True if `graph` is a clone of `owner` (or both of one graph) that kept node e.node: a gradient
+// built on the clone of a traced function (runtime/function.cc) uses the function's tensors that
+// a custom gradient's closure holds.
+bool same_node_in_clone(const Graph& graph, const Graph* owner, Endpoint e) {
+  return owner && owner->lineage() == graph.lineage() && e.node >= 0 && e.node < graph.num_nodes() &&
+         e.node < owner->num_nodes() && e.index >= 0 &&
+         e.index < static_cast<int>(graph.node(e.node).output_dtypes.size()) &&
+         graph.node(e.node).name == owner->node(e.node).name;
+}
+
 }  // namespace
 
 Graph* enclosing_graph(const Graph& graph) {
@@ -43,7 +53,7 @@ Graph* enclosing_graph(const Graph& graph) {
 
 bool can_capture(const Graph& graph, const Graph* owner) {
   for (const Graph* g = &graph; g; g = enclosing_graph(*g)) {
-    if (g == owner) return true;
+    if (g == owner || (owner && g->lineage() == owner->lineage())) return true;
   }
   return false;
 }
@@ -59,9 +69,13 @@ std::shared_ptr<Graph> new_subgraph(const std::shared_ptr<Graph>& enclosing, con
 }
 
 Status capture(Graph& graph, const Graph* owner, Endpoint e, Endpoint* out) {
-  if (owner == &graph) {
+  if (owner == &graph || same_node_in_clone(graph, owner, e)) {
     *out = e;
     return Status::OK();
+  }
+  if (owner && owner->lineage() == graph.lineage()) {
+    return errors::InvalidArgument("a tensor (node ", e.node, ", output ", e.index,
+                                   ") is not in the copy of its graph being differentiated");
   }
   *out = Endpoint{-1, 0};
   Graph* enclosing = enclosing_graph(graph);

@@ -20,10 +20,12 @@ std::shared_ptr<Graph> new_subgraph(const std::shared_ptr<Graph>& enclosing, con
 // The graph `graph` is a subgraph of while it is traced, else null.
 Graph* enclosing_graph(const Graph& graph);
 
-// True if a tensor of `owner` can be used in `graph`: `owner` is `graph` or encloses it.
+// True if a tensor of `owner` can be used in `graph`: `owner` is `graph` or encloses it, or is
+// a graph `graph` (or one enclosing it) was cloned from (Graph::lineage).
 bool can_capture(const Graph& graph, const Graph* owner);
 
-// Output `e` of `owner` as seen from `graph`: itself when owner is graph, else a placeholder
+// Output `e` of `owner` as seen from `graph`: itself when owner is graph or a graph it was
+// cloned from that has the same node, else a placeholder
 // capturing it (made on first use). *out is {-1, 0} when `owner` does not enclose `graph`.
 Status capture(Graph& graph, const Graph* owner, Endpoint e, Endpoint* out);
 

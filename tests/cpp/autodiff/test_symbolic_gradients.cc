@@ -189,3 +189,58 @@ TEST_CASE("a function called under a tape saves its intermediates and builds its
   REQUIRE(fn2->call(&x, 1, &y).ok());
   CHECK(fn2->num_gradient_builds() == 0);
 }
+
+namespace {
+
+// The gradient override of the test below: 10 * dy for every input, and what it was asked.
+std::vector<std::string> g_override_names;
+Status times_ten(const std::string& name, GradBuilder& b, const GradInputs& in, std::vector<GradValue>* grads) {
+  g_override_names.push_back(name);
+  for (size_t i = 0; i < in.inputs.size(); ++i) {
+    (*grads)[i] = b.op("Mul", {in.output_grads[i], b.scalar(b.dtype(in.output_grads[i]), 10)});
+  }
+  return b.status();
+}
+
+}  // namespace
+
+TEST_CASE("a node with _gradient_op_type takes the host's gradient override, in graphs and on tapes", "[ir][gradient]") {
+  Builder b;
+  const Endpoint x = b.placeholder(DType::kFloat32, Shape{});
+  AttrMap attrs;
+  attrs.set("_gradient_op_type", std::string("CustomGradient-7"));
+  const Endpoint y = b.op("IdentityN", {x}, attrs);
+  GradientRequest request;
+  request.targets = {y};
+  request.sources = {x};
+  std::vector<Endpoint> grads;
+
+  set_gradient_override(nullptr);  // no host: TF's lookup error
+  Status s = add_gradients(b.g, request, &grads);
+  CHECK(s.code() == Code::kNotFound);
+  CHECK(s.message() == "gradient registry has no entry for: CustomGradient-7");
+
+  g_override_names.clear();
+  set_gradient_override(&times_ten);
+  s = add_gradients(b.g, request, &grads);
+  INFO(s.to_string());
+  REQUIRE(s.ok());
+  CHECK(g_override_names == std::vector<std::string>{"CustomGradient-7"});
+  CHECK(values<float>(b.run(grads, {scalar<float>(2)})[0]) == std::vector<float>{10});
+
+  // On a tape: an entry recorded with the attr (what tf.custom_gradient records eagerly).
+  auto tape = std::make_shared<Tape>(false, true);
+  push_tape(tape);
+  Tensor xe = scalar<float>(2);
+  tape->watch(xe);
+  std::vector<Tensor> out = {scalar<float>(2)};
+  record_on_tapes(custom_gradient_op(), &xe, 1, attrs, &out, nullptr);
+  pop_tape(tape.get());
+  std::vector<Tensor> eager;
+  s = tape->gradient({out[0]}, {xe}, {}, &eager);
+  set_gradient_override(nullptr);
+  INFO(s.to_string());
+  REQUIRE(s.ok());
+  CHECK(values<float>(eager[0]) == std::vector<float>{10});
+  CHECK(g_override_names.size() == 2);
+}

@@ -198,3 +198,27 @@ TEST_CASE("inline_call: symbolic inputs are captured, constants become Consts, n
   CHECK(branch->node(outputs[0].node).name.rfind("cond/f_1/", 0) == 0);
   CHECK(branch->find_node("cond/Const") >= 0);
 }
+
+TEST_CASE("a clone's nodes stand for the graph it was cloned from (custom gradients on a backward graph)",
+          "[tracing][capture]") {
+  Graph g;
+  const int x = placeholder(g, DType::kFloat32, Shape{}, "x");
+  const int y = build(g, "Neg", "neg", {Operand::symbolic(&g, Endpoint{x, 0}, 0, 0)});
+  std::unique_ptr<Graph> clone = g.clone();
+  CHECK(clone->lineage() == g.lineage());
+  CHECK(can_capture(*clone, &g));
+  Endpoint out;
+  REQUIRE(capture(*clone, &g, Endpoint{y, 0}, &out).ok());
+  CHECK(out == Endpoint{y, 0});
+  // A node the original gained after cloning is not in the clone.
+  const int z = build(g, "Neg", "neg", {Operand::symbolic(&g, Endpoint{y, 0}, 0, 0)});
+  const Status s = capture(*clone, &g, Endpoint{z, 0}, &out);
+  CHECK(s.code() == Code::kInvalidArgument);
+  // An unrelated graph with the same node names is not the clone's origin.
+  Graph other;
+  placeholder(other, DType::kFloat32, Shape{}, "x");
+  CHECK(other.lineage() != g.lineage());
+  CHECK_FALSE(can_capture(*clone, &other));
+  REQUIRE(capture(*clone, &other, Endpoint{0, 0}, &out).ok());
+  CHECK(out.node == -1);
+}
