@@ -330,7 +330,7 @@ void register_linalg_more_gradients(OpRegistry& reg) {
   reg.set_gradient("MatrixDiagPartV3", diag_part_grad);
   reg.set_gradient("MatrixSetDiagV3", set_diag_grad);
   reg.set_gradient("Cross", cross_grad);
-  reg.set_not_differentiable("Lu");
+  // Lu: no gradient, as in TF (its registry has no entry: asking raises LookupError).
 }
 
 }  // namespace graphfn

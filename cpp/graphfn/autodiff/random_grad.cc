@@ -32,7 +32,7 @@ Status random_gamma_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
 
 void register_random_gradients(OpRegistry& reg) {
   reg.set_gradient("RandomGamma", random_gamma_grad);
-  reg.set_not_differentiable("RandomGammaGrad");
+  // RandomGammaGrad: no gradient, as in TF (LookupError).
 }
 
 }  // namespace graphfn

@@ -185,8 +185,7 @@ void register_shape_index_gradients(OpRegistry& reg) {
   reg.set_gradient("TensorScatterMin", tensor_scatter_min_max_grad);
   reg.set_gradient("TensorScatterMax", tensor_scatter_min_max_grad);
   reg.set_gradient("StableSort", stable_sort_grad);
-  for (const char* op : {"ShapeN", "UnravelIndex", "BroadcastArgs", "Unique", "UniqueWithCounts", "LowerBound",
-                         "UpperBound", "HistogramFixedWidth", "ResourceScatterUpdate", "ResourceScatterAdd",
+  for (const char* op : {"ShapeN", "UnravelIndex", "BroadcastArgs", "LowerBound", "UpperBound", "HistogramFixedWidth", "ResourceScatterUpdate", "ResourceScatterAdd",
                          "ResourceScatterSub", "ResourceScatterMul", "ResourceScatterDiv", "ResourceScatterMin",
                          "ResourceScatterMax", "ResourceScatterNdUpdate", "ResourceScatterNdAdd",
                          "ResourceScatterNdSub", "ResourceScatterNdMin", "ResourceScatterNdMax",

@@ -61,6 +61,9 @@ py::dict op_def_for_python(const OpDef& op) {
   d["outputs"] = args(op.outputs);
   d["attrs"] = attrs;
   d["stateful"] = op.stateful;
+  // As TF's gradient registry sees the op: a function, declared non-differentiable (gradients
+  // are None), or no entry (LookupError).
+  d["gradient"] = op.grad_fn ? "function" : op.not_differentiable ? "none" : "missing";
   return d;
 }
 
