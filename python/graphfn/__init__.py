@@ -57,6 +57,7 @@ from graphfn.eager import gradients as _gradients  # noqa: F401
 from graphfn.eager import custom_gradient as _custom_gradient  # noqa: F401
 from graphfn.saved import save as _saved_save, load as _saved_load  # noqa: F401
 from graphfn.saved import save_options as _save_options  # noqa: F401
+from graphfn.util import tf_logging as _tf_logging  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"

@@ -33,7 +33,7 @@ def _warn_first_n(key, n, message, *args):
     if count < n:
         _warned.add((key, count))
         import logging  # only when warning: logging costs ~8 ms of `import graphfn`
-        logging.getLogger("tensorflow").warning(message, *args)
+        logging.getLogger("graphfn").warning(message, *args)
 
 
 @tf_export("UnconnectedGradients")
