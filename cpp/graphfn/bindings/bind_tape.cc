@@ -15,6 +15,7 @@
 #include "graphfn/core/resource.h"
 #include "graphfn/autodiff/graph_tape.h"
 #include "graphfn/autodiff/tape.h"
+#include "graphfn/tracing/op_builder.h"
 
 namespace graphfn {
 namespace {
@@ -51,14 +52,19 @@ void throw_gradient_error(const Status& s) {
 }
 
 // A value of a GraphTape's graph: a symbolic tensor (of the graph, or captured from a graph
-// enclosing it), or a captured variable's eager resource handle.
-GraphTape::Value graph_value(GraphTape& tape, py::handle h) {
+// enclosing it), a captured variable's eager resource handle, or an eager tensor the graph
+// captured for a tape watching it (made now when `watch`; else node -1 if it was not watched).
+GraphTape::Value graph_value(GraphTape& tape, py::handle h, bool watch = false) {
   GraphTape::Value v;
   if (const SymbolicTensor* t = symbolic_tensor_ptr(h)) {
     v.endpoint = capture(*tape.graph(), *t);
     if (v.endpoint.node < 0) throw py::value_error("the tensor belongs to another graph: " + py::repr(h).cast<std::string>());
   } else if (const Tensor* t = eager_tensor_ptr(h)) {
-    if (t->dtype() == DType::kResource) v.resource = t->data<ResourceHandle>()->get();
+    if (t->dtype() == DType::kResource) {
+      v.resource = t->data<ResourceHandle>()->get();
+    } else {
+      throw_if_error(watched_eager_tensor(*tape.graph(), *t, watch, &v.endpoint));
+    }
   } else {
     throw py::type_error("expected a tensor, got " + py::repr(h).cast<std::string>());
   }
@@ -213,7 +219,7 @@ void bind_tape(py::module_& m) {
       .def(py::init<std::shared_ptr<Graph>, bool>(), py::arg("graph"), py::arg("watch_accessed_variables") = true)
       .def_property_readonly("graph", &GraphTape::graph)
       .def("watch", [](GraphTape& t, py::handle tensor) {
-        const GraphTape::Value v = graph_value(t, tensor);
+        const GraphTape::Value v = graph_value(t, tensor, /*watch=*/true);
         if (v.resource) {
           t.watch_resource(v.resource);
         } else if (v.endpoint.node >= 0) {

@@ -7,6 +7,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "graphfn/ir/graph.h"
@@ -35,6 +36,9 @@ class GraphTrace final : public GraphObserver {
   std::vector<Capture> captures;
   // The current tf.name_scope ("outer/inner/" or ""): op nodes are named inside it.
   std::string name_scope;
+  // Eager tensors a GradientTape in this graph watches (by Tensor id): the Const standing for
+  // each, which every later use of the tensor as an operand is (TF captures a tensor once).
+  std::unordered_map<uint64_t, Endpoint> watched_eager_tensors;
   ControlDependencyScopes control_dependencies;
 
   void node_added(Node& node) override {

@@ -46,8 +46,35 @@ Status add_operand(Graph& graph, const OpDef& op, const std::string& name, const
   if (operand.constant.dtype() == DType::kResource && captures_resource_handles(graph)) {
     return capture_resource(graph, operand.constant, const_name, out);
   }
+  if (const uint64_t id = operand.constant.id_if_any()) {
+    // Watched here or in a graph enclosing this branch or loop body: that Const (captured).
+    for (Graph* g = &graph; g; g = enclosing_graph(*g)) {
+      const GraphTrace* trace = find_trace(*g);
+      if (!trace) break;
+      auto it = trace->watched_eager_tensors.find(id);
+      if (it != trace->watched_eager_tensors.end()) return capture(graph, g, it->second, out);
+    }
+  }
   *out = Endpoint{-1, 0};
   return add_constant(graph, operand.constant, const_name, defined_at, &out->node);
+}
+
+Status watched_eager_tensor(Graph& graph, const Tensor& value, bool create, Endpoint* out) {
+  *out = Endpoint{-1, 0};
+  const uint64_t id = create ? value.id() : value.id_if_any();
+  if (id == 0) return Status::OK();
+  GraphTrace& trace = trace_of(graph);
+  auto it = trace.watched_eager_tensors.find(id);
+  if (it != trace.watched_eager_tensors.end()) {
+    *out = it->second;
+    return Status::OK();
+  }
+  if (!create) return Status::OK();
+  int node = -1;
+  GRAPHFN_RETURN_IF_ERROR(add_constant(graph, value, trace.name_scope + "Const", nullptr, &node));
+  *out = Endpoint{node, 0};
+  trace.watched_eager_tensors.emplace(id, *out);
+  return Status::OK();
 }
 
 Status add_op_node(Graph& graph, const OpDef& op, const std::string& name, const std::vector<Endpoint>& inputs,

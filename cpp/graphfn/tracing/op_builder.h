@@ -60,6 +60,11 @@ bool captures_resource_handles(const Graph& graph);
 Status add_operand(Graph& graph, const OpDef& op, const std::string& name, const Operand& operand,
                    const std::shared_ptr<const SourceStack>& defined_at, Endpoint* out);
 
+// The Const standing for eager tensor `value` in `graph` once a GradientTape watches it there:
+// made on first use (`create`) and reused by every later operand holding the same tensor (by its
+// Tensor id), so gradients reach it. {-1, 0} when not watched and not `create`.
+Status watched_eager_tensor(Graph& graph, const Tensor& value, bool create, Endpoint* out);
+
 // Adds the op node itself, fed `inputs` (from add_operand); *id is the new node. On failure,
 // *failure says why, as Graph::add_node's: TF raises an input dtype mismatch as TypeError and a
 // shape function's error as ValueError.

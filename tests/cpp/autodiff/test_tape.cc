@@ -132,8 +132,9 @@ TEST_CASE("every registered op has a gradient function or is declared not differ
   // else may lack a declaration.
   const std::set<std::string> no_gradient_in_tf = {
       "AdjustContrastv2", "AdjustHue", "AdjustSaturation", "CropAndResizeGradBoxes", "CropAndResizeGradImage",
-      "DenseBincount", "LRNGrad", "RandomPoissonV2", "ResizeArea", "ResizeBicubicGrad", "ResizeNearestNeighborGrad",
-      "ScaleAndTranslateGrad", "SoftsignGrad", "TruncateMod"};
+      "DenseBincount", "LRNGrad", "Lu", "RandomGammaGrad", "RandomPoissonV2", "ResizeArea", "ResizeBicubicGrad",
+      "ResizeNearestNeighborGrad", "ScaleAndTranslateGrad", "SoftsignGrad", "TruncateMod", "Unique",
+      "UniqueWithCounts"};
   for (const std::string& name : undeclared) {
     INFO("op without a gradient declaration: " << name);
     CHECK(no_gradient_in_tf.count(name) == 1);
