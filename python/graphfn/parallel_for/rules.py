@@ -158,10 +158,34 @@ def _bias_add(cv, node):
 
 # -- matrix products -------------------------------------------------------------------------------
 
+def _static_dims(t):
+    dims = t.shape.dims
+    return None if dims is None or any(d is None for d in dims) else list(dims)
+
+
 @_rule("MatMul")
 def _matmul(cv, node):
+    """One GEMM when one side is loop-invariant: the stacked side's batch folds into its rows
+    (a: [n, i, k] -> [n*i, k]) or columns (b: [n, k, j] -> [k, n*j]); else a batched product."""
     a, b = node.inputs
-    return _stacked(ops.BatchMatMulV2(a.t, b.t, adj_x=node.attrs["transpose_a"], adj_y=node.attrs["transpose_b"]))
+    transpose_a, transpose_b = node.attrs["transpose_a"], node.attrs["transpose_b"]
+    out = _static_dims(node.op.outputs[0])
+    if out is not None and a.stacked != b.stacked:
+        i, j = out
+        if a.stacked:
+            rows = ops.Transpose(a.t, [0, 2, 1]) if transpose_a else a.t  # [n, i, k]
+            k = rows.shape.dims[2]
+            if k is not None:
+                product = ops.MatMul(ops.Reshape(rows, [-1, k]), b.t, transpose_b=transpose_b)  # [n*i, j]
+                return _stacked(ops.Reshape(product, [-1, i, j]))
+            return _stacked(ops.BatchMatMulV2(a.t, b.t, adj_x=transpose_a, adj_y=transpose_b))
+        columns = ops.Transpose(b.t, [0, 2, 1]) if transpose_b else b.t  # [n, k, j]
+        k = columns.shape.dims[1]
+        if k is not None:
+            folded = ops.Reshape(ops.Transpose(columns, [1, 0, 2]), [k, -1])  # [k, n*j]
+            product = ops.MatMul(a.t, folded, transpose_a=transpose_a)  # [i, n*j]
+            return _stacked(ops.Transpose(ops.Reshape(product, [i, -1, j]), [1, 0, 2]))
+    return _stacked(ops.BatchMatMulV2(a.t, b.t, adj_x=transpose_a, adj_y=transpose_b))
 
 
 @_rule("BatchMatMul", "BatchMatMulV2")

@@ -34,6 +34,8 @@ CASES = {
     # matrix products
     "matmul_invariant_right": "w = tf.constant(w42)\nfn = lambda x: tf.matmul(x[None], w)\nelems = x34",
     "matmul_invariant_left": "w = tf.constant(w42)\nfn = lambda x: tf.matmul(w, tf.reshape(x, [4, 1]), transpose_a=True)\nelems = x34",
+    "matmul_stacked_left_transposed": "w = tf.constant(w42)\nfn = lambda x: tf.matmul(tf.reshape(x, [4, 1]), w, transpose_a=True)\nelems = x34",
+    "matmul_stacked_right_transposed": "w = tf.constant(w42)\nfn = lambda x: tf.matmul(w, tf.reshape(x, [2, 4]), transpose_a=True, transpose_b=True)\nelems = x34",
     "matmul_both_stacked": "fn = lambda x: tf.matmul(x, x, transpose_b=True)\nelems = x324",
     "batched_matmul_in_fn": "fn = lambda x: tf.matmul(x[None], tf.ones([3, 4, 2]))\nelems = x34",
     "matvec": "w = tf.constant(w42)\nfn = lambda x: tf.linalg.matvec(w, x, transpose_a=True)\nelems = x34",
@@ -111,7 +113,8 @@ elems = (x34, tf.constant([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]]))""",
 SETUP = _SETUP
 
 # Gradients through vectorized_map (a tape around it): d sum(result * pattern) / d elems.
-GRADIENT_CASES = ["sum_of_squares", "unary_chain", "broadcast_higher_rank_invariant", "two_stacked_ranks",
+GRADIENT_CASES = ["matmul_stacked_left_transposed", "matmul_stacked_right_transposed", "matmul_invariant_left",
+                  "sum_of_squares", "unary_chain", "broadcast_higher_rank_invariant", "two_stacked_ranks",
                   "compare_where", "activations", "softmax", "matmul_invariant_right", "matmul_both_stacked",
                   "reductions", "reshape", "transpose_perm", "concat_stack", "slicing", "gather_stacked_params",
                   "nested_dict", "jacobian_diag", "fallback_svd"]
