@@ -35,7 +35,7 @@ CASES = {
     "matmul_invariant_right": "w = tf.constant(w42)\nfn = lambda x: tf.matmul(x[None], w)\nelems = x34",
     "matmul_invariant_left": "w = tf.constant(w42)\nfn = lambda x: tf.matmul(w, tf.reshape(x, [4, 1]), transpose_a=True)\nelems = x34",
     "matmul_stacked_left_transposed": "w = tf.constant(w42)\nfn = lambda x: tf.matmul(tf.reshape(x, [4, 1]), w, transpose_a=True)\nelems = x34",
-    "matmul_stacked_right_transposed": "w = tf.constant(w42)\nfn = lambda x: tf.matmul(w, tf.reshape(x, [2, 4]), transpose_a=True, transpose_b=True)\nelems = x34",
+    "matmul_stacked_right_transposed": "w = tf.constant(w42)\nfn = lambda x: tf.matmul(w, tf.reshape(x, [1, 4]), transpose_a=True, transpose_b=True)\nelems = x34",
     "matmul_both_stacked": "fn = lambda x: tf.matmul(x, x, transpose_b=True)\nelems = x324",
     "batched_matmul_in_fn": "fn = lambda x: tf.matmul(x[None], tf.ones([3, 4, 2]))\nelems = x34",
     "matvec": "w = tf.constant(w42)\nfn = lambda x: tf.linalg.matvec(w, x, transpose_a=True)\nelems = x34",
