@@ -112,13 +112,15 @@ class Converter:
         return sorted(needed)
 
     def unsupported(self, node_ids):
-        """The nodes among `node_ids` that have a stacked input but no rule (or are stateful):
+        """The nodes among `node_ids` that have a stacked input but no rule, and the stateful ones
+        without a rule (a random op must differ per example):
         decided before converting anything, so that a fallback adds no batched nodes."""
         found, stacked = [], set(self._values)
         for node_id in node_ids:
             op = self.graph.node_operation(node_id)
             depends = any(_key(t) in stacked for t in op.inputs)
-            stateful = _core.op(op.type).is_stateful and op.type not in _STATEFUL_INVARIANT
+            stateful = (_core.op(op.type).is_stateful and op.type not in _STATEFUL_INVARIANT
+                        and op.type not in self._rules)
             if stateful or (depends and op.type not in self._rules):
                 found.append(op)
             if depends:
