@@ -39,6 +39,8 @@ void register_image_ops(OpRegistry& reg);
 void register_stateless_random_ops(OpRegistry& reg);
 void register_random_sampling_ops(OpRegistry& reg);
 void register_debug_ops(OpRegistry& reg);
+void register_string_hash_ops(OpRegistry& reg);
+void register_lookup_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -81,6 +83,8 @@ void register_image_crop_and_resize_kernels(OpRegistry& reg);
 void register_stateless_random_kernels(OpRegistry& reg);
 void register_random_sampling_kernels(OpRegistry& reg);
 void register_debug_kernels(OpRegistry& reg);
+void register_string_hash_kernels(OpRegistry& reg);
+void register_lookup_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -139,6 +143,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_stateless_random_ops(reg);
   register_random_sampling_ops(reg);
   register_debug_ops(reg);
+  register_string_hash_ops(reg);
+  register_lookup_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -182,6 +188,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_stateless_random_kernels(reg);
   register_random_sampling_kernels(reg);
   register_debug_kernels(reg);
+  register_string_hash_kernels(reg);
+  register_lookup_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
