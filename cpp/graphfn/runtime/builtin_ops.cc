@@ -106,6 +106,7 @@ void register_nn_misc_gradients(OpRegistry& reg);
 void register_image_gradients(OpRegistry& reg);
 void register_random_gradients(OpRegistry& reg);
 void register_debug_gradients(OpRegistry& reg);
+void register_lookup_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -210,6 +211,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_image_gradients(reg);
   register_random_gradients(reg);
   register_debug_gradients(reg);
+  register_lookup_gradients(reg);
 }
 
 }  // namespace
