@@ -152,3 +152,14 @@ def test_every_rule_names_a_tensorflow_op():
     with open(os.path.join(os.path.dirname(__file__), "tf_raw_op_signatures.json")) as f:
         tf_ops = set(json.load(f))
     assert sorted(set(rules.RULES) - tf_ops) == []
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_values_with_unknown_batch_size(name):
+    """The transform with a batch size known only when the function runs."""
+    fn, elems = _setup(CASES[name])
+    elems = tf.nest.map_structure(tf.convert_to_tensor, elems)
+    specs = tf.nest.map_structure(lambda t: tf.TensorSpec([None] + t.shape.as_list()[1:], t.dtype), elems)
+    result = tf.function(lambda e: tf.vectorized_map(fn, e), input_signature=[specs])(elems)
+    for actual, leaf in zip(tf.nest.flatten(result), GOLDENS["cases"][name]["flat"]):
+        _check_leaf(actual, leaf)
