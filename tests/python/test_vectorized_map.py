@@ -163,3 +163,20 @@ def test_values_with_unknown_batch_size(name):
     result = tf.function(lambda e: tf.vectorized_map(fn, e), input_signature=[specs])(elems)
     for actual, leaf in zip(tf.nest.flatten(result), GOLDENS["cases"][name]["flat"]):
         _check_leaf(actual, leaf)
+
+
+def test_fallback_loops_over_the_node_alone():
+    """As TF: the op without a rule runs in a while_loop, the rest of fn stays batched."""
+    fn, elems = _setup(CASES["fallback_partial"])
+    graph = tf.function(lambda e: tf.vectorized_map(fn, e)).get_concrete_function(tf.constant(elems)).graph
+    types = [op.type for op in graph.get_operations()]
+    assert types.count("StatelessWhile") == 1
+    assert "Svd" in types  # inside the loop's body graph, and once in the traced example
+
+
+def test_random_ops_draw_per_example_without_a_loop():
+    """As TF's pfor: a random op is batched (one draw of [n] + shape), so examples differ."""
+    result, fallbacks = _fallbacks(lambda: tf.vectorized_map(lambda x: x + tf.random.uniform([2]), tf.zeros([3, 2])))
+    rows = result.numpy()
+    assert fallbacks == [] and rows.shape == (3, 2)
+    assert len({tuple(r) for r in rows}) == 3

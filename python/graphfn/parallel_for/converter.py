@@ -55,11 +55,12 @@ class Converter:
     """Rewrites the nodes `first..` of `graph` that the results need; `batch_size` is a Python
     int or a scalar int32 tensor."""
 
-    def __init__(self, graph, first, batch_size, stacked_inputs, rules):
+    def __init__(self, graph, first, batch_size, stacked_inputs, rules, per_example=frozenset()):
         self.graph = graph
         self.first = first
         self.batch_size = batch_size
         self._rules = rules
+        self._per_example = per_example  # ops batched even with no stacked input (random draws)
         self._values = {_key(t): Wrapped(s, True) for t, s in stacked_inputs}
 
     # -- what the rules use -------------------------------------------------------------------
@@ -118,7 +119,7 @@ class Converter:
         found, stacked = [], set(self._values)
         for node_id in node_ids:
             op = self.graph.node_operation(node_id)
-            depends = any(_key(t) in stacked for t in op.inputs)
+            depends = any(_key(t) in stacked for t in op.inputs) or op.type in self._per_example
             stateful = (_core.op(op.type).is_stateful and op.type not in _STATEFUL_INVARIANT
                         and op.type not in self._rules)
             if stateful or (depends and op.type not in self._rules):
@@ -127,17 +128,28 @@ class Converter:
                 stacked.update((node_id, i) for i in range(len(op.outputs)))
         return found
 
-    def convert(self, node_ids):
-        """Batches the nodes; raises NoRule(op) at the first whose rule does not apply."""
+    def convert(self, node_ids, fallback=None):
+        """Batches the nodes. A node without a rule that applies goes to `fallback(converter,
+        node)` (TF's per-node while_loop); without one, or when it raises NoRule, NoRule(op,
+        inputs) is raised."""
         for node_id in node_ids:
             op = self.graph.node_operation(node_id)
             inputs = [self.lookup(t) for t in op.inputs]
-            if not any(w.stacked for w in inputs):
+            if not any(w.stacked for w in inputs) and op.type not in self._per_example:
                 continue  # loop-invariant: the traced node serves every example
+            node = Node(op, inputs)
             try:
-                outputs = self._rules[op.type](self, Node(op, inputs))
+                rule = self._rules.get(op.type)
+                if rule is None:
+                    raise NoRule()
+                outputs = rule(self, node)
             except NoRule:
-                raise NoRule(op, inputs) from None
+                try:
+                    if fallback is None:
+                        raise NoRule() from None
+                    outputs = fallback(self, node)
+                except NoRule:
+                    raise NoRule(op, inputs) from None
             for i, w in enumerate(outputs):
                 if w.stacked:
                     # Kernels' shape functions may not see through unknown batch sizes; one

@@ -13,6 +13,8 @@ from graphfn.parallel_for.converter import NoRule, Wrapped
 from graphfn.util.lazy_numpy import numpy as _numpy
 
 RULES = {}
+# Ops batched even when no input depends on the example: each example draws its own numbers.
+PER_EXAMPLE = frozenset({"RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt"})
 
 
 def _rule(*op_types):
@@ -421,3 +423,14 @@ def _one_hot(cv, node):
         raise NoRule()
     axis = node.attrs["axis"]
     return _stacked(_emit(node, indices.t, depth.t, on_value.t, off_value.t, axis=_shifted(axis)))
+
+
+# -- random numbers ------------------------------------------------------------------------------------
+
+@_rule(*PER_EXAMPLE)
+def _random(cv, node):
+    """One draw of [batch_size] + shape: every example gets its own numbers, as in TF's pfor."""
+    shape, *bounds = node.inputs
+    if any(w.stacked for w in node.inputs):
+        raise NoRule()  # a shape or bound that depends on the example
+    return _stacked(_emit(node, _batch_prefixed(cv, shape), *[w.t for w in bounds]))

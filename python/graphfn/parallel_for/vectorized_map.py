@@ -1,9 +1,10 @@
 """tf.vectorized_map: `fn` on every slice of `elems`, run as one batched computation.
 
 TF runs the batching transform (converter.py, rules.py) on a graph: eagerly it traces the
-transform in a tf.function and calls it, as here. When a node of `fn` has no batching rule, TF
-runs that node in a while_loop; graphfn runs the whole of `fn` in one (`map_fn`), with TF's
-warning per node, or raises TF's ValueError when `fallback_to_while_loop=False`.
+transform in a tf.function and calls it, as here. When a node of `fn` has no batching rule, that
+node runs in a while_loop (loop_fallback.py), with TF's warning, and the rest stays vectorized; a
+node the loop cannot re-create alone (stateful, list-valued) puts the whole of `fn` in the loop
+(`map_fn`). With `fallback_to_while_loop=False`, TF's ValueError instead.
 """
 
 from graphfn import _core
@@ -16,7 +17,8 @@ from graphfn.ops import array_ops
 from graphfn.ops import functional_ops
 from graphfn.ops._op_table import ops
 from graphfn.parallel_for.converter import Converter, NoRule
-from graphfn.parallel_for.rules import RULES
+from graphfn.parallel_for.loop_fallback import can_loop, loop_node
+from graphfn.parallel_for.rules import PER_EXAMPLE, RULES
 from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
 
@@ -92,25 +94,35 @@ def _pfor(fn, elems, fallback_to_while_loop, warn):
     results = nest.map_structure(lambda r: None if r is None else array_ops.convert_to_tensor(r), results)
     flat_results = [r for r in nest.flatten(results) if r is not None]
 
-    converter = Converter(graph, first, batch_size, stacked_inputs, RULES)
+    converter = Converter(graph, first, batch_size, stacked_inputs, RULES, PER_EXAMPLE)
     needed = converter.needed_nodes(flat_results)
     unsupported = converter.unsupported(needed)
-    try:
-        if unsupported:
-            raise NoRule(unsupported[0], [converter.lookup(t) for t in unsupported[0].inputs])
-        with name_scope("pfor"):
-            converter.convert(needed)
-            batched = [converter.result(r) for r in flat_results]
-    except NoRule as e:
-        op, inputs = e.args
-        if not fallback_to_while_loop:
-            raise _no_rule_error(op, inputs) from None
+    if unsupported and not fallback_to_while_loop:
+        raise _no_rule_error(unsupported[0], [converter.lookup(t) for t in unsupported[0].inputs])
+
+    def loop_one_node(cv, node):
+        outputs = loop_node(cv, node)
         if warn:
-            for node in (unsupported or [op]):
-                _warn(node.type)
-        return _while_loop_fallback(fn, elems, flat, batch_size, results)
-    out = iter(batched)
-    return nest.map_structure(lambda r: None if r is None else next(out), results)
+            _warn(node.type)
+        return outputs
+
+    if all(can_loop(op) for op in unsupported):
+        try:
+            with name_scope("pfor"):
+                converter.convert(needed, loop_one_node if fallback_to_while_loop else None)
+                batched = [converter.result(r) for r in flat_results]
+            out = iter(batched)
+            return nest.map_structure(lambda r: None if r is None else next(out), results)
+        except NoRule as e:
+            op, inputs = e.args
+            if not fallback_to_while_loop:
+                raise _no_rule_error(op, inputs) from None
+            unsupported = [op]
+    # A node the loop cannot re-create alone (a stateful or list op): all of fn runs in the loop.
+    if warn:
+        for op in unsupported:
+            _warn(op.type)
+    return _while_loop_fallback(fn, elems, flat, batch_size, results)
 
 
 @tf_export("vectorized_map")

@@ -107,6 +107,9 @@ def fn(t):
 elems = (x34, tf.constant([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]]))""",
     # ops without a batching rule: the while_loop fallback
     "fallback_unique": "fn = lambda v: tf.unique(v)[0] * 2\nelems = np.array([[1, 1, 2], [3, 4, 4], [6, 5, 5]], np.int32)",
+    "fallback_partial": ("w = tf.constant(w42)\nfn = lambda x: tf.matmul(x[None], w) * tf.reduce_sum("
+                         "tf.linalg.svd(tf.reshape(x, [2, 2]), compute_uv=False))\nelems = x34"),
+    "fallback_stateful": "fn = lambda x: x + tf.random.uniform([4], seed=1) * 0.0\nelems = x34",
     "fallback_svd": "fn = lambda x: tf.linalg.svd(tf.reshape(x, [2, 2]), compute_uv=False)\nelems = x34",
 }
 
@@ -117,7 +120,8 @@ GRADIENT_CASES = ["matmul_stacked_left_transposed", "matmul_stacked_right_transp
                   "sum_of_squares", "unary_chain", "broadcast_higher_rank_invariant", "two_stacked_ranks",
                   "compare_where", "activations", "softmax", "matmul_invariant_right", "matmul_both_stacked",
                   "reductions", "reshape", "transpose_perm", "concat_stack", "slicing", "gather_stacked_params",
-                  "nested_dict", "jacobian_diag", "fallback_svd"]
+                  "nested_dict", "jacobian_diag", "fallback_svd",
+                  "fallback_partial"]
 
 ERRORS = {
     "no_fallback": "tf.vectorized_map(lambda v: tf.unique(v)[0], tf.constant(i35), fallback_to_while_loop=False)",
