@@ -434,3 +434,18 @@ def _random(cv, node):
     if any(w.stacked for w in node.inputs):
         raise NoRule()  # a shape or bound that depends on the example
     return _stacked(_emit(node, _batch_prefixed(cv, shape), *[w.t for w in bounds]))
+
+
+# -- einsum ------------------------------------------------------------------------------------------
+
+@_rule("Einsum")
+def _einsum(cv, node):
+    """A new label for the batch dim, in front of every stacked operand's labels and the output's."""
+    equation = node.attrs["equation"].replace(" ", "")
+    if "->" not in equation:
+        raise NoRule()
+    operands, output = equation.split("->")
+    unused = [c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in equation]
+    batch = unused[0]
+    labels = [batch + term if w.stacked else term for term, w in zip(operands.split(","), node.inputs)]
+    return _stacked(ops.Einsum([w.t for w in node.inputs], equation=",".join(labels) + "->" + batch + output))

@@ -39,6 +39,8 @@ CASES = {
     "matmul_both_stacked": "fn = lambda x: tf.matmul(x, x, transpose_b=True)\nelems = x324",
     "batched_matmul_in_fn": "fn = lambda x: tf.matmul(x[None], tf.ones([3, 4, 2]))\nelems = x34",
     "matvec": "w = tf.constant(w42)\nfn = lambda x: tf.linalg.matvec(w, x, transpose_a=True)\nelems = x34",
+    "einsum": ("w = tf.constant(w42)\nfn = lambda t: (tf.einsum('ij,j->i', tf.transpose(w), t[0]), "
+               "tf.einsum('bi,bi->b', t[1], t[1]), tf.einsum('...j,jk->...k', t[1], w))\nelems = (x34, x324)"),
     # reductions
     "reductions": ("fn = lambda x: (tf.reduce_sum(x, 1), tf.reduce_mean(x, -1, keepdims=True), tf.reduce_max(x),"
                    " tf.reduce_min(x, [0, 1]), tf.reduce_prod(x, 0))\nelems = x324"),
@@ -121,7 +123,7 @@ GRADIENT_CASES = ["matmul_stacked_left_transposed", "matmul_stacked_right_transp
                   "compare_where", "activations", "softmax", "matmul_invariant_right", "matmul_both_stacked",
                   "reductions", "reshape", "transpose_perm", "concat_stack", "slicing", "gather_stacked_params",
                   "nested_dict", "jacobian_diag", "fallback_svd",
-                  "fallback_partial"]
+                  "fallback_partial", "einsum"]
 
 ERRORS = {
     "no_fallback": "tf.vectorized_map(lambda v: tf.unique(v)[0], tf.constant(i35), fallback_to_while_loop=False)",
