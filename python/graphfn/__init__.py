@@ -58,6 +58,10 @@ from graphfn.eager import custom_gradient as _custom_gradient  # noqa: F401
 from graphfn.saved import save as _saved_save, load as _saved_load  # noqa: F401
 from graphfn.saved import save_options as _save_options  # noqa: F401
 from graphfn.util import tf_logging as _tf_logging  # noqa: F401
+from graphfn.parallel_for import vectorized_map as _vectorized_map  # noqa: F401
+from graphfn.ops import debugging as _debugging  # noqa: F401
+from graphfn.ops import test_util as _test_util  # noqa: F401
+from graphfn.ops import lookup_ops as _lookup_ops  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"

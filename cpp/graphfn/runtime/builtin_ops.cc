@@ -38,6 +38,9 @@ void register_nn_misc_ops(OpRegistry& reg);
 void register_image_ops(OpRegistry& reg);
 void register_stateless_random_ops(OpRegistry& reg);
 void register_random_sampling_ops(OpRegistry& reg);
+void register_debug_ops(OpRegistry& reg);
+void register_string_hash_ops(OpRegistry& reg);
+void register_lookup_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -79,6 +82,9 @@ void register_image_scale_translate_kernels(OpRegistry& reg);
 void register_image_crop_and_resize_kernels(OpRegistry& reg);
 void register_stateless_random_kernels(OpRegistry& reg);
 void register_random_sampling_kernels(OpRegistry& reg);
+void register_debug_kernels(OpRegistry& reg);
+void register_string_hash_kernels(OpRegistry& reg);
+void register_lookup_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -99,6 +105,8 @@ void register_nn_conv_gradients(OpRegistry& reg);
 void register_nn_misc_gradients(OpRegistry& reg);
 void register_image_gradients(OpRegistry& reg);
 void register_random_gradients(OpRegistry& reg);
+void register_debug_gradients(OpRegistry& reg);
+void register_lookup_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -135,6 +143,9 @@ void register_builtin_ops(OpRegistry& reg) {
   register_image_ops(reg);
   register_stateless_random_ops(reg);
   register_random_sampling_ops(reg);
+  register_debug_ops(reg);
+  register_string_hash_ops(reg);
+  register_lookup_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -177,6 +188,9 @@ void register_builtin_ops(OpRegistry& reg) {
   register_image_crop_and_resize_kernels(reg);
   register_stateless_random_kernels(reg);
   register_random_sampling_kernels(reg);
+  register_debug_kernels(reg);
+  register_string_hash_kernels(reg);
+  register_lookup_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -196,6 +210,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_nn_misc_gradients(reg);
   register_image_gradients(reg);
   register_random_gradients(reg);
+  register_debug_gradients(reg);
+  register_lookup_gradients(reg);
 }
 
 }  // namespace

@@ -264,8 +264,8 @@ def _common_key(key, other):
 
 def _specs_from_type(value, type_):
     """`value` with its tensor leaves replaced by the (generalized) TensorSpecs of `type_`."""
-    if isinstance(type_, TensorSpec):
-        return type_
+    if isinstance(type_, TensorSpec) or trace_types.is_custom(type_):
+        return type_  # tracing feeds a TensorSpec a placeholder, a TraceType its placeholder_value
     if isinstance(type_, trace_types.Sequence):
         return type(value)(*[_specs_from_type(v, t) for v, t in zip(value, type_.elements)]) \
             if type_.fields is not None else type(value)(_specs_from_type(v, t) for v, t in zip(value, type_.elements))

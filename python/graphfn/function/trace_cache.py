@@ -94,6 +94,8 @@ def _skeleton(key):
 
 
 def _type_skeleton(t):
+    if trace_types.is_custom(t):
+        return type(t)  # its own is_subtype_of decides within the class
     if isinstance(t, TensorSpec):
         return (TensorSpec, t.dtype)
     if isinstance(t, trace_types.Sequence):
@@ -108,6 +110,8 @@ def _is_generic(key):
 
 
 def _type_is_generic(t):
+    if trace_types.is_custom(t):
+        return True
     if isinstance(t, TensorSpec):
         return bool(t.name) or not t.shape.is_fully_defined()
     if isinstance(t, trace_types.Sequence):

@@ -12,6 +12,7 @@ from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
+from graphfn.function.trace_type_protocol import TraceType, custom_trace_type
 from graphfn.util.lazy_numpy import is_ndarray
 from graphfn.util.tf_export import tf_export
 from graphfn.variables import Variable
@@ -156,6 +157,9 @@ def trace_type(value, aliases=None):
         return Mapping([(k, trace_type(v, aliases)) for k, v in value.items()])
     if value is None or isinstance(value, (bool, int, float, str, bytes, range)):
         return Literal(value)
+    custom = custom_trace_type(value)  # the tracing protocol: tf.types.experimental.TraceType
+    if custom is not None:
+        return custom
     try:
         hash(value)
     except TypeError:
@@ -180,11 +184,18 @@ def trace_type_for_call_cache(value):
         return None
 
 
+def is_custom(t):
+    """A TraceType a user class gave itself (not one of graphfn's own)."""
+    return isinstance(t, TraceType) and not isinstance(t, _OWN_TYPES)
+
+
 def is_subtype(a, b):
     """True when a call of type `a` may use a trace made for type `b`."""
     if a == b:
         return True
     if isinstance(a, TensorSpec):
+        return a.is_subtype_of(b)
+    if is_custom(a):
         return a.is_subtype_of(b)
     if isinstance(a, Sequence) and isinstance(b, Sequence):
         return (a.kind is b.kind and len(a.elements) == len(b.elements)
@@ -201,6 +212,8 @@ def common_supertype(a, b):
         return a
     if isinstance(a, TensorSpec):
         return a.most_specific_common_supertype(b)
+    if is_custom(a):
+        return a.most_specific_common_supertype([b])
     if isinstance(a, Sequence) and isinstance(b, Sequence):
         if a.kind is not b.kind or len(a.elements) != len(b.elements):
             return None
@@ -224,3 +237,9 @@ def type_spec_from_value(value):
     except (TypeError, ValueError):
         raise TypeError("Could not build a TypeSpec for %s of unsupported type %s." % (value, type(value))) from None
     return TensorSpec(tensor.shape, tensor.dtype)
+
+
+# graphfn's own trace types are TraceTypes, as TF's are.
+_OWN_TYPES = (Literal, Sequence, Mapping, Weakref, VariableSpec, TensorSpec)
+for _own in _OWN_TYPES:
+    TraceType.register(_own)

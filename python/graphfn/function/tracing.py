@@ -9,6 +9,7 @@ from graphfn.framework import dtypes
 from graphfn.framework.tensor import SymbolicTensor, Tensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function import trace_type as trace_types
+from graphfn.function import trace_type_protocol
 from graphfn.function.concrete_function import ConcreteFunction, make_function_type
 from graphfn.function.function_type import Parameter
 from graphfn.ops._op_table import ops
@@ -35,6 +36,9 @@ def _placeholder(graph, leaf, param_name, traced_variables):
         return graph.add_placeholder(dtypes.as_dtype(leaf.dtype).as_datatype_enum, leaf.shape, param_name)
     if isinstance(leaf, Tensor):
         return graph.add_placeholder(leaf._dtype_enum, leaf.shape.dims, param_name)
+    custom = leaf if trace_types.is_custom(leaf) else trace_type_protocol.custom_trace_type(leaf)
+    if custom is not None:  # TF's tracing protocol: the function sees the type's placeholder value
+        return custom.placeholder_value(trace_type_protocol.PlaceholderContext())
     return leaf
 
 

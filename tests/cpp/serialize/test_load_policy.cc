@@ -127,8 +127,13 @@ TEST_CASE("load policy: the stateful ops are the reviewed ones") {
   const std::vector<std::string> reviewed = {
       "Assert",                                                          // fails the run
       "AssignAddVariableOp", "AssignSubVariableOp", "AssignVariableOp",  // the model's own variables
-      "Case", "EagerPyFunc", "If",                                       // the model's functions; EagerPyFunc
-                                                                         // (Python) refused on load
+      "Case",                                                            // the model's functions
+      "CheckNumerics",                                                   // fails the run
+      "EagerPyFunc",                                                     // Python: refused on load
+      "HashTableV2",                                                     // in-memory hash tables
+      "If",                                                              // the model's functions
+      "InitializeTableV2", "LookupTableExportV2", "LookupTableFindV2",   // in-memory hash tables
+      "LookupTableImportV2", "LookupTableSizeV2",
       "Multinomial",                                                     // random numbers
       "PrintV2",                                                         // stderr/stdout; files gated
       "PyFunc",                                                          // Python: refused on load

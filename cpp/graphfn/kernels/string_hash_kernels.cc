@@ -1,0 +1,123 @@
+// StringToHashBucketFast: Fingerprint64(s) % num_buckets per string (TF's bucket numbers).
+// AsString: each element through a printf format built as TF builds it from the attrs:
+// "%" + fill + width + "." precision + d / lld / f / e / g; bools print true/false, strings pass.
+#include <cinttypes>
+#include <cstdio>
+#include <string>
+
+#include "graphfn/kernels/fingerprint.h"
+#include "graphfn/kernels/kernel_context.h"
+
+namespace graphfn {
+namespace {
+
+Status hash_bucket_kernel(KernelContext& c) {
+  const Tensor& in = c.input(0);
+  const uint64_t buckets = static_cast<uint64_t>(c.attrs.get_int("num_buckets", 1));
+  if (buckets < 1) return errors::InvalidArgument("num_buckets must be at least 1");
+  Tensor& out = c.allocate_output(0);
+  const std::string* s = in.data<std::string>();
+  int64_t* o = out.data<int64_t>();
+  for (int64_t i = 0, n = in.num_elements(); i < n; ++i) {
+    o[i] = static_cast<int64_t>(fingerprint64(s[i].data(), s[i].size()) % buckets);
+  }
+  return Status::OK();
+}
+
+bool is_float(DType dt) { return dt == DType::kFloat32 || dt == DType::kFloat64; }
+
+// The printf format for the input's dtype, with TF's checks of the attrs.
+Status format_for(const AttrMap& attrs, DType dt, std::string* format) {
+  const int64_t precision = attrs.get_int("precision", -1);
+  const bool scientific = attrs.get_bool("scientific", false);
+  const bool shortest = attrs.get_bool("shortest", false);
+  const int64_t width = attrs.get_int("width", -1);
+  const std::string* fill_attr = attrs.get_string("fill");
+  const std::string fill = fill_attr ? *fill_attr : "";
+  const char* name = dtype_tf_string(dt);
+  if (fill.size() > 1) return errors::InvalidArgument("Fill string must be one or fewer characters");
+  if (scientific && shortest) return errors::InvalidArgument("Cannot select both scientific and shortest notation");
+  if (!is_float(dt)) {
+    if (scientific) return errors::InvalidArgument("scientific not supported for datatype ", name);
+    if (shortest) return errors::InvalidArgument("shortest not supported for datatype ", name);
+    if (precision > -1) return errors::InvalidArgument("precision not supported for datatype ", name);
+  }
+  *format = "%";
+  if (!fill.empty()) {
+    switch (fill[0]) {
+      case ' ': case '+': case '-': case '0': case '#':
+        *format += fill;
+        break;
+      default:
+        return errors::InvalidArgument("Fill argument not supported: \"", fill, "\"");
+    }
+  }
+  if (width > -1) *format += std::to_string(width);
+  if (precision > -1) *format += "." + std::to_string(precision);
+  if (is_float(dt)) {
+    *format += shortest ? "g" : scientific ? "e" : "f";
+  } else if (dt == DType::kInt64) {
+    *format += PRId64;
+  } else {
+    *format += "d";
+  }
+  return Status::OK();
+}
+
+template <typename T, typename Wide>
+void format_all(const Tensor& in, const std::string& format, std::string* out) {
+  const T* data = in.data<T>();
+  char buffer[128];
+  for (int64_t i = 0, n = in.num_elements(); i < n; ++i) {
+    const int len = std::snprintf(buffer, sizeof(buffer), format.c_str(), static_cast<Wide>(data[i]));
+    if (len >= 0 && static_cast<size_t>(len) < sizeof(buffer)) {
+      out[i].assign(buffer, static_cast<size_t>(len));
+    } else {  // a wide width: format again into a buffer of the right size
+      std::string big(static_cast<size_t>(len > 0 ? len : 0) + 1, '\0');
+      std::snprintf(big.data(), big.size(), format.c_str(), static_cast<Wide>(data[i]));
+      big.pop_back();
+      out[i] = std::move(big);
+    }
+  }
+}
+
+Status as_string_kernel(KernelContext& c) {
+  const Tensor& in = c.input(0);
+  const DType dt = in.dtype();
+  if (dt == DType::kString) {
+    c.set_output(0, in);
+    return Status::OK();
+  }
+  std::string format;
+  if (dt != DType::kBool) GRAPHFN_RETURN_IF_ERROR(format_for(c.attrs, dt, &format));
+  Tensor& out_tensor = c.allocate_output(0);
+  std::string* out = out_tensor.data<std::string>();
+  switch (dt) {
+    case DType::kBool: {
+      const bool* b = in.data<bool>();
+      for (int64_t i = 0, n = in.num_elements(); i < n; ++i) out[i] = b[i] ? "true" : "false";
+      break;
+    }
+    case DType::kFloat32: format_all<float, double>(in, format, out); break;
+    case DType::kFloat64: format_all<double, double>(in, format, out); break;
+    case DType::kInt8: format_all<int8_t, int>(in, format, out); break;
+    case DType::kInt16: format_all<int16_t, int>(in, format, out); break;
+    case DType::kInt32: format_all<int32_t, int>(in, format, out); break;
+    case DType::kUInt8: format_all<uint8_t, int>(in, format, out); break;
+    case DType::kInt64: format_all<int64_t, int64_t>(in, format, out); break;
+    default: return errors::Unimplemented("AsString has no kernel for ", dtype_tf_string(dt));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+void register_string_hash_kernels(OpRegistry& reg) {
+  reg.set_kernel("StringToHashBucketFast", DType::kInvalid, &hash_bucket_kernel);
+  for (DType dt : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kUInt8, DType::kInt16, DType::kInt8,
+                   DType::kInt64, DType::kBool, DType::kString}) {
+    reg.set_kernel("AsString", dt, &as_string_kernel);
+  }
+}
+
+}  // namespace graphfn

@@ -1,0 +1,1 @@
+"""tf.vectorized_map and the batching transform it runs (TF's pfor)."""
