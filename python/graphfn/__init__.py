@@ -56,6 +56,8 @@ from graphfn.eager import backprop as _backprop  # noqa: F401
 from graphfn.eager import gradients as _gradients  # noqa: F401
 from graphfn.saved import save as _saved_save, load as _saved_load  # noqa: F401
 from graphfn.saved import save_options as _save_options  # noqa: F401
+from graphfn.framework import graph as _graph  # noqa: F401
+from graphfn.client import session as _session  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"

@@ -36,6 +36,8 @@ class GraphTrace final : public GraphObserver {
   // The current tf.name_scope ("outer/inner/" or ""): op nodes are named inside it.
   std::string name_scope;
   ControlDependencyScopes control_dependencies;
+  // tf.Graph.finalize(): no op may be added any more.
+  bool finalized = false;
 
   void node_added(Node& node) override {
     if (!control_dependencies.empty()) control_dependencies.apply(node);
@@ -46,6 +48,9 @@ class GraphTrace final : public GraphObserver {
 GraphTrace& trace_of(Graph& graph);
 // The record of `graph`, or null if tracing never built it (a clone, a loaded graph).
 const GraphTrace* find_trace(const Graph& graph);
+
+// True once tf.Graph.finalize() was called on `graph`.
+bool is_finalized(const Graph& graph);
 
 // True for a branch or loop body traced by control flow (also once its node owns it).
 bool is_subgraph(const Graph& graph);
