@@ -57,6 +57,7 @@ from graphfn.eager import gradients as _gradients  # noqa: F401
 from graphfn.saved import save as _saved_save, load as _saved_load  # noqa: F401
 from graphfn.saved import save_options as _save_options  # noqa: F401
 from graphfn.framework import graph as _graph  # noqa: F401
+from graphfn.framework import importer as _importer  # noqa: F401
 from graphfn.client import session as _session  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 

@@ -394,3 +394,94 @@ def test_session_argument_and_closed_errors():
         pass
     with pytest.raises(RuntimeError, match="^Attempted to use a closed Session.$"):
         sess.run(c)
+
+
+# tf.graph_util.import_graph_def --------------------------------------------------------------
+
+def _graph_def_to_import():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, shape=[2], name="x")
+        y = tf.multiply(x, 3.0, name="y")
+        with tf.control_dependencies([y]):
+            tf.identity(x, name="z")
+    return g.as_graph_def()
+
+
+def test_import_graph_def_copies_the_nodes_under_import():
+    gd = _graph_def_to_import()
+    g = tf.Graph()
+    with g.as_default():
+        assert tf.graph_util.import_graph_def(gd) is None
+        assert tf.graph_util.import_graph_def(gd, name="") is None
+        assert tf.graph_util.import_graph_def(gd) is None
+    assert [op.name for op in g.get_operations()] == [
+        "import/x", "import/y/y", "import/y", "import/z", "x", "y/y", "y", "z",
+        "import_1/x", "import_1/y/y", "import_1/y", "import_1/z"]
+    assert repr(g.get_operation_by_name("import/z").control_inputs) == "[<tf.Operation 'import/y' type=Mul>]"
+    with tf1.Session(graph=g) as sess:
+        assert repr(sess.run("import/y:0", {"import/x:0": [1, 2]})) == "array([3., 6.], dtype=float32)"
+
+
+def test_import_graph_def_return_elements_and_input_map():
+    gd = _graph_def_to_import()
+    g = tf.Graph()
+    with g.as_default():
+        returned = tf.graph_util.import_graph_def(gd, return_elements=["y:0", "z"], name="b")
+        assert repr(returned) == "[<tf.Tensor 'b/y:0' shape=(2,) dtype=float32>, <tf.Operation 'b/z' type=Identity>]"
+        c = tf.constant([1.0, 2.0], name="c")
+        (mapped,) = tf.graph_util.import_graph_def(gd, input_map={"x:0": c}, return_elements=["y:0"], name="m")
+        assert [op.name for op in g.get_operations()][-4:] == ["m/x", "m/y/y", "m/y", "m/z"]
+        with tf1.Session() as sess:
+            assert repr(sess.run(mapped)) == "array([3., 6.], dtype=float32)"
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda gd, c: tf.graph_util.import_graph_def(gd, return_elements=["nope:0"]), ValueError,
+     "Requested return tensor 'nope:0' not found in graph def"),
+    (lambda gd, c: tf.graph_util.import_graph_def(gd, input_map={"nope:0": c}), ValueError,
+     "Attempted to map inputs that were not found in graph_def: [nope:0]"),
+    (lambda gd, c: tf.graph_util.import_graph_def(gd, input_map={"x:0": tf.constant([1, 2])}), ValueError,
+     "Input 0 of node import/y was passed int32 from Const_1:0 incompatible with expected float."),
+    (lambda gd, c: tf.graph_util.import_graph_def(3), TypeError, "Argument `graph_def` must be a GraphDef proto."),
+])
+def test_import_graph_def_errors(call, error, message):
+    gd = _graph_def_to_import()
+    g = tf.Graph()
+    with g.as_default():
+        c = tf.constant([1.0, 2.0])
+        with pytest.raises(error) as info:
+            call(gd, c)
+    assert str(info.value) == message
+
+
+# Names TF 1.x code looks tensors up by ------------------------------------------------------
+
+def test_reductions_are_named_by_their_name_argument():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None])
+        reductions = [tf.reduce_mean, tf.reduce_sum, tf.reduce_max, tf.reduce_min, tf.reduce_prod]
+        assert [f(x, name="n%d" % i).name for i, f in enumerate(reductions)] == ["n0:0", "n1:0", "n2:0", "n3:0", "n4:0"]
+        b = tf1.placeholder(tf.bool, [None])
+        assert tf.reduce_any(b, name="any").name == "any:0"
+        assert tf.reduce_all(b, axis=0, name="all").name == "all:0"
+        assert tf.reduce_sum(x, axis=0, name="ax").name == "ax:0"
+    assert [o.name for o in g.get_operations()] == [
+        "Placeholder", "Const", "n0", "Const_1", "n1", "Const_2", "n2", "Const_3", "n3", "Const_4", "n4",
+        "Placeholder_1", "Const_5", "any", "all/reduction_indices", "all", "ax/reduction_indices", "ax"]
+
+
+def test_the_tf1_example_fits_the_line_as_tf_does():
+    if tf.__name__ != "graphfn":
+        pytest.skip("runs examples/tf1_graph_session.py, written for graphfn")
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, "examples"))
+    try:
+        import tf1_graph_session
+    finally:
+        sys.path.pop(0)
+    loss, params = tf1_graph_session.fit()
+    # TF 2.21 running the same program: loss 2.3412384e-14, w = [2.9999998, 0.5].
+    assert loss < 1e-12
+    np.testing.assert_allclose(params, [2.9999998, 0.5], rtol=1e-6)

@@ -11,6 +11,7 @@
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/bindings/interrupt_guard.h"
 #include "graphfn/core/resource.h"
+#include "graphfn/ir/inline.h"
 #include "graphfn/passes/pass_manager.h"
 #include "graphfn/runtime/plan.h"
 #include "graphfn/runtime/session_plan.h"
@@ -97,6 +98,19 @@ void bind_graph(py::module_& m) {
         std::shared_ptr<const Plan> plan;
         throw_if_error(build_session_plan(*g, endpoints(feeds), endpoints(fetches), target_ids, &plan));
         return std::const_pointer_cast<Plan>(plan);
+      })
+      // tf.graph_util.import_graph_def: copies `source`'s nodes into this graph, named
+      // `prefix` + their names; its placeholders (arguments) are not copied: `inputs` stand for them.
+      .def("_import_graph", [](const std::shared_ptr<Graph>& g, const Graph& source,
+                               const std::vector<const SymbolicTensor*>& inputs, const std::string& prefix) {
+        throw_if_finalized(*g);
+        std::vector<Endpoint> ends;
+        for (const SymbolicTensor* t : inputs) {
+          if (t->graph != g) throw py::value_error("an imported graph's input belongs to another graph");
+          ends.push_back(t->endpoint);
+        }
+        std::vector<Endpoint> outputs;
+        throw_if_error(inline_graph(*g, source, ends, prefix, &outputs));
       })
       .def("argument_tensors", [](const std::shared_ptr<Graph>& g) {
         std::vector<SymbolicTensor> out;

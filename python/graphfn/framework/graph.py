@@ -39,11 +39,12 @@ class NodeDef:
 class GraphDef:
     """The nodes of a graph; prints as TF's GraphDef text format."""
 
-    __slots__ = ("node", "_text")
+    __slots__ = ("node", "_text", "_graph")
 
-    def __init__(self, nodes, text):
+    def __init__(self, nodes, text, graph=None):
         self.node = nodes
         self._text = text
+        self._graph = graph  # the graph it describes, which tf.graph_util.import_graph_def copies
 
     def __str__(self):
         return self._text
@@ -102,7 +103,7 @@ def as_graph_def(self, from_version=None, add_shapes=False, use_pybind11_proto=F
     nodes = [NodeDef(name, self.node_op(i),
                      self.node_inputs(i) + ["^" + c for c in sorted(self.node_control_inputs(i))])
              for i, name in enumerate(names)]
-    return GraphDef(nodes, self.graph_def_text())
+    return GraphDef(nodes, self.graph_def_text(), self)
 
 
 def _node_id(graph, name):
