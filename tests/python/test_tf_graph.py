@@ -386,6 +386,18 @@ def test_session_run_errors(call, error, message):
     assert message in str(info.value)
 
 
+def test_session_feed_values_and_empty_graphs():
+    g, x, y, *_ = _session_graph()
+    with tf1.Session(graph=g) as sess:
+        with pytest.raises(TypeError, match="^The value of a feed cannot be a tf.Tensor object. Acceptable feed values "
+                                            "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles."):
+            sess.run(y, {x: tf.constant(1.0)})
+        assert repr(sess.run([y, y], {x: 1})) == "[np.float32(3.0), np.float32(3.0)]"
+    with pytest.raises(RuntimeError, match=r"^The Session graph is empty. Add operations to the graph before "
+                                           r"calling run\(\).$"):
+        tf1.Session(graph=tf.Graph()).run([])
+
+
 def test_session_argument_and_closed_errors():
     with pytest.raises(TypeError, match='^Argument `graph` must be a tf.Graph, but got "int"$'):
         tf1.Session(graph=3)

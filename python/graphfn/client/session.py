@@ -87,6 +87,8 @@ class Session:
         computed with `feed_dict`'s values in place of the tensors it names."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        if self._graph.num_nodes == 0:
+            raise RuntimeError("The Session graph is empty. Add operations to the graph before calling run().")
         leaves = [self._fetch(leaf) for leaf in nest.flatten(fetches)]
         fed, fed_values = self._feeds(feed_dict)
         fetched = [leaf for leaf in leaves if isinstance(leaf, SymbolicTensor)]
