@@ -223,6 +223,28 @@ def test_two_threads_build_two_graphs_at_once():
     assert graphs == {1: (101, 51), 2: (101, 101)}
 
 
+def test_one_session_runs_in_many_threads_at_once():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.int32, shape=[None])
+        y = tf.reduce_sum(x * x)
+    results, errors = {}, []
+    with tf1.Session(graph=g) as sess:
+        def work(k):
+            try:
+                results[k] = [int(sess.run(y, {x: [k, i]})) for i in range(200)]
+            except Exception as e:  # reported below
+                errors.append(e)
+
+        workers = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    assert errors == []
+    assert results == {k: [k * k + i * i for i in range(200)] for k in range(4)}
+
+
 # Function graphs are tf.Graphs -----------------------------------------------------------------
 
 def test_a_concrete_functions_graph_is_a_tf_graph():
