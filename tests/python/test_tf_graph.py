@@ -420,6 +420,48 @@ def test_session_feed_values_and_empty_graphs():
         tf1.Session(graph=tf.Graph()).run([])
 
 
+def _feed_graph():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, shape=[None], name="x")
+        i = tf1.placeholder(tf.int32, shape=[], name="i")
+        s = tf1.placeholder(tf.string, shape=[None], name="s")
+        b = tf1.placeholder(tf.bool, shape=[])
+        tensors = dict(x=x, i=i, s=s, y=x * 2, j=i + 1, u=tf.identity(s), nb=tf.logical_not(b), b=b)
+    return g, tensors
+
+
+@pytest.mark.parametrize("fetch, feeds, expected", [
+    ("j", {"i": 2.7}, "np.int32(3)"),
+    ("j", {"i": np.int64(5)}, "np.int32(6)"),
+    ("u", {"s": ["a", b"b"]}, "array([b'a', b'b'], dtype=object)"),
+    ("nb", {"b": 1}, "np.False_"),
+    ("y", {"x": np.zeros([0], np.float32)}, "array([], dtype=float32)"),
+    ("y", {"x": np.arange(3, dtype=np.float64)}, "array([0., 2., 4.], dtype=float32)"),
+    ("y", {"x": [float("nan")]}, "array([nan], dtype=float32)"),
+])
+def test_session_converts_feeds_to_the_tensors_dtype(fetch, feeds, expected):
+    g, t = _feed_graph()
+    with tf1.Session(graph=g) as sess:
+        assert repr(sess.run(t[fetch], {t[k]: v for k, v in feeds.items()})) == expected
+
+
+@pytest.mark.parametrize("fetch, feeds, error, message", [
+    ("y", {"x": None}, ValueError, "Cannot feed value of shape () for Tensor x:0, which has shape (None,)"),
+    ("y", {"x": [[1], [1, 2]]}, ValueError, "setting an array element with a sequence."),
+    ("j", {"i": 2 ** 40}, TypeError,
+     "Type of feed value 1099511627776 with type <class 'int'> is not compatible with Tensor type <class "
+     "'numpy.int32'>. Try explicitly setting the type of the feed tensor to a larger type (e.g. int64)."),
+    ("u", {"s": [1, 2]}, tf.errors.InternalError, "Graph execution error:\n\nUnsupported object type int"),
+])
+def test_session_feed_value_errors(fetch, feeds, error, message):
+    g, t = _feed_graph()
+    with tf1.Session(graph=g) as sess:
+        with pytest.raises(error) as info:
+            sess.run(t[fetch], {t[k]: v for k, v in feeds.items()})
+    assert message in str(info.value)
+
+
 def test_session_argument_and_closed_errors():
     with pytest.raises(TypeError, match='^Argument `graph` must be a tf.Graph, but got "int"$'):
         tf1.Session(graph=3)

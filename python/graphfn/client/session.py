@@ -9,6 +9,7 @@ import threading
 
 from graphfn import _core
 from graphfn.framework import dtypes
+from graphfn.framework import errors
 from graphfn.framework import graph as graph_lib
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor
 from graphfn.framework.tensor_shape import TensorShape
@@ -131,7 +132,17 @@ class Session:
                                 % (value, key))
             np = lazy_numpy.numpy()
             dtype = tensor.dtype
-            array = np.asarray(value, dtype=object if dtype == dtypes.string else dtype.as_numpy_dtype)
+            np_dtype = object if dtype == dtypes.string else dtype.as_numpy_dtype
+            if isinstance(value, int) and not _fits(np_dtype, value):
+                raise TypeError("Type of feed value %s with type %s is not compatible with Tensor type %s. Try "
+                                "explicitly setting the type of the feed tensor to a larger type (e.g. int64)."
+                                % (value, type(value), np_dtype))
+            array = np.asarray(value, dtype=np_dtype)
+            if np_dtype is object:
+                for item in array.flat:
+                    if not isinstance(item, (str, bytes)):  # what TF's string conversion takes
+                        raise errors.InternalError(None, None, "Graph execution error:\n\nUnsupported object type "
+                                                   + type(item).__name__)
             if not tensor.shape.is_compatible_with(TensorShape(array.shape)):
                 raise ValueError("Cannot feed value of shape %s for Tensor %s, which has shape %s"
                                  % (array.shape, tensor.name, tensor.shape))
@@ -152,6 +163,16 @@ class Session:
         fed_by_name = {t.name: v for t, v in zip(fed, fed_values)}
         # A fed tensor that is fetched gives back the fed array, as in TF.
         return [fed_by_name[t.name] if t.name in fed_by_name else out.numpy() for t, out in zip(fetched, outputs)]
+
+
+def _fits(np_dtype, value):
+    """Whether the Python int `value` converts to `np_dtype` unchanged (TF's check of int feeds)."""
+    if np_dtype is object:
+        return str(value) == value
+    try:
+        return np_dtype(value) == value
+    except OverflowError:
+        return False
 
 
 class _DefaultSession:
