@@ -88,6 +88,37 @@ def test_graph_name_scope_is_made_unique_like_tf():
             assert tf1.placeholder(tf.float32).name == "sc/Placeholder:0"
 
 
+@pytest.mark.parametrize("outer, name, expected", [
+    (None, b"by", "by/"),
+    (None, "ok/", "ok/"),
+    ("outer", "_x", "outer/_x/"),
+    ("outer", None, ""),
+])
+def test_graph_name_scope_names(outer, name, expected):
+    g = tf.Graph()
+    with g.name_scope(outer) if outer else g.name_scope(None):
+        with g.name_scope(name) as scope:
+            assert scope == expected
+
+
+@pytest.mark.parametrize("outer, name, error, message", [
+    (None, 3, TypeError, "expected string or bytes-like object, got 'int'"),
+    (None, "bad name!", ValueError, "'bad name!' is not a valid root scope name. A root scope name has to match the "
+                                    "following pattern: ^[A-Za-z0-9.][A-Za-z0-9_.\\\\/>-]*$"),
+    (None, "_x", ValueError, "'_x' is not a valid root scope name. A root scope name has to match the following "
+                             "pattern: ^[A-Za-z0-9.][A-Za-z0-9_.\\\\/>-]*$"),
+    ("outer", "bad name", ValueError, "'bad name' is not a valid scope name. A scope name has to match the "
+                                      "following pattern: ^[A-Za-z0-9_.\\\\/>-]*$"),
+])
+def test_graph_name_scope_errors(outer, name, error, message):
+    g = tf.Graph()
+    with g.name_scope(outer) if outer else g.name_scope(None):
+        with pytest.raises(error) as info:
+            with g.name_scope(name):
+                pass
+    assert str(info.value) == message
+
+
 def test_as_graph_def_lists_the_nodes_with_control_inputs_last():
     gd = _sample_graph().as_graph_def()
     assert [n.name for n in gd.node] == ["a", "Const", "add", "x", "y/y", "y", "s/Identity", "Identity"]

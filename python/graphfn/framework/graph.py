@@ -9,6 +9,7 @@ trace_context.h), the same stack tracing uses, so ops build symbolic tensors int
 tf.compat.v1.Session (graphfn/client/session.py) runs it."""
 
 import contextlib
+import re
 import threading
 
 from graphfn import _core
@@ -183,11 +184,27 @@ def finalize(self):
     self._finalize()
 
 
+# TF's rules for scope names: at the top level a scope starts as an op name does.
+_VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
+_VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
+
+
 @contextlib.contextmanager
 def name_scope(self, name):
     """Names the ops created inside "name/..." in this graph (made unique: "name_1/" the second
     time); yields the scope. A name ending in "/" re-enters that scope; "" or None the top."""
     previous = self._name_scope
+    if name:
+        if isinstance(name, bytes):
+            name = name.decode("utf-8")
+        if not isinstance(name, str):
+            raise TypeError("expected string or bytes-like object, got '%s'" % type(name).__name__)
+        if previous and not _VALID_SCOPE_NAME.match(name):
+            raise ValueError("'%s' is not a valid scope name. A scope name has to match the following pattern: %s"
+                             % (name, _VALID_SCOPE_NAME.pattern))
+        if not previous and not _VALID_OP_NAME.match(name):
+            raise ValueError("'%s' is not a valid root scope name. A root scope name has to match the following "
+                             "pattern: %s" % (name, _VALID_OP_NAME.pattern))
     if not name:
         scope = ""
     elif name.endswith("/"):
