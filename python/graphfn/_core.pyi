@@ -58,6 +58,7 @@ class EagerTensor:
         ...
 class Graph:
     _name_scope: str
+    _standalone: bool
     function_name: str
     def __init__(self) -> None:
         ...

@@ -276,6 +276,23 @@ def test_one_session_runs_in_many_threads_at_once():
     assert results == {k: [k * k + i * i for i in range(200)] for k in range(4)}
 
 
+def test_a_graph_keeps_its_kind_after_the_tf_graph_object_is_gone():
+    import gc
+
+    def build():
+        g = tf.Graph()
+        with g.as_default():
+            x = tf1.placeholder(tf.float32, [], name="x")
+            return x, x * 2
+
+    x, y = build()
+    gc.collect()
+    assert isinstance(y.graph, tf.Graph) and not y.graph.building_function
+    with tf1.Session(graph=y.graph) as sess:
+        assert sess.run(y, {x: 1}) == 2.0
+        assert tf1.placeholder(tf.float32).name == "Placeholder:0"
+
+
 # Function graphs are tf.Graphs -----------------------------------------------------------------
 
 def test_a_concrete_functions_graph_is_a_tf_graph():

@@ -78,6 +78,10 @@ void bind_graph(py::module_& m) {
       // tf.Graph.finalize(): later ops added to the graph raise TF's RuntimeError.
       .def("_finalize", [](Graph& g) { trace_of(g).finalized = true; })
       .def_property_readonly("_finalized", [](const Graph& g) { return is_finalized(g); })
+      // Set by tf.Graph(): a graph users build by hand rather than a function's (kept with the
+      // graph, so it holds when t.graph is reached after the tf.Graph object is gone).
+      .def_property("_standalone", [](const Graph& g) { const GraphTrace* t = find_trace(g); return t && t->standalone; },
+                    [](Graph& g, bool standalone) { trace_of(g).standalone = standalone; })
       // tf.compat.v1.Session.run: a plan for the part of the graph the fetches and targets need
       // (runtime/session_plan.h), fed in `feeds` order.
       .def("_session_plan", [](const std::shared_ptr<Graph>& g, const std::vector<const SymbolicTensor*>& feeds,

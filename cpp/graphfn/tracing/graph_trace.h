@@ -38,6 +38,8 @@ class GraphTrace final : public GraphObserver {
   ControlDependencyScopes control_dependencies;
   // tf.Graph.finalize(): no op may be added any more.
   bool finalized = false;
+  // Made by tf.Graph() (not by tracing): TF 1.x semantics (tensors hash by identity, placeholders).
+  bool standalone = false;
 
   void node_added(Node& node) override {
     if (!control_dependencies.empty()) control_dependencies.apply(node);

@@ -74,6 +74,7 @@ class Graph(_core.Graph, metaclass=_GraphType):
             super().__init__()
         finally:
             _core.pop_graph()
+        self._standalone = True  # kept by the C++ graph: t.graph says so after this object is gone
 
 
 # The methods every graph has (installed on _core.Graph, so traced graphs have them too) --------
@@ -268,7 +269,7 @@ for _name, _method in _METHODS.items():
     setattr(_core.Graph, _name, _method)
 _core.Graph.finalized = property(lambda self: self._finalized, doc="True once finalize() was called.")
 # A tf.Graph() is not a function's graph; every graph tracing makes is.
-_core.Graph.building_function = property(lambda self: type(self) is _core.Graph)
+_core.Graph.building_function = property(lambda self: not self._standalone)
 _core.Graph.version = property(lambda self: self.num_nodes, doc="Grows as operations are added.")
 _core.Graph.seed = None  # the graph-level random seed; graphfn has none per graph
 
@@ -307,7 +308,7 @@ def placeholder(dtype, shape=None, name=None):
     graph = _core.current_graph()
     if graph is None:
         raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
-    if type(graph) is _core.Graph:
+    if not graph._standalone:
         # A function's inputs are its arguments; an extra one would change its signature.
         raise RuntimeError("tf.compat.v1.placeholder() is not supported inside a graphfn.function; pass the "
                            "value as an argument instead.")

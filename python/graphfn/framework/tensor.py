@@ -181,9 +181,9 @@ def _install_symbolic(cls):
             "reference/limitations.md#access-to-source-code for more information.")
 
     def __hash__(self):
-        # As TF: a tensor of a tf.Graph() (not a function's graph: those are _core.Graph itself)
-        # hashes by identity, so it can key a feed_dict.
-        if type(self.graph) is _core.Graph:
+        # As TF: a tensor of a tf.Graph() (not of a function's graph) hashes by identity, so it
+        # can key a feed_dict.
+        if not self.graph._standalone:
             raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
         return id(self)
 
