@@ -333,6 +333,23 @@ def test_tensors_of_function_graphs_stay_unhashable():
     assert {t: 1}[t] == 1  # a tf.Graph's tensors hash by identity, as in TF
 
 
+def test_a_tf_graphs_tensors_compare_by_identity():
+    g = tf.Graph()
+    with g.as_default():
+        x, y = tf.constant(1), tf.constant(1)
+        assert (x == x, x == y, x != y, x == 1, x != 1, x in [y, x], x == None) == (  # noqa: E711
+            True, False, True, False, True, True, False)
+    assert (x == x, x == y, x in [y]) == (True, False, False)
+    assert len(g.get_operations()) == 2  # no Equal nodes were added
+
+    @tf.function
+    def f(a):
+        assert isinstance(a == a, tf.Tensor)  # a function's tensors compare element-wise
+        return a
+
+    f(tf.constant(1))
+
+
 # Session.run -------------------------------------------------------------------------------------
 
 def _session_graph():
