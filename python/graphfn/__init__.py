@@ -62,6 +62,9 @@ from graphfn.parallel_for import vectorized_map as _vectorized_map  # noqa: F401
 from graphfn.ops import debugging as _debugging  # noqa: F401
 from graphfn.ops import test_util as _test_util  # noqa: F401
 from graphfn.ops import lookup_ops as _lookup_ops  # noqa: F401
+from graphfn.framework import graph as _graph  # noqa: F401
+from graphfn.framework import importer as _importer  # noqa: F401
+from graphfn.client import session as _session  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"

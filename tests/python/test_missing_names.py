@@ -41,5 +41,7 @@ def test_every_exported_name_is_a_tensorflow_name():
     from graphfn.util import missing_names, tf_export
 
     graphfn_only = {"config.explain_retracing"}
-    exported = {name for name, _ in tf_export._EXPORTS}
+    # tf.compat is not in the recorded list (tools/record_tf_api_names.py); test_tf_graph.py
+    # checks the tf.compat.v1 names graphfn has against TF 2.21's.
+    exported = {name for name, _ in tf_export._EXPORTS if not name.startswith("compat.")}
     assert sorted(exported - missing_names._tensorflow_names() - graphfn_only) == []

@@ -7,11 +7,14 @@
 #include "graphfn/bindings/defined_at.h"
 #include "graphfn/bindings/eager_tensor_object.h"
 #include "graphfn/bindings/errors.h"
+#include "graphfn/bindings/finalized_graph.h"
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/bindings/interrupt_guard.h"
 #include "graphfn/core/resource.h"
+#include "graphfn/ir/inline.h"
 #include "graphfn/passes/pass_manager.h"
 #include "graphfn/runtime/plan.h"
+#include "graphfn/runtime/session_plan.h"
 #include "graphfn/autodiff/tape.h"
 #include "graphfn/serialize/graph_def_text.h"
 #include "graphfn/tracing/capture.h"
@@ -56,6 +59,7 @@ void bind_graph(py::module_& m) {
                     [](Graph& g, std::string name) { trace_of(g).function_name = std::move(name); })
       .def("add_placeholder", [](const std::shared_ptr<Graph>& g, int dtype, py::handle shape, const std::string& name,
                                  py::handle handle_shape) {
+        throw_if_finalized(*g);
         int id = 0;
         const Shape variable_shape = handle_shape.is_none() ? Shape() : shape_from_py(handle_shape);
         throw_if_error(add_argument(*g, dtype_from_number(dtype), shape_from_py(shape), name,
@@ -70,6 +74,47 @@ void bind_graph(py::module_& m) {
         std::vector<Tensor> results;
         throw_if_error(plan->run(nullptr, 0, &results));
         return results[0];
+      })
+      // tf.Graph.finalize(): later ops added to the graph raise TF's RuntimeError.
+      .def("_finalize", [](Graph& g) { trace_of(g).finalized = true; })
+      .def_property_readonly("_finalized", [](const Graph& g) { return is_finalized(g); })
+      // Set by tf.Graph(): a graph users build by hand rather than a function's (kept with the
+      // graph, so it holds when t.graph is reached after the tf.Graph object is gone).
+      .def_property("_standalone", [](const Graph& g) { const GraphTrace* t = find_trace(g); return t && t->standalone; },
+                    [](Graph& g, bool standalone) { trace_of(g).standalone = standalone; })
+      // tf.compat.v1.Session.run: a plan for the part of the graph the fetches and targets need
+      // (runtime/session_plan.h), fed in `feeds` order.
+      .def("_session_plan", [](const std::shared_ptr<Graph>& g, const std::vector<const SymbolicTensor*>& feeds,
+                               const std::vector<const SymbolicTensor*>& fetches, const std::vector<GraphOp>& targets) {
+        auto endpoints = [&](const std::vector<const SymbolicTensor*>& tensors) {
+          std::vector<Endpoint> out;
+          for (const SymbolicTensor* t : tensors) {
+            if (t->graph != g) throw py::value_error("a tensor of another graph was passed to the session");
+            out.push_back(t->endpoint);
+          }
+          return out;
+        };
+        std::vector<int> target_ids;
+        for (const GraphOp& op : targets) {
+          if (op.graph != g) throw py::value_error("an operation of another graph was passed to the session");
+          target_ids.push_back(op.node);
+        }
+        std::shared_ptr<const Plan> plan;
+        throw_if_error(build_session_plan(*g, endpoints(feeds), endpoints(fetches), target_ids, &plan));
+        return std::const_pointer_cast<Plan>(plan);
+      })
+      // tf.graph_util.import_graph_def: copies `source`'s nodes into this graph, named
+      // `prefix` + their names; its placeholders (arguments) are not copied: `inputs` stand for them.
+      .def("_import_graph", [](const std::shared_ptr<Graph>& g, const Graph& source,
+                               const std::vector<const SymbolicTensor*>& inputs, const std::string& prefix) {
+        throw_if_finalized(*g);
+        std::vector<Endpoint> ends;
+        for (const SymbolicTensor* t : inputs) {
+          if (t->graph != g) throw py::value_error("an imported graph's input belongs to another graph");
+          ends.push_back(t->endpoint);
+        }
+        std::vector<Endpoint> outputs;
+        throw_if_error(inline_graph(*g, source, ends, prefix, &outputs));
       })
       .def("argument_tensors", [](const std::shared_ptr<Graph>& g) {
         std::vector<SymbolicTensor> out;
@@ -124,7 +169,7 @@ void bind_graph(py::module_& m) {
         return out;
       })
       .def("unique_name", &Graph::unique_name)
-      .def_property("name_scope", [](Graph& g) { return trace_of(g).name_scope; },
+      .def_property("_name_scope", [](Graph& g) { return trace_of(g).name_scope; },
                     [](Graph& g, std::string scope) { trace_of(g).name_scope = std::move(scope); })
       .def_property_readonly("is_subgraph", [](const Graph& g) { return is_subgraph(g); })
       .def("to_text", &Graph::to_text)
@@ -193,6 +238,7 @@ void bind_graph(py::module_& m) {
     // inputs become constants, tensors of enclosing graphs are captured.
     const std::shared_ptr<Graph>& g = current_graph_ptr();
     if (!g) throw py::value_error("inline_function needs a graph being traced");
+    throw_if_finalized(*g);
     std::vector<Operand> inputs;
     for (py::handle t : tensors) {
       if (const SymbolicTensor* s = symbolic_tensor_ptr(t)) {

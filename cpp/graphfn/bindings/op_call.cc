@@ -10,6 +10,7 @@
 #include "graphfn/bindings/defined_at.h"
 #include "graphfn/bindings/eager_tensor_object.h"
 #include "graphfn/bindings/errors.h"
+#include "graphfn/bindings/finalized_graph.h"
 #include "graphfn/bindings/graph_context.h"
 #include "graphfn/core/tf_types.h"
 #include "graphfn/ir/op_registry.h"
@@ -279,6 +280,7 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
                       DType* known) {
   const OpDef& op = *h.op;
   const std::shared_ptr<Graph>& graph = current_graph_ptr();
+  throw_if_finalized(*graph);
   const std::string name = reserve_op_name(*graph, h.name);
   std::shared_ptr<const SourceStack> defined_at = capture_defined_at();
   std::vector<Endpoint> endpoints;

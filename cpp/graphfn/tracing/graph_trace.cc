@@ -12,6 +12,11 @@ GraphTrace& trace_of(Graph& graph) {
 
 const GraphTrace* find_trace(const Graph& graph) { return dynamic_cast<const GraphTrace*>(graph.observer.get()); }
 
+bool is_finalized(const Graph& graph) {
+  const GraphTrace* trace = find_trace(graph);
+  return trace && trace->finalized;
+}
+
 bool is_subgraph(const Graph& graph) {
   const GraphTrace* trace = find_trace(graph);
   return trace && trace->is_subgraph;

@@ -40,6 +40,10 @@ class GraphTrace final : public GraphObserver {
   // each, which every later use of the tensor as an operand is (TF captures a tensor once).
   std::unordered_map<uint64_t, Endpoint> watched_eager_tensors;
   ControlDependencyScopes control_dependencies;
+  // tf.Graph.finalize(): no op may be added any more.
+  bool finalized = false;
+  // Made by tf.Graph() (not by tracing): TF 1.x semantics (tensors hash by identity, placeholders).
+  bool standalone = false;
 
   void node_added(Node& node) override {
     if (!control_dependencies.empty()) control_dependencies.apply(node);
@@ -50,6 +54,9 @@ class GraphTrace final : public GraphObserver {
 GraphTrace& trace_of(Graph& graph);
 // The record of `graph`, or null if tracing never built it (a clone, a loaded graph).
 const GraphTrace* find_trace(const Graph& graph);
+
+// True once tf.Graph.finalize() was called on `graph`.
+bool is_finalized(const Graph& graph);
 
 // True for a branch or loop body traced by control flow (also once its node owns it).
 bool is_subgraph(const Graph& graph);

@@ -11,7 +11,7 @@ from graphfn.util.tf_export import tf_export
 def current_scope():
     """The scope new names go in: "outer/inner/" or ""."""
     graph = _core.current_graph()
-    return graph.name_scope if graph is not None else _core.eager_name_scope()
+    return graph._name_scope if graph is not None else _core.eager_name_scope()
 
 
 @tf_export("name_scope")
@@ -42,14 +42,14 @@ class name_scope:
         else:
             scope = previous + name + "/"
         if graph is not None:
-            graph.name_scope = scope
+            graph._name_scope = scope
         else:
             _core.set_eager_name_scope(scope)
         return scope
 
     def __exit__(self, *exc_info):
         if self._graph is not None:
-            self._graph.name_scope = self._previous
+            self._graph._name_scope = self._previous
         else:
             _core.set_eager_name_scope(self._previous)
         return False

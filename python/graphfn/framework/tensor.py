@@ -180,6 +180,13 @@ def _install_symbolic(cls):
             "See https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/"
             "reference/limitations.md#access-to-source-code for more information.")
 
+    def __hash__(self):
+        # As TF: a tensor of a tf.Graph() (not of a function's graph) hashes by identity, so it
+        # can key a feed_dict.
+        if not self.graph._standalone:
+            raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+        return id(self)
+
     def set_shape(self, shape):
         """Refines the static shape (TF's merge: unknown dims and ranks are filled in)."""
         merged = tensor_shape.merged_for_set_shape(self.shape, tensor_shape.checked_shape(shape))

@@ -1,37 +1,14 @@
-"""FuncGraph: the Python view of a traced graph (its nodes, inputs and outputs)."""
+"""FuncGraph: a concrete function's view of its traced graph (its nodes, inputs and outputs).
 
+It is a tf.Graph, as TF's FuncGraph: isinstance(cf.graph, tf.Graph) holds, and the graph methods
+framework/graph.py gives every graph (get_operations, get_tensor_by_name, ...) answer through it."""
 
-class NodeDef:
-    """One node as `as_graph_def()` lists it: name, op and inputs (control inputs last, as
-    "^name", sorted by name like TF's GraphDef)."""
-
-    __slots__ = ("name", "op", "input")
-
-    def __init__(self, name, op, inputs):
-        self.name = name
-        self.op = op
-        self.input = inputs
-
-    def __repr__(self):
-        return "NodeDef(name=%r, op=%r, input=%r)" % (self.name, self.op, self.input)
-
-
-class GraphDef:
-    """The nodes of a traced graph; prints as TF's GraphDef text format."""
-
-    __slots__ = ("node", "_text")
-
-    def __init__(self, nodes, text):
-        self.node = nodes
-        self._text = text
-
-    def __str__(self):
-        return self._text
-
-    __repr__ = __str__
+from graphfn.framework.graph import GraphDef, NodeDef  # noqa: F401  (graph methods use them)
 
 
 class FuncGraph:
+    _is_graph_view = True  # isinstance(view, tf.Graph)
+
     def __init__(self, graph, name, inputs, outputs, structured_outputs):
         self._graph = graph
         self.name = name
@@ -39,15 +16,11 @@ class FuncGraph:
         self.outputs = list(outputs)
         self.structured_outputs = structured_outputs
 
-    def as_graph_def(self):
-        g = self._graph
-        nodes = [NodeDef(name, g.node_op(i), g.node_inputs(i) + ["^" + c for c in sorted(g.node_control_inputs(i))])
-                 for i, name in enumerate(g.node_names())]
-        return GraphDef(nodes, g.graph_def_text())
-
-    def get_operations(self):
-        g = self._graph
-        return [g.node_operation(i) for i in range(g.num_nodes)]
+    def __getattr__(self, name):
+        # The graph's methods and properties (as_graph_def, get_operations, finalized, ...).
+        if name.startswith("__") or name == "_graph":
+            raise AttributeError(name)
+        return getattr(self._graph, name)
 
     def to_svg(self, path=None, use_graphviz=None):
         """The graph as an SVG picture (text); also written to `path` if given. Uses Graphviz's

@@ -112,7 +112,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         raise TypeError("pred must not be a Python bool", pred)
     outer = _core.current_graph()
     pred = _to_graph_tensor(pred)
-    name = outer.unique_name(outer.name_scope + (name or "cond"))
+    name = outer.unique_name(outer._name_scope + (name or "cond"))
     return _branches(outer, name, pred, (true_fn, false_fn), ("true_fn", "false_fn"), "tf.cond", False)
 
 
@@ -130,7 +130,7 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     outer = _core.current_graph()
     if branch_index.dtype != dtypes.int32:
         branch_index = ops.Cast(branch_index, DstT=dtypes.int32)
-    base = outer.unique_name(outer.name_scope + (name or "switch_case"))
+    base = outer.unique_name(outer._name_scope + (name or "switch_case"))
     node = outer.unique_name(base + "/indexed_case")
     labels = ["branches[%d]" % i for i in range(len(fns))]
     return _branches(outer, node, branch_index, fns, labels, "tf.switch_case", True)
@@ -207,7 +207,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     else:
         nest.assert_same_structure(loop_vars, shape_invariants, check_types=False)
         invariants = [TensorShape(s) for s in _flatten_up_to(loop_vars, shape_invariants)]
-    name = outer.unique_name(outer.name_scope + (name or "while"))
+    name = outer.unique_name(outer._name_scope + (name or "while"))
     scope = name + "/"
     max_iter = _maximum_iterations(outer, maximum_iterations, scope)
     counter = _core.graph_const(outer, _core.to_tensor(0), scope + "loop_counter")

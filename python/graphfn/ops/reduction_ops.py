@@ -7,7 +7,7 @@ from graphfn.framework.tensor import EagerTensor, Tensor
 from graphfn.ops import _fast_path
 from graphfn.ops import array_ops
 from graphfn.ops import math_ops
-from graphfn.ops._op_table import ops
+from graphfn.ops._op_table import node, ops
 from graphfn.util.lazy_numpy import is_ndarray
 from graphfn.util.tf_export import tf_export
 
@@ -49,7 +49,9 @@ def _axis_tensor(axis, fast_path):
     return axes
 
 
-def _reduce(op, input_tensor, axis, keepdims, dtype=None):
+def _reduce(op, input_tensor, axis, keepdims, dtype=None, name=None):
+    if name is not None and _core.current_graph() is not None:
+        op = node(op.name, name)  # the node is named `name`, as TF's (get_tensor_by_name finds it)
     fast_path = _fast_path.is_plain(input_tensor) and (axis is None or _fast_path.is_plain(axis))
     if dtype is not None and not (fast_path and isinstance(input_tensor, Tensor)):
         # A tensor of another dtype: TF's fast path leaves it to the op (InvalidArgumentError),
@@ -67,38 +69,38 @@ def _reduce(op, input_tensor, axis, keepdims, dtype=None):
 
 @tf_export("reduce_sum", "math.reduce_sum")
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
-    return _reduce(ops.Sum, input_tensor, axis, keepdims)
+    return _reduce(ops.Sum, input_tensor, axis, keepdims, name=name)
 
 
 @tf_export("reduce_mean", "math.reduce_mean")
 def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
     """Integer means truncate (the sum is taken in int64), like TF."""
-    return _reduce(ops.Mean, input_tensor, axis, keepdims)
+    return _reduce(ops.Mean, input_tensor, axis, keepdims, name=name)
 
 
 @tf_export("reduce_max", "math.reduce_max")
 def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
-    return _reduce(ops.Max, input_tensor, axis, keepdims)
+    return _reduce(ops.Max, input_tensor, axis, keepdims, name=name)
 
 
 @tf_export("reduce_min", "math.reduce_min")
 def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
-    return _reduce(ops.Min, input_tensor, axis, keepdims)
+    return _reduce(ops.Min, input_tensor, axis, keepdims, name=name)
 
 
 @tf_export("reduce_prod", "math.reduce_prod")
 def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
-    return _reduce(ops.Prod, input_tensor, axis, keepdims)
+    return _reduce(ops.Prod, input_tensor, axis, keepdims, name=name)
 
 
 @tf_export("reduce_any", "math.reduce_any")
 def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
-    return _reduce(ops.Any, input_tensor, axis, keepdims, dtypes.bool)
+    return _reduce(ops.Any, input_tensor, axis, keepdims, dtypes.bool, name=name)
 
 
 @tf_export("reduce_all", "math.reduce_all")
 def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
-    return _reduce(ops.All, input_tensor, axis, keepdims, dtypes.bool)
+    return _reduce(ops.All, input_tensor, axis, keepdims, dtypes.bool, name=name)
 
 
 _AXIS_DTYPES = (dtypes.int8, dtypes.uint8, dtypes.int16, dtypes.int32, dtypes.int64)

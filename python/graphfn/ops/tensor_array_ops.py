@@ -34,7 +34,7 @@ def _scoped(scope, op):
     traced like a TF name scope ("TensorArrayV2Write", "TensorArrayV2Write_1", ...); returns the
     handle and the scope (relative to the graph's own scope)."""
     graph = _core.current_graph()
-    prefix = graph.name_scope
+    prefix = graph._name_scope
     unique = graph.unique_name(prefix + scope)[len(prefix):]
     return ops.named(op, unique + "/" + op), unique
 

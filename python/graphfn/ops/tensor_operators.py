@@ -49,10 +49,14 @@ def _reflected_operator(fn):
 
 
 def __eq__(self, other):
+    if type(self) is SymbolicTensor and self.graph._standalone:
+        return self is other  # as TF: a tf.Graph()'s tensors compare by identity (TF 1.x)
     return math_ops.tensor_equals(self, other)
 
 
 def __ne__(self, other):
+    if type(self) is SymbolicTensor and self.graph._standalone:
+        return self is not other
     return math_ops.tensor_not_equals(self, other)
 
 
