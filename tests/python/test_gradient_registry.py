@@ -14,10 +14,12 @@ TF_REGISTRY = json.loads((pathlib.Path(__file__).parent / "tf_gradient_registry.
 
 # Where graphfn says "none" and TF has a gradient function: TF's function returns only Nones.
 TF_FUNCTION_GIVES_NONE = {"ArgMax", "ArgMin", "Ceil", "Floor", "FloorDiv", "Rint", "Round", "TruncateDiv"}
-# Where graphfn says "none" and TF has no entry: no gradient can reach the op through a float
-# output (its outputs are bool, int, string or none, or it is a variable update or a graph input),
-# so TF's LookupError cannot happen.
+# Where graphfn says "none" and TF has no entry: no gradient can reach the op (its outputs are
+# bool, int, string or none, it is a variable update or a graph input, or, for a table export,
+# its only input is a resource handle, which no tape records an op for), so TF's LookupError
+# cannot happen.
 NO_FLOAT_OUTPUT = {
+    "LookupTableExportV2", "LookupTableImportV2",
     "All", "Any", "AssignAddVariableOp", "AssignSubVariableOp", "AssignVariableOp", "BroadcastArgs",
     "HistogramFixedWidth", "InTopKV2", "IsFinite", "IsInf", "IsNan", "LowerBound", "UpperBound", "NoOp",
     "Placeholder", "PrintV2", "RandomUniformInt", "StringFormat", "TensorListReserve", "UnravelIndex", "Where",
