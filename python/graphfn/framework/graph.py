@@ -228,7 +228,7 @@ def control_dependencies(self, control_inputs):
     """`with g.control_dependencies([a, b]):` makes the ops created inside run after `a` and
     `b` (tensors or operations of this graph); None clears the blocks around."""
     if control_inputs is None:
-        return _ControlDependencies(self, None)
+        return ControlDependencies(self, None)
     ops = []
     for value in control_inputs:
         value = getattr(value, "_control_op", value)  # a write: the operation that writes
@@ -237,10 +237,13 @@ def control_dependencies(self, control_inputs):
             value = value.op
         if value not in ops:
             ops.append(value)
-    return _ControlDependencies(self, ops)
+    return ControlDependencies(self, ops)
 
 
-class _ControlDependencies:
+class ControlDependencies:
+    """A block of control dependencies in a graph (ops None clears the blocks around it): what
+    Graph.control_dependencies and tf.control_dependencies return."""
+
     __slots__ = ("_graph", "_ops")
 
     def __init__(self, graph, ops):

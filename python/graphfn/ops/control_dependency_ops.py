@@ -6,6 +6,7 @@ the Const nodes of Python operands). Eagerly ops run in program order anyway: th
 nothing, tf.group and tf.no_op return None."""
 
 from graphfn import _core
+from graphfn.framework.graph import ControlDependencies
 from graphfn.framework.name_scope import name_scope
 from graphfn.framework.tensor import SymbolicTensor
 from graphfn.ops._op_table import node
@@ -22,23 +23,6 @@ class NullContextmanager:
         return None
 
     def __exit__(self, *exc_info):
-        return False
-
-
-class _ControlDependencies:
-    """A block of control dependencies in the graph being traced (None clears the blocks around)."""
-
-    __slots__ = ("_graph", "_ops")
-
-    def __init__(self, graph, control_ops):
-        self._graph, self._ops = graph, control_ops
-
-    def __enter__(self):
-        self._graph.push_control_dependencies(self._ops)
-        return None
-
-    def __exit__(self, *exc_info):
-        self._graph.pop_control_dependencies()
         return False
 
 
@@ -70,13 +54,13 @@ def control_dependencies(control_inputs):
                     control()
         return NullContextmanager()
     if control_inputs is None:
-        return _ControlDependencies(graph, None)
+        return ControlDependencies(graph, None)
     found = []
     for value in control_inputs:
         op = _control_op(graph, value)
         if op is not None and op not in found:
             found.append(op)
-    return _ControlDependencies(graph, found)
+    return ControlDependencies(graph, found)
 
 
 @tf_export("no_op")
