@@ -237,6 +237,19 @@ Status Graph::add_node(const OpDef& op, const std::string& name, const std::vect
     node->type_attrs.push_back(type_attrs[i]);
     attrs.set(op.type_attr_names[i], type_attrs[i]);
   }
+  // The attrs a list input decides, when not given: its dtypes (list(type)) or its length (a
+  // number attr), as TF's NodeDef records them.
+  for (size_t k = 0; k < op.inputs.size(); ++k) {
+    const ArgDef& arg = op.inputs[k];
+    if (!arg.is_list()) continue;
+    const int pos = flat_position(op, static_cast<int>(k), n);
+    const int count = n - op.num_fixed_inputs;
+    if (arg.type_list && !attrs.find(arg.type_attr)) {
+      attrs.set(arg.type_attr, std::vector<DType>(dtypes.begin() + pos, dtypes.begin() + pos + count));
+    } else if (!arg.number_attr.empty() && !attrs.find(arg.number_attr)) {
+      attrs.set(arg.number_attr, static_cast<int64_t>(count));
+    }
+  }
   node->attrs = std::move(attrs);
   node->output_dtypes = std::move(outputs.dtypes);
   node->output_shapes = std::move(outputs.shapes);
