@@ -1,15 +1,15 @@
 // Kernels of ops/linalg_more_ops.cc. Decompositions are Eigen's (as TF's CPU kernels): LU with
 // partial pivoting (determinants, inverse, solve, Lu), LLT (Cholesky), SelfAdjointEigenSolver,
-// BDCSVD, HouseholderQR; each runs once per matrix of the batch on row-major Maps.
+// HouseholderQR (Svd: linalg_svd.cc); each runs once per matrix of the batch on row-major Maps.
 #include <Eigen/Dense>
 #include <atomic>
 #include <cmath>
-#include <thread>
 #include <limits>
 #include <vector>
 
 #include "graphfn/kernels/array_util.h"
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/matrix_batches.h"
 #include "graphfn/ops/array_shape_util.h"
 
 namespace graphfn {
@@ -22,33 +22,11 @@ using ConstMap = Eigen::Map<const Mat<T>>;
 template <typename T>
 using MutMap = Eigen::Map<Mat<T>>;
 
-int64_t batch_size(const Shape& s, int matrix_rank = 2) {
-  int64_t b = 1;
-  for (int i = 0; i + matrix_rank < s.rank(); ++i) b *= s.dim(i);
-  return b;
-}
-
-// Runs fn(b) for every matrix b of the batch, split over two threads when the batch holds
-// enough work (about n^3 operations a matrix): TF's kernels shard batches over its threads too.
-template <typename Fn>
-void for_each_matrix(int64_t batches, int64_t n, Fn fn) {
-  if (batches >= 2 && static_cast<double>(batches) * n * n * n >= (1 << 17)) {
-    const int64_t half = batches / 2;
-    std::thread helper([&] {
-      for (int64_t b = half; b < batches; ++b) fn(b);
-    });
-    for (int64_t b = 0; b < half; ++b) fn(b);
-    helper.join();
-    return;
-  }
-  for (int64_t b = 0; b < batches; ++b) fn(b);
-}
-
 template <typename T>
 struct DeterminantKernel {
   static Status compute(KernelContext& c) {
     const Tensor& x = c.input(0);
-    const int64_t n = x.dim(x.rank() - 1), batches = batch_size(x.shape());
+    const int64_t n = x.dim(x.rank() - 1), batches = matrix_batch_size(x.shape());
     T* out = c.allocate_output(0).data<T>();
     for_each_matrix(batches, n, [&](int64_t b) {
       out[b] = n == 0 ? T(1) : Eigen::PartialPivLU<Mat<T>>(ConstMap<T>(x.data<T>() + b * n * n, n, n)).determinant();
@@ -61,7 +39,7 @@ template <typename T>
 struct LogDeterminantKernel {
   static Status compute(KernelContext& c) {
     const Tensor& x = c.input(0);
-    const int64_t n = x.dim(x.rank() - 1), batches = batch_size(x.shape());
+    const int64_t n = x.dim(x.rank() - 1), batches = matrix_batch_size(x.shape());
     T* sign = c.allocate_output(0).data<T>();
     T* log_abs = c.allocate_output(1).data<T>();
     for (int64_t b = 0; b < batches; ++b) {
@@ -98,7 +76,7 @@ struct InverseKernel {
   static Status compute(KernelContext& c) {
     const Tensor& x = c.input(0);
     const bool adjoint = c.attrs.get_bool("adjoint", false);
-    const int64_t n = x.dim(x.rank() - 1), batches = batch_size(x.shape());
+    const int64_t n = x.dim(x.rank() - 1), batches = matrix_batch_size(x.shape());
     Tensor& out = c.allocate_output(0);
     if (n == 0) return Status::OK();
     std::atomic<bool> singular{false};
@@ -122,7 +100,7 @@ struct SolveKernel {
     const Tensor& a = c.input(0);
     const Tensor& rhs = c.input(1);
     const bool adjoint = c.attrs.get_bool("adjoint", false);
-    const int64_t n = a.dim(a.rank() - 1), k = rhs.dim(rhs.rank() - 1), batches = batch_size(a.shape());
+    const int64_t n = a.dim(a.rank() - 1), k = rhs.dim(rhs.rank() - 1), batches = matrix_batch_size(a.shape());
     Tensor& out = c.allocate_output(0);
     if (n == 0 || k == 0) return Status::OK();
     for (int64_t b = 0; b < batches; ++b) {
@@ -139,7 +117,7 @@ template <typename T>
 struct LuKernel {
   static Status compute(KernelContext& c) {
     const Tensor& x = c.input(0);
-    const int64_t n = x.dim(x.rank() - 1), batches = batch_size(x.shape());
+    const int64_t n = x.dim(x.rank() - 1), batches = matrix_batch_size(x.shape());
     Tensor& out = c.allocate_output(0);
     Tensor& perm = c.allocate_output(1);
     const bool idx64 = perm.dtype() == DType::kInt64;
@@ -165,7 +143,7 @@ template <typename T>
 struct CholeskyKernel {
   static Status compute(KernelContext& c) {
     const Tensor& x = c.input(0);
-    const int64_t n = x.dim(x.rank() - 1), batches = batch_size(x.shape());
+    const int64_t n = x.dim(x.rank() - 1), batches = matrix_batch_size(x.shape());
     Tensor& out = c.allocate_output(0);
     if (n == 0) return Status::OK();
     for_each_matrix(batches, n, [&](int64_t b) {
@@ -188,7 +166,7 @@ struct EigKernel {
   static Status compute(KernelContext& c) {
     const Tensor& x = c.input(0);
     const bool compute_v = c.attrs.get_bool("compute_v", true);
-    const int64_t n = x.dim(x.rank() - 1), batches = batch_size(x.shape());
+    const int64_t n = x.dim(x.rank() - 1), batches = matrix_batch_size(x.shape());
     Tensor& e = c.allocate_output(0);
     Tensor& v = c.allocate_output(1);
     if (n == 0) return Status::OK();
@@ -215,57 +193,12 @@ struct EigKernel {
 };
 
 template <typename T>
-struct SvdKernel {
-  static Status compute(KernelContext& c) {
-    const Tensor& x = c.input(0);
-    const bool uv = c.attrs.get_bool("compute_uv", true), full = c.attrs.get_bool("full_matrices", false);
-    const int64_t m = x.dim(x.rank() - 2), n = x.dim(x.rank() - 1), p = std::min(m, n);
-    const int64_t batches = batch_size(x.shape());
-    Tensor& s = c.allocate_output(0);
-    Tensor& u = c.allocate_output(1);
-    Tensor& v = c.allocate_output(2);
-    const int64_t uc = full ? m : p, vc = full ? n : p;
-    if (u.num_elements() > 0) std::fill_n(u.data<T>(), u.num_elements(), T(0));
-    if (v.num_elements() > 0) std::fill_n(v.data<T>(), v.num_elements(), T(0));
-    for_each_matrix(batches, std::max(m, n), [&](int64_t b) {
-      T* sp = s.data<T>() + b * p;
-      if (m == 0 || n == 0) {
-        if (uv) {  // the identity part of full U/V of an empty matrix
-          for (int64_t i = 0; i < std::min(m, uc); ++i) u.data<T>()[b * m * uc + i * uc + i] = full ? T(1) : T(0);
-          for (int64_t i = 0; i < std::min(n, vc); ++i) v.data<T>()[b * n * vc + i * vc + i] = full ? T(1) : T(0);
-        }
-        return;
-      }
-      ConstMap<T> a(x.data<T>() + b * m * n, m, n);
-      if (!a.allFinite()) {  // Eigen's BDCSVD fails on these; TF then returns NaN
-        const T nan = std::numeric_limits<T>::quiet_NaN();
-        std::fill_n(sp, p, nan);
-        if (uv) {
-          std::fill_n(u.data<T>() + b * m * uc, m * uc, nan);
-          std::fill_n(v.data<T>() + b * n * vc, n * vc, nan);
-        }
-        return;
-      }
-      const unsigned opts = !uv ? 0 : full ? (Eigen::ComputeFullU | Eigen::ComputeFullV)
-                                            : (Eigen::ComputeThinU | Eigen::ComputeThinV);
-      Eigen::BDCSVD<Mat<T>> svd(a, opts);
-      Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(sp, p) = svd.singularValues();
-      if (uv) {
-        MutMap<T>(u.data<T>() + b * m * uc, m, uc) = svd.matrixU();
-        MutMap<T>(v.data<T>() + b * n * vc, n, vc) = svd.matrixV();
-      }
-    });
-    return Status::OK();
-  }
-};
-
-template <typename T>
 struct QrKernel {
   static Status compute(KernelContext& c) {
     const Tensor& x = c.input(0);
     const bool full = c.attrs.get_bool("full_matrices", false);
     const int64_t m = x.dim(x.rank() - 2), n = x.dim(x.rank() - 1), p = std::min(m, n);
-    const int64_t qc = full ? m : p, batches = batch_size(x.shape());
+    const int64_t qc = full ? m : p, batches = matrix_batch_size(x.shape());
     Tensor& q = c.allocate_output(0);
     Tensor& r = c.allocate_output(1);
     for_each_matrix(batches, std::max(m, n), [&](int64_t b) {
@@ -327,7 +260,7 @@ struct BandPartKernel {
     std::vector<int64_t> lo, hi;
     GRAPHFN_RETURN_IF_ERROR(int_values(c.input(1), &lo));
     GRAPHFN_RETURN_IF_ERROR(int_values(c.input(2), &hi));
-    const int64_t m = x.dim(x.rank() - 2), n = x.dim(x.rank() - 1), batches = batch_size(x.shape());
+    const int64_t m = x.dim(x.rank() - 2), n = x.dim(x.rank() - 1), batches = matrix_batch_size(x.shape());
     Tensor& out = c.allocate_output(0);
     const T* in = x.data<T>();
     T* o = out.data<T>();
@@ -390,7 +323,7 @@ struct DiagPartKernel {
     int64_t lo = 0, hi = 0;
     GRAPHFN_RETURN_IF_ERROR(read_k(c.input(1), &lo, &hi));
     const T pad = c.input(2).data<T>()[0];
-    const int64_t m = x.dim(x.rank() - 2), n = x.dim(x.rank() - 1), batches = batch_size(x.shape());
+    const int64_t m = x.dim(x.rank() - 2), n = x.dim(x.rank() - 1), batches = matrix_batch_size(x.shape());
     const DiagLayout l = layout(c.attrs, m, n, lo, hi);
     Tensor& out = c.allocate_output(0);
     const int64_t per = (hi - lo + 1) * l.max_len;
@@ -412,7 +345,7 @@ struct DiagKernel {
     GRAPHFN_RETURN_IF_ERROR(read_k(c.input(1), &lo, &hi));
     const T pad = c.input(4).data<T>()[0];
     Tensor& out = c.allocate_output(0);
-    const int64_t m = out.dim(out.rank() - 2), n = out.dim(out.rank() - 1), batches = batch_size(out.shape());
+    const int64_t m = out.dim(out.rank() - 2), n = out.dim(out.rank() - 1), batches = matrix_batch_size(out.shape());
     DiagLayout l = layout(c.attrs, m, n, lo, hi);
     l.max_len = d.dim(d.rank() - 1);
     const int64_t per = (hi - lo + 1) * l.max_len;
@@ -434,7 +367,7 @@ struct SetDiagKernel {
     int64_t lo = 0, hi = 0;
     GRAPHFN_RETURN_IF_ERROR(read_k(c.input(2), &lo, &hi));
     Tensor& out = c.allocate_output(0);
-    const int64_t m = x.dim(x.rank() - 2), n = x.dim(x.rank() - 1), batches = batch_size(x.shape());
+    const int64_t m = x.dim(x.rank() - 2), n = x.dim(x.rank() - 1), batches = matrix_batch_size(x.shape());
     const DiagLayout l = layout(c.attrs, m, n, lo, hi);
     const int64_t per = (hi - lo + 1) * l.max_len;
     std::copy_n(x.data<T>(), x.num_elements(), out.data<T>());
@@ -475,6 +408,8 @@ using StructureTypes = TypeList<float, double, int8_t, int16_t, int32_t, int64_t
 
 }  // namespace
 
+void register_linalg_svd_kernels(OpRegistry& reg);
+
 void register_linalg_more_kernels(OpRegistry& reg) {
   register_kernels<DeterminantKernel>(reg, "MatrixDeterminant", FloatTypes{});
   register_kernels<LogDeterminantKernel>(reg, "LogMatrixDeterminant", FloatTypes{});
@@ -483,7 +418,7 @@ void register_linalg_more_kernels(OpRegistry& reg) {
   register_kernels<LuKernel>(reg, "Lu", FloatTypes{});
   register_kernels<CholeskyKernel>(reg, "Cholesky", FloatTypes{});
   register_kernels<EigKernel>(reg, "SelfAdjointEigV2", FloatTypes{});
-  register_kernels<SvdKernel>(reg, "Svd", FloatTypes{});
+  register_linalg_svd_kernels(reg);  // linalg_svd.cc
   register_kernels<QrKernel>(reg, "Qr", FloatTypes{});
   register_kernels<TriangularSolveKernel>(reg, "MatrixTriangularSolve", FloatTypes{});
   register_kernels<BandPartKernel>(reg, "MatrixBandPart", StructureTypes{});
