@@ -23,6 +23,7 @@
 #include "graphfn/bindings/interned.h"
 #include "graphfn/bindings/interrupt_guard.h"
 #include "graphfn/bindings/output_structure.h"
+#include "graphfn/bindings/variable_object.h"
 #include "graphfn/bindings/variable_watch.h"
 #include "graphfn/runtime/call_key.h"
 #include "graphfn/runtime/function.h"
@@ -420,6 +421,10 @@ void bind_function(py::module_& m) {
   m.def("set_call_key_hooks", [](py::object variable_type, py::object tensor_type, py::object opaque_key) {
     if (!PyType_Check(variable_type.ptr()) || !PyType_Check(tensor_type.ptr())) {
       throw py::type_error("set_call_key_hooks expects the Variable and Tensor classes");
+    }
+    // The builder reads a Variable's handle and resource from VariableBase's C fields.
+    if (!PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(variable_type.ptr()), variable_base_type())) {
+      throw py::type_error("set_call_key_hooks expects a Variable class derived from VariableBase");
     }
     CallKeyHooks& hooks = call_key_hooks();
     hooks.variable_type = std::move(variable_type);
