@@ -127,6 +127,7 @@ class Plan {
   std::vector<DType> feed_dtypes_;
   std::vector<Shape> feed_shapes_;  // traced placeholder shapes (static steps assume them)
   bool has_static_steps_ = false;   // else feed shapes need no check
+  bool has_stateful_steps_ = false; // here or in a sub-plan: only these may print
   bool brief_ = true;               // see runs_briefly()
   int64_t touched_elements_ = 0;    // elements every step reads and writes, if all are static
   std::vector<int> result_slots_;   // slot refs (a result may be a feed or a constant)
