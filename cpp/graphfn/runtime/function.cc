@@ -278,6 +278,10 @@ Status CompiledFunction::call(const Tensor* inputs, int num_inputs, std::vector<
       return Status::OK();
     }
   }
+  return call_unrecorded(inputs, num_inputs, outputs);
+}
+
+Status CompiledFunction::call_unrecorded(const Tensor* inputs, int num_inputs, std::vector<Tensor>* outputs) const {
   GRAPHFN_RETURN_IF_ERROR(plan_->run(inputs, num_inputs, outputs));
   for (Tensor& t : *outputs) t.clear_id();  // new tensors, though a result may forward an input's buffer
   return Status::OK();
