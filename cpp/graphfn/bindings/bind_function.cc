@@ -95,16 +95,22 @@ thread_local ScratchLease::Lease ScratchLease::lease{0, nullptr};
 // recording builds the function's gradient, which clones graphs Python also holds) or the run is
 // brief (releasing and retaking the GIL would cost more than the run: a third of a tiny call).
 // On Python's main thread a run that is not brief stops at Ctrl-C (interrupt_guard.h).
-// `tapes_active`: any_tape_active(), which the caller has read.
-Status call_function(const CompiledFunction& fn, const std::vector<Tensor>& feeds, std::vector<Tensor>* results,
-                     bool tapes_active) {
+// The feeds are read in place: the caller holds their Python objects. `tapes_active`:
+// any_tape_active(), which the caller has read.
+Status call_function(const CompiledFunction& fn, const std::vector<const Tensor*>& feeds,
+                     std::vector<Tensor>* results, bool tapes_active) {
   const int n = static_cast<int>(feeds.size());
   const bool may_record = tapes_active && fn.may_record(feeds.data(), n);
-  if (!may_record && fn.plan()->runs_briefly(feeds.data(), n)) return fn.call_unrecorded(feeds.data(), n, results);
+  if (!may_record && fn.plan()->runs_briefly_in_place(feeds.data(), n)) {
+    return fn.call_unrecorded(feeds.data(), n, results);
+  }
   InterruptGuard interruptible;
   Status s;
   if (may_record) {
-    s = fn.call(feeds.data(), n, results);
+    std::vector<Tensor> inputs;  // a recorded call keeps its inputs on the tape
+    inputs.reserve(n);
+    for (const Tensor* t : feeds) inputs.push_back(*t);
+    s = fn.call(inputs.data(), n, results);
   } else {
     py::gil_scoped_release release;
     s = fn.call_unrecorded(feeds.data(), n, results);
@@ -185,7 +191,7 @@ class CallCache {
     const auto& objects = scratch.builder.feed_objects();
     if (!PyList_Check(flat.ptr()) || static_cast<size_t>(PyList_GET_SIZE(flat.ptr())) != objects.size()) return false;
     for (size_t i = 0; i < objects.size(); ++i) {
-      if (PyList_GET_ITEM(flat.ptr(), i) != objects[i]) return false;
+      if (PyList_GET_ITEM(flat.ptr(), i) != objects[i].ptr()) return false;
     }
     if (static_cast<size_t>(outputs->num_tensors()) != function->graph().results.size()) return false;
     entries_[std::move(scratch.builder.key())] = std::make_shared<const CacheEntry>(
@@ -380,9 +386,12 @@ void bind_function(py::module_& m) {
                              [](const CompiledFunction& f) { return std::const_pointer_cast<Plan>(f.plan()); })
       .def_property_readonly("num_gradient_builds", &CompiledFunction::num_gradient_builds)
       .def("__call__", [](const CompiledFunction& f, const std::vector<const Tensor*>& tensors) {
-        std::vector<Tensor> feeds;
-        feeds.reserve(tensors.size());
-        for (const Tensor* t : tensors) feeds.push_back(*t);
+        // Copies: the list may change while the run has released the GIL.
+        std::vector<Tensor> copies;
+        copies.reserve(tensors.size());
+        for (const Tensor* t : tensors) copies.push_back(*t);
+        std::vector<const Tensor*> feeds;
+        for (const Tensor& t : copies) feeds.push_back(&t);
         std::vector<Tensor> results;
         throw_if_error(call_function(f, feeds, &results, any_tape_active()));
         py::list out(results.size());

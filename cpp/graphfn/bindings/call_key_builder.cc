@@ -90,8 +90,8 @@ bool CallKeyBuilder::add_value(PyObject* v, int depth) {
   if (depth > kMaxKeyDepth) return false;
   if (const Tensor* t = eager_tensor_ptr(v)) {
     key_.add_tensor(t->dtype(), t->shape());
-    feeds_.push_back(*t);
-    feed_objects_.push_back(v);
+    feeds_.push_back(t);
+    feed_objects_.push_back(py::reinterpret_borrow<py::object>(v));
     return true;
   }
   if (v == Py_None) {
@@ -224,8 +224,8 @@ bool CallKeyBuilder::add_variable(PyObject* variable) {
   int alias = 0;
   while (alias < static_cast<int>(handles_.size()) && handles_[alias].ptr() != handle) ++alias;
   if (alias == static_cast<int>(handles_.size())) {
-    feeds_.push_back(*v->handle_tensor);
-    feed_objects_.push_back(handle);
+    feeds_.push_back(v->handle_tensor);
+    feed_objects_.push_back(py::reinterpret_borrow<py::object>(handle));
     handles_.push_back(py::reinterpret_borrow<py::object>(handle));
   }
   key_.add_variable(v->resource->dtype(), v->resource->shape(), is_trainable != 0, alias);

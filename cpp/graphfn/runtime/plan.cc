@@ -291,6 +291,19 @@ void replace_cached_frame(std::unique_ptr<Plan::Frame> frame) {
 }  // namespace
 
 Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* results) const {
+  return run_leased(num_feeds, results, [&](Frame& frame) {
+    if (static_cast<int>(frame.feed_ptrs.size()) != num_feeds) frame.feed_ptrs.resize(num_feeds);
+    for (int i = 0; i < num_feeds; ++i) frame.feed_ptrs[i] = &feeds[i];
+    return frame.feed_ptrs.data();
+  });
+}
+
+Status Plan::run_in_place(const Tensor* const* feeds, int num_feeds, std::vector<Tensor>* results) const {
+  return run_leased(num_feeds, results, [feeds](Frame&) { return feeds; });
+}
+
+template <typename FeedPointers>
+Status Plan::run_leased(int num_feeds, std::vector<Tensor>* results, FeedPointers feed_pointers) const {
   if (num_feeds != num_feeds_) {
     return errors::InvalidArgument(name_, " expects ", num_feeds_, " inputs, got ", num_feeds);
   }
@@ -326,21 +339,20 @@ Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* result
       cached.busy = false;
     }
   } release{cached, frame, *this, reuse};
-  if (static_cast<int>(frame.feed_ptrs.size()) != num_feeds) frame.feed_ptrs.resize(num_feeds);
+  const Tensor* const* feeds = feed_pointers(frame);
   for (int i = 0; i < num_feeds; ++i) {
-    if (feeds[i].dtype() != feed_dtypes_[i]) {
+    if (feeds[i]->dtype() != feed_dtypes_[i]) {
       return errors::InvalidArgument("cannot compute ", name_, " as input #", i, "(zero-based) was expected to be a ",
                                      dtype_tf_string(feed_dtypes_[i]), " tensor but is a ",
-                                     dtype_tf_string(feeds[i].dtype()), " tensor [Op:", name_, "]");
+                                     dtype_tf_string(feeds[i]->dtype()), " tensor [Op:", name_, "]");
     }
-    frame.feed_ptrs[i] = &feeds[i];
   }
   const std::string* failed = nullptr;
   // tf.print's writes go out together when the run ends. Only stateful ops write (tf.print, and
   // Python callbacks that print eagerly): a plan without them skips the scope.
   std::optional<DeferredOutputScope> output;
   if (has_stateful_steps_) output.emplace();
-  Status s = execute_with(frame, frame.feed_ptrs.data(), num_feeds, &failed);
+  Status s = execute_with(frame, feeds, num_feeds, &failed);
   Status written = output ? output->close() : Status::OK();
   if (!s.ok()) {
     return graph_execution_error(s, failed);
@@ -361,6 +373,14 @@ bool Plan::runs_briefly(const Tensor* feeds, int num_feeds) const {
   if (!brief_ || num_feeds != num_feeds_) return false;
   for (int i = 0; i < num_feeds; ++i) {
     if (feeds[i].shape() != feed_shapes_[i]) return false;
+  }
+  return true;
+}
+
+bool Plan::runs_briefly_in_place(const Tensor* const* feeds, int num_feeds) const {
+  if (!brief_ || num_feeds != num_feeds_) return false;
+  for (int i = 0; i < num_feeds; ++i) {
+    if (feeds[i]->shape() != feed_shapes_[i]) return false;
   }
   return true;
 }
