@@ -605,3 +605,34 @@ def test_dicts_with_the_same_keys_in_any_order_share_a_trace():
     assert dsum({"c": y, "b": x, "a": y}).numpy() == 21.0  # the three-key trace, from C++
     assert dsum({"b": 2.0, "a": y}).numpy() == 22.0
     assert hits(dsum) - before == 2
+
+
+def test_arguments_replaced_by_another_thread_during_a_call_stay_alive():
+    # A large run releases the GIL; the cache feeds the tensors in place, holding their objects,
+    # so another thread replacing the dict's and list's items meanwhile frees none of them.
+    @tf.function
+    def f(d):
+        return tf.reduce_sum(d["a"] * 2.0) + tf.reduce_sum(d["b"][0])
+
+    def big():
+        return tf.fill([300, 300], 1.0)  # 90 000 elements: not a brief run
+
+    arg = {"a": big(), "b": [big()]}
+    assert f(arg).numpy() == 270000.0  # 2 * 90 000 + 90 000
+    stop = threading.Event()
+
+    def churn():
+        while not stop.is_set():
+            arg["a"] = big()
+            arg["b"][0] = big()
+
+    thread = threading.Thread(target=churn)
+    thread.start()
+    try:
+        before = hits(f)
+        for _ in range(200):
+            assert f(arg).numpy() == 270000.0
+        assert hits(f) - before == 200
+    finally:
+        stop.set()
+        thread.join()
