@@ -54,9 +54,27 @@ def generate():
     leftover = re.findall(r"\w+::\w+", text)
     if leftover:
         raise SystemExit("C++ names left in the stub (add them to _CPP_NAMES): %s" % sorted(set(leftover)))
+    text = _add_private_fields(text)
     # pybind11-stubgen starts with the module docstring; ours says where the stub comes from.
     text = re.sub(r'\A"""[^"]*"""\n', "", text)
     return _HEADER + text
+
+
+def _add_private_fields(text):
+    """pybind11-stubgen leaves out private C fields (getset descriptors such as VariableBase's
+    `_handle`): each is declared after its class's docstring."""
+    from graphfn import _core
+    for name, cls in sorted(vars(_core).items()):
+        if not isinstance(cls, type):
+            continue
+        fields = [f for f, value in vars(cls).items()
+                  if f.startswith("_") and not f.startswith("__") and type(value).__name__ == "getset_descriptor"
+                  and re.search(r"^    (def )?%s\b" % re.escape(f), text, re.M) is None]
+        if fields:
+            declared = "".join("    %s: typing.Any\n" % f for f in sorted(fields))
+            text = re.sub(r'(^class %s\b[^\n]*:\n(?:    """.*?"""\n)?)' % name, lambda m: m.group(1) + declared,
+                          text, count=1, flags=re.M | re.S)
+    return text
 
 
 def main():

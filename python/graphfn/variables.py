@@ -66,8 +66,11 @@ def variable_creator_scope(variable_creator):
 
 
 @tf_export("Variable")
-class Variable(metaclass=_CreatedThroughCreators):
+class Variable(_core.VariableBase, metaclass=_CreatedThroughCreators):
     """A tensor-valued variable, as tf.Variable."""
+
+    # `_handle` and `_trainable` live in VariableBase's C fields, not in `__dict__`: a call of a
+    # tf.function reads them from every Variable argument (bindings/variable_object.h).
 
     # As for tensors: NumPy defers `ndarray op variable` to the variable's reflected operator,
     # so `X_np @ v` is a tensor the tape sees, not a NumPy array.
@@ -248,6 +251,22 @@ class Variable(metaclass=_CreatedThroughCreators):
     def ref(self):
         return Reference(self)
 
+    # copy.copy and copy.deepcopy: the state is `__dict__` plus the two C fields.
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.update(_handle=self._handle, _trainable=self._trainable)
+        return state
+
+    def __setstate__(self, state):
+        for name, value in state.items():
+            setattr(self, name, value)
+
+    def _share_state(self, variable):
+        """Becomes another view of `variable`: the same handle, flags and attributes."""
+        self.__dict__.update(variable.__dict__)
+        self._handle = variable._handle
+        self._trainable = variable._trainable
+
     def __bool__(self):
         return bool(self.read_value())
 
@@ -324,7 +343,7 @@ class _UnreadVariable(Variable):
     """What assign() returns: the same variable, printed as TF prints it ('UnreadVariable')."""
 
     def __init__(self, variable):  # no creation: shares the variable's state
-        self.__dict__.update(variable.__dict__)
+        self._share_state(variable)
 
     def _display_name(self):
         return "UnreadVariable"
@@ -334,7 +353,7 @@ class _TracedVariable(Variable):
     """A Variable argument seen while tracing: its handle is the graph's resource placeholder."""
 
     def __init__(self, variable, handle):
-        self.__dict__.update(variable.__dict__)
+        self._share_state(variable)
         self._handle = handle
         self._traced_from = variable  # the caller's variable (state keyed by variable, e.g. optimizer slots)
 

@@ -23,6 +23,7 @@
 #include "graphfn/bindings/interned.h"
 #include "graphfn/bindings/interrupt_guard.h"
 #include "graphfn/bindings/output_structure.h"
+#include "graphfn/bindings/variable_object.h"
 #include "graphfn/bindings/variable_watch.h"
 #include "graphfn/runtime/call_key.h"
 #include "graphfn/runtime/function.h"
@@ -54,45 +55,65 @@ struct CallScratch {
 
 class ScratchLease {
  public:
-  ScratchLease() {
-    if (depth_++ == 0) {
-      scratch_ = &shared_;
+  ScratchLease() : lease_(lease) {
+    if (lease_.depth++ == 0 && lease_.shared) {
+      scratch_ = lease_.shared;
+    } else if (lease_.depth == 1) {
+      scratch_ = make_shared_scratch();
     } else {
       own_ = std::make_unique<CallScratch>();
       scratch_ = own_.get();
     }
   }
   ~ScratchLease() {
-    --depth_;
+    --lease_.depth;
     scratch_->clear();  // drops Python references while the GIL is held
   }
   CallScratch& operator*() { return *scratch_; }
   CallScratch* operator->() { return scratch_; }
 
  private:
-  static thread_local int depth_;
-  static thread_local CallScratch shared_;
+  // Trivially constructed and destroyed: reading it costs no thread-local guard. The thread's
+  // shared scratch is owned by a second thread_local, touched once per thread.
+  struct Lease {
+    int depth;
+    CallScratch* shared;
+  };
+  static thread_local Lease lease;
+  static CallScratch* make_shared_scratch() {
+    thread_local CallScratch owned;
+    lease.shared = &owned;
+    return &owned;
+  }
+  Lease& lease_;
   std::unique_ptr<CallScratch> own_;
   CallScratch* scratch_ = nullptr;
 };
-thread_local int ScratchLease::depth_ = 0;
-thread_local CallScratch ScratchLease::shared_;
+thread_local ScratchLease::Lease ScratchLease::lease{0, nullptr};
 
 // Runs `fn`, with the GIL released unless a tape may record the call (tapes are per thread, but
 // recording builds the function's gradient, which clones graphs Python also holds) or the run is
 // brief (releasing and retaking the GIL would cost more than the run: a third of a tiny call).
 // On Python's main thread a run that is not brief stops at Ctrl-C (interrupt_guard.h).
-Status call_function(const CompiledFunction& fn, const std::vector<Tensor>& feeds, std::vector<Tensor>* results) {
+// The feeds are read in place: the caller holds their Python objects. `tapes_active`:
+// any_tape_active(), which the caller has read.
+Status call_function(const CompiledFunction& fn, const std::vector<const Tensor*>& feeds,
+                     std::vector<Tensor>* results, bool tapes_active) {
   const int n = static_cast<int>(feeds.size());
-  const bool may_record = fn.may_record(feeds.data(), n);
-  if (!may_record && fn.plan()->runs_briefly(feeds.data(), n)) return fn.call(feeds.data(), n, results);
+  const bool may_record = tapes_active && fn.may_record(feeds.data(), n);
+  if (!may_record && fn.plan()->runs_briefly_in_place(feeds.data(), n)) {
+    return fn.call_unrecorded(feeds.data(), n, results);
+  }
   InterruptGuard interruptible;
   Status s;
   if (may_record) {
-    s = fn.call(feeds.data(), n, results);
+    std::vector<Tensor> inputs;  // a recorded call keeps its inputs on the tape
+    inputs.reserve(n);
+    for (const Tensor* t : feeds) inputs.push_back(*t);
+    s = fn.call(inputs.data(), n, results);
   } else {
     py::gil_scoped_release release;
-    s = fn.call(feeds.data(), n, results);
+    s = fn.call_unrecorded(feeds.data(), n, results);
   }
   interruptible.raise_if_interrupted(s);
   return s;
@@ -151,11 +172,13 @@ class CallCache {
     if (it == entries_.end()) return py::object();
     ++hits_;
     ++total_hits_;
-    const CacheEntry entry = it->second;  // a copy: another thread may clear() while the GIL is released
-    if (any_tape_active()) watch_variables(scratch->builder.trainable_variables(), entry.read_variables);
+    // Held: another thread may clear() while the GIL is released.
+    const std::shared_ptr<const CacheEntry> entry = it->second;
+    const bool tapes_active = any_tape_active();
+    if (tapes_active) watch_variables(scratch->builder.trainable_variables(), entry->read_variables);
     std::vector<Tensor>& results = scratch->results;
-    throw_if_error(call_function(*entry.function, scratch->builder.feeds(), &results));
-    return entry.outputs->pack(results);
+    throw_if_error(call_function(*entry->function, scratch->builder.feeds(), &results, tapes_active));
+    return entry->outputs->pack(results);
   }
 
   // Caches a call the Python path answered: its key now maps to `function`, provided the tensors
@@ -168,11 +191,11 @@ class CallCache {
     const auto& objects = scratch.builder.feed_objects();
     if (!PyList_Check(flat.ptr()) || static_cast<size_t>(PyList_GET_SIZE(flat.ptr())) != objects.size()) return false;
     for (size_t i = 0; i < objects.size(); ++i) {
-      if (PyList_GET_ITEM(flat.ptr(), i) != objects[i]) return false;
+      if (PyList_GET_ITEM(flat.ptr(), i) != objects[i].ptr()) return false;
     }
     if (static_cast<size_t>(outputs->num_tensors()) != function->graph().results.size()) return false;
-    entries_[std::move(scratch.builder.key())] =
-        CacheEntry{std::move(function), std::move(outputs), std::move(read_variables)};
+    entries_[std::move(scratch.builder.key())] = std::make_shared<const CacheEntry>(
+        CacheEntry{std::move(function), std::move(outputs), std::move(read_variables)});
     return true;
   }
 
@@ -196,7 +219,7 @@ class CallCache {
   }
 
   CallSignature signature_;
-  std::unordered_map<CallKey, CacheEntry, CallKeyHash> entries_;
+  std::unordered_map<CallKey, std::shared_ptr<const CacheEntry>, CallKeyHash> entries_;
   int hits_ = 0;
   long long total_hits_ = 0;
 };
@@ -363,11 +386,14 @@ void bind_function(py::module_& m) {
                              [](const CompiledFunction& f) { return std::const_pointer_cast<Plan>(f.plan()); })
       .def_property_readonly("num_gradient_builds", &CompiledFunction::num_gradient_builds)
       .def("__call__", [](const CompiledFunction& f, const std::vector<const Tensor*>& tensors) {
-        std::vector<Tensor> feeds;
-        feeds.reserve(tensors.size());
-        for (const Tensor* t : tensors) feeds.push_back(*t);
+        // Copies: the list may change while the run has released the GIL.
+        std::vector<Tensor> copies;
+        copies.reserve(tensors.size());
+        for (const Tensor* t : tensors) copies.push_back(*t);
+        std::vector<const Tensor*> feeds;
+        for (const Tensor& t : copies) feeds.push_back(&t);
         std::vector<Tensor> results;
-        throw_if_error(call_function(f, feeds, &results));
+        throw_if_error(call_function(f, feeds, &results, any_tape_active()));
         py::list out(results.size());
         for (size_t i = 0; i < results.size(); ++i) out[i] = wrap_eager_tensor(std::move(results[i]));
         return out;
@@ -420,6 +446,10 @@ void bind_function(py::module_& m) {
   m.def("set_call_key_hooks", [](py::object variable_type, py::object tensor_type, py::object opaque_key) {
     if (!PyType_Check(variable_type.ptr()) || !PyType_Check(tensor_type.ptr())) {
       throw py::type_error("set_call_key_hooks expects the Variable and Tensor classes");
+    }
+    // The builder reads a Variable's handle and resource from VariableBase's C fields.
+    if (!PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(variable_type.ptr()), variable_base_type())) {
+      throw py::type_error("set_call_key_hooks expects a Variable class derived from VariableBase");
     }
     CallKeyHooks& hooks = call_key_hooks();
     hooks.variable_type = std::move(variable_type);

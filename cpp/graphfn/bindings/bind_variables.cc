@@ -3,11 +3,13 @@
 #include "graphfn/bindings/bind.h"
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/errors.h"
+#include "graphfn/bindings/variable_object.h"
 #include "graphfn/core/resource.h"
 
 namespace graphfn {
 
 void bind_variables(py::module_& m) {
+  bind_variable_object(m);
   // `shape`: None for the initial value's shape, else dims (None for unknown) or None-as-rank
   // passed as `unknown_rank=True` (tf.Variable(..., shape=...) lets assignments change them).
   m.def("new_variable", [](py::handle initial_value, py::handle dims, bool unknown_rank) {

@@ -5,6 +5,7 @@
 
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/interned.h"
+#include "graphfn/bindings/variable_object.h"
 #include "graphfn/core/resource.h"
 
 namespace graphfn {
@@ -89,8 +90,8 @@ bool CallKeyBuilder::add_value(PyObject* v, int depth) {
   if (depth > kMaxKeyDepth) return false;
   if (const Tensor* t = eager_tensor_ptr(v)) {
     key_.add_tensor(t->dtype(), t->shape());
-    feeds_.push_back(*t);
-    feed_objects_.push_back(v);
+    feeds_.push_back(t);
+    feed_objects_.push_back(py::reinterpret_borrow<py::object>(v));
     return true;
   }
   if (v == Py_None) {
@@ -207,34 +208,27 @@ bool CallKeyBuilder::add_dict(PyObject* dict, int depth) {
 }
 
 bool CallKeyBuilder::add_variable(PyObject* variable) {
-  static PyObject* handle_name = interned("_handle");
-  // `_trainable`, as created: a Keras variable's `trainable` flag may change later, but TF keys
-  // and watches the underlying variable (function/trace_type.py does the same).
-  static PyObject* trainable_name = interned("_trainable");
-  py::object handle = py::reinterpret_steal<py::object>(PyObject_GetAttr(variable, handle_name));
-  py::object trainable = py::reinterpret_steal<py::object>(PyObject_GetAttr(variable, trainable_name));
-  if (!handle || !trainable) {
-    PyErr_Clear();
-    return false;
-  }
-  const Tensor* t = eager_tensor_ptr(handle);
-  if (!t || t->dtype() != DType::kResource || t->num_elements() != 1) return false;
-  auto* resource = dynamic_cast<const VariableResource*>(t->data<ResourceHandle>()->get());
-  if (!resource) return false;
-  const int is_trainable = PyObject_IsTrue(trainable.ptr());
+  // graphfn.Variable derives from VariableBase (checked when the hooks are set): its handle,
+  // resource and `_trainable` are C fields. `_trainable` is as created: a Keras variable's
+  // `trainable` flag may change later, but TF keys and watches the underlying variable
+  // (function/trace_type.py does the same).
+  const VariableObject* v = reinterpret_cast<const VariableObject*>(variable);
+  if (!v->resource || !v->trainable) return false;
+  const int is_trainable = v->trainable == Py_True ? 1 : v->trainable == Py_False ? 0 : PyObject_IsTrue(v->trainable);
   if (is_trainable < 0) {
     PyErr_Clear();
     return false;
   }
   // Aliases: variables sharing a handle object share one placeholder (as tracing does).
+  PyObject* handle = v->handle;
   int alias = 0;
-  while (alias < static_cast<int>(handles_.size()) && handles_[alias].ptr() != handle.ptr()) ++alias;
+  while (alias < static_cast<int>(handles_.size()) && handles_[alias].ptr() != handle) ++alias;
   if (alias == static_cast<int>(handles_.size())) {
-    feeds_.push_back(*t);
-    feed_objects_.push_back(handle.ptr());
-    handles_.push_back(handle);
+    feeds_.push_back(v->handle_tensor);
+    feed_objects_.push_back(py::reinterpret_borrow<py::object>(handle));
+    handles_.push_back(py::reinterpret_borrow<py::object>(handle));
   }
-  key_.add_variable(resource->dtype(), resource->shape(), is_trainable != 0, alias);
+  key_.add_variable(v->resource->dtype(), v->resource->shape(), is_trainable != 0, alias);
   if (is_trainable) trainable_variables_.push_back(variable);
   return true;
 }

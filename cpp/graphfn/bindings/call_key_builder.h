@@ -32,9 +32,10 @@ class CallKeyBuilder {
   bool add(PyObject* value);
 
   CallKey& key() { return key_; }
-  const std::vector<Tensor>& feeds() const { return feeds_; }
-  // The Python objects fed (tensor arguments, variable handles), in feeding order.
-  const std::vector<PyObject*>& feed_objects() const { return feed_objects_; }
+  // The tensors fed, inside the Python objects fed (tensor arguments, variable handles; held
+  // here, in feeding order, so they outlive the run whatever Python code does meanwhile).
+  const std::vector<const Tensor*>& feeds() const { return feeds_; }
+  const std::vector<py::object>& feed_objects() const { return feed_objects_; }
   // The trainable variables passed: an active tape watches them, as TF does.
   const std::vector<PyObject*>& trainable_variables() const { return trainable_variables_; }
 
@@ -45,8 +46,8 @@ class CallKeyBuilder {
   bool add_other(PyObject* value);
 
   CallKey key_;
-  std::vector<Tensor> feeds_;
-  std::vector<PyObject*> feed_objects_;
+  std::vector<const Tensor*> feeds_;
+  std::vector<py::object> feed_objects_;
   std::vector<PyObject*> trainable_variables_;
   std::vector<py::object> handles_;  // distinct variable handles, by alias number
 };

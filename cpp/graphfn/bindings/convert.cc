@@ -196,6 +196,9 @@ void set_eager_tensor_type(py::handle type) { g_eager_tensor_type = reinterpret_
 const Tensor* eager_tensor_ptr(py::handle value) {
   if (Py_TYPE(value.ptr()) != g_eager_tensor_type) return nullptr;
   auto* inst = reinterpret_cast<py::detail::instance*>(value.ptr());
+  // EagerTensor is one C++ class with no C++ base: pybind11 lays its instances out simply, the
+  // value pointer first (get_value_and_holder's general search is not needed).
+  if (inst->simple_layout) return static_cast<const Tensor*>(inst->simple_value_holder[0]);
   return static_cast<const Tensor*>(inst->get_value_and_holder().value_ptr());
 }
 

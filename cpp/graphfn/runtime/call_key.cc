@@ -1,12 +1,11 @@
 #include "graphfn/runtime/call_key.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
 namespace graphfn {
 namespace {
-
-size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
 
 // 2^53: ints within it are exact as doubles, so they share keys with equal floats.
 constexpr double kExactIntLimit = 9007199254740992.0;
@@ -96,11 +95,18 @@ bool CallKey::operator==(const CallKey& o) const {
 }
 
 size_t CallKey::hash() const {
-  size_t h = words_.size();
-  for (uint64_t w : words_) h = mix(h, static_cast<size_t>(w));
-  if (!bytes_.empty()) h = mix(h, std::hash<std::string>()(bytes_));
-  for (const auto& part : opaque_) h = mix(h, part->hash());
-  return h;
+  // One multiply per word: every call hashes its key. The final fold brings the high bits,
+  // where the multiplies carry the words' differences, down to the low ones buckets use.
+  constexpr uint64_t kOdd = 0x9e3779b97f4a7c15ULL;
+  uint64_t h = words_.size() * kOdd;
+  for (uint64_t w : words_) h = (h ^ w) * kOdd;
+  for (size_t i = 0; i < bytes_.size(); i += 8) {
+    uint64_t chunk = 0;
+    std::memcpy(&chunk, bytes_.data() + i, std::min<size_t>(8, bytes_.size() - i));
+    h = (h ^ chunk) * kOdd;
+  }
+  for (const auto& part : opaque_) h = (h ^ part->hash()) * kOdd;
+  return static_cast<size_t>(h ^ (h >> 29) ^ (h >> 47));
 }
 
 }  // namespace graphfn

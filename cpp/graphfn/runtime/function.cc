@@ -272,6 +272,17 @@ int CompiledFunction::num_gradient_builds() const {
   return gradient_builds_;
 }
 
+bool CompiledFunction::may_record(const Tensor* const* inputs, int num_inputs) const {
+  if (!any_tape_active()) return false;
+  for (int i = 0; i < num_inputs; ++i) {
+    if (inputs[i]->id_if_any() != 0) return true;
+  }
+  for (const Tensor& h : captured_handles_) {
+    if (h.id_if_any() != 0) return true;
+  }
+  return false;
+}
+
 bool CompiledFunction::may_record(const Tensor* inputs, int num_inputs) const {
   if (!any_tape_active()) return false;
   for (int i = 0; i < num_inputs; ++i) {
@@ -298,6 +309,13 @@ Status CompiledFunction::call(const Tensor* inputs, int num_inputs, std::vector<
     }
   }
   GRAPHFN_RETURN_IF_ERROR(plan_->run(inputs, num_inputs, outputs));
+  for (Tensor& t : *outputs) t.clear_id();  // new tensors, though a result may forward an input's buffer
+  return Status::OK();
+}
+
+Status CompiledFunction::call_unrecorded(const Tensor* const* inputs, int num_inputs,
+                                         std::vector<Tensor>* outputs) const {
+  GRAPHFN_RETURN_IF_ERROR(plan_->run_in_place(inputs, num_inputs, outputs));
   for (Tensor& t : *outputs) t.clear_id();  // new tensors, though a result may forward an input's buffer
   return Status::OK();
 }

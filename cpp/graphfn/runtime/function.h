@@ -42,6 +42,10 @@ class CompiledFunction {
   // carries a tensor id. Tapes know tensors by id, so a call whose tensors have none records on
   // no tape: an outer tape that needs nothing from the call costs this check, not a walk.
   bool may_record(const Tensor* inputs, int num_inputs) const;
+  bool may_record(const Tensor* const* inputs, int num_inputs) const;
+  // call() for a caller that found may_record() false: runs the plan, records on no tape. The
+  // inputs are read in place.
+  Status call_unrecorded(const Tensor* const* inputs, int num_inputs, std::vector<Tensor>* outputs) const;
 
   // How many times the gradient was built (once, on the first recorded call; for tests).
   int num_gradient_builds() const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 
 #include "graphfn/core/tensor_list.h"
 #include "graphfn/ir/op_validation.h"
@@ -163,6 +164,7 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
       plan->brief_ = plan->brief_ && kind != OpDef::ControlFlow::kWhile;
       for (const auto& sub : step.sub_plans) {
         plan->brief_ = plan->brief_ && sub->brief_;
+        plan->has_stateful_steps_ = plan->has_stateful_steps_ || sub->has_stateful_steps_;
         plan->touched_elements_ = std::min(plan->touched_elements_ + sub->touched_elements_, kBriefElements + 1);
       }
       step.first_sub = plan->num_sub_frames_;
@@ -171,6 +173,7 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
       continue;
     }
     GRAPHFN_RETURN_IF_ERROR(find_kernel(*node.op, step.type_attrs, &step.kernel));
+    plan->has_stateful_steps_ = plan->has_stateful_steps_ || node.op->stateful;
     if (node.op->prepare_attrs) step.prepared = node.op->prepare_attrs(node.attrs);
     plan->max_step_inputs_ = std::max(plan->max_step_inputs_, static_cast<int>(step.input_slots.size()));
     // Static only if the inputs' traced shapes were fully known too: then, with static feeds,
@@ -261,29 +264,61 @@ void Plan::init_frame(Frame& frame) const {
   }
 }
 
+namespace {
+
+// Each thread keeps the frame of the plan it ran last: calling the same function again reuses
+// its slots (constants already placed) instead of allocating a frame per call. The record is
+// trivially constructed and destroyed, so reading it costs no thread-local guard; FrameOwner,
+// touched only when the frame changes, frees the last one when the thread ends.
+struct CachedFrame {
+  uint64_t serial;
+  bool busy;  // a kernel that runs this plan again (reentrancy) gets a fresh frame
+  Plan::Frame* frame;
+};
+thread_local CachedFrame cached_frame{0, false, nullptr};
+
+struct FrameOwner {
+  std::unique_ptr<Plan::Frame> frame;
+  ~FrameOwner() { cached_frame = CachedFrame{0, false, nullptr}; }
+};
+
+void replace_cached_frame(std::unique_ptr<Plan::Frame> frame) {
+  thread_local FrameOwner owner;
+  cached_frame.frame = frame.get();
+  owner.frame = std::move(frame);
+}
+
+}  // namespace
+
 Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* results) const {
+  return run_leased(num_feeds, results, [&](Frame& frame) {
+    if (static_cast<int>(frame.feed_ptrs.size()) != num_feeds) frame.feed_ptrs.resize(num_feeds);
+    for (int i = 0; i < num_feeds; ++i) frame.feed_ptrs[i] = &feeds[i];
+    return frame.feed_ptrs.data();
+  });
+}
+
+Status Plan::run_in_place(const Tensor* const* feeds, int num_feeds, std::vector<Tensor>* results) const {
+  return run_leased(num_feeds, results, [feeds](Frame&) { return feeds; });
+}
+
+template <typename FeedPointers>
+Status Plan::run_leased(int num_feeds, std::vector<Tensor>* results, FeedPointers feed_pointers) const {
   if (num_feeds != num_feeds_) {
     return errors::InvalidArgument(name_, " expects ", num_feeds_, " inputs, got ", num_feeds);
   }
-  // Each thread keeps the frame of the plan it ran last: calling the same function again
-  // reuses its slots (constants already placed) instead of allocating a frame per call.
-  struct CachedFrame {
-    uint64_t serial = 0;
-    bool busy = false;  // a kernel that runs this plan again (reentrancy) gets a fresh frame
-    std::unique_ptr<Frame> frame;
-  };
-  thread_local CachedFrame cached;
+  CachedFrame& cached = cached_frame;
   std::unique_ptr<Frame> fresh;
   Frame* frame_ptr;
   const bool reuse = !cached.busy;
   if (reuse) {
     if (cached.serial != serial_ || !cached.frame) {
-      cached.frame = std::make_unique<Frame>();
+      replace_cached_frame(std::make_unique<Frame>());
       init_frame(*cached.frame);
       cached.serial = serial_;
     }
     cached.busy = true;
-    frame_ptr = cached.frame.get();
+    frame_ptr = cached.frame;
   } else {
     fresh = std::make_unique<Frame>();
     init_frame(*fresh);
@@ -304,25 +339,27 @@ Status Plan::run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* result
       cached.busy = false;
     }
   } release{cached, frame, *this, reuse};
-  frame.feed_ptrs.resize(num_feeds);
+  const Tensor* const* feeds = feed_pointers(frame);
   for (int i = 0; i < num_feeds; ++i) {
-    if (feeds[i].dtype() != feed_dtypes_[i]) {
+    if (feeds[i]->dtype() != feed_dtypes_[i]) {
       return errors::InvalidArgument("cannot compute ", name_, " as input #", i, "(zero-based) was expected to be a ",
                                      dtype_tf_string(feed_dtypes_[i]), " tensor but is a ",
-                                     dtype_tf_string(feeds[i].dtype()), " tensor [Op:", name_, "]");
+                                     dtype_tf_string(feeds[i]->dtype()), " tensor [Op:", name_, "]");
     }
-    frame.feed_ptrs[i] = &feeds[i];
   }
   const std::string* failed = nullptr;
-  DeferredOutputScope output;  // tf.print's writes go out together when the run ends
-  Status s = execute_with(frame, frame.feed_ptrs.data(), num_feeds, &failed);
-  const Status written = output.close();
+  // tf.print's writes go out together when the run ends. Only stateful ops write (tf.print, and
+  // Python callbacks that print eagerly): a plan without them skips the scope.
+  std::optional<DeferredOutputScope> output;
+  if (has_stateful_steps_) output.emplace();
+  Status s = execute_with(frame, feeds, num_feeds, &failed);
+  Status written = output ? output->close() : Status::OK();
   if (!s.ok()) {
     return graph_execution_error(s, failed);
   }
-  GRAPHFN_RETURN_IF_ERROR(written);
-  results->resize(result_slots_.size());
-  for (size_t i = 0; i < result_slots_.size(); ++i) (*results)[i] = take_result(frame, static_cast<int>(i));
+  if (!written.ok()) return written;
+  results->clear();
+  for (size_t i = 0; i < result_slots_.size(); ++i) results->push_back(take_result(frame, static_cast<int>(i)));
   return Status::OK();
 }
 
@@ -336,6 +373,14 @@ bool Plan::runs_briefly(const Tensor* feeds, int num_feeds) const {
   if (!brief_ || num_feeds != num_feeds_) return false;
   for (int i = 0; i < num_feeds; ++i) {
     if (feeds[i].shape() != feed_shapes_[i]) return false;
+  }
+  return true;
+}
+
+bool Plan::runs_briefly_in_place(const Tensor* const* feeds, int num_feeds) const {
+  if (!brief_ || num_feeds != num_feeds_) return false;
+  for (int i = 0; i < num_feeds; ++i) {
+    if (feeds[i]->shape() != feed_shapes_[i]) return false;
   }
   return true;
 }
@@ -363,15 +408,14 @@ inline void Plan::release(Frame& frame, int slot) {
 Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed_node) const {
   const Tensor** inputs = frame.inputs.data();
   for (const Step& step : steps_) {
-    Status s = check_interrupt();  // Ctrl-C: before every step, so loops stop within an iteration
-    if (!s.ok()) {
+    if (Status s = check_interrupt(); !s.ok()) {  // Ctrl-C: before every step, so loops stop within an iteration
       *failed_node = &step.node_name;
       frame.spare = Tensor();
       return s;
     }
     if (step.first_sub >= 0) {
-      s = step.op->control_flow == OpDef::ControlFlow::kWhile ? run_while(step, frame, failed_node)
-                                                               : run_branch(step, frame, failed_node);
+      Status s = step.op->control_flow == OpDef::ControlFlow::kWhile ? run_while(step, frame, failed_node)
+                                                                      : run_branch(step, frame, failed_node);
       if (!s.ok()) {
         frame.spare = Tensor();
         return s;
@@ -386,7 +430,7 @@ Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed
     // nothing else holds it; an empty first output gets the spare instead.
     Tensor* outputs = frame.slots.data() + step.first_output_slot;
     if (step.num_outputs > 0 && !outputs[0].buffer() && frame.spare.buffer()) outputs[0] = std::move(frame.spare);
-    s = feeds_static && step.static_outputs
+    Status s = feeds_static && step.static_outputs
             ? run_static(step, inputs, n, outputs)
             : run_kernel(*step.op, step.kernel, inputs, n, step.attrs, step.type_attrs, outputs, step.num_outputs,
                          &step, step.prepared.get());

@@ -31,10 +31,13 @@ class Plan {
   // dtypes must match; shapes are not checked against the traced ones (as in TF): every kernel
   // validates its actual inputs.
   Status run(const Tensor* feeds, int num_feeds, std::vector<Tensor>* results) const;
+  // The same with the feeds given by pointer (read in place: they must outlive the run).
+  Status run_in_place(const Tensor* const* feeds, int num_feeds, std::vector<Tensor>* results) const;
   // True when a run with these feeds is known to be brief: no loop, every step's shapes static
   // (the feeds at their traced shapes) and few elements read and written in all. A caller
   // holding the GIL keeps it for such a run: releasing and retaking it costs more than the run.
   bool runs_briefly(const Tensor* feeds, int num_feeds) const;
+  bool runs_briefly_in_place(const Tensor* const* feeds, int num_feeds) const;
 
   int num_steps() const { return static_cast<int>(steps_.size()); }
   // Names of the nodes that run, in order (for tests and debugging).
@@ -96,6 +99,10 @@ class Plan {
   Status graph_execution_error(const Status& s, const std::string* failed) const;
   const SourceStack* defined_at_of(const std::string* failed) const;
   void init_frame(Frame& frame) const;
+  // run(): leases this thread's cached frame (or a fresh one when it is busy), gets the feeds'
+  // pointers from `feed_pointers(frame)`, runs and moves the results out.
+  template <typename FeedPointers>
+  Status run_leased(int num_feeds, std::vector<Tensor>* results, FeedPointers feed_pointers) const;
   static void release(Frame& frame, int slot);  // after the slot's last reader
   // Runs the steps on a frame whose feed slots are filled. On error, *failed_node names the node
   // (inside a sub-plan for errors in a branch or body).
@@ -127,6 +134,7 @@ class Plan {
   std::vector<DType> feed_dtypes_;
   std::vector<Shape> feed_shapes_;  // traced placeholder shapes (static steps assume them)
   bool has_static_steps_ = false;   // else feed shapes need no check
+  bool has_stateful_steps_ = false; // here or in a sub-plan: only these may print
   bool brief_ = true;               // see runs_briefly()
   int64_t touched_elements_ = 0;    // elements every step reads and writes, if all are static
   std::vector<int> result_slots_;   // slot refs (a result may be a feed or a constant)

@@ -510,3 +510,129 @@ def test_a_tape_that_starts_watching_after_cached_calls_records_the_next_one():
         recorded = f(x)
     assert tape.gradient(unrecorded, x) is None
     assert float(tape.gradient(recorded, x)) == 6.0  # d(x*x)/dx at 3
+
+
+# A Variable argument is keyed from VariableBase's C fields (its handle and resource, noted when
+# `_handle` is set) rather than attribute lookups: what could go stale is checked here.
+
+
+def test_a_variable_of_unknown_shape_keeps_its_trace_after_an_assign_changes_its_shape():
+    v = tf.Variable([1.0, 2.0], shape=tf.TensorShape(None))
+
+    @tf.function
+    def total(u):
+        return tf.reduce_sum(u) + 0.0
+
+    assert total(v).numpy() == 3.0
+    before = hits(total)
+    v.assign([1.0, 2.0, 3.0])
+    assert total(v).numpy() == 6.0  # TF 2.21: 6.0, tracing count 1
+    assert total.experimental_get_tracing_count() == 1
+    assert hits(total) - before == 1
+
+
+def test_the_result_of_assign_is_the_same_variable_to_the_cache():
+    @tf.function
+    def plus(u):
+        return u + 1.0
+
+    a = tf.Variable(1.0)
+    assert plus(a).numpy() == 2.0
+    before = hits(plus)
+    assert plus(a.assign(5.0)).numpy() == 6.0  # TF 2.21: 6.0, then 7.0, one trace
+    assert plus(a.assign_add(1.0)).numpy() == 7.0
+    assert plus.experimental_get_tracing_count() == 1
+    assert hits(plus) - before == 2
+
+
+def test_a_shallow_copy_of_a_variable_shares_it_and_is_keyed_like_it():
+    import copy
+
+    b = tf.Variable([1.0, 2.0])
+    not_trainable = tf.Variable(1.0, trainable=False)
+
+    @tf.function
+    def plus(u):
+        return u + 1.0
+
+    plus(b)
+    c = copy.copy(b)
+    c.assign([3.0, 4.0])
+    # TF 2.21: the copy is the same variable ([3. 4.] both), trainable, with the same name.
+    assert b.numpy().tolist() == [3.0, 4.0] and c.numpy().tolist() == [3.0, 4.0]
+    assert c.trainable and c.name == b.name
+    assert copy.copy(not_trainable).trainable is False
+    before = hits(plus)
+    assert plus(c).numpy().tolist() == [4.0, 5.0]
+    assert plus.experimental_get_tracing_count() == 1
+    assert hits(plus) - before == 1
+
+
+def test_a_variable_freed_and_another_made_in_its_place_is_read_not_the_old_one():
+    import gc
+
+    @tf.function
+    def plus(u):
+        return u + 1.0
+
+    for value in range(20):  # addresses of freed variables get reused
+        v = tf.Variable(float(value))
+        assert plus(v).numpy() == value + 1.0
+        del v
+        gc.collect()
+    assert plus.experimental_get_tracing_count() == 1
+
+
+def test_dicts_with_the_same_keys_in_any_order_share_a_trace():
+    @tf.function
+    def dsum(d):
+        return d["a"] * 2.0 + d["b"]
+
+    x, y = tf.constant(1.0), tf.constant(10.0)
+    assert dsum({"a": x, "b": y}).numpy() == 12.0
+    before = hits(dsum)
+    # TF 2.21: 12.0, 12.0, 21.0 with one trace; an extra key is a second trace, a Python number
+    # for "b" a third.
+    assert dsum({"b": y, "a": x}).numpy() == 12.0
+    assert dsum(dict(b=x, a=y)).numpy() == 21.0
+    assert dsum.experimental_get_tracing_count() == 1
+    assert hits(dsum) - before == 2
+    assert dsum({"a": x, "b": y, "c": x}).numpy() == 12.0
+    assert dsum.experimental_get_tracing_count() == 2
+    assert dsum({"a": x, "b": 2.0}).numpy() == 4.0
+    assert dsum.experimental_get_tracing_count() == 3
+    before = hits(dsum)
+    assert dsum({"c": y, "b": x, "a": y}).numpy() == 21.0  # the three-key trace, from C++
+    assert dsum({"b": 2.0, "a": y}).numpy() == 22.0
+    assert hits(dsum) - before == 2
+
+
+def test_arguments_replaced_by_another_thread_during_a_call_stay_alive():
+    # A large run releases the GIL; the cache feeds the tensors in place, holding their objects,
+    # so another thread replacing the dict's and list's items meanwhile frees none of them.
+    @tf.function
+    def f(d):
+        return tf.reduce_sum(d["a"] * 2.0) + tf.reduce_sum(d["b"][0])
+
+    def big():
+        return tf.fill([300, 300], 1.0)  # 90 000 elements: not a brief run
+
+    arg = {"a": big(), "b": [big()]}
+    assert f(arg).numpy() == 270000.0  # 2 * 90 000 + 90 000
+    stop = threading.Event()
+
+    def churn():
+        while not stop.is_set():
+            arg["a"] = big()
+            arg["b"][0] = big()
+
+    thread = threading.Thread(target=churn)
+    thread.start()
+    try:
+        before = hits(f)
+        for _ in range(200):
+            assert f(arg).numpy() == 270000.0
+        assert hits(f) - before == 200
+    finally:
+        stop.set()
+        thread.join()
