@@ -3,7 +3,7 @@ tools/generate_core_stub.py from the built module: do not edit by hand."""
 from __future__ import annotations
 import collections.abc
 import typing
-__all__: list[str] = ['CompiledFunction', 'EagerTensor', 'FunctionBase', 'Graph', 'GraphTape', 'Op', 'Operation', 'OutputStructure', 'Plan', 'RecordingTape', 'SAVED_GRAPH_FILE_NAME', 'SymbolicTensor', 'Tape', 'VariableBase', 'VariableCreation', 'any_tape_recording', 'begin_trace', 'capture_control', 'check_variable_creation', 'convert_reflected_operand', 'current_graph', 'defined_at', 'eager_name_scope', 'enable_host_callback', 'end_trace', 'executing_eagerly', 'functions_run_eagerly', 'graph_const', 'graph_encloses', 'graph_gradients', 'inline_function', 'install_function_slots', 'is_stateful_graph', 'make_branches', 'make_while', 'new_variable', 'note_variable_created', 'note_variable_read', 'num_random_streams', 'op', 'op_def', 'op_def_summary', 'op_names', 'pop_graph', 'push_graph', 'raise_out_of_scope', 'read_saved_graph', 'reset_random_streams', 'resource_id', 'set_call_key_hooks', 'set_eager_name_scope', 'set_functions_run_eagerly', 'subgraph', 'to_tensor', 'variable_accessed', 'write_saved_graph']
+__all__: list[str] = ['CompiledFunction', 'EagerTensor', 'FunctionBase', 'Graph', 'GraphTape', 'Op', 'Operation', 'OutputStructure', 'Plan', 'RecordingTape', 'SAVED_GRAPH_FILE_NAME', 'SymbolicTensor', 'Tape', 'VariableBase', 'VariableCreation', 'any_tape_recording', 'begin_trace', 'capture_control', 'check_variable_creation', 'convert_reflected_operand', 'current_graph', 'defined_at', 'eager_name_scope', 'enable_host_callback', 'end_trace', 'executing_eagerly', 'functions_run_eagerly', 'graph_const', 'graph_encloses', 'graph_gradients', 'inline_function', 'install_function_slots', 'is_stateful_graph', 'make_branches', 'make_while', 'new_variable', 'note_variable_created', 'note_variable_read', 'num_random_streams', 'op', 'op_def', 'op_def_summary', 'op_names', 'pop_graph', 'push_graph', 'raise_out_of_scope', 'read_saved_graph', 'record_custom_gradient', 'recording_tapes', 'reset_random_streams', 'resource_id', 'set_call_key_hooks', 'set_eager_name_scope', 'set_functions_run_eagerly', 'subgraph', 'to_tensor', 'variable_accessed', 'write_saved_graph']
 class EagerTensor:
     def __abs__(self) -> typing.Any:
         ...
@@ -57,9 +57,16 @@ class EagerTensor:
     def _rank(self) -> int:
         ...
 class Graph:
+    _name_scope: str
+    _standalone: bool
     function_name: str
-    name_scope: str
     def __init__(self) -> None:
+        ...
+    def _finalize(self) -> None:
+        ...
+    def _import_graph(self, arg0: Graph, arg1: collections.abc.Sequence[SymbolicTensor], arg2: str) -> None:
+        ...
+    def _session_plan(self, arg0: collections.abc.Sequence[SymbolicTensor], arg1: collections.abc.Sequence[SymbolicTensor], arg2: collections.abc.Sequence[Operation]) -> Plan:
         ...
     def add_control_output_node(self, arg0: collections.abc.Sequence[SymbolicTensor]) -> typing.Any:
         ...
@@ -100,6 +107,9 @@ class Graph:
     def to_text(self) -> str:
         ...
     def unique_name(self, arg0: str) -> str:
+        ...
+    @property
+    def _finalized(self) -> bool:
         ...
     @property
     def argument_ids(self) -> list[int]:
@@ -502,6 +512,10 @@ def push_graph(graph: Graph) -> None:
 def raise_out_of_scope(arg0: typing.Any, arg1: Graph) -> None:
     ...
 def read_saved_graph(dir: str, allow_file_output: bool = False) -> tuple:
+    ...
+def record_custom_gradient(arg0: str, arg1: typing.Any, arg2: list, arg3: list) -> typing.Any:
+    ...
+def recording_tapes() -> list[RecordingTape]:
     ...
 def reset_random_streams() -> None:
     """
