@@ -1,0 +1,51 @@
+"""Iterators over a dataset: OwnedIterator (what iter(dataset) returns) pulls elements from a
+C++ iterator and packs them into the element structure; NumpyIterator gives NumPy values."""
+
+from graphfn import _core
+from graphfn import context
+from graphfn.data import structure
+
+
+class OwnedIterator:
+    def __init__(self, dataset):
+        if not context.executing_eagerly():
+            # TF turns `for x in dataset` inside a function into a graph loop over an iterator
+            # resource (IteratorGetNext); graphfn does not have those ops yet and will not
+            # unroll the dataset into the graph silently.
+            raise NotImplementedError(
+                "graphfn does not support iterating a tf.data.Dataset inside a tf.function yet "
+                "(TF converts the loop into a graph loop over IteratorGetNext, which graphfn lacks): "
+                "iterate it eagerly, outside the function, and pass the elements in")
+        self._dataset = dataset
+        self._spec = dataset.element_spec
+        self._iterator = _core.data.Iterator(dataset._node)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        flat = self._iterator.next()
+        if flat is None:
+            raise StopIteration
+        return structure.pack(self._spec, flat)
+
+    def get_next(self):
+        return self.__next__()
+
+    @property
+    def element_spec(self):
+        return self._spec
+
+
+class NumpyIterator:
+    def __init__(self, dataset):
+        self._iterator = OwnedIterator(dataset)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return structure.map_structure(lambda t: t.numpy(), next(self._iterator))
+
+    def __repr__(self):
+        return "NumpyIterator(iterator=%r)" % (self._iterator,)
