@@ -1,4 +1,4 @@
-// _core.data: the tf.data pipeline runtime (cpp/graphfn/data/) seen from Python. Datasets are
+// _core.data_*: the tf.data pipeline runtime (cpp/graphfn/data/) seen from Python. Datasets are
 // opaque nodes graphfn.data.Dataset builds and holds; an iterator pulls elements with the GIL
 // released, so prefetch and parallel map threads run while Python waits or works.
 #include <pybind11/stl.h>
@@ -73,32 +73,32 @@ DatasetHandle data_checked(Status s, DatasetPtr d) {
 
 }  // namespace
 
-void bind_data(py::module_& parent) {
-  py::module_ m = parent.def_submodule("data", "the tf.data pipeline runtime");
+// Names start with data_ (and the classes with Dataset): one flat module keeps _core.pyi one file.
+void bind_data(py::module_& m) {
   py::class_<data::DatasetNode, DatasetHandle>(m, "DatasetNode")
       .def("cardinality", &data::DatasetNode::cardinality)
       .def_property_readonly("name", &data::DatasetNode::name);
-  py::class_<PyIterator>(m, "Iterator")
+  py::class_<PyIterator>(m, "DatasetIterator")
       .def(py::init([](const DatasetHandle& d) { return new PyIterator(d); }))
       .def("next", &PyIterator::next);
 
-  m.def("tensor_slices", [](const std::vector<const Tensor*>& components) {
+  m.def("data_tensor_slices", [](const std::vector<const Tensor*>& components) {
     DatasetPtr d;
     Status s = data::tensor_slices_dataset(data_tensors_of(components), &d);
     return data_checked(s, d);
   });
-  m.def("tensors", [](const std::vector<const Tensor*>& c) { return data_handle(data::tensor_dataset(data_tensors_of(c))); });
-  m.def("range", [](int64_t start, int64_t stop, int64_t step, int64_t dtype) {
+  m.def("data_tensors", [](const std::vector<const Tensor*>& c) { return data_handle(data::tensor_dataset(data_tensors_of(c))); });
+  m.def("data_range", [](int64_t start, int64_t stop, int64_t step, int64_t dtype) {
     DatasetPtr d;
     Status s = data::range_dataset(start, stop, step, dtype_from_number(dtype), &d);
     return data_checked(s, d);
   });
-  m.def("batch", [](const DatasetHandle& in, int64_t batch_size, bool drop_remainder) {
+  m.def("data_batch", [](const DatasetHandle& in, int64_t batch_size, bool drop_remainder) {
     DatasetPtr d;
     Status s = data::batch_dataset(in, batch_size, drop_remainder, &d);
     return data_checked(s, d);
   });
-  m.def("padded_batch", [](const DatasetHandle& in, int64_t batch_size, bool drop_remainder,
+  m.def("data_padded_batch", [](const DatasetHandle& in, int64_t batch_size, bool drop_remainder,
                            const std::vector<std::vector<int64_t>>& padded_shapes,
                            const std::vector<const Tensor*>& padding_values) {
     std::vector<Shape> shapes;
@@ -108,22 +108,22 @@ void bind_data(py::module_& parent) {
                                           data_tensors_of(padding_values), &d);
     return data_checked(s, d);
   });
-  m.def("unbatch", [](const DatasetHandle& in) { return data_handle(data::unbatch_dataset(in)); });
-  m.def("repeat", [](const DatasetHandle& in, int64_t count) { return data_handle(data::repeat_dataset(in, count)); });
-  m.def("take", [](const DatasetHandle& in, int64_t count) { return data_handle(data::take_dataset(in, count)); });
-  m.def("skip", [](const DatasetHandle& in, int64_t count) { return data_handle(data::skip_dataset(in, count)); });
-  m.def("zip", [](const std::vector<DatasetHandle>& inputs) {
+  m.def("data_unbatch", [](const DatasetHandle& in) { return data_handle(data::unbatch_dataset(in)); });
+  m.def("data_repeat", [](const DatasetHandle& in, int64_t count) { return data_handle(data::repeat_dataset(in, count)); });
+  m.def("data_take", [](const DatasetHandle& in, int64_t count) { return data_handle(data::take_dataset(in, count)); });
+  m.def("data_skip", [](const DatasetHandle& in, int64_t count) { return data_handle(data::skip_dataset(in, count)); });
+  m.def("data_zip", [](const std::vector<DatasetHandle>& inputs) {
     return data_handle(data::zip_dataset(std::vector<DatasetPtr>(inputs.begin(), inputs.end())));
   });
-  m.def("concatenate",
+  m.def("data_concatenate",
         [](const DatasetHandle& a, const DatasetHandle& b) { return data_handle(data::concatenate_dataset(a, b)); });
-  m.def("map", [](const DatasetHandle& in, std::shared_ptr<CompiledFunction> fn, int64_t num_parallel_calls) {
+  m.def("data_map", [](const DatasetHandle& in, std::shared_ptr<CompiledFunction> fn, int64_t num_parallel_calls) {
     return data_handle(data::map_dataset(in, std::move(fn), num_parallel_calls));
   });
-  m.def("filter", [](const DatasetHandle& in, std::shared_ptr<CompiledFunction> predicate) {
+  m.def("data_filter", [](const DatasetHandle& in, std::shared_ptr<CompiledFunction> predicate) {
     return data_handle(data::filter_dataset(in, std::move(predicate)));
   });
-  m.def("reduce", [](const DatasetHandle& in, const std::vector<const Tensor*>& initial_state,
+  m.def("data_reduce", [](const DatasetHandle& in, const std::vector<const Tensor*>& initial_state,
                      std::shared_ptr<CompiledFunction> fn) {
     std::vector<Tensor> state;
     Status s;
@@ -134,12 +134,12 @@ void bind_data(py::module_& parent) {
     throw_if_error(s);
     return data_wrap_all(std::move(state));
   });
-  m.def("shuffle", [](const DatasetHandle& in, int64_t buffer_size, uint64_t seed, uint64_t seed2, bool reshuffle) {
+  m.def("data_shuffle", [](const DatasetHandle& in, int64_t buffer_size, uint64_t seed, uint64_t seed2, bool reshuffle) {
     DatasetPtr d;
     Status s = data::shuffle_dataset(in, buffer_size, seed, seed2, reshuffle, &d);
     return data_checked(s, d);
   });
-  m.def("prefetch", [](const DatasetHandle& in, int64_t buffer_size) {
+  m.def("data_prefetch", [](const DatasetHandle& in, int64_t buffer_size) {
     DatasetPtr d;
     Status s = data::prefetch_dataset(in, buffer_size, &d);
     return data_checked(s, d);

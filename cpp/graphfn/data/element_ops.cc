@@ -55,7 +55,7 @@ Status stack_tensors(const std::vector<const Tensor*>& parts, Tensor* out) {
     if (p->shape() != first.shape()) {
       return errors::InvalidArgument(
           "Cannot add tensor to the batch: number of elements does not match. Shapes are: [tensor]: ",
-          dims_text(p->shape()), ", [batch]: ", dims_text(first.shape()));
+          dims_text(first.shape()), ", [batch]: ", dims_text(p->shape()));
     }
   }
   Shape shape = first.shape();

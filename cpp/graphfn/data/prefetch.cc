@@ -93,7 +93,7 @@ class PrefetchDataset : public DatasetNode {
 }  // namespace
 
 Status prefetch_dataset(DatasetPtr input, int64_t buffer_size, DatasetPtr* out) {
-  if (buffer_size < -1) return errors::InvalidArgument("buffer_size must be >= 0 or set buffer_size to be AUTOTUNE.");
+  if (buffer_size < -1) return errors::InvalidArgument("buffer_size must be >= 0 or set buffer_size to be -1 for auto-tuning");
   if (buffer_size == 0) {  // TF's prefetch(0) passes elements through unbuffered
     *out = std::move(input);
     return Status::OK();

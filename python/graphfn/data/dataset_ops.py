@@ -1,5 +1,5 @@
 """tf.data.Dataset: TensorFlow's API over the C++ pipeline runtime (docs/data.md). A dataset
-holds its C++ node (_core.data) and its element_spec (a nest of TensorSpecs); every
+holds its C++ node (_core.DatasetNode) and its element_spec (a nest of TensorSpecs); every
 transformation builds a new node. Subclasses exist only for TF's reprs (<_BatchDataset ...>)."""
 
 import os
@@ -84,7 +84,7 @@ class DatasetV2:
         state_spec = structure.map_structure(structure.spec_of, state)
         spec = (state_spec, self._element_spec)
         traced = TracedFunction(lambda s, e: reduce_func(s, e), spec, "reduce_func")
-        final = _core.data.reduce(self._node, structure.flatten(state), traced.compiled)
+        final = _core.data_reduce(self._node, structure.flatten(state), traced.compiled)
         return structure.pack(traced.output_spec, final)
 
     # Sources -----------------------------------------------------------------------------------
@@ -100,13 +100,13 @@ class DatasetV2:
             if t.shape[0] != flat[0].shape[0]:
                 raise ValueError("Dimensions %d and %d are not compatible" % (flat[0].shape[0], t.shape[0]))
         spec = structure.map_structure(lambda t: structure.spec_of(t, batched=True), value)
-        return _TensorSliceDataset(_core.data.tensor_slices(flat), spec)
+        return _TensorSliceDataset(_core.data_tensor_slices(flat), spec)
 
     @staticmethod
     def from_tensors(tensors, name=None):
         value = structure.to_tensors(tensors)
         spec = structure.map_structure(structure.spec_of, value)
-        return _TensorDataset(_core.data.tensors(structure.flatten(value)), spec)
+        return _TensorDataset(_core.data_tensors(structure.flatten(value)), spec)
 
     @staticmethod
     def range(*args, output_type=dtypes.int64, name=None):
@@ -115,7 +115,7 @@ class DatasetV2:
         args = [_int(a) for a in args]
         start, stop, step = (0, args[0], 1) if len(args) == 1 else (args + [1])[:3]
         output_type = dtypes.as_dtype(output_type)
-        node = _build("RangeDataset", _core.data.range, start, stop, step, output_type.as_datatype_enum)
+        node = _build("RangeDataset", _core.data_range, start, stop, step, output_type.as_datatype_enum)
         return _RangeDataset(node, TensorSpec([], output_type))
 
     @staticmethod
@@ -126,13 +126,11 @@ class DatasetV2:
             raise TypeError("Both `*args` and `datasets` cannot be set.")
         for d in structure.flatten(datasets):
             if not isinstance(d, DatasetV2):
-                raise TypeError("Invalid `datasets`. `datasets` is expected to be a (nested) structure of "
-                                "`tf.data.Dataset` objects. Python `list` is not supported and you should use "
-                                "`tuple` instead." if isinstance(d, list) else
-                                "Invalid `datasets`. `datasets` is expected to be a (nested) structure of "
-                                "`tf.data.Dataset` objects.")
+                raise TypeError("Invalid input to `zip`. Inputs are expected to be (nested) structures of "
+                                "`tf.data.Dataset` objects." + (" Python `list` is not supported and you should "
+                                                                 "use `tuple` instead." if isinstance(d, list) else ""))
         spec = structure.map_structure(lambda d: d.element_spec, datasets)
-        return _ZipDataset(_core.data.zip([d._node for d in structure.flatten(datasets)]), spec)
+        return _ZipDataset(_core.data_zip([d._node for d in structure.flatten(datasets)]), spec)
 
     # Transformations ---------------------------------------------------------------------------
 
@@ -144,14 +142,14 @@ class DatasetV2:
             raise TypeError("Incompatible dataset elements:\n  %r vs.   %r" % (a, b))
         common = structure.pack(a, [TensorSpec(structure.most_specific_common_shape(x.shape, y.shape), x.dtype)
                                     for x, y in zip(structure.flatten(a), structure.flatten(b))])
-        return _ConcatenateDataset(_core.data.concatenate(self._node, dataset._node), common)
+        return _ConcatenateDataset(_core.data_concatenate(self._node, dataset._node), common)
 
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
         traced = TracedFunction(map_func, self._element_spec, getattr(map_func, "__name__", "map_func"))
         workers = 0 if num_parallel_calls is None else _int(num_parallel_calls)
         if workers < -1 or workers == 0 and num_parallel_calls is not None:
             raise ValueError("num_parallel_calls must be a positive integer or tf.data.AUTOTUNE, got %d" % workers)
-        node = _core.data.map(self._node, traced.compiled, workers)
+        node = _core.data_map(self._node, traced.compiled, workers)
         cls = _MapDataset if num_parallel_calls is None else _ParallelMapDataset
         return cls(node, traced.output_spec)
 
@@ -161,11 +159,11 @@ class DatasetV2:
         if not (isinstance(out, TensorSpec) and out.dtype == dtypes.bool and out.shape.rank == 0):
             raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but its "
                              "return type is %r." % (out,))
-        return _FilterDataset(_core.data.filter(self._node, traced.compiled), self._element_spec)
+        return _FilterDataset(_core.data_filter(self._node, traced.compiled), self._element_spec)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
         size = _int(batch_size)
-        node = _build("BatchDatasetV2", _core.data.batch, self._node, size, bool(drop_remainder))
+        node = _build("BatchDatasetV2", _core.data_batch, self._node, size, bool(drop_remainder))
         dim = size if drop_remainder else None
         spec = structure.map_structure(lambda s: TensorSpec(_batched_shape(dim, s.shape), s.dtype),
                                        self._element_spec)
@@ -188,7 +186,7 @@ class DatasetV2:
             values = [array_ops.convert_to_tensor(v, dtype=s.dtype)
                       for v, s in zip(structure.flatten(padding_values), specs)]
         size = _int(batch_size)
-        node = _build("PaddedBatchDatasetV2", _core.data.padded_batch, self._node, size, bool(drop_remainder),
+        node = _build("PaddedBatchDatasetV2", _core.data_padded_batch, self._node, size, bool(drop_remainder),
                       [[-1 if d is None else d for d in s.as_list()] for s in shapes], values)
         dim = size if drop_remainder else None
         spec = structure.pack(self._element_spec, [TensorSpec(_batched_shape(dim, shape), s.dtype)
@@ -201,28 +199,28 @@ class DatasetV2:
                 raise ValueError("Cannot unbatch an input with scalar components.")
         spec = structure.map_structure(
             lambda s: TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype), self._element_spec)
-        return _UnbatchDataset(_core.data.unbatch(self._node), spec)
+        return _UnbatchDataset(_core.data_unbatch(self._node), spec)
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
         seed, seed2 = random_seed.get_seed(seed)
         if seed is None:  # unseeded: a new order each time the program runs, as TF
             seed, seed2 = (int.from_bytes(os.urandom(8), "little") for _ in range(2))
-        node = _build("ShuffleDatasetV3", _core.data.shuffle, self._node, _int(buffer_size), seed, seed2,
+        node = _build("ShuffleDatasetV3", _core.data_shuffle, self._node, _int(buffer_size), seed, seed2,
                       bool(reshuffle_each_iteration))
         return _ShuffleDataset(node, self._element_spec)
 
     def repeat(self, count=None, name=None):
         count = -1 if count is None else _int(count)
-        return _RepeatDataset(_core.data.repeat(self._node, count), self._element_spec)
+        return _RepeatDataset(_core.data_repeat(self._node, count), self._element_spec)
 
     def take(self, count, name=None):
-        return _TakeDataset(_core.data.take(self._node, _int(count)), self._element_spec)
+        return _TakeDataset(_core.data_take(self._node, _int(count)), self._element_spec)
 
     def skip(self, count, name=None):
-        return _SkipDataset(_core.data.skip(self._node, _int(count)), self._element_spec)
+        return _SkipDataset(_core.data_skip(self._node, _int(count)), self._element_spec)
 
     def prefetch(self, buffer_size, name=None):
-        node = _build("PrefetchDataset", _core.data.prefetch, self._node, _int(buffer_size))
+        node = _build("PrefetchDataset", _core.data_prefetch, self._node, _int(buffer_size))
         return _PrefetchDataset(node, self._element_spec)
 
     def enumerate(self, start=0, name=None):

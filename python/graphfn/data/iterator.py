@@ -4,6 +4,7 @@ C++ iterator and packs them into the element structure; NumpyIterator gives NumP
 from graphfn import _core
 from graphfn import context
 from graphfn.data import structure
+from graphfn.framework import errors
 
 
 class OwnedIterator:
@@ -18,13 +19,19 @@ class OwnedIterator:
                 "iterate it eagerly, outside the function, and pass the elements in")
         self._dataset = dataset
         self._spec = dataset.element_spec
-        self._iterator = _core.data.Iterator(dataset._node)
+        self._iterator = _core.DatasetIterator(dataset._node)
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        flat = self._iterator.next()
+        try:
+            flat = self._iterator.next()
+        except errors.OpError as e:
+            # As TF's eager IteratorGetNext reports a pipeline's error.
+            raise type(e)(None, None, "{{function_node __wrapped__IteratorGetNext_output_types_%d_device_/job:localhost/"
+                          "replica:0/task:0/device:CPU:0}} %s [Op:IteratorGetNext] name: "
+                          % (len(structure.flatten(self._spec)), e.message)) from None
         if flat is None:
             raise StopIteration
         return structure.pack(self._spec, flat)

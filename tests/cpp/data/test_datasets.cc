@@ -1,0 +1,171 @@
+// The tf.data pipeline nodes (cpp/graphfn/data/), Python-free: element order, batching edge
+// cases, cardinalities and errors as TF 2.21's tf.data gives them.
+#include <algorithm>
+#include <thread>
+
+#include "harness.h"
+
+#include "graphfn/data/datasets.h"
+
+using namespace graphfn;
+using namespace graphfn::data;
+
+namespace {
+
+DatasetPtr range_of(int64_t start, int64_t stop, int64_t step = 1) {
+  DatasetPtr d;
+  REQUIRE(range_dataset(start, stop, step, DType::kInt64, &d).ok());
+  return d;
+}
+
+// The int64 scalars (or the first component's values) of every element.
+std::vector<std::vector<int64_t>> values(const DatasetNode& d) {
+  std::vector<Element> elements;
+  Status s = collect(d, &elements);
+  REQUIRE(s.ok());
+  std::vector<std::vector<int64_t>> out;
+  for (const Element& e : elements) {
+    const Tensor& t = e[0];
+    out.emplace_back(t.data<int64_t>(), t.data<int64_t>() + t.num_elements());
+  }
+  return out;
+}
+
+std::vector<int64_t> scalars(const DatasetNode& d) {
+  std::vector<int64_t> out;
+  for (const auto& v : values(d)) out.push_back(v[0]);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("range: TF's start/stop/step, negative steps, cardinality") {
+  CHECK(scalars(*range_of(2, 10, 3)) == std::vector<int64_t>{2, 5, 8});
+  CHECK(scalars(*range_of(10, 0, -3)) == std::vector<int64_t>{10, 7, 4, 1});
+  CHECK(range_of(10, 0, -3)->cardinality() == 4);
+  CHECK(range_of(0, 10, -1)->cardinality() == 0);
+  DatasetPtr d;
+  Status s = range_dataset(1, 2, 0, DType::kInt64, &d);
+  CHECK(s.code() == Code::kInvalidArgument);
+  CHECK(s.message() == "step must be a non-zero integer.");
+}
+
+TEST_CASE("tensor slices: rows of every component; mismatched first dimensions fail") {
+  DatasetPtr d;
+  REQUIRE(tensor_slices_dataset({Tensor::vector<int64_t>({4, 5, 6})}, &d).ok());
+  CHECK(scalars(*d) == std::vector<int64_t>{4, 5, 6});
+  CHECK(d->cardinality() == 3);
+  Status s = tensor_slices_dataset({Tensor::vector<int64_t>({1, 2}), Tensor::vector<int64_t>({1, 2, 3})}, &d);
+  CHECK(s.message() == "Dimensions 2 and 3 are not compatible");
+  s = tensor_slices_dataset({Tensor::scalar<int64_t>(5)}, &d);
+  CHECK(s.message() == "Unbatching a tensor is only supported for rank >= 1");
+}
+
+TEST_CASE("batch: remainder kept or dropped, cardinality, bad sizes") {
+  DatasetPtr b;
+  REQUIRE(batch_dataset(range_of(0, 10), 3, false, &b).ok());
+  CHECK(values(*b) == std::vector<std::vector<int64_t>>{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9}});
+  CHECK(b->cardinality() == 4);
+  REQUIRE(batch_dataset(range_of(0, 10), 3, true, &b).ok());
+  CHECK(values(*b).size() == 3);
+  CHECK(b->cardinality() == 3);
+  CHECK(batch_dataset(range_of(0, 10), 0, false, &b).message() == "Batch size must be greater than zero.");
+  REQUIRE(batch_dataset(repeat_dataset(range_of(0, 3), -1), 2, false, &b).ok());
+  CHECK(b->cardinality() == kInfinite);
+}
+
+TEST_CASE("padded_batch pads to the longest element; unbatch splits rows again") {
+  DatasetPtr rows;
+  // Elements [1], [2, 2], [3, 3, 3] as TF's range(1, 4).map(lambda x: tf.fill([x], x)).
+  std::vector<Tensor> parts = {Tensor::vector<int64_t>({1}), Tensor::vector<int64_t>({2, 2}),
+                               Tensor::vector<int64_t>({3, 3, 3})};
+  DatasetPtr c1 = tensor_dataset({parts[0]}), c2 = tensor_dataset({parts[1]}), c3 = tensor_dataset({parts[2]});
+  DatasetPtr all = concatenate_dataset(concatenate_dataset(c1, c2), c3);
+  DatasetPtr padded;
+  REQUIRE(padded_batch_dataset(all, 2, false, {Shape{-1}}, {Tensor::scalar<int64_t>(0)}, &padded).ok());
+  CHECK(values(*padded) == std::vector<std::vector<int64_t>>{{1, 0, 2, 2}, {3, 3, 3}});
+  REQUIRE(padded_batch_dataset(all, 2, false, {Shape{4}}, {Tensor::scalar<int64_t>(-1)}, &padded).ok());
+  CHECK(values(*padded) == std::vector<std::vector<int64_t>>{{1, -1, -1, -1, 2, 2, -1, -1}, {3, 3, 3, -1}});
+  REQUIRE(padded_batch_dataset(all, 2, false, {Shape{2}}, {Tensor::scalar<int64_t>(0)}, &padded).ok());
+  std::vector<Element> out;
+  CHECK(collect(*padded, &out).message() == "Attempted to pad to a smaller size than the input element.");
+  // Plain batch of different shapes fails as TF's.
+  DatasetPtr b;
+  REQUIRE(batch_dataset(all, 2, false, &b).ok());
+  CHECK(collect(*b, &out).message() ==
+        "Cannot add tensor to the batch: number of elements does not match. Shapes are: [tensor]: [1], [batch]: [2]");
+  DatasetPtr batched;
+  REQUIRE(batch_dataset(range_of(0, 10), 4, false, &batched).ok());
+  DatasetPtr un = unbatch_dataset(batched);
+  CHECK(scalars(*un) == std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  CHECK(un->cardinality() == kUnknown);
+}
+
+TEST_CASE("repeat, take, skip, zip, concatenate: order and TF's cardinalities") {
+  CHECK(scalars(*repeat_dataset(range_of(0, 3), 2)) == std::vector<int64_t>{0, 1, 2, 0, 1, 2});
+  CHECK(scalars(*repeat_dataset(range_of(0, 3), 0)).empty());
+  CHECK(repeat_dataset(range_of(0, 10), 3)->cardinality() == 30);
+  CHECK(repeat_dataset(range_of(0, 10), -1)->cardinality() == kInfinite);
+  CHECK(scalars(*repeat_dataset(range_of(0, 0), -1)).empty());  // an empty epoch ends it
+  CHECK(scalars(*take_dataset(range_of(0, 3), 10)) == std::vector<int64_t>{0, 1, 2});
+  CHECK(take_dataset(repeat_dataset(range_of(0, 10), -1), 5)->cardinality() == 5);
+  CHECK(take_dataset(range_of(0, 10), -1)->cardinality() == 10);
+  CHECK(scalars(*skip_dataset(range_of(0, 5), 3)) == std::vector<int64_t>{3, 4});
+  CHECK(skip_dataset(range_of(0, 10), 30)->cardinality() == 0);
+  CHECK(skip_dataset(range_of(0, 10), -1)->cardinality() == 0);
+  CHECK(scalars(*skip_dataset(range_of(0, 10), -1)).empty());
+  CHECK(skip_dataset(repeat_dataset(range_of(0, 10), -1), 5)->cardinality() == kInfinite);
+  DatasetPtr z = zip_dataset({range_of(0, 3), range_of(5, 10)});
+  CHECK(z->cardinality() == 3);
+  std::vector<Element> pairs;
+  REQUIRE(collect(*z, &pairs).ok());
+  REQUIRE(pairs.size() == 3);
+  CHECK(*pairs[2][1].data<int64_t>() == 7);
+  CHECK(concatenate_dataset(range_of(0, 3), range_of(0, 4))->cardinality() == 7);
+  CHECK(scalars(*concatenate_dataset(range_of(0, 2), range_of(7, 9))) == std::vector<int64_t>{0, 1, 7, 8});
+}
+
+TEST_CASE("shuffle: same multiset, deterministic per seed, reshuffled per iteration") {
+  DatasetPtr s1, s2, fixed;
+  REQUIRE(shuffle_dataset(range_of(0, 100), 10, 1, 2, true, &s1).ok());
+  REQUIRE(shuffle_dataset(range_of(0, 100), 10, 1, 2, true, &s2).ok());
+  std::vector<int64_t> a = scalars(*s1), b = scalars(*s2), again = scalars(*s1);
+  CHECK(a == b);       // same seed, first iteration
+  CHECK(a != again);   // reshuffle_each_iteration
+  std::vector<int64_t> sorted = a;
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(sorted == scalars(*range_of(0, 100)));
+  CHECK(a != scalars(*range_of(0, 100)));
+  REQUIRE(shuffle_dataset(range_of(0, 100), 10, 1, 2, false, &fixed).ok());
+  CHECK(scalars(*fixed) == scalars(*fixed));
+  CHECK(shuffle_dataset(range_of(0, 3), 0, 1, 2, true, &fixed).message() ==
+        "buffer_size must be greater than zero or UNKNOWN_CARDINALITY");
+}
+
+TEST_CASE("prefetch: same elements in order from a background thread; early destruction joins it") {
+  DatasetPtr p;
+  REQUIRE(prefetch_dataset(range_of(0, 1000), 3, &p).ok());
+  CHECK(scalars(*p) == scalars(*range_of(0, 1000)));
+  CHECK(p->cardinality() == 1000);
+  {
+    auto it = p->make_iterator();
+    Element e;
+    bool end = false;
+    REQUIRE(it->next(&e, &end).ok());
+  }  // destroyed with the producer blocked on a full buffer
+  DatasetPtr infinite;
+  REQUIRE(prefetch_dataset(repeat_dataset(range_of(0, 3), -1), -1, &infinite).ok());
+  CHECK(scalars(*take_dataset(infinite, 7)) == std::vector<int64_t>{0, 1, 2, 0, 1, 2, 0});
+}
+
+TEST_CASE("two threads iterating one dataset get each the whole sequence") {
+  DatasetPtr p;
+  REQUIRE(prefetch_dataset(range_of(0, 5000), 8, &p).ok());
+  std::vector<int64_t> first, second;
+  std::thread t1([&] { first = scalars(*p); });
+  std::thread t2([&] { second = scalars(*p); });
+  t1.join();
+  t2.join();
+  CHECK(first == scalars(*range_of(0, 5000)));
+  CHECK(second == first);
+}
