@@ -109,18 +109,6 @@ def test_abandoned_iterators_of_threaded_pipelines_are_released():
         del it
 
 
-def test_iterating_a_dataset_inside_a_function_says_what_is_missing():
-    @tf.function
-    def total(ds):
-        s = tf.constant(0, tf.int64)
-        for x in ds:
-            s += x
-        return s
-
-    with pytest.raises(NotImplementedError, match="iterating a tf.data.Dataset inside a tf.function"):
-        total(D.range(5))
-
-
 def test_names_and_constants():
     assert tf.data.AUTOTUNE == tf.data.experimental.AUTOTUNE == -1
     assert tf.data.INFINITE_CARDINALITY == -1 and tf.data.UNKNOWN_CARDINALITY == -2

@@ -9,6 +9,7 @@
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/eager_tensor_object.h"
 #include "graphfn/bindings/errors.h"
+#include "graphfn/data/dataset_resource.h"
 #include "graphfn/data/datasets.h"
 
 namespace graphfn {
@@ -77,7 +78,9 @@ DatasetHandle data_checked(Status s, DatasetPtr d) {
 void bind_data(py::module_& m) {
   py::class_<data::DatasetNode, DatasetHandle>(m, "DatasetNode")
       .def("cardinality", &data::DatasetNode::cardinality)
-      .def_property_readonly("name", &data::DatasetNode::name);
+      .def_property_readonly("name", &data::DatasetNode::name)
+      // The dataset as a scalar resource tensor, for the dataset-loop ops of traced functions.
+      .def("as_tensor", [](const DatasetHandle& d) { return wrap_eager_tensor(data::dataset_resource_tensor(d)); });
   py::class_<PyIterator>(m, "DatasetIterator")
       .def(py::init([](const DatasetHandle& d) { return new PyIterator(d); }))
       .def("next", &PyIterator::next);

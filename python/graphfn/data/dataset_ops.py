@@ -15,6 +15,7 @@ from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.ops import array_ops
+from graphfn.ops._op_table import ops
 from graphfn.util.tf_export import tf_export
 
 AUTOTUNE = -1
@@ -61,6 +62,27 @@ class DatasetV2:
 
     def __iter__(self):
         return iterator_ops.OwnedIterator(self)
+
+    def _graph_loop_source(self):
+        """For AutoGraph's `for x in dataset` in a traced function: an iterator node of this
+        dataset in the current graph, and two functions adding the nodes that ask whether an
+        element follows (the loop's condition) and take it (the loop's body)."""
+        iterator = ops.GraphfnDatasetIterator(self._node.as_tensor())
+        specs = structure.flatten(self._element_spec)
+        types = [s.dtype for s in specs]
+        shapes = [s.shape for s in specs]
+
+        def has_next():
+            return ops.GraphfnIteratorHasNext(iterator)
+
+        def get_next():
+            components = ops.GraphfnIteratorGetNext(iterator, output_types=types)
+            components = list(components) if isinstance(components, (list, tuple)) else [components]
+            for component, shape in zip(components, shapes):
+                component.set_shape(shape)
+            return structure.pack(self._element_spec, components)
+
+        return has_next, get_next
 
     def as_numpy_iterator(self):
         return iterator_ops.NumpyIterator(self)

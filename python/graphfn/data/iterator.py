@@ -10,13 +10,13 @@ from graphfn.framework import errors
 class OwnedIterator:
     def __init__(self, dataset):
         if not context.executing_eagerly():
-            # TF turns `for x in dataset` inside a function into a graph loop over an iterator
-            # resource (IteratorGetNext); graphfn does not have those ops yet and will not
-            # unroll the dataset into the graph silently.
+            # A `for` loop over a dataset in a traced function is a graph loop (AutoGraph, see
+            # Dataset._graph_loop_source); TF's iter()/next() in a graph make iterator resources
+            # and optionals graphfn does not have yet, and the dataset is not unrolled instead.
             raise NotImplementedError(
-                "graphfn does not support iterating a tf.data.Dataset inside a tf.function yet "
-                "(TF converts the loop into a graph loop over IteratorGetNext, which graphfn lacks): "
-                "iterate it eagerly, outside the function, and pass the elements in")
+                "graphfn does not support iter()/next() on a tf.data.Dataset inside a tf.function yet "
+                "(a `for` loop over the dataset, which AutoGraph converts into a graph loop, works): "
+                "loop with `for`, or iterate eagerly outside the function")
         self._dataset = dataset
         self._spec = dataset.element_spec
         self._iterator = _core.DatasetIterator(dataset._node)

@@ -5,6 +5,8 @@
 
 #include "harness.h"
 
+#include "graphfn/core/dataset_resource.h"
+#include "graphfn/data/dataset_resource.h"
 #include "graphfn/data/datasets.h"
 
 using namespace graphfn;
@@ -168,4 +170,28 @@ TEST_CASE("two threads iterating one dataset get each the whole sequence") {
   t2.join();
   CHECK(first == scalars(*range_of(0, 5000)));
   CHECK(second == first);
+}
+
+TEST_CASE("a dataset as a resource tensor: iterators peek with has_next and end with OutOfRange") {
+  Tensor handle = dataset_resource_tensor(range_of(0, 2));
+  auto dataset = std::dynamic_pointer_cast<DatasetResource>(*handle.data<ResourceHandle>());
+  REQUIRE(dataset);
+  auto it = dataset->make_element_iterator();
+  bool has = false;
+  std::vector<Tensor> e;
+  REQUIRE(it->has_next(&has).ok());
+  CHECK(has);
+  REQUIRE(it->has_next(&has).ok());  // a second peek keeps the same element
+  REQUIRE(it->get_next(&e).ok());
+  CHECK(*e[0].data<int64_t>() == 0);
+  REQUIRE(it->get_next(&e).ok());  // without a peek
+  CHECK(*e[0].data<int64_t>() == 1);
+  REQUIRE(it->has_next(&has).ok());
+  CHECK_FALSE(has);
+  Status s = it->get_next(&e);
+  CHECK(s.code() == Code::kOutOfRange);
+  CHECK(s.message() == "End of sequence");
+  auto fresh = dataset->make_element_iterator();  // a new iterator starts over
+  REQUIRE(fresh->get_next(&e).ok());
+  CHECK(*e[0].data<int64_t>() == 0);
 }
