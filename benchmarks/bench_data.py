@@ -2,10 +2,12 @@
 
     PYTHONPATH=python ~/tf/bin/python benchmarks/bench_data.py [--repeat 3]
 
-Row (issue 17's first): from_tensor_slices(60000 x 784 float32).map(normalize).shuffle(10000)
+Rows (issue 17's first and fourth): from_tensor_slices(60000 x 784 float32).map(normalize).shuffle(10000)
 .batch(64).prefetch(AUTOTUNE), one full epoch consumed in Python; cells are elements (rows) per
-second, best of --repeat epochs, and graphfn / TF as a ratio (> 1: graphfn faster). The machine
-is shared: the load average is printed beside the numbers."""
+second, best of --repeat epochs, and graphfn / TF as a ratio (> 1: graphfn faster). Second row:
+a function summing range(1 000 000) with `for x in ds` (a graph loop), in µs per element, and
+TF / graphfn as a ratio (> 1: graphfn faster). The machine is shared: the load average is
+printed beside the numbers."""
 
 import argparse
 import os
@@ -45,6 +47,25 @@ def elements_per_second(lib, images, repeat):
     return ROWS / best
 
 
+def loop_us_per_element(lib, repeat, n=1000000):
+    ds = lib.data.Dataset.range(n)
+
+    @lib.function
+    def total(ds):
+        s = lib.constant(0, lib.int64)
+        for x in ds:
+            s += x
+        return s
+
+    assert int(total(ds)) == n * (n - 1) // 2  # traced (and warmed up) outside the timing
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        total(ds)
+        best = min(best, time.perf_counter() - start)
+    return best / n * 1e6
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=3)
@@ -57,6 +78,12 @@ def main():
         theirs = elements_per_second(tf, images, args.repeat)
         print("tf.data:      %12.0f elements/s" % theirs)
         print("ratio graphfn / TF: %.2f" % (ours / theirs))
+    ours = loop_us_per_element(gf, args.repeat)
+    print("graphfn for-loop over a dataset in a function: %.3f us/element" % ours)
+    if tf is not None:
+        theirs = loop_us_per_element(tf, args.repeat)
+        print("tf.function for-loop over tf.data:             %.3f us/element" % theirs)
+        print("ratio TF / graphfn: %.2f" % (theirs / ours))
     print("load average after: %.2f %.2f %.2f" % os.getloadavg())
 
 
