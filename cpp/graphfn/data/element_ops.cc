@@ -85,7 +85,7 @@ Status pad_and_stack(const std::vector<const Tensor*>& parts, const Shape& shape
     if (shape.dim(d) < 0) {
       padded.set_dim(d, largest);
     } else if (largest > shape.dim(d)) {
-      return errors::InvalidArgument("Attempted to pad to a smaller size than the input element.");
+      return Status(Code::kDataLoss, "Attempted to pad to a smaller size than the input element.");  // TF's code
     }
   }
   Shape batch_shape = padded;

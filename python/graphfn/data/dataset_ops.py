@@ -29,7 +29,10 @@ tf_export("data.UNKNOWN_CARDINALITY", "data.experimental.UNKNOWN_CARDINALITY")(U
 
 
 def _int(value):
-    return int(value.numpy()) if isinstance(value, Tensor) else int(value)
+    """A count or size argument as a Python int, with TF's errors for other values."""
+    if not isinstance(value, Tensor):
+        value = array_ops.convert_to_tensor(value, dtype=dtypes.int64)
+    return int(value.numpy())
 
 
 def _build(op_name, make, *args):
@@ -115,6 +118,8 @@ class DatasetV2:
     def from_tensor_slices(tensors, name=None):
         value = structure.to_tensors(tensors)
         flat = structure.flatten(value)
+        if not flat:
+            raise ValueError("Invalid `element`. `element` should not be empty.")
         for t in flat:
             if t.shape.rank == 0:
                 raise ValueError("Unbatching a tensor is only supported for rank >= 1")
@@ -143,6 +148,8 @@ class DatasetV2:
     @staticmethod
     def zip(*args, datasets=None, name=None):
         if datasets is None:
+            if not args:
+                raise TypeError("Must pass at least one dataset to `zip`.")
             datasets = args[0] if len(args) == 1 else args
         elif args:
             raise TypeError("Both `*args` and `datasets` cannot be set.")
@@ -202,6 +209,12 @@ class DatasetV2:
         else:
             shapes = [TensorShape(s) for s in structure.flatten(
                 structure.map_structure(lambda s: TensorShape(s), _shapes_as_structure(padded_shapes)))]
+            for shape, s in zip(shapes, specs):
+                known = s.shape
+                if known.rank is not None and (shape.rank != known.rank or any(
+                        a is not None and b is not None and a < b for a, b in zip(shape.as_list(), known.as_list()))):
+                    raise ValueError("The padded shape %s is not compatible with the shape %s of the corresponding "
+                                     "input component." % (tuple(shape.as_list()), tuple(known.as_list())))
         if padding_values is None:
             values = [array_ops.constant("" if s.dtype == dtypes.string else 0, dtype=s.dtype) for s in specs]
         else:

@@ -90,7 +90,9 @@ TEST_CASE("padded_batch pads to the longest element; unbatch splits rows again")
   CHECK(values(*padded) == std::vector<std::vector<int64_t>>{{1, -1, -1, -1, 2, 2, -1, -1}, {3, 3, 3, -1}});
   REQUIRE(padded_batch_dataset(all, 2, false, {Shape{2}}, {Tensor::scalar<int64_t>(0)}, &padded).ok());
   std::vector<Element> out;
-  CHECK(collect(*padded, &out).message() == "Attempted to pad to a smaller size than the input element.");
+  Status too_small = collect(*padded, &out);
+  CHECK(too_small.code() == Code::kDataLoss);
+  CHECK(too_small.message() == "Attempted to pad to a smaller size than the input element.");
   // Plain batch of different shapes fails as TF's.
   DatasetPtr b;
   REQUIRE(batch_dataset(all, 2, false, &b).ok());
@@ -194,4 +196,58 @@ TEST_CASE("a dataset as a resource tensor: iterators peek with has_next and end 
   auto fresh = dataset->make_element_iterator();  // a new iterator starts over
   REQUIRE(fresh->get_next(&e).ok());
   CHECK(*e[0].data<int64_t>() == 0);
+}
+
+namespace {
+
+// A compiled function of one int64 scalar: `op`(x, c) (Mul, AddV2, Greater, ...).
+FunctionPtr binary_with_constant(const std::string& op, int64_t c) {
+  auto graph = std::make_shared<Graph>();
+  int x = 0, k = 0, out = 0;
+  REQUIRE(graph->add_placeholder(DType::kInt64, Shape{}, "x", &x).ok());
+  graph->arguments.push_back(x);
+  REQUIRE(graph->add_const(Tensor::scalar<int64_t>(c), "c", &k).ok());
+  REQUIRE(graph->add_node(op, "out", {Endpoint{x, 0}, Endpoint{k, 0}}, AttrMap(), &out).ok());
+  graph->results = {Endpoint{out, 0}};
+  std::shared_ptr<const CompiledFunction> fn;
+  REQUIRE(CompiledFunction::create(graph, "f", OptimizerOptions(), &fn).ok());
+  return fn;
+}
+
+}  // namespace
+
+TEST_CASE("map (sequential and on worker threads) keeps input order; filter; reduce") {
+  FunctionPtr times3 = binary_with_constant("Mul", 3);
+  std::vector<int64_t> expected;
+  for (int64_t i = 0; i < 2000; ++i) expected.push_back(3 * i);
+  CHECK(scalars(*map_dataset(range_of(0, 2000), times3, 0)) == expected);
+  CHECK(scalars(*map_dataset(range_of(0, 2000), times3, 3)) == expected);
+  CHECK(scalars(*map_dataset(range_of(0, 2000), times3, -1)) == expected);
+  CHECK(map_dataset(range_of(0, 2000), times3, 2)->cardinality() == 2000);
+  // An infinite input is read only as far as needed, and the workers stop with the iterator.
+  CHECK(scalars(*take_dataset(map_dataset(repeat_dataset(range_of(0, 2), -1), times3, 2), 3)) ==
+        std::vector<int64_t>{0, 3, 0});
+  FunctionPtr over4 = binary_with_constant("Greater", 4);
+  DatasetPtr big = filter_dataset(range_of(0, 8), over4);
+  CHECK(scalars(*big) == std::vector<int64_t>{5, 6, 7});
+  CHECK(big->cardinality() == kUnknown);
+  FunctionPtr add = [] {
+    auto graph = std::make_shared<Graph>();
+    int s = 0, x = 0, out = 0;
+    REQUIRE(graph->add_placeholder(DType::kInt64, Shape{}, "s", &s).ok());
+    REQUIRE(graph->add_placeholder(DType::kInt64, Shape{}, "x", &x).ok());
+    graph->arguments = {s, x};
+    REQUIRE(graph->add_node("AddV2", "out", {Endpoint{s, 0}, Endpoint{x, 0}}, AttrMap(), &out).ok());
+    graph->results = {Endpoint{out, 0}};
+    std::shared_ptr<const CompiledFunction> fn;
+    REQUIRE(CompiledFunction::create(graph, "add", OptimizerOptions(), &fn).ok());
+    return fn;
+  }();
+  std::vector<Tensor> state;
+  REQUIRE(reduce_dataset(*range_of(0, 5), {Tensor::scalar<int64_t>(0)}, *add, &state).ok());
+  CHECK(*state[0].data<int64_t>() == 10);
+  // A predicate that does not return a bool fails the iteration.
+  std::vector<Element> out;
+  CHECK(collect(*filter_dataset(range_of(0, 3), times3), &out).message() ==
+        "Filter predicate `f` must return a scalar bool.");
 }
