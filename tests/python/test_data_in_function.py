@@ -84,3 +84,25 @@ def test_iter_and_next_in_a_function_say_what_is_missing():
 
     with pytest.raises(NotImplementedError, match=r"iter\(\)/next\(\) on a tf.data.Dataset inside a tf.function"):
         first(D.range(3))
+
+
+def test_a_dataset_built_inside_the_function_is_looped_over():
+    @tf.function
+    def inner():
+        s = tf.constant(0, tf.int64)
+        for x in D.range(4).map(lambda v: v * 10):
+            s += x
+        return s
+
+    assert repr(inner()) == "<tf.Tensor: shape=(), dtype=int64, numpy=60>"  # TF 2.21
+
+
+def test_return_inside_a_dataset_loop_is_tensorflows_error():
+    def first_over(ds, t):
+        for x in ds:
+            if x > t:
+                return x
+        return tf.constant(-1, tf.int64)
+
+    with pytest.raises(NotImplementedError, match="a return statement cannot be placed inside this TensorFlow loop"):
+        tf.function(first_over)(D.range(10), tf.constant(6, tf.int64))

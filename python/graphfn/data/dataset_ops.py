@@ -2,6 +2,7 @@
 holds its C++ node (_core.DatasetNode) and its element_spec (a nest of TensorSpecs); every
 transformation builds a new node. Subclasses exist only for TF's reprs (<_BatchDataset ...>)."""
 
+import operator
 import os
 
 from graphfn import _core
@@ -30,8 +31,13 @@ tf_export("data.UNKNOWN_CARDINALITY", "data.experimental.UNKNOWN_CARDINALITY")(U
 
 def _int(value):
     """A count or size argument as a Python int, with TF's errors for other values."""
+    if isinstance(value, int) or hasattr(value, "__index__") and not isinstance(value, Tensor):
+        return operator.index(value)
     if not isinstance(value, Tensor):
-        value = array_ops.convert_to_tensor(value, dtype=dtypes.int64)
+        value = array_ops.convert_to_tensor(value, dtype=dtypes.int64)  # raises TF's error for 'a', 2.5, None
+    if not hasattr(value, "numpy"):
+        raise NotImplementedError("graphfn builds datasets from known values: a count or size computed inside a "
+                                  "tf.function (%s) is not supported yet" % (value,))
     return int(value.numpy())
 
 
