@@ -65,6 +65,7 @@ from graphfn.ops import lookup_ops as _lookup_ops  # noqa: F401
 from graphfn.framework import graph as _graph  # noqa: F401
 from graphfn.framework import importer as _importer  # noqa: F401
 from graphfn.client import session as _session  # noqa: F401
+from graphfn.data import dataset_ops as _dataset_ops  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"

@@ -27,7 +27,8 @@ NO_FLOAT_OUTPUT = {
     "ResourceScatterNdAdd", "ResourceScatterNdMax", "ResourceScatterNdMin", "ResourceScatterNdSub",
     "ResourceScatterNdUpdate", "ResourceScatterSub", "ResourceScatterUpdate", "ResourceStridedSliceAssign",
 }
-GRAPHFN_ONLY = {"Eye", "StableSort"}  # not TF ops (docs/ops.md)
+GRAPHFN_ONLY = {"Eye", "StableSort",  # not TF ops (docs/ops.md)
+                "GraphfnDatasetIterator", "GraphfnIteratorHasNext", "GraphfnIteratorGetNext"}  # docs/data.md
 
 
 def tf_kind(op):

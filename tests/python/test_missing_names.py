@@ -7,8 +7,8 @@ import graphfn as tf
 
 
 @pytest.mark.parametrize("expr, message", [
-    ("tf.data", "module 'graphfn' has no attribute 'data': graphfn does not have tf.data yet "
-                "(TensorFlow 2.21 has it)"),
+    ("tf.data.Options", "module 'graphfn.data' has no attribute 'Options': graphfn does not have tf.data.Options "
+                        "yet (TensorFlow 2.21 has it)"),
     ("tf.nn.ctc_loss", "module 'graphfn.nn' has no attribute 'ctc_loss': graphfn does not have tf.nn.ctc_loss yet "
                        "(TensorFlow 2.21 has it)"),
     ("tf.io", "module 'graphfn' has no attribute 'io': graphfn does not have tf.io yet (TensorFlow 2.21 has it)"),

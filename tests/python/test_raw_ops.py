@@ -21,6 +21,8 @@ with open(os.path.join(os.path.dirname(__file__), "tf_raw_op_signatures.json")) 
 NOT_IN_TF = {
     "Eye",         # tf.eye is a composite in TF
     "StableSort",  # tf.sort / tf.argsort: TF composes them from TopKV2
+    # `for x in dataset` in a function (docs/data.md): TF's iterator ops carry variants instead
+    "GraphfnDatasetIterator", "GraphfnIteratorHasNext", "GraphfnIteratorGetNext",
 }
 # Defaults graphfn cannot have: uint64 is not a graphfn dtype yet (the type-system issue).
 DEFAULTS_GRAPHFN_LACKS = {"StatelessRandomUniformFullInt": ["dtype"]}

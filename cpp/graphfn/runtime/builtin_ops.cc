@@ -41,6 +41,7 @@ void register_random_sampling_ops(OpRegistry& reg);
 void register_debug_ops(OpRegistry& reg);
 void register_string_hash_ops(OpRegistry& reg);
 void register_lookup_ops(OpRegistry& reg);
+void register_data_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -85,6 +86,7 @@ void register_random_sampling_kernels(OpRegistry& reg);
 void register_debug_kernels(OpRegistry& reg);
 void register_string_hash_kernels(OpRegistry& reg);
 void register_lookup_kernels(OpRegistry& reg);
+void register_data_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -107,6 +109,7 @@ void register_image_gradients(OpRegistry& reg);
 void register_random_gradients(OpRegistry& reg);
 void register_debug_gradients(OpRegistry& reg);
 void register_lookup_gradients(OpRegistry& reg);
+void register_data_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -146,6 +149,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_debug_ops(reg);
   register_string_hash_ops(reg);
   register_lookup_ops(reg);
+  register_data_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -191,6 +195,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_debug_kernels(reg);
   register_string_hash_kernels(reg);
   register_lookup_kernels(reg);
+  register_data_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -212,6 +217,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_random_gradients(reg);
   register_debug_gradients(reg);
   register_lookup_gradients(reg);
+  register_data_gradients(reg);
 }
 
 }  // namespace

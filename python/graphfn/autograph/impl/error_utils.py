@@ -41,7 +41,7 @@ def _frames(tb):
     lines = []
     for i, (code, lineno, generated) in enumerate(frames):
         if generated is None:
-            if i < converted[-1]:
+            if converted and i < converted[-1]:
                 continue
             name, mark, text = code.co_name, "", linecache.getline(code.co_filename, lineno).strip()
         else:

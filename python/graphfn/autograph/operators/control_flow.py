@@ -173,6 +173,12 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     if isinstance(iter_, SymbolicTensor):
         _tf_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
         return
+    # A tf.data dataset in a traced function: a graph loop over an iterator node (graphfn.data
+    # gives datasets this method; AutoGraph sits below it and does not import it).
+    graph_loop_source = getattr(iter_, "_graph_loop_source", None)
+    if graph_loop_source is not None and not context.executing_eagerly():
+        _tf_dataset_for(graph_loop_source(), extra_test, body, get_state, set_state, symbol_names, opts)
+        return
     for target in iter_:
         if extra_test is not None:
             go = extra_test()
@@ -220,6 +226,21 @@ def _tf_for(iterable, extra_test, body, get_state, set_state, symbol_names, opts
 
     _tf_loop(test, (element, iterate_names, first_iterate, delta), body, get_state, set_state, symbol_names,
              opts, "for loop")
+
+
+def _tf_dataset_for(source, extra_test, body, get_state, set_state, symbol_names, opts):
+    """`for x in dataset` as a graph loop: the condition asks the iterator whether an element
+    follows (and keeps it), the body takes it; no Python runs per element."""
+    has_next, get_next = source
+
+    def test(index, iterate):
+        go = has_next()
+        if extra_test is not None:
+            go = math_ops.logical_and(go, _to_tensor(extra_test()))
+        return go
+
+    _tf_loop(test, (lambda index: get_next(), [], None, None), body, get_state, set_state, symbol_names, opts,
+             "for loop")
 
 
 def _range_length(start, limit, delta):

@@ -1,0 +1,72 @@
+#include "graphfn/data/dataset_resource.h"
+
+#include <mutex>
+
+#include "graphfn/core/dataset_resource.h"
+
+namespace graphfn {
+namespace data {
+namespace {
+
+// One iterator of a dataset, with a one-element look-ahead for has_next. A graph run may call it
+// from several steps, so it takes a lock.
+class IteratorResource : public ElementIteratorResource {
+ public:
+  explicit IteratorResource(DatasetPtr dataset) : dataset_(std::move(dataset)), iterator_(dataset_->make_iterator()) {}
+
+  Status has_next(bool* out) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    GRAPHFN_RETURN_IF_ERROR(fill());
+    *out = peeked_;
+    return Status::OK();
+  }
+
+  Status get_next(std::vector<Tensor>* out) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    GRAPHFN_RETURN_IF_ERROR(fill());
+    if (!peeked_) return errors::OutOfRange("End of sequence");
+    *out = std::move(next_);
+    next_.clear();
+    peeked_ = false;
+    return Status::OK();
+  }
+
+ private:
+  Status fill() {
+    if (peeked_ || ended_) return Status::OK();
+    bool end = false;
+    Status s = iterator_->next(&next_, &end);
+    if (!s.ok() || end) {
+      ended_ = true;
+      return s;
+    }
+    peeked_ = true;
+    return Status::OK();
+  }
+
+  DatasetPtr dataset_;  // outlives iterator_
+  std::unique_ptr<Iterator> iterator_;
+  std::mutex mu_;
+  Element next_;
+  bool peeked_ = false, ended_ = false;
+};
+
+class DatasetHandleResource : public DatasetResource {
+ public:
+  explicit DatasetHandleResource(DatasetPtr dataset) : dataset_(std::move(dataset)) {}
+  std::shared_ptr<ElementIteratorResource> make_element_iterator() const override {
+    return std::make_shared<IteratorResource>(dataset_);
+  }
+
+ private:
+  DatasetPtr dataset_;
+};
+
+}  // namespace
+
+Tensor dataset_resource_tensor(DatasetPtr dataset) {
+  return make_resource_tensor(std::make_shared<DatasetHandleResource>(std::move(dataset)));
+}
+
+}  // namespace data
+}  // namespace graphfn

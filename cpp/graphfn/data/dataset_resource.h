@@ -1,0 +1,12 @@
+// A dataset as a graph value: a scalar resource tensor (core/dataset_resource.h) that the
+// dataset-loop kernels (kernels/data_kernels.cc) make iterators of.
+#pragma once
+#include "graphfn/data/dataset.h"
+
+namespace graphfn {
+namespace data {
+
+Tensor dataset_resource_tensor(DatasetPtr dataset);
+
+}  // namespace data
+}  // namespace graphfn

@@ -1,0 +1,56 @@
+// The dataset nodes tf.data's Python API builds, one factory each (TF's op name in brackets).
+// Arguments are checked here with TF's errors, so Python passes values through unchanged.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "graphfn/data/dataset.h"
+#include "graphfn/runtime/function.h"
+
+namespace graphfn {
+namespace data {
+
+using FunctionPtr = std::shared_ptr<const CompiledFunction>;
+
+// Sources (sources.cc).
+Status tensor_slices_dataset(std::vector<Tensor> components, DatasetPtr* out);  // [TensorSliceDataset]
+DatasetPtr tensor_dataset(std::vector<Tensor> components);                     // [TensorDataset]
+Status range_dataset(int64_t start, int64_t stop, int64_t step, DType dtype, DatasetPtr* out);  // [RangeDataset]
+
+// Reshaping transformations (batching.cc).
+Status batch_dataset(DatasetPtr input, int64_t batch_size, bool drop_remainder, DatasetPtr* out);  // [BatchDatasetV2]
+// padded_shapes: one per component, -1 for "pad to the largest in the batch"; padding_values:
+// one scalar per component.
+Status padded_batch_dataset(DatasetPtr input, int64_t batch_size, bool drop_remainder, std::vector<Shape> padded_shapes,
+                            std::vector<Tensor> padding_values, DatasetPtr* out);  // [PaddedBatchDatasetV2]
+DatasetPtr unbatch_dataset(DatasetPtr input);                                       // [UnbatchDataset]
+
+// Order transformations (sequence.cc). A count of -1 means "all" (take), "all" (skip), "forever" (repeat).
+DatasetPtr repeat_dataset(DatasetPtr input, int64_t count);  // [RepeatDataset]
+DatasetPtr take_dataset(DatasetPtr input, int64_t count);    // [TakeDataset]
+DatasetPtr skip_dataset(DatasetPtr input, int64_t count);    // [SkipDataset]
+DatasetPtr zip_dataset(std::vector<DatasetPtr> inputs);      // [ZipDataset]: components concatenated
+DatasetPtr concatenate_dataset(DatasetPtr first, DatasetPtr second);  // [ConcatenateDataset]
+
+// Function transformations (function_datasets.cc): `fn` takes an element's components and
+// returns the new element's (map) or one bool scalar (filter). num_parallel_calls > 1 runs the
+// function on that many worker threads, results kept in input order; -1 (AUTOTUNE) uses one per core.
+DatasetPtr map_dataset(DatasetPtr input, FunctionPtr fn, int64_t num_parallel_calls);  // [MapDataset]
+DatasetPtr filter_dataset(DatasetPtr input, FunctionPtr predicate);                  // [FilterDataset]
+// Dataset.reduce: state = fn(state..., element...) over every element.
+Status reduce_dataset(const DatasetNode& input, std::vector<Tensor> initial_state, const CompiledFunction& fn,
+                      std::vector<Tensor>* final_state);
+
+// Buffering transformations (shuffle.cc, prefetch.cc).
+// Each iterator draws its order from (seed, seed2) and, when reshuffle_each_iteration, from how
+// many iterators the dataset made before it; buffer_size -2 (UNKNOWN_CARDINALITY) buffers all.
+Status shuffle_dataset(DatasetPtr input, int64_t buffer_size, uint64_t seed, uint64_t seed2,
+                       bool reshuffle_each_iteration, DatasetPtr* out);  // [ShuffleDatasetV3]
+// A background thread fills a buffer of up to buffer_size elements (-1: AUTOTUNE).
+Status prefetch_dataset(DatasetPtr input, int64_t buffer_size, DatasetPtr* out);  // [PrefetchDataset]
+
+// Runs an iterator to its end (Catch2 tests, Dataset.cardinality checks).
+Status collect(const DatasetNode& dataset, std::vector<Element>* elements);
+
+}  // namespace data
+}  // namespace graphfn

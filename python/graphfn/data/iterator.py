@@ -1,0 +1,58 @@
+"""Iterators over a dataset: OwnedIterator (what iter(dataset) returns) pulls elements from a
+C++ iterator and packs them into the element structure; NumpyIterator gives NumPy values."""
+
+from graphfn import _core
+from graphfn import context
+from graphfn.data import structure
+from graphfn.framework import errors
+
+
+class OwnedIterator:
+    def __init__(self, dataset):
+        if not context.executing_eagerly():
+            # A `for` loop over a dataset in a traced function is a graph loop (AutoGraph, see
+            # Dataset._graph_loop_source); TF's iter()/next() in a graph make iterator resources
+            # and optionals graphfn does not have yet, and the dataset is not unrolled instead.
+            raise NotImplementedError(
+                "graphfn does not support iter()/next() on a tf.data.Dataset inside a tf.function yet "
+                "(a `for` loop over the dataset, which AutoGraph converts into a graph loop, works): "
+                "loop with `for`, or iterate eagerly outside the function")
+        self._dataset = dataset
+        self._spec = dataset.element_spec
+        self._iterator = _core.DatasetIterator(dataset._node)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        try:
+            flat = self._iterator.next()
+        except errors.OpError as e:
+            # As TF's eager IteratorGetNext reports a pipeline's error.
+            raise type(e)(None, None, "{{function_node __wrapped__IteratorGetNext_output_types_%d_device_/job:localhost/"
+                          "replica:0/task:0/device:CPU:0}} %s [Op:IteratorGetNext] name: "
+                          % (len(structure.flatten(self._spec)), e.message)) from None
+        if flat is None:
+            raise StopIteration
+        return structure.pack(self._spec, flat)
+
+    def get_next(self):
+        return self.__next__()
+
+    @property
+    def element_spec(self):
+        return self._spec
+
+
+class NumpyIterator:
+    def __init__(self, dataset):
+        self._iterator = OwnedIterator(dataset)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return structure.map_structure(lambda t: t.numpy(), next(self._iterator))
+
+    def __repr__(self):
+        return "NumpyIterator(iterator=%r)" % (self._iterator,)

@@ -1,0 +1,79 @@
+"""Elements as TF's tf.data sees them: a nest of tuples, namedtuples and dicts (dicts in sorted
+key order) whose leaves are tensors. Python lists are not structure here, as in TF: a list is
+converted to one tensor. The C++ runtime sees only the flat list of tensors."""
+
+from graphfn.framework.tensor import Tensor
+from graphfn.framework.tensor_shape import TensorShape
+from graphfn.framework.tensor_spec import TensorSpec
+from graphfn.ops import array_ops
+
+
+def _is_namedtuple(value):
+    return isinstance(value, tuple) and hasattr(type(value), "_fields")
+
+
+def map_structure(fn, value):
+    """fn applied to every leaf; tuples, namedtuples and dicts keep their shape."""
+    if _is_namedtuple(value):
+        return type(value)(*[map_structure(fn, v) for v in value])
+    if isinstance(value, tuple):
+        return tuple(map_structure(fn, v) for v in value)
+    if isinstance(value, dict):
+        return {k: map_structure(fn, value[k]) for k in value}
+    return fn(value)
+
+
+def flatten(value):
+    if isinstance(value, tuple):
+        return [leaf for v in value for leaf in flatten(v)]
+    if isinstance(value, dict):
+        return [leaf for k in sorted(value) for leaf in flatten(value[k])]
+    return [value]
+
+
+def pack(structure, flat):
+    """The leaves of `flat` placed into the shape of `structure`."""
+    leaves = iter(flat)
+
+    def fill(s):
+        if _is_namedtuple(s):
+            return type(s)(*[fill(v) for v in s])
+        if isinstance(s, tuple):
+            return tuple(fill(v) for v in s)
+        if isinstance(s, dict):
+            filled = {k: fill(s[k]) for k in sorted(s)}
+            return {k: filled[k] for k in s}
+        return next(leaves)
+
+    return fill(structure)
+
+
+def to_tensors(value):
+    """The element with every leaf (including lists, NumPy arrays, strings) converted to a tensor."""
+    return map_structure(lambda v: v if isinstance(v, Tensor) else array_ops.convert_to_tensor(v), value)
+
+
+def spec_of(tensor, batched=False):
+    """The TensorSpec of one leaf; batched: of its rows (shape without the first dimension)."""
+    shape = tensor.shape
+    if batched:
+        shape = TensorShape(shape.as_list()[1:]) if shape.rank is not None else TensorShape(None)
+    return TensorSpec(shape, tensor.dtype)
+
+
+def same_structure(a, b):
+    """Whether two element specs nest the same way (leaves not compared)."""
+    if isinstance(a, tuple) != isinstance(b, tuple) or isinstance(a, dict) != isinstance(b, dict):
+        return False
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(same_structure(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return sorted(a) == sorted(b) and all(same_structure(a[k], b[k]) for k in a)
+    return True
+
+
+def most_specific_common_shape(a, b):
+    """The shape both shapes fit: unknown where they differ (TF's concatenate spec)."""
+    if a.rank is None or b.rank is None or a.rank != b.rank:
+        return TensorShape(None)
+    return TensorShape([x if x == y else None for x, y in zip(a.as_list(), b.as_list())])
