@@ -3,7 +3,7 @@ tools/generate_core_stub.py from the built module: do not edit by hand."""
 from __future__ import annotations
 import collections.abc
 import typing
-__all__: list[str] = ['CompiledFunction', 'DatasetIterator', 'DatasetNode', 'EagerTensor', 'FunctionBase', 'Graph', 'GraphTape', 'Op', 'Operation', 'OutputStructure', 'Plan', 'RecordingTape', 'SAVED_GRAPH_FILE_NAME', 'SymbolicTensor', 'Tape', 'VariableCreation', 'any_tape_recording', 'begin_trace', 'capture_control', 'check_variable_creation', 'convert_reflected_operand', 'current_graph', 'data_batch', 'data_concatenate', 'data_filter', 'data_map', 'data_padded_batch', 'data_prefetch', 'data_range', 'data_reduce', 'data_repeat', 'data_shuffle', 'data_skip', 'data_take', 'data_tensor_slices', 'data_tensors', 'data_unbatch', 'data_zip', 'defined_at', 'eager_name_scope', 'enable_host_callback', 'end_trace', 'executing_eagerly', 'functions_run_eagerly', 'graph_const', 'graph_encloses', 'graph_gradients', 'inline_function', 'install_function_slots', 'is_stateful_graph', 'make_branches', 'make_while', 'new_variable', 'note_variable_created', 'note_variable_read', 'num_random_streams', 'op', 'op_def', 'op_def_summary', 'op_names', 'pop_graph', 'push_graph', 'raise_out_of_scope', 'read_saved_graph', 'record_custom_gradient', 'recording_tapes', 'reset_random_streams', 'resource_id', 'set_call_key_hooks', 'set_eager_name_scope', 'set_functions_run_eagerly', 'subgraph', 'to_tensor', 'variable_accessed', 'write_saved_graph']
+__all__: list[str] = ['CompiledFunction', 'DatasetIterator', 'DatasetNode', 'EagerTensor', 'FunctionBase', 'Graph', 'GraphTape', 'Op', 'Operation', 'OutputStructure', 'Plan', 'RecordingTape', 'SAVED_GRAPH_FILE_NAME', 'SymbolicTensor', 'Tape', 'VariableBase', 'VariableCreation', 'any_tape_recording', 'begin_trace', 'capture_control', 'check_variable_creation', 'convert_reflected_operand', 'current_graph', 'data_batch', 'data_concatenate', 'data_filter', 'data_map', 'data_padded_batch', 'data_prefetch', 'data_range', 'data_reduce', 'data_repeat', 'data_shuffle', 'data_skip', 'data_take', 'data_tensor_slices', 'data_tensors', 'data_unbatch', 'data_zip', 'defined_at', 'eager_name_scope', 'enable_host_callback', 'end_trace', 'executing_eagerly', 'functions_run_eagerly', 'graph_const', 'graph_encloses', 'graph_gradients', 'inline_function', 'install_function_slots', 'is_stateful_graph', 'make_branches', 'make_while', 'new_variable', 'note_variable_created', 'note_variable_read', 'num_random_streams', 'op', 'op_def', 'op_def_summary', 'op_names', 'pop_graph', 'push_graph', 'raise_out_of_scope', 'read_saved_graph', 'record_custom_gradient', 'recording_tapes', 'reset_random_streams', 'resource_id', 'set_call_key_hooks', 'set_eager_name_scope', 'set_functions_run_eagerly', 'subgraph', 'to_tensor', 'variable_accessed', 'write_saved_graph']
 class EagerTensor:
     def __abs__(self) -> typing.Any:
         ...
@@ -393,6 +393,17 @@ class FunctionBase:
         ...
     def _fast_take_hits(self) -> int:
         ...
+class VariableBase:
+    """
+    The C base of graphfn.Variable: `_handle` and `_trainable` in C fields.
+    """
+    _handle: typing.Any
+    _trainable: typing.Any
+    @staticmethod
+    def __new__(type, *args, **kwargs):
+        """
+        Create and return a new object.  See help(type) for accurate signature.
+        """
 class RecordingTape:
     def pop(self) -> bool:
         ...
