@@ -20,5 +20,6 @@ void bind_saved_graph(py::module_& m);
 void bind_defined_at(py::module_& m);
 void bind_script(py::module_& m);
 void bind_custom_gradient(py::module_& m);
+void bind_io(py::module_& m);
 
 }  // namespace graphfn

@@ -21,4 +21,5 @@ PYBIND11_MODULE(_core, m) {
   graphfn::bind_defined_at(m);
   graphfn::bind_script(m);
   graphfn::bind_custom_gradient(m);
+  graphfn::bind_io(m);
 }
