@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/record_io.h"
 
 namespace graphfn {
 namespace {
@@ -148,7 +149,7 @@ Status decode_csv_kernel(KernelContext& c) {
       }
       Tensor& out = *outs[col];
       auto invalid = [&](const char* type) {
-        return errors::InvalidArgument("Field ", col, " in record ", r, " is not a valid ", type, ": ", field);
+        return errors::InvalidArgument("Field ", col, " in record ", r, " is not a valid ", type, ": ", utf8_or_escaped(field));
       };
       switch (out.dtype()) {
         case DType::kInt32: {

@@ -8,6 +8,7 @@
 
 #include "graphfn/kernels/example_wire.h"
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/record_io.h"
 
 namespace graphfn {
 namespace {
@@ -81,14 +82,14 @@ Status parse_example_kernel(KernelContext& c) {
   const std::string* ser = serialized.data<std::string>();
   auto example_name = [&](int64_t b) { return names.num_elements() ? names.data<std::string>()[b] : std::string("<unknown>"); };
   auto prefix = [&](int64_t b, const std::string& key) {
-    return single ? "Key: " + key + ".  " : "Name: " + example_name(b) + ", Key: " + key + ", Index: " + std::to_string(b) + ".  ";
+    return single ? "Key: " + utf8_or_escaped(key) + ".  " : "Name: " + utf8_or_escaped(example_name(b)) + ", Key: " + utf8_or_escaped(key) + ", Index: " + std::to_string(b) + ".  ";
   };
 
   // Parse every example once; look features up by key (the last entry of a key wins).
   std::vector<std::vector<std::pair<std::string_view, FeatureView>>> parsed(batch);
   for (int64_t b = 0; b < batch; ++b) {
     if (!parse_example_features(ser[b], &parsed[b])) {
-      return errors::InvalidArgument("Could not parse example input, value: '", ser[b], "'");
+      return errors::InvalidArgument("Could not parse example input, value: '", utf8_or_escaped(ser[b]), "'");
     }
   }
   auto find = [&](int64_t b, const std::string& key) -> const FeatureView* {
@@ -106,7 +107,7 @@ Status parse_example_kernel(KernelContext& c) {
     const bool ok = dt == DType::kFloat32 ? feature_floats(f, &v->floats)
                     : dt == DType::kInt64 ? feature_int64s(f, &v->ints)
                                           : feature_bytes(f, &v->bytes);
-    if (!ok) return errors::InvalidArgument("Could not parse example input, value: '", ser[b], "'");
+    if (!ok) return errors::InvalidArgument("Could not parse example input, value: '", utf8_or_escaped(ser[b]), "'");
     return Status::OK();
   };
 
@@ -173,7 +174,7 @@ Status parse_example_kernel(KernelContext& c) {
       const FeatureView* f = find(b, key);
       if (!f) {
         if (!variable && def.num_elements() == 0) {
-          return errors::InvalidArgument(single ? "" : "Name: " + example_name(b) + ", ", "Feature: ", key,
+          return errors::InvalidArgument(single ? "" : "Name: " + utf8_or_escaped(example_name(b)) + ", ", "Feature: ", utf8_or_escaped(key),
                                          " (data type: ", example_type_name(dt), ") is required but could not be found.");
         }
         continue;
@@ -183,7 +184,7 @@ Status parse_example_kernel(KernelContext& c) {
       const int64_t n = static_cast<int64_t>(per[b].size(dt));
       if (variable) {
         if (stride == 0 ? n != 0 : n % stride != 0) {
-          return errors::InvalidArgument("Error while parsing feature with key ", key,
+          return errors::InvalidArgument("Error while parsing feature with key ", utf8_or_escaped(key),
                                          ": number of elements should be divisible by ", stride, ", found ", n, " instead");
         }
         rows = std::max(rows, stride == 0 ? 0 : n / stride);

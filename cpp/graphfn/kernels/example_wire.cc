@@ -153,6 +153,7 @@ bool feature_floats(const FeatureView& f, std::vector<float>* out) {
       if (field == 1 && wt == 2) {  // packed
         std::string_view packed;
         if (!c.bytes(&packed) || packed.size() % 4 != 0) return false;
+        if (packed.empty()) continue;  // (memcpy of nothing from/to a null pointer is still UB)
         const size_t old = out->size();
         out->resize(old + packed.size() / 4);
         std::memcpy(out->data() + old, packed.data(), packed.size());

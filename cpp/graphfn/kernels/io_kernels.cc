@@ -53,6 +53,7 @@ Status write_file_kernel(KernelContext& c) {
 // Copies `n` bytes of raw values of `width` bytes each, swapping byte order when the data's
 // order differs from this machine's (little-endian here, as on every platform graphfn builds for).
 void io_copy_values(const char* src, size_t n, size_t width, bool little_endian, char* dst) {
+  if (n == 0) return;  // an empty tensor's data may be null
   std::memcpy(dst, src, n);
   if (little_endian || width == 1) return;
   for (size_t i = 0; i + width <= n; i += width) {
@@ -107,7 +108,7 @@ Status decode_padded_raw_kernel(KernelContext& c) {
   GRAPHFN_RETURN_IF_ERROR(c.allocate_output(0, shape, &out));
   char* dst = static_cast<char*>(out->raw_data());
   const std::string* s = in.data<std::string>();
-  for (int64_t i = 0, n = in.num_elements(); i < n; ++i) {
+  for (int64_t i = 0, n = length > 0 ? in.num_elements() : 0; i < n; ++i) {
     char* row = dst + i * length;
     std::memset(row, 0, static_cast<size_t>(length));  // shorter strings are zero-padded
     const size_t take = std::min(s[i].size(), static_cast<size_t>(length));

@@ -139,6 +139,35 @@ Status parse_record_compression(std::string_view name, RecordCompression* out) {
   return Status::OK();
 }
 
+std::string utf8_or_escaped(std::string_view bytes) {
+  bool valid = true;
+  for (size_t i = 0; i < bytes.size() && valid;) {
+    const auto b = static_cast<unsigned char>(bytes[i]);
+    const size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xe ? 3 : (b >> 3) == 0x1e ? 4 : 0;
+    if (n == 0 || i + n > bytes.size()) {
+      valid = false;
+      break;
+    }
+    for (size_t k = 1; k < n; ++k) valid = valid && (static_cast<unsigned char>(bytes[i + k]) >> 6) == 0x2;
+    if (n == 2 && b < 0xc2) valid = false;  // overlong
+    i += n;
+  }
+  if (valid) return std::string(bytes);
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (char ch : bytes) {
+    const auto b = static_cast<unsigned char>(ch);
+    if (b < 0x80) {
+      out += ch;
+    } else {
+      out += "\\x";
+      out += hex[b >> 4];
+      out += hex[b & 15];
+    }
+  }
+  return out;
+}
+
 Status file_error(const std::string& path, int err) {
   Code code;
   switch (err) {
@@ -152,7 +181,7 @@ Status file_error(const std::string& path, int err) {
     case ENOSYS: case ENOTSUP: code = Code::kUnimplemented; break;
     default: code = Code::kUnknown; break;
   }
-  return Status(code, path + "; " + std::strerror(err));
+  return Status(code, utf8_or_escaped(path) + "; " + std::strerror(err));
 }
 
 Status open_file_source(const std::string& path, std::unique_ptr<ByteSource>* out) {

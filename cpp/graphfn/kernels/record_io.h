@@ -83,6 +83,10 @@ class RecordWriter {
 std::string record_header(uint64_t n);
 std::string record_footer(std::string_view data);
 
+// `bytes` unchanged when it is valid UTF-8, else with every byte >= 0x80 written as \xNN: error
+// messages quote user bytes (TF quotes them raw, which Python then fails to decode).
+std::string utf8_or_escaped(std::string_view bytes);
+
 // TF's Status for a failed file operation on `path`: "<path>; <strerror>" with the code TF maps
 // the errno to (ENOENT NotFound, EACCES PermissionDenied, EISDIR FailedPrecondition, ...).
 Status file_error(const std::string& path, int err);
