@@ -196,3 +196,16 @@ def test_parse_inside_a_function():
     out = single.get_concrete_function(tf.TensorSpec([], tf.string)).structured_outputs["a"]
     assert out.shape.as_list() == [2]
     assert single(tf.constant(b"")) ["a"].numpy().tolist() == [1.0, 2.0]
+
+
+def test_eager_specs_are_prepared_once_and_never_confused():
+    from graphfn.ops import parsing_ops
+    for default in ([1, 2], [3, 4], (3, 4), [5, 6]):
+        spec = {"b": tf.io.FixedLenFeature([2], tf.int64, default_value=default)}
+        got = tf.io.parse_single_example(E2, spec)["b"].numpy().tolist()
+        assert got == [int(v) for v in default]
+    spec = {"a": tf.io.FixedLenFeature([2], tf.float32)}
+    tf.io.parse_single_example(E1, spec)
+    assert parsing_ops._spec_key(spec) in parsing_ops._PREPARED
+    assert parsing_ops._spec_key({"a": tf.io.FixedLenFeature([2], tf.float32, default_value=tf.constant([1.0, 2.0]))}) \
+        is None  # a tensor default: prepared on every call

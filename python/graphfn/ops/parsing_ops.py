@@ -5,6 +5,7 @@ NotImplementedError (the op itself computes the sparse triple; tf.raw_ops.ParseE
 
 import collections
 
+from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.ops import array_ops
 from graphfn.ops._op_table import node
@@ -34,6 +35,10 @@ class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
     """A feature of any length, parsed into a SparseTensor (not available in graphfn yet)."""
 
 
+def _empty(dtype):
+    return array_ops.convert_to_tensor([], dtype)  # (5x cheaper than zeros([0]): a parse builds several)
+
+
 def _dims(shape):
     return [int(d) for d in (shape if shape is not None else [])]
 
@@ -46,17 +51,48 @@ def _dense_params(key, feature):
         if not feature.allow_missing:
             raise ValueError("Unsupported: FixedLenSequenceFeature requires allow_missing to be True.")
         if feature.default_value is None:
-            default = array_ops.zeros([0], dtype)
+            default = _empty(dtype)
         else:
             default = array_ops.convert_to_tensor(feature.default_value, dtype)
         return default, [-1] + shape
     if feature.default_value is None:
-        return array_ops.zeros([0], dtype), shape
+        return _empty(dtype), shape
     default = array_ops.reshape(array_ops.convert_to_tensor(feature.default_value, dtype), shape)
     return default, shape
 
 
-def _parse(serialized, features, example_names, name):
+# Eagerly, the op's constant inputs for a features spec seen before (a reader parses millions of
+# records with one spec): {spec key: (dense keys, defaults, shapes, empty string tensor)}.
+_PREPARED = {}
+
+
+def _frozen(value):
+    """`value` as a hashable key: nested lists become tuples; numbers, strings, bytes, None and
+    dtypes stay; anything else (arrays, tensors) makes the spec uncached (None)."""
+    if isinstance(value, (list, tuple)):
+        items = [_frozen(v) for v in value]
+        return None if any(i is _UNCACHED for i in items) else tuple(items)
+    if value is None or isinstance(value, (bool, int, float, str, bytes, dtypes.DType)):
+        return (type(value), value)
+    return _UNCACHED
+
+
+_UNCACHED = object()
+
+
+def _spec_key(features):
+    key = []
+    for k, f in sorted(features.items()):
+        if not isinstance(f, (FixedLenFeature, FixedLenSequenceFeature)):
+            return None
+        fields = tuple(_frozen(v) for v in f)
+        if any(v is _UNCACHED or v is None for v in fields):
+            return None
+        key.append((k, type(f), fields))
+    return tuple(key)
+
+
+def _prepare(features):
     if not features:
         raise ValueError("Invalid argument: features cannot be empty.")
     dense_keys, dense_defaults, dense_shapes = [], [], []
@@ -72,11 +108,21 @@ def _parse(serialized, features, example_names, name):
         dense_keys.append(key)
         dense_defaults.append(default)
         dense_shapes.append(shape)
-    names = [] if example_names is None else example_names
+    return dense_keys, dense_defaults, dense_shapes, _empty(dtypes.string)
+
+
+def _parse(serialized, features, example_names, name):
+    eager = _core.current_graph() is None
+    key = _spec_key(features) if eager and isinstance(features, dict) else None
+    prepared = _PREPARED.get(key) if key is not None else None
+    if prepared is None:
+        prepared = _prepare(features)
+        if key is not None and len(_PREPARED) < 64:
+            _PREPARED[key] = prepared
+    dense_keys, dense_defaults, dense_shapes, empty = prepared
+    names = empty if example_names is None else array_ops.convert_to_tensor(example_names, dtypes.string)
     outputs = node("ParseExampleV2", name)(
-        serialized, array_ops.convert_to_tensor(names, dtypes.string),
-        array_ops.zeros([0], dtypes.string), array_ops.convert_to_tensor(dense_keys, dtypes.string),
-        array_ops.zeros([0], dtypes.string), dense_defaults,
+        serialized, names, empty, array_ops.convert_to_tensor(dense_keys, dtypes.string), empty, dense_defaults,
         num_sparse=0, sparse_types=[], ragged_value_types=[], ragged_split_types=[], dense_shapes=dense_shapes)
     return dict(zip(dense_keys, list(outputs)))
 
