@@ -14,6 +14,12 @@ if [ ! -f /usr/include/catch2/catch.hpp ] && [ ! -f /usr/include/catch2/catch_al
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq catch2 >/dev/null
 fi
 
+if [ ! -f /usr/include/zlib.h ]; then  # compressed TFRecord files (cpp/CMakeLists.txt finds zlib)
+  echo "== installing zlib's headers"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq zlib1g-dev >/dev/null
+fi
+
 echo "== building and installing graphfn with the test requirements"
 # pip shows a build backend's output only with -v; of that, the build's progress lines ([n/N])
 # are shown, the whole log kept in build/pip-install.log (its end is shown if the install fails).

@@ -66,6 +66,9 @@ from graphfn.framework import graph as _graph  # noqa: F401
 from graphfn.framework import importer as _importer  # noqa: F401
 from graphfn.client import session as _session  # noqa: F401
 from graphfn.data import dataset_ops as _dataset_ops  # noqa: F401
+from graphfn.ops import io_ops as _io_ops  # noqa: F401
+from graphfn.ops import parsing_ops as _parsing_ops  # noqa: F401
+from graphfn.file_io import gfile as _gfile, tf_record as _tf_record, train_names as _train_names  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"
@@ -73,6 +76,7 @@ _tf_export.tf_export("version.VERSION")(__version__)
 
 dtypes = _dtypes  # before install: tf.dtypes.cast & co. go onto the dtypes module itself
 _tf_export.install(_sys.modules[__name__])
+_tf_export.install_lazy(_sys.modules[__name__])  # tf.train.Example & co.: protobuf on first use
 
 
 _LAZY = ("autograph", "keras", "raw_ops")

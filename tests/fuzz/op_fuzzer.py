@@ -29,8 +29,9 @@ from graphfn import _core
 
 ALLOWED = (tf.errors.OpError, TypeError, ValueError, OverflowError)
 
-# PrintV2 writes to stdout or files; everything else only computes.
-SKIPPED_OPS = {"PrintV2"}
+# PrintV2 writes to stdout or files, WriteFile to files (random paths); everything else only
+# computes (ReadFile reads random paths: a missing file is NotFoundError).
+SKIPPED_OPS = {"PrintV2", "WriteFile"}
 
 DTYPES = [tf.float32, tf.float64, tf.int32, tf.int64, tf.int16, tf.int8, tf.uint8, tf.bool, tf.string]
 # DataType numbers to try for type attrs: graphfn's, TF's others (graphfn has no tensors for
@@ -185,6 +186,8 @@ class CallMaker:
             return [self.attr("type") for _ in range(self.c.int(0, 3))]
         if kind == "shape":
             return self.pick([None, [], [None], [2, None], [-1], [2**62, 2**62]]) if self.c.int(0, 2) == 0 else self.shape()
+        if kind == "list(shape)":
+            return [self.attr("shape") for _ in range(self.c.int(0, 3))]
         if kind == "tensor":
             return self.python_value()
         return self.python_value()

@@ -21,8 +21,17 @@ def test_the_compat_v1_names_graphfn_has_are_tensorflows():
     # Recorded: each is an attribute of TF 2.21's tf.compat.v1, and tf.compat.v1.Graph is tf.Graph.
     recorded = {"compat.v1.Graph", "compat.v1.get_default_graph", "compat.v1.reset_default_graph",
                 "compat.v1.placeholder", "compat.v1.Session", "compat.v1.get_default_session"}
+    # The file names (docs/io.md), each a path of TF 2.21's tf.compat.v1 too.
+    recorded |= {"compat.v1.gfile." + n for n in ("Copy", "DeleteRecursively", "Exists", "GFile", "Glob",
+                                                  "IsDirectory", "ListDirectory", "MakeDirs", "MkDir", "Remove",
+                                                  "Rename", "Stat", "Walk")}
+    recorded |= {"compat.v1.io.TFRecordCompressionType", "compat.v1.io.TFRecordOptions", "compat.v1.io.TFRecordWriter",
+                 "compat.v1.io.tf_record_iterator", "compat.v1.python_io.TFRecordCompressionType",
+                 "compat.v1.python_io.tf_record_iterator", "compat.v1.read_file", "compat.v1.write_file"}
     for name in recorded:
-        assert hasattr(tf.compat.v1, name.rpartition(".")[2])
+        obj = tf
+        for part in name.split("."):
+            obj = getattr(obj, part)
     assert tf.compat.v1.Graph is tf.Graph
     if tf.__name__ == "graphfn":
         from graphfn.util import tf_export

@@ -21,5 +21,6 @@ void bind_defined_at(py::module_& m);
 void bind_script(py::module_& m);
 void bind_custom_gradient(py::module_& m);
 void bind_data(py::module_& m);
+void bind_io(py::module_& m);
 
 }  // namespace graphfn

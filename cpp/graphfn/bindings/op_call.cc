@@ -69,6 +69,18 @@ int64_t int_from_py(const AttrDef& def, py::handle v) {
   return value;
 }
 
+Shape shape_from_py(const AttrDef& def, py::handle v) {
+  std::vector<int64_t> dims;
+  const bool sequence = PyList_Check(v.ptr()) || PyTuple_Check(v.ptr()) || py::hasattr(v, "as_list");
+  if (!sequence) {
+    throw py::type_error("Error converting shape to a TensorShape: Failed to convert " +
+                         py::repr(v).cast<std::string>() + " to a shape.");
+  }
+  py::object items = py::hasattr(v, "as_list") ? v.attr("as_list")() : py::reinterpret_borrow<py::object>(v);
+  for (auto d : items) dims.push_back(d.is_none() ? Shape::kUnknownDim : int_from_py(def, d));
+  return Shape(std::move(dims));
+}
+
 AttrValue attr_from_py(const OpDef& op, const AttrDef& def, py::handle v) {
   const std::string& kind = def.kind;
   if (kind == "type") return dtype_from_py(op, def, v);
@@ -107,16 +119,15 @@ AttrValue attr_from_py(const OpDef& op, const AttrDef& def, py::handle v) {
     return values;
   }
   if (kind == "tensor") return to_tensor(v, DType::kInvalid);
-  if (kind == "shape") {
-    std::vector<int64_t> dims;
-    const bool sequence = PyList_Check(v.ptr()) || PyTuple_Check(v.ptr()) || py::hasattr(v, "as_list");
-    if (!sequence) {
-      throw py::type_error("Error converting shape to a TensorShape: Failed to convert " +
-                           py::repr(v).cast<std::string>() + " to a shape.");
+  if (kind == "shape") return shape_from_py(def, v);
+  if (kind == "list(shape)") {  // ParseExampleV2's dense_shapes
+    if (!PyList_Check(v.ptr()) && !PyTuple_Check(v.ptr())) {
+      throw py::type_error("Expected list for '" + def.name + "' argument to '" + python_op_name(op.name) +
+                           "' Op, not " + py::repr(v).cast<std::string>() + ".");
     }
-    py::object items = py::hasattr(v, "as_list") ? v.attr("as_list")() : py::reinterpret_borrow<py::object>(v);
-    for (auto d : items) dims.push_back(d.is_none() ? Shape::kUnknownDim : int_from_py(def, d));
-    return Shape(std::move(dims));
+    std::vector<Shape> shapes;
+    for (auto item : py::reinterpret_borrow<py::sequence>(v)) shapes.push_back(shape_from_py(def, item));
+    return shapes;
   }
   throw py::type_error(op.name + ": attr '" + def.name + "' of kind " + kind + " cannot be given from Python");
 }

@@ -42,6 +42,7 @@ void register_debug_ops(OpRegistry& reg);
 void register_string_hash_ops(OpRegistry& reg);
 void register_lookup_ops(OpRegistry& reg);
 void register_data_ops(OpRegistry& reg);
+void register_io_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -87,6 +88,9 @@ void register_debug_kernels(OpRegistry& reg);
 void register_string_hash_kernels(OpRegistry& reg);
 void register_lookup_kernels(OpRegistry& reg);
 void register_data_kernels(OpRegistry& reg);
+void register_io_kernels(OpRegistry& reg);
+void register_csv_kernels(OpRegistry& reg);
+void register_example_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -150,6 +154,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_string_hash_ops(reg);
   register_lookup_ops(reg);
   register_data_ops(reg);
+  register_io_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -196,6 +201,9 @@ void register_builtin_ops(OpRegistry& reg) {
   register_string_hash_kernels(reg);
   register_lookup_kernels(reg);
   register_data_kernels(reg);
+  register_io_kernels(reg);
+  register_csv_kernels(reg);
+  register_example_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);

@@ -19,6 +19,18 @@ Status check_node(const Node& node, const LoadOptions& options) {
                       "' of the process that saved the model (tf.py_function / tf.numpy_function); "
                       "a loaded model cannot call Python functions");
   }
+  if (node.op->name == "ReadFile") {
+    // A path chosen by the model's author could name any file the process can read.
+    return Status(Code::kPermissionDenied, "node '" + node.name +
+                                               "' (ReadFile) reads a file; a loaded model cannot read files "
+                                               "(tf.io.read_file)");
+  }
+  if (node.op->name == "WriteFile" && !options.allow_file_output) {
+    return Status(Code::kPermissionDenied,
+                  "node '" + node.name +
+                      "' (WriteFile) writes a file; a loaded model may write files only when loaded with "
+                      "graphfn.saved_model.LoadOptions(allow_file_output=True) (graphfn-run: --allow_file_output)");
+  }
   if (node.op->name != "PrintV2" || options.allow_file_output) return Status::OK();
   const std::string* stream = node.attrs.get_string("output_stream");
   if (!stream || std::string_view(*stream).substr(0, kFilePrefix.size()) != kFilePrefix) return Status::OK();

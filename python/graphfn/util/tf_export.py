@@ -33,3 +33,45 @@ def install(package):
                 sys.modules[child.__name__] = child
             target = child
         setattr(target, leaf, obj)
+
+
+_LAZY_EXPORTS = {}  # public name -> (module, attribute): imported on first access
+
+
+def tf_export_lazy(name, module, attribute):
+    """Declares a public name whose object lives in a module imported only when the name is
+    first used (tf.train.Example: its module imports protobuf, which `import graphfn` should not)."""
+    _LAZY_EXPORTS[name] = (module, attribute)
+
+
+def install_lazy(package):
+    """Publishes the lazy exports: each namespace answers its lazy names on first access."""
+    import importlib  # lazily: only install time needs it
+
+    by_namespace = {}
+    for name, target in _LAZY_EXPORTS.items():
+        *path, leaf = name.split(".")
+        by_namespace.setdefault(tuple(path), {})[leaf] = target
+    for path, names in by_namespace.items():
+        namespace = package
+        for part in path:
+            child = vars(namespace).get(part)
+            if child is None:
+                child = types.ModuleType(namespace.__name__ + "." + part)
+                missing_names.install(child)
+                setattr(namespace, part, child)
+                sys.modules[child.__name__] = child
+            namespace = child
+        fallback = vars(namespace).get("__getattr__")
+
+        def __getattr__(attr, namespace=namespace, names=names, fallback=fallback):
+            if attr in names:
+                module, attribute = names[attr]
+                value = getattr(importlib.import_module(module), attribute)
+                setattr(namespace, attr, value)  # later lookups are plain attribute reads
+                return value
+            if fallback is not None:
+                return fallback(attr)
+            raise AttributeError("module '%s' has no attribute '%s'" % (namespace.__name__, attr))
+
+        namespace.__getattr__ = __getattr__

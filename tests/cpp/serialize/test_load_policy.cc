@@ -111,6 +111,35 @@ TEST_CASE("load policy: a node calling a Python function is refused, whatever th
   }
 }
 
+TEST_CASE("load policy: ReadFile is always refused, WriteFile needs allow_file_output") {
+  for (const char* op : {"ReadFile", "WriteFile"}) {
+    RawSavedGraph raw = raw_sample();
+    RawGraph& f = raw.functions[0].graph;
+    const RawEndpoint text{node_index(f, "StringFormat"), 0};
+    std::vector<RawEndpoint> inputs = {text};
+    if (std::string(op) == "WriteFile") inputs.push_back(text);
+    add_node(f, raw_node("file", op, inputs));
+    for (bool allow : {false, true}) {
+      LoadOptions options;
+      options.allow_file_output = allow;
+      std::shared_ptr<const SavedModel> model;
+      const Status s = load(raw, options, &model);
+      INFO(op << " allow_file_output=" << allow << ": " << s.to_string());
+      if (std::string(op) == "WriteFile" && allow) {
+        CHECK(s.ok());
+        continue;
+      }
+      CHECK(s.code() == Code::kPermissionDenied);
+      CHECK(s.message() == (std::string(op) == "ReadFile"
+                                ? std::string("function 'f': node 'file' (ReadFile) reads a file; a loaded model cannot "
+                                              "read files (tf.io.read_file)")
+                                : std::string("function 'f': node 'file' (WriteFile) writes a file; a loaded model may "
+                                              "write files only when loaded with graphfn.saved_model.LoadOptions("
+                                              "allow_file_output=True) (graphfn-run: --allow_file_output)")));
+    }
+  }
+}
+
 TEST_CASE("load policy: prints to stderr and stdout need no option") {
   for (const char* stream : {"stderr", "stdout"}) {
     std::shared_ptr<const SavedModel> model;
@@ -141,12 +170,14 @@ TEST_CASE("load policy: the stateful ops are the reviewed ones") {
       "PyFunc",                                                          // Python: refused on load
       "RandomGamma", "RandomPoissonV2", "RandomShuffle",                 // random numbers
       "RandomStandardNormal", "RandomUniform", "RandomUniformInt",       // random numbers
+      "ReadFile",                                                        // reads a file: refused on load
       "ResourceScatterAdd", "ResourceScatterDiv", "ResourceScatterMax",  // the model's own variables
       "ResourceScatterMin", "ResourceScatterMul", "ResourceScatterNdAdd", "ResourceScatterNdMax",
       "ResourceScatterNdMin", "ResourceScatterNdSub", "ResourceScatterNdUpdate", "ResourceScatterSub",
       "ResourceScatterUpdate", "ResourceStridedSliceAssign",
       "TruncatedNormal",                                                 // random numbers
       "While",                                                           // runs the model's functions
+      "WriteFile",                                                       // writes a file: allow_file_output
   };  // sorted
   std::vector<std::string> stateful;
   for (const std::string& name : OpRegistry::global().op_names()) {
