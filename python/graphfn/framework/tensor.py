@@ -11,6 +11,7 @@ from graphfn.framework import errors
 from graphfn.framework import tensor_shape
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.util import lazy_numpy
+from graphfn.util.tf_export import tf_export
 
 EagerTensor = _core.EagerTensor
 SymbolicTensor = _core.SymbolicTensor
@@ -222,3 +223,10 @@ for _cls in (EagerTensor, SymbolicTensor):
     _install_common(_cls)
 _install_eager(EagerTensor)
 _install_symbolic(SymbolicTensor)
+
+
+@tf_export("is_tensor")
+def is_tensor(x):
+    """True for TF's tensor types: tensors (eager or symbolic) and variables, as tf.is_tensor;
+    False for NumPy arrays, Python values and structures of tensors."""
+    return isinstance(x, (Tensor, _core.VariableBase))
