@@ -22,10 +22,10 @@
 namespace graphfn {
 namespace {
 
-// Makes `graph` the thread's current graph unless it already is.
+// Makes `graph` (if any) the thread's current graph unless it already is.
 class CurrentGraph {
  public:
-  explicit CurrentGraph(const std::shared_ptr<Graph>& graph) : pushed_(current_graph() != graph.get()) {
+  explicit CurrentGraph(const std::shared_ptr<Graph>& graph) : pushed_(graph && current_graph() != graph.get()) {
     if (pushed_) TraceContext::current().push_graph(graph);
   }
   ~CurrentGraph() {
@@ -48,8 +48,7 @@ Status call_python_gradient(const std::string& name, GradBuilder& b, const GradI
     if (!graph) return errors::Unimplemented("a custom gradient cannot be built in this graph");
   }
   try {
-    std::unique_ptr<CurrentGraph> current;
-    if (graph) current = std::make_unique<CurrentGraph>(graph);
+    CurrentGraph current(graph);
     py::list upstream;  // as TF: zeros for outputs no gradient reached
     for (size_t i = 0; i < in.output_grads.size(); ++i) {
       GradValue dy = in.output_grads[i];
