@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "graphfn/kernels/lapack.h"
 #include "graphfn/runtime/saved_model.h"
 #include "graphfn/serialize/npy.h"
 
@@ -152,9 +153,27 @@ int run(const Options& opts) {
   return 0;
 }
 
+// pip installs graphfn-run into <prefix>/bin and the scipy-openblas32 package, whose LAPACK the
+// linalg kernels load, into <prefix>/lib/pythonX.Y/site-packages: find it there
+// (GRAPHFN_OPENBLAS_LIBRARY overrides; kernels/lapack.h).
+void locate_openblas() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path lib = fs::read_symlink("/proc/self/exe", ec).parent_path().parent_path() / "lib";
+  if (ec || !fs::is_directory(lib, ec)) return;
+  for (const auto& entry : fs::directory_iterator(lib, ec)) {
+    const fs::path candidate = entry.path() / "site-packages" / "scipy_openblas32" / "lib" / "libscipy_openblas.so";
+    if (entry.path().filename().string().rfind("python", 0) == 0 && fs::exists(candidate, ec)) {
+      lapack::set_library_path(candidate.string());
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  locate_openblas();
   Options opts;
   std::string error;
   if (!parse_args(argc, argv, &opts, &error)) {

@@ -7,6 +7,9 @@ import importlib as _importlib
 import sys as _sys
 
 from graphfn import _core  # noqa: F401  (loads the extension first)
+from graphfn.util import openblas as _openblas
+
+_openblas.locate()
 from graphfn.framework import dtypes as _dtypes
 from graphfn.framework import errors
 from graphfn.framework.dtypes import (  # noqa: F401

@@ -9,6 +9,7 @@
 #include "graphfn/bindings/operators.h"
 #include "graphfn/ir/op_def_text.h"
 #include "graphfn/ir/op_registry.h"
+#include "graphfn/kernels/lapack.h"
 
 namespace graphfn {
 namespace {
@@ -97,6 +98,8 @@ void bind_ops(py::module_& m) {
       },
       py::arg("op"), py::arg("node_name") = py::none(), py::arg("string_op") = py::none());
   m.def("convert_reflected_operand", [](py::handle x, py::handle like) { return convert_reflected_operand(x, like); });
+  // Where OpenBLAS's library is (python/graphfn/util/openblas.py); loaded on first linalg use.
+  m.def("set_openblas_library", [](const std::string& path) { lapack::set_library_path(path); });
   m.def("op_names", [] { return OpRegistry::global().op_names(); });
   m.def("op_def_summary", [](const std::string& op) { return summarize_op_def(find_op(op)); });
   m.def("op_def", [](const std::string& op) { return op_def_for_python(find_op(op)); });

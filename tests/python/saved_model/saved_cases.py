@@ -52,9 +52,11 @@ def _runner():
                 "(the DEV recipe's build/dev makes it; or set GRAPHFN_RUN)")
 
 
-def run_graphfn_run(*args):
-    """Runs graphfn-run with `args`; the CompletedProcess (text stdout/stderr)."""
-    return subprocess.run([_runner(), *map(str, args)], capture_output=True, text=True, timeout=120)
+def run_graphfn_run(*args, env=None):
+    """Runs graphfn-run with `args` (and `env` added to the environment); the CompletedProcess
+    (text stdout/stderr)."""
+    return subprocess.run([_runner(), *map(str, args)], capture_output=True, text=True, timeout=120,
+                          env=None if env is None else {**os.environ, **env})
 
 
 def simple_relu(x):

@@ -106,3 +106,20 @@ def test_variable_values_reach_the_runner(tmp_path):
     result = _run(tmp_path / "m", "--input", "x=%s" % (tmp_path / "x.npy"))  # prints without --output_dir
     assert result.returncode == 0, result.stderr
     assert result.stdout == "output_0: float32[1,2] {5.5, -0.5}\n"
+
+
+def test_runner_finds_openblas_for_linalg(tmp_path):
+    # The linalg kernels load OpenBLAS's LAPACK from the scipy-openblas32 package; the installed
+    # graphfn-run finds it in its own prefix's site-packages. A build-folder runner (graphfn from
+    # the source tree) is told where it is, as the Python module is.
+    from graphfn.util import openblas
+    module = tf.Module()
+    module.inverse = tf.function(lambda x: tf.linalg.inv(x), input_signature=[tf.TensorSpec([2, 2], tf.float64)])
+    tf.saved_model.save(module, str(tmp_path / "inverse"), signatures={"serving_default": module.inverse})
+    np.save(tmp_path / "x.npy", np.array([[1.0, 2.0], [3.0, 4.0]]))
+    env = {"GRAPHFN_OPENBLAS_LIBRARY": openblas.locate()} if installed_from_source_tree() else None
+    result = _run(tmp_path / "inverse", "--input", "x=%s" % (tmp_path / "x.npy"), "--output_dir", tmp_path / "out",
+                  env=env)
+    assert result.returncode == 0, result.stderr
+    got = np.load(tmp_path / "out" / "output_0.npy")
+    np.testing.assert_allclose(got, [[-2.0, 1.0], [1.5, -0.5]], rtol=1e-12)
