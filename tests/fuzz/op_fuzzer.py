@@ -96,8 +96,9 @@ def signature(name):
     return _signatures[name]
 
 
-def op_names():
-    return sorted(n for n in _core.op_names() if n not in SKIPPED_OPS)
+def op_names(pattern=None):
+    """The registry's ops the fuzzer calls; with `pattern`, those whose name it matches (re.search)."""
+    return sorted(n for n in _core.op_names() if n not in SKIPPED_OPS and (pattern is None or re.search(pattern, n)))
 
 
 class CallMaker:
@@ -291,12 +292,12 @@ def make_resources():
     return [tf.Variable(1.0).handle, tf.Variable([1, 2, 3]).handle, tf.Variable("s").handle]
 
 
-def run(seed, calls, start=0, verbose=False, progress_every=0, resources=None, keep_going=False):
+def run(seed, calls, start=0, verbose=False, progress_every=0, resources=None, keep_going=False, ops=None):
     """Runs calls start .. start+calls-1 of the run with `seed`; returns the outcome histogram.
     With `keep_going`, a disallowed exception is printed and counted ("FINDING <type>") instead
-    of ending the run."""
+    of ending the run. `ops`: a regular expression choosing the ops (all by default)."""
     resources = make_resources() if resources is None else resources
-    op_list = op_names()
+    op_list = op_names(ops)
     histogram = collections.Counter()
     began = time.time()
     for i in range(start, start + calls):
@@ -325,6 +326,7 @@ def main(argv):
     parser.add_argument("--verbose", action="store_true", help="print each call's number before it runs")
     parser.add_argument("--progress", type=int, default=10000, help="print the histogram every N calls")
     parser.add_argument("--keep-going", action="store_true", help="count disallowed exceptions and go on")
+    parser.add_argument("--ops", help="fuzz only the ops whose name this regular expression matches")
     parser.add_argument("--atheris", action="store_true", help="coverage-guided, with atheris (libFuzzer args follow)")
     options, rest = parser.parse_known_args(argv[1:])
     if options.atheris:
@@ -336,7 +338,7 @@ def main(argv):
         atheris.Fuzz()
         return
     histogram = run(options.seed, options.calls, options.start, options.verbose, options.progress,
-                    keep_going=options.keep_going)
+                    keep_going=options.keep_going, ops=options.ops)
     print("op calls:", sum(histogram.values()))
     for outcome, count in histogram.most_common():
         print("  %-24s %d" % (outcome, count))
