@@ -106,6 +106,15 @@ class Variable(_core.VariableBase, metaclass=_CreatedThroughCreators):
         variable._unique_id = next(_creation_numbers)
         return variable
 
+    def __deepcopy__(self, memo):
+        """A new variable holding a copy of the value, as TF's (eagerly only); copy.copy shares it."""
+        if not context.executing_eagerly():
+            raise NotImplementedError("__deepcopy__() is only available when eager execution is enabled.")
+        copied = Variable(self.read_value(), trainable=self._trainable, dtype=self._dtype, shape=self._shape)
+        copied._name = self._name
+        memo[id(self)] = copied
+        return copied
+
     # Reading -------------------------------------------------------------------------------------
 
     def read_value(self):

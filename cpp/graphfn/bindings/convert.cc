@@ -1,6 +1,7 @@
 #include "graphfn/bindings/convert.h"
 
 #include "graphfn/bindings/convert_sequence.h"
+#include "graphfn/bindings/errors.h"
 #include "graphfn/core/tf_types.h"
 
 #include <cstring>
@@ -202,6 +203,37 @@ const Tensor* eager_tensor_ptr(py::handle value) {
   return static_cast<const Tensor*>(inst->get_value_and_holder().value_ptr());
 }
 
+namespace {
+
+// The dtype of the first eager tensor in a nested list or tuple (depth first), or kInvalid when
+// there is none. TF packs such a list with one Pack per (nested) list, named "packed" at the top
+// and by its index below; a tensor of another dtype fails that Pack with this error.
+void first_tensor_dtype(PyObject* seq, const std::string& pack_name, DType* found) {
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  PyObject** items = PySequence_Fast_ITEMS(seq);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (const Tensor* t = eager_tensor_ptr(items[i])) {
+      if (*found == DType::kInvalid) {
+        *found = t->dtype();
+      } else if (t->dtype() != *found) {
+        throw_if_error(errors::InvalidArgument(
+            "cannot compute Pack as input #", i, "(zero-based) was expected to be a ", dtype_tf_string(*found),
+            " tensor but is a ", dtype_tf_string(t->dtype()), " tensor [Op:Pack] name: ", pack_name));
+      }
+    } else if (PyList_Check(items[i]) || PyTuple_Check(items[i])) {
+      first_tensor_dtype(items[i], std::to_string(i), found);
+    }
+  }
+}
+
+DType packed_tensors_dtype(py::handle sequence) {
+  DType found = DType::kInvalid;
+  first_tensor_dtype(sequence.ptr(), "packed", &found);
+  return found;
+}
+
+}  // namespace
+
 Tensor to_tensor(py::handle value, DType want, bool allow_cast) {
   if (const Tensor* tp = eager_tensor_ptr(value)) {
     const Tensor& t = *tp;
@@ -234,6 +266,8 @@ Tensor to_tensor(py::handle value, DType want, bool allow_cast) {
     return Tensor::scalar(py_string_bytes(value));
   }
   if (PyList_Check(p) || PyTuple_Check(p)) {
+    // A list holding tensors is packed as TF packs it: with the first tensor's dtype.
+    if (want == DType::kInvalid) want = packed_tensors_dtype(value);
     Tensor t;
     if (python_sequence_to_tensor(value, want, &t)) return t;
     py::array arr;
