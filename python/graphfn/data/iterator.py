@@ -20,6 +20,8 @@ class OwnedIterator:
         self._dataset = dataset
         self._spec = dataset.element_spec
         self._iterator = _core.DatasetIterator(dataset._node)
+        from graphfn.data import nested  # noqa: PLC0415 - nested imports dataset_ops, which imports this module
+        self._nested = nested if nested.has_datasets(self._spec) else None  # windows and groups: datasets
 
     def __iter__(self):
         return self
@@ -34,6 +36,8 @@ class OwnedIterator:
                           % (len(structure.flatten(self._spec)), e.message)) from None
         if flat is None:
             raise StopIteration
+        if self._nested is not None:
+            flat = self._nested.element_datasets(self._spec, flat)
         return structure.pack(self._spec, flat)
 
     def get_next(self):
@@ -46,6 +50,10 @@ class OwnedIterator:
 
 class NumpyIterator:
     def __init__(self, dataset):
+        from graphfn.data import nested  # noqa: PLC0415
+        if nested.has_datasets(dataset.element_spec):
+            raise TypeError("`tf.data.Dataset.as_numpy_iterator()` is not supported for datasets that produce values "
+                            "of type %s" % (type(dataset).__mro__[-2],))
         self._iterator = OwnedIterator(dataset)
 
     def __iter__(self):
