@@ -91,7 +91,7 @@ def scan(dataset, initial_state, scan_func):
         for a, b in zip(old, new):
             if a.dtype != b.dtype:
                 raise TypeError("Invalid `scan_func`. The element types for the new state must match the initial "
-                                "state. Expected %r, got %r." % (a.dtype, b.dtype))
+                                "state. Expected <dtype: '%s'>, got <dtype: '%s'>." % (a.dtype.name, b.dtype.name))
         relaxed = [TensorSpec(structure.most_specific_common_shape(a.shape, b.shape), a.dtype) for a, b in zip(old, new)]
         if all(r.shape == a.shape for r, a in zip(relaxed, old)):
             break
@@ -180,8 +180,8 @@ def unique(dataset):
     specs = structure.flatten(dataset.element_spec)
     for s in specs:
         if not isinstance(s, TensorSpec) or s.dtype not in (dtypes.int32, dtypes.int64, dtypes.string):
-            raise TypeError("`tf.data.Dataset.unique` does not support type %r -- only `tf.int32`, `tf.int64`, and "
-                            "`tf.string` are supported." % (getattr(s, "dtype", s),))
+            raise TypeError("`tf.data.Dataset.unique` does not support type <dtype: '%s'> -- only `tf.int32`, `tf.int64`, and "
+                            "`tf.string` are supported." % (getattr(getattr(s, "dtype", None), "name", s),))
     if len(specs) != 1:
         raise errors.InvalidArgumentError(
             None, None, "{{function_node __wrapped__UniqueDataset_device_%s}} UniqueDataset only supports inputs with a "
