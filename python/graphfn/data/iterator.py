@@ -6,6 +6,8 @@ from graphfn import context
 from graphfn.data import structure
 from graphfn.framework import errors
 
+nested = None  # graphfn.data.nested sets itself here when imported (it imports this module)
+
 
 class OwnedIterator:
     def __init__(self, dataset):
@@ -20,7 +22,6 @@ class OwnedIterator:
         self._dataset = dataset
         self._spec = dataset.element_spec
         self._iterator = _core.DatasetIterator(dataset._node)
-        from graphfn.data import nested  # noqa: PLC0415 - nested imports dataset_ops, which imports this module
         self._nested = nested if nested.has_datasets(self._spec) else None  # windows and groups: datasets
 
     def __iter__(self):
@@ -50,7 +51,6 @@ class OwnedIterator:
 
 class NumpyIterator:
     def __init__(self, dataset):
-        from graphfn.data import nested  # noqa: PLC0415
         if nested.has_datasets(dataset.element_spec):
             raise TypeError("`tf.data.Dataset.as_numpy_iterator()` is not supported for datasets that produce values "
                             "of type %s" % (type(dataset).__mro__[-2],))

@@ -7,10 +7,13 @@ C++ DatasetRecipe, which records the constructors and transformations the user c
 its tensor arguments from slots, outputs of the traced function. Per input element, the C++
 runtime calls the compiled function and builds the dataset from the recipe: no Python."""
 
+import sys
 import threading
 
 from graphfn import _core
 from graphfn import context
+from graphfn.data import dataset_ops
+from graphfn.data import iterator as iterator_ops
 from graphfn.data import structure
 from graphfn.data.dataset_ops import DatasetSpec, DatasetV2, _batched_shape, _int
 from graphfn.data.traced import TracedFunction
@@ -281,3 +284,7 @@ def _spec_text(value):
         return repr(structure.map_structure(structure.spec_of, structure.to_tensors(value)))
     except Exception:  # noqa: BLE001 - any value: show its type
         return repr(type(value))
+
+
+dataset_ops._Extensions.nested = sys.modules[__name__]
+iterator_ops.nested = sys.modules[__name__]

@@ -4,8 +4,11 @@ ignore_errors, assert_cardinality, get_single_element) and their tf.data.experim
 DatasetV2's methods forward here; the pipeline runs in C++ (nested_datasets.cc,
 fn_transforms.cc, structural.cc)."""
 
+import sys
+
 from graphfn import _core
 from graphfn import context
+from graphfn.data import dataset_ops
 from graphfn.data import nested
 from graphfn.data import structure
 from graphfn.data.dataset_ops import AUTOTUNE, DatasetSpec, DatasetV2, _int
@@ -292,3 +295,5 @@ class _RebatchDataset(DatasetV2): pass  # noqa: E701
 class _IgnoreErrorsDataset(DatasetV2): pass  # noqa: E701
 class _AssertCardinalityDataset(DatasetV2): pass  # noqa: E701
 
+
+dataset_ops._Extensions.transformations = sys.modules[__name__]
