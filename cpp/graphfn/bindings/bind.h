@@ -22,5 +22,6 @@ void bind_script(py::module_& m);
 void bind_custom_gradient(py::module_& m);
 void bind_data(py::module_& m);
 void bind_io(py::module_& m);
+void bind_data_functions(py::module_& m);  // bind_data_fn.cc: flat_map, interleave, window, ...
 
 }  // namespace graphfn

@@ -23,4 +23,5 @@ PYBIND11_MODULE(_core, m) {
   graphfn::bind_custom_gradient(m);
   graphfn::bind_data(m);
   graphfn::bind_io(m);
+  graphfn::bind_data_functions(m);
 }

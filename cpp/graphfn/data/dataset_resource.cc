@@ -54,6 +54,7 @@ class IteratorResource : public ElementIteratorResource {
 class DatasetHandleResource : public DatasetResource {
  public:
   explicit DatasetHandleResource(DatasetPtr dataset) : dataset_(std::move(dataset)) {}
+  const DatasetPtr& dataset() const { return dataset_; }
   std::shared_ptr<ElementIteratorResource> make_element_iterator() const override {
     return std::make_shared<IteratorResource>(dataset_);
   }
@@ -66,6 +67,16 @@ class DatasetHandleResource : public DatasetResource {
 
 Tensor dataset_resource_tensor(DatasetPtr dataset) {
   return make_resource_tensor(std::make_shared<DatasetHandleResource>(std::move(dataset)));
+}
+
+Status dataset_of_resource_tensor(const Tensor& t, DatasetPtr* out) {
+  const DatasetHandleResource* handle = nullptr;
+  if (t.dtype() == DType::kResource && t.num_elements() == 1) {
+    handle = dynamic_cast<const DatasetHandleResource*>(t.data<ResourceHandle>()->get());
+  }
+  if (handle == nullptr) return errors::InvalidArgument("Expected a dataset (a scalar dataset resource tensor).");
+  *out = handle->dataset();
+  return Status::OK();
 }
 
 }  // namespace data

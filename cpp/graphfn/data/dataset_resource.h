@@ -7,6 +7,8 @@ namespace graphfn {
 namespace data {
 
 Tensor dataset_resource_tensor(DatasetPtr dataset);
+// The dataset a tensor made by dataset_resource_tensor holds (a window or group element).
+Status dataset_of_resource_tensor(const Tensor& t, DatasetPtr* out);
 
 }  // namespace data
 }  // namespace graphfn

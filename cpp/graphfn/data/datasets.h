@@ -52,5 +52,21 @@ Status prefetch_dataset(DatasetPtr input, int64_t buffer_size, DatasetPtr* out);
 // Runs an iterator to its end (Catch2 tests, Dataset.cardinality checks).
 Status collect(const DatasetNode& dataset, std::vector<Element>* elements);
 
+// dsfn: function and structural transformations (fn_transforms.cc, structural.cc; the ones
+// whose function returns a dataset, and window, are in nested_datasets.h).
+// [ScanDataset]: fn(state..., element...) returns the new state's num_state components, then
+// the output element's.
+DatasetPtr scan_dataset(DatasetPtr input, std::vector<Tensor> initial_state, FunctionPtr fn);
+// [TakeWhileDataset]: the elements before the first one the predicate (a bool scalar) rejects.
+DatasetPtr take_while_dataset(DatasetPtr input, FunctionPtr predicate);
+Status shard_dataset(DatasetPtr input, int64_t num_shards, int64_t index, DatasetPtr* out);  // [ShardDataset]
+DatasetPtr unique_dataset(DatasetPtr input);                                                  // [UniqueDataset]
+// [RebatchDatasetV2]: the input's rows regrouped into batches of batch_sizes[0], [1], ... (cycling).
+Status rebatch_dataset(DatasetPtr input, std::vector<int64_t> batch_sizes, bool drop_remainder, DatasetPtr* out);
+DatasetPtr ignore_errors_dataset(DatasetPtr input);                        // [IgnoreErrorsDataset]
+DatasetPtr assert_cardinality_dataset(DatasetPtr input, int64_t expected);  // [AssertCardinalityDataset]
+// [DatasetToSingleElement]: the only element, TF's errors when there are none or several.
+Status single_element(const DatasetNode& input, Element* out);
+
 }  // namespace data
 }  // namespace graphfn

@@ -25,11 +25,14 @@ class SequentialMapIterator : public Iterator {
     if (!input_) return Status::OK();
     Element in;
     Status s = input_->next(&in, end);
-    if (s.ok() && !*end) s = apply(*fn_, in, out);
     if (!s.ok() || *end) {
       input_.reset();
       *end = true;
+      return s;
     }
+    // A function error is this element's, as in TF: the next call goes on with the next one.
+    s = apply(*fn_, in, out);
+    if (!s.ok()) *end = true;
     return s;
   }
 
@@ -65,12 +68,7 @@ class ParallelMapIterator : public Iterator {
     std::shared_ptr<Slot> slot = std::move(slots_.front());
     slots_.pop_front();
     wake_workers_.notify_one();
-    if (!slot->status.ok()) {
-      // An error ends the sequence: drop what follows.
-      input_done_ = true;
-      slots_.clear();
-      return slot->status;
-    }
+    if (!slot->status.ok()) return slot->status;  // one element's error (or the input's last word)
     *out = std::move(slot->result);
     *end = false;
     return Status::OK();

@@ -41,6 +41,14 @@ def _int(value):
     return int(value.numpy())
 
 
+class _Extensions:
+    """Modules that build on this one and register here when imported (graphfn/__init__.py
+    imports them): graphfn.data.nested (datasets built inside dataset functions) and
+    graphfn.data.transformations (flat_map, interleave, window, ...)."""
+    nested = None
+    transformations = None
+
+
 def _build(op_name, make, *args):
     """make(*args) with a C++ argument error reported as TF reports the dataset op's."""
     try:
@@ -76,6 +84,9 @@ class DatasetV2:
         """For AutoGraph's `for x in dataset` in a traced function: an iterator node of this
         dataset in the current graph, and two functions adding the nodes that ask whether an
         element follows (the loop's condition) and take it (the loop's body)."""
+        if _Extensions.nested.has_datasets(self._element_spec):
+            raise NotImplementedError("graphfn does not support looping over a dataset of datasets (window) inside a "
+                                      "tf.function yet: flat_map the windows, or loop eagerly")
         iterator = ops.GraphfnDatasetIterator(self._node.as_tensor())
         specs = structure.flatten(self._element_spec)
         types = [s.dtype for s in specs]
@@ -133,18 +144,21 @@ class DatasetV2:
             if t.shape[0] != flat[0].shape[0]:
                 raise ValueError("Dimensions %d and %d are not compatible" % (flat[0].shape[0], t.shape[0]))
         spec = structure.map_structure(lambda t: structure.spec_of(t, batched=True), value)
-        return _TensorSliceDataset(_core.data_tensor_slices(flat), spec)
+        return _Extensions.nested.tensors_source(_TensorSliceDataset, True, flat, spec)
 
     @staticmethod
     def from_tensors(tensors, name=None):
         value = structure.to_tensors(tensors)
         spec = structure.map_structure(structure.spec_of, value)
-        return _TensorDataset(_core.data_tensors(structure.flatten(value)), spec)
+        return _Extensions.nested.tensors_source(_TensorDataset, False, structure.flatten(value), spec)
 
     @staticmethod
     def range(*args, output_type=dtypes.int64, name=None):
         if not 1 <= len(args) <= 3:
             raise ValueError("Invalid `args`. The length of `args` should be between 1 and 3 but was %d." % len(args))
+        symbolic = _Extensions.nested.symbolic_range(args, dtypes.as_dtype(output_type))
+        if symbolic is not None:
+            return symbolic
         args = [_int(a) for a in args]
         start, stop, step = (0, args[0], 1) if len(args) == 1 else (args + [1])[:3]
         output_type = dtypes.as_dtype(output_type)
@@ -165,6 +179,9 @@ class DatasetV2:
                                 "`tf.data.Dataset` objects." + (" Python `list` is not supported and you should "
                                                                  "use `tuple` instead." if isinstance(d, list) else ""))
         spec = structure.map_structure(lambda d: d.element_spec, datasets)
+        symbolic = _Extensions.nested.symbolic_zip(datasets, spec)
+        if symbolic is not None:
+            return symbolic
         return _ZipDataset(_core.data_zip([d._node for d in structure.flatten(datasets)]), spec)
 
     # Transformations ---------------------------------------------------------------------------
@@ -270,6 +287,51 @@ class DatasetV2:
 
     def apply(self, transformation_func):
         return transformation_func(self)
+
+
+    # dsfn: function-based and structural transformations (python/graphfn/data/transformations.py,
+    # nested.py) ----------------------------------------------------------------------------------
+
+    def flat_map(self, map_func, name=None):
+        return _Extensions.transformations.flat_map(self, map_func)
+
+    def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
+                   deterministic=None, name=None):
+        return _Extensions.transformations.interleave(self, map_func, cycle_length, block_length, num_parallel_calls)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        return _Extensions.transformations.window(self, size, shift, stride, drop_remainder)
+
+    def scan(self, initial_state, scan_func, name=None):
+        return _Extensions.transformations.scan(self, initial_state, scan_func)
+
+    def take_while(self, predicate, name=None):
+        return _Extensions.transformations.take_while(self, predicate)
+
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None, name=None):
+        return _Extensions.transformations.group_by_window(self, key_func, reduce_func, window_size, window_size_func)
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                  padded_shapes=None, padding_values=None, pad_to_bucket_boundary=False,
+                                  no_padding=False, drop_remainder=False, name=None):
+        return _Extensions.transformations.bucket_by_sequence_length(
+            self, element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes, padding_values,
+            pad_to_bucket_boundary, no_padding, drop_remainder)
+
+    def shard(self, num_shards, index, name=None):
+        return _Extensions.transformations.shard(self, num_shards, index)
+
+    def unique(self, name=None):
+        return _Extensions.transformations.unique(self)
+
+    def rebatch(self, batch_size, drop_remainder=False, name=None):
+        return _Extensions.transformations.rebatch(self, batch_size, drop_remainder)
+
+    def ignore_errors(self, log_warning=False, name=None):
+        return _Extensions.transformations.ignore_errors(self)
+
+    def get_single_element(self, name=None):
+        return _Extensions.transformations.get_single_element(self)
 
 
 def _batched_shape(dim, shape):

@@ -6,6 +6,8 @@ from graphfn import context
 from graphfn.data import structure
 from graphfn.framework import errors
 
+nested = None  # graphfn.data.nested sets itself here when imported (it imports this module)
+
 
 class OwnedIterator:
     def __init__(self, dataset):
@@ -20,6 +22,7 @@ class OwnedIterator:
         self._dataset = dataset
         self._spec = dataset.element_spec
         self._iterator = _core.DatasetIterator(dataset._node)
+        self._nested = nested if nested.has_datasets(self._spec) else None  # windows and groups: datasets
 
     def __iter__(self):
         return self
@@ -34,6 +37,8 @@ class OwnedIterator:
                           % (len(structure.flatten(self._spec)), e.message)) from None
         if flat is None:
             raise StopIteration
+        if self._nested is not None:
+            flat = self._nested.element_datasets(self._spec, flat)
         return structure.pack(self._spec, flat)
 
     def get_next(self):
@@ -46,6 +51,9 @@ class OwnedIterator:
 
 class NumpyIterator:
     def __init__(self, dataset):
+        if nested.has_datasets(dataset.element_spec):
+            raise TypeError("`tf.data.Dataset.as_numpy_iterator()` is not supported for datasets that produce values "
+                            "of type %s" % (type(dataset).__mro__[-2],))
         self._iterator = OwnedIterator(dataset)
 
     def __iter__(self):
