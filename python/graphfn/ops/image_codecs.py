@@ -4,6 +4,7 @@ encode_jpeg / encode_png, extract_jpeg_shape and is_jpeg (also under tf.image). 
 them run without Python (graphfn-run too). graphfn has no uint16 dtype: 16-bit PNG samples are
 available only scaled to float32 through decode_image(dtype=tf.float32). GIF is not decoded yet."""
 
+from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework.name_scope import name_scope
 from graphfn.ops import array_ops
@@ -82,10 +83,19 @@ def decode_image(contents, channels=None, dtype=dtypes.uint8, name=None, expand_
 def encode_jpeg(image, format="", quality=95, progressive=False, optimize_size=False, chroma_downsampling=True,
                 density_unit="in", x_density=300, y_density=300, xmp_metadata="", name=None):
     """A uint8 [height, width, 1 or 3] image as JPEG bytes (a scalar string)."""
+    if _core.current_graph() is not None:  # TF's graph-building words (eagerly the op's own)
+        _check_choice("format", format, ("", "grayscale", "rgb"))
+        _check_choice("density_unit", density_unit, ("in", "cm"))
     return node("EncodeJpeg", name)(array_ops.convert_to_tensor(image, dtypes.uint8), format=format,
                                     quality=quality, progressive=progressive, optimize_size=optimize_size,
                                     chroma_downsampling=chroma_downsampling, density_unit=density_unit,
                                     x_density=x_density, y_density=y_density, xmp_metadata=xmp_metadata)
+
+
+def _check_choice(attr, value, allowed):
+    if value not in allowed:
+        raise ValueError("Attr '%s' of 'EncodeJpeg' Op passed string '%s' not in: %s." % (
+            attr, value, ", ".join('"%s"' % a for a in allowed)))
 
 
 @tf_export("io.encode_png", "image.encode_png")
