@@ -3,7 +3,7 @@
     ~/tf/bin/python tools/record_image_fixtures.py
 
 writes tests/python/data_fixtures/images/: small JPEG and PNG files encoded by TF (plus a palette
-PNG and BMP files made here byte by byte, which TF cannot write), and image_codecs.npz holding the
+PNG, GIF and BMP files made here byte by byte, which TF cannot write), and image_codecs.npz holding the
 source pixels, TF's decoded arrays for many attr combinations ("decode/<file>/<attrs>") and TF's
 encoded bytes ("encode/<case>"). The tests compare graphfn with these, value for value."""
 
@@ -62,6 +62,51 @@ def bmp(pixels, top_down=False):
     return header + info + data
 
 
+def lzw_literals(indices, min_code_size):
+    """GIF image data for `indices`: LZW codes that are all literals, with a clear code often enough
+    that the code width never grows (valid LZW, just not compressed), in 255-byte sub-blocks."""
+    clear, end = 1 << min_code_size, (1 << min_code_size) + 1
+    width = min_code_size + 1
+    codes = []
+    for i, index in enumerate(indices):
+        if i % 10 == 0:
+            codes.append(clear)
+        codes.append(index)
+    codes.append(end)
+    bits = "".join(format(c, "0%db" % width)[::-1] for c in codes)  # least significant bit first
+    bits += "0" * (-len(bits) % 8)
+    data = bytes(int(bits[i:i + 8][::-1], 2) for i in range(0, len(bits), 8))
+    blocks = b"".join(bytes([len(data[i:i + 255])]) + data[i:i + 255] for i in range(0, len(data), 255))
+    return bytes([min_code_size]) + blocks + b"\0"
+
+
+def gif(width, height, palette, frames):
+    """A GIF89a: a global palette of 16 colors; frames are (left, top, pixels [h, w] of indices,
+    transparent index or None, local palette or None)."""
+    out = b"GIF89a" + struct.pack("<HHBBB", width, height, 0xF3, 0, 0) + bytes(palette)
+    for left, top, pixels, transparent, local in frames:
+        if transparent is not None:
+            out += b"\x21\xf9\x04" + bytes([1, 10, 0, transparent, 0])
+        h, w = pixels.shape
+        out += b"\x2c" + struct.pack("<HHHHB", left, top, w, h, 0x83 if local is not None else 0)
+        if local is not None:
+            out += bytes(local)
+        out += lzw_literals(pixels.reshape(-1).tolist(), 4)
+    return out + b"\x3b"
+
+
+def gif_files():
+    palette = [v for i in range(16) for v in (i * 16, 255 - i * 15, (i * 70) % 256)]
+    local = [v for i in range(16) for v in ((i * 40) % 256, i * 8, 200 - i * 5)]
+    grid = np.add.outer(np.arange(8), np.arange(10)) % 16
+    one = gif(9, 7, palette, [(0, 0, grid[:7, :9], None, None)])
+    animated = gif(10, 8, palette, [
+        (2, 1, grid[:4, :5], None, None),                          # smaller than the canvas: black around
+        (0, 0, (grid * 3) % 16, 5, local),                         # index 5 transparent: frame 0 shows through
+        (3, 2, (grid[:5, :6] + 7) % 16, 0, None)])                 # a patch, index 0 transparent
+    return {"one_frame.gif": one, "animated.gif": animated}
+
+
 def attrs_key(attrs):
     return ",".join("%s=%s" % (k, attrs[k]) for k in sorted(attrs)) or "default"
 
@@ -89,6 +134,7 @@ def main():
     files["gray8.bmp"] = bmp(images["gray"][:5, :7])
     whole = files["rgb_q90.jpg"]
     scan = whole.index(b"\xff\xda")  # cut halfway through the entropy-coded data
+    files.update(gif_files())
     files["rgb_truncated.jpg"] = whole[: scan + (len(whole) - scan) // 2]
     for name, data in files.items():
         with open(os.path.join(OUT, name), "wb") as f:
@@ -120,6 +166,13 @@ def main():
         record(file, "decode_jpeg")
         record(file, "decode_gif")
         record(file, "decode_image", expand_animations=False)
+    for file in ["one_frame.gif", "animated.gif"]:
+        record(file, "decode_gif")
+        record(file, "decode_image")
+        record(file, "decode_image", expand_animations=False)
+        record(file, "decode_image", dtype=tf.float32, channels=3)
+    record("one_frame.gif", "decode_png")
+    record("one_frame.gif", "decode_jpeg", channels=3)
     for file in ["bgr24.bmp", "bgra32_top_down.bmp", "gray8.bmp"]:
         for channels in (0, 3, 4):
             record(file, "decode_bmp", channels=channels)

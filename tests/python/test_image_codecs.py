@@ -22,7 +22,8 @@ def read(name):
         return f.read()
 
 
-J, P, B, T, G8 = (read(n) for n in ("rgb_q90.jpg", "rgb.png", "bgr24.bmp", "rgb_truncated.jpg", "gray8.bmp"))
+J, P, B, T, G8, A, O = (read(n) for n in ("rgb_q90.jpg", "rgb.png", "bgr24.bmp", "rgb_truncated.jpg", "gray8.bmp",
+                                           "animated.gif", "one_frame.gif"))
 IMG = np.zeros((5, 7, 3), np.uint8)
 SOURCE = {k.split("/")[1]: RECORDED[k] for k in RECORDED.files if k.startswith("source/")}
 
@@ -201,6 +202,16 @@ ERRORS = [
     ('tf.io.encode_png(IMG, compression=-2)', tf.errors.InvalidArgumentError, 'compression should be in [-1,9], got -2 [Op:EncodePng]'),
     ('tf.io.encode_png(IMG.astype(np.float32))', tf.errors.InvalidArgumentError, "Value for attr 'T' of float is not in the list of allowed values: uint8, uint16"),
     ('tf.io.encode_png(IMG.astype(np.int32))', tf.errors.InvalidArgumentError, "Value for attr 'T' of int32 is not in the list of allowed values: uint8, uint16"),
+    ('tf.io.decode_image(b"GIF89a" + b"\\0" * 20)', tf.errors.InvalidArgumentError, 'Invalid GIF data (size 26), failed to slurp gif file: Wrong record type detected [Op:DecodeImage]'),
+    ('tf.io.decode_png(A)', tf.errors.InvalidArgumentError, 'Got 3 frames, but animated gifs can only be decoded by tf.io.decode_gif or tf.io.decode_image [Op:DecodePng]'),
+    ('tf.io.decode_jpeg(A)', tf.errors.InvalidArgumentError, 'Got 3 frames, but animated gifs can only be decoded by tf.io.decode_gif or tf.io.decode_image [Op:DecodeJpeg]'),
+    ('tf.io.decode_gif(A[:60])', tf.errors.InvalidArgumentError, 'Invalid GIF data (size 60), failed to open gif file: No screen descriptor detected [Op:DecodeGif]'),
+    ('tf.io.decode_gif(b"GIF8")', tf.errors.InvalidArgumentError, 'Invalid GIF data (size 4), failed to open gif file: Failed to read from given file [Op:DecodeGif]'),
+    ('tf.io.decode_gif(b"GIF89a")', tf.errors.InvalidArgumentError, 'Invalid GIF data (size 6), failed to open gif file: No screen descriptor detected [Op:DecodeGif]'),
+    ('tf.io.decode_image(A, channels=1)', tf.errors.InvalidArgumentError, 'channels must be 0 or 3 for GIF, got 1 [Op:DecodeImage]'),
+    ('tf.io.decode_image(A, channels=4)', tf.errors.InvalidArgumentError, 'channels must be 0 or 3 for GIF, got 4 [Op:DecodeImage]'),
+    ('tf.io.decode_bmp(A)', tf.errors.InvalidArgumentError, 'Trying to decode GIF format using DecodeBmp op. Use `decode_gif` or `decode_image` instead. [Op:DecodeBmp]'),
+    ('tf.io.decode_gif(O[:13] + O[13 + 48:])', tf.errors.InvalidArgumentError, 'Invalid GIF data (size 72), failed to slurp gif file: Wrong record type detected [Op:DecodeGif]'),
     ('tf.io.extract_jpeg_shape(P)', tf.errors.InvalidArgumentError, 'Invalid JPEG data, size 1112 [Op:ExtractJpegShape]'),
     ('tf.io.extract_jpeg_shape(b"")', tf.errors.InvalidArgumentError, 'Invalid JPEG data, size 0 [Op:ExtractJpegShape]'),
     ('tf.io.extract_jpeg_shape(J[:100])', tf.errors.InvalidArgumentError, 'Invalid JPEG data, size 100 [Op:ExtractJpegShape]'),
@@ -208,8 +219,8 @@ ERRORS = [
     ('tf.io.extract_jpeg_shape(J, output_type=tf.float32)', tf.errors.InvalidArgumentError, "Value for attr 'output_type' of float is not in the list of allowed values: int32, int64"),
 ]
 
-NAMESPACE = {"tf": tf, "np": np, "J": J, "P": P, "B": B, "T": T, "IMG": IMG, "bmp_header": bmp_header,
-             "png_ihdr": png_ihdr}
+NAMESPACE = {"tf": tf, "np": np, "J": J, "P": P, "B": B, "T": T, "A": A, "O": O, "IMG": IMG,
+             "bmp_header": bmp_header, "png_ihdr": png_ihdr}
 
 
 @pytest.mark.parametrize("expr, error, message", ERRORS)
@@ -293,14 +304,23 @@ def test_codecs_run_inside_functions():
         decode_both(tf.constant(b""), tf.constant(P))
 
 
+def test_damaged_gif_keeps_its_complete_frames():
+    # TF 2.21 on the animation cut short: the frames read whole are decoded (the canvas is the
+    # largest of them), unless too little is left (values: the recorded full decode's frames).
+    full = RECORDED["decode/animated.gif/decode_gif/default"]
+    for cut, frames in ((1, 3), (2, 2), (20, 2), (40, 2)):
+        got = tf.io.decode_gif(A[:-cut]).numpy()
+        assert got.shape == (frames, 8, 10, 3)
+        np.testing.assert_array_equal(got, full[:frames])
+    assert tf.io.decode_gif(A[:-80]).shape == (1, 4, 5, 3)
+
+
 # What graphfn cannot do that TF can: its own errors, which name the reason.
 def test_what_graphfn_does_not_decode_says_so():
-    with pytest.raises(tf.errors.UnimplementedError, match="graphfn cannot decode GIF images yet"):
-        tf.io.decode_image(b"GIF89a" + b"\0" * 20)
-    with pytest.raises(tf.errors.UnimplementedError, match="graphfn cannot decode GIF images yet"):
-        tf.io.decode_gif(b"GIF89a" + b"\0" * 20)
     with pytest.raises(tf.errors.UnimplementedError, match="graphfn cannot decode WebP images yet"):
         tf.io.decode_image(b"RIFF\0\0\0\0WEBPVP8 ")
+    with pytest.raises(tf.errors.UnimplementedError, match="graphfn cannot decode JPEG XL images yet"):
+        tf.io.decode_image(b"\xff\x0a" + b"\0" * 10)
     for dtype in ("uint16", np.uint16, np.dtype("uint16")):
         with pytest.raises(TypeError, match=r"graphfn has no uint16 dtype: decode_png\(dtype=uint16\)"):
             tf.io.decode_png(P, dtype=dtype)

@@ -1,8 +1,8 @@
 // Kernels of the image codec ops (ops/image_codec_ops.cc). As in TF, DecodeJpeg, DecodePng,
 // DecodeGif and DecodeImage each sniff the format and decode JPEG, PNG or GIF alike (only the
 // output rank and the attrs differ); BMP is decoded only by DecodeBmp and DecodeImage. Checks,
-// their order and their messages are TF's. GIF (and WebP, JPEG XL) are recognized but not
-// decoded yet: UnimplementedError.
+// their order and their messages are TF's. WebP and JPEG XL are recognized but not decoded yet:
+// UnimplementedError.
 #include <cstring>
 
 #include "graphfn/kernels/image_codecs.h"
@@ -84,10 +84,11 @@ Status read_decode_attrs(const KernelContext& c, DecodeOp op, DecodeAttrs* a) {
   return Status::OK();
 }
 
-// Copies (uint8) or scales (float32, to [0, 1] as TF: v * (1 / max)) decoded samples into output 0.
+// Copies (uint8) or scales (float32, to [0, 1] as TF: v * (1 / max)) decoded samples into output 0,
+// [h, w, c] or, as an animation, [frames, h, w, c].
 Status emit_decoded(KernelContext& c, const DecodeAttrs& a, const DecodedImage& image, bool as_animation) {
   Shape shape{image.height, image.width, image.channels};
-  if (as_animation) shape = Shape{1, image.height, image.width, image.channels};
+  if (as_animation) shape = Shape{image.frames, image.height, image.width, image.channels};
   Tensor* out;
   GRAPHFN_RETURN_IF_ERROR(c.allocate_output(0, shape, &out));
   const size_t n = image.num_samples();
@@ -136,7 +137,7 @@ Status decode_png_data(KernelContext& c, const DecodeAttrs& a, const std::string
   return emit_decoded(c, a, image, a.op == DecodeOp::kGif);
 }
 
-Status decode_gif_data(const DecodeAttrs& a) {
+Status decode_gif_data(KernelContext& c, const DecodeAttrs& a, const std::string& data) {
   if (a.channels != 0 && a.channels != 3) {
     return errors::InvalidArgument("channels must be 0 or 3 for GIF, got ", a.channels);
   }
@@ -144,7 +145,20 @@ Status decode_gif_data(const DecodeAttrs& a) {
     return errors::InvalidArgument(
         "Trying to decode GIF format using DecodeBmp op. Use `decode_gif` or `decode_image` instead.");
   }
-  return errors::Unimplemented("graphfn cannot decode GIF images yet (TensorFlow decodes them with giflib)");
+  // DecodeGif and DecodeImage give [frames, h, w, 3] (DecodeImage with expand_animations=False
+  // the first frame, [h, w, 3]); DecodeJpeg and DecodePng take a one-frame GIF only.
+  const bool one_frame_op = a.op == DecodeOp::kJpeg || a.op == DecodeOp::kPng;
+  const auto accept = [&](int frames, int, int) {
+    if (one_frame_op && frames != 1) {
+      return errors::InvalidArgument("Got ", frames, " frames, but animated gifs can only be decoded by "
+                                     "tf.io.decode_gif or tf.io.decode_image");
+    }
+    return Status::OK();
+  };
+  DecodedImage image;
+  GRAPHFN_RETURN_IF_ERROR(decode_gif(data, a.expand_animations, accept, &image));
+  const bool four_d = a.op == DecodeOp::kGif || (a.op == DecodeOp::kImage && a.expand_animations);
+  return emit_decoded(c, a, image, four_d);
 }
 
 int32_t codec_le32(const std::string& d, size_t at) {
@@ -238,7 +252,7 @@ Status decode_kernel(KernelContext& c) {
     case ImageFormat::kPng:
       return decode_png_data(c, a, data);
     case ImageFormat::kGif:
-      return decode_gif_data(a);
+      return decode_gif_data(c, a, data);
     case ImageFormat::kBmp:
       return decode_bmp_data(c, a, data);
     case ImageFormat::kWebp:

@@ -4,6 +4,7 @@
 // build without the library keeps the functions, which then return UnimplementedError.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -15,12 +16,13 @@ namespace graphfn {
 // order) each. The buffer is not zeroed when made: a crafted header may claim a huge image, and
 // the pages it never reaches then cost nothing.
 struct DecodedImage {
+  int frames = 1;  // GIF animations: [frames, height, width, channels]
   int height = 0;
   int width = 0;
   int channels = 0;
   int bits = 8;
   std::unique_ptr<uint8_t[]> pixels;
-  size_t num_samples() const { return static_cast<size_t>(height) * width * channels; }
+  size_t num_samples() const { return static_cast<size_t>(frames) * height * width * channels; }
   uint8_t* allocate() {
     pixels.reset(new uint8_t[num_samples() * (bits / 8)]);
     return pixels.get();
@@ -50,6 +52,7 @@ struct JpegEncodeOptions {
 
 bool jpeg_codec_available();
 bool png_codec_available();
+bool gif_codec_available();
 
 // Decodes a JPEG as TF's jpeg::Uncompress does (the same library calls, so the same pixels).
 Status decode_jpeg(const std::string& data, const JpegDecodeOptions& options, DecodedImage* out);
@@ -66,5 +69,12 @@ Status decode_png(const std::string& data, int channels, int bits, DecodedImage*
 // `pixels` holds height * width * channels samples of `bits` (8 or 16, native order) each.
 Status encode_png(const void* pixels, int height, int width, int channels, int bits, int compression,
                   std::string* out);
+
+// Decodes a GIF's frames (all, or the first unless `all_frames`) to RGB as TF does: the canvas is
+// the largest frame, a frame's pixels outside it keep the previous frame's (black for the first),
+// its transparent pixels likewise. `accept(frames, height, width)` may refuse the result's size
+// (TF's decoders other than DecodeGif/DecodeImage take one frame only) before it is allocated.
+Status decode_gif(const std::string& data, bool all_frames,
+                  const std::function<Status(int frames, int height, int width)>& accept, DecodedImage* out);
 
 }  // namespace graphfn

@@ -1,8 +1,8 @@
 """Image codecs: tf.io.decode_jpeg / decode_png / decode_bmp / decode_gif / decode_image,
 encode_jpeg / encode_png, extract_jpeg_shape and is_jpeg (also under tf.image). Each is one C++ op
-(cpp/graphfn/ops/image_codec_ops.cc) whose kernel calls libjpeg-turbo or libpng, so graphs using
-them run without Python (graphfn-run too). graphfn has no uint16 dtype: 16-bit PNG samples are
-available only scaled to float32 through decode_image(dtype=tf.float32). GIF is not decoded yet."""
+(cpp/graphfn/ops/image_codec_ops.cc) whose kernel calls libjpeg-turbo, libpng or giflib, so graphs
+using them run without Python (graphfn-run too). graphfn has no uint16 dtype: 16-bit PNG samples
+are available only scaled to float32 through decode_image(dtype=tf.float32)."""
 
 from graphfn import _core
 from graphfn.framework import dtypes
@@ -55,8 +55,8 @@ def decode_bmp(contents, channels=0, name=None):
 
 @tf_export("io.decode_gif", "image.decode_gif")
 def decode_gif(contents, name=None):
-    """A GIF's frames as uint8 [num_frames, height, width, 3]. graphfn does not decode GIF yet
-    (UnimplementedError); a JPEG or PNG given to it decodes as one frame, as in TF."""
+    """A GIF's frames as uint8 [num_frames, height, width, 3]; a JPEG or PNG given to it decodes as
+    one frame, as in TF."""
     return node("DecodeGif", name)(_contents(contents))
 
 

@@ -46,6 +46,21 @@ std::string bmp_file(int width, int height, int bits, bool header_only = false) 
   return out;
 }
 
+std::string from_hex(const std::string& hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+  return out;
+}
+
+// tests/python/data_fixtures/images/animated.gif: three frames (a patch, a full frame with a
+// local palette and a transparent index, a patch), 10 x 8.
+const std::string kAnimatedGif = from_hex(
+    "4749463839610a000800f3000000ff0010f04620e18c30d2d240c31850b45e60a5a47096ea808730907876a069bcb05a02c04b48d0"
+    "3c8ee02dd4f01e1a2c020001000500040000040f100431481083142806296690624e040021f904010a0005002c000000000a000800"
+    "830000c82808c35010be7818b9a020b4c828aff030aa1838a54040a068489b905096b85891e0608c08688730708258787d0438100c"
+    "93d813052d384c624f14b41c34893d51d0720126f64441cb0502d913052d17c8814f14b45c20474151d072811cd56041cb05725403"
+    "110021f904010a0000002c0300020006000500000416f0a0a41643492dc85a528b35a71664cdbdc59a7b2002003b");
+
 Status decode(const std::string& op, const std::string& bytes, const AttrMap& attrs) {
   std::vector<Tensor> out;
   return execute_eager(op, {Tensor::scalar<std::string>(bytes)}, attrs, &out);
@@ -87,8 +102,12 @@ TEST_CASE("image codec decoders on crafted headers") {
                  "Total possible pixel bytes must be less than 2^30"));
   CHECK(contains(decode("DecodeBmp", bmp_file(5, 3, 8).substr(0, 40), AttrMap()), "Input size should match"));
   CHECK(decode("DecodeBmp", bmp_file(5, -3, 32), AttrMap()).ok());
-  CHECK(contains(decode("DecodeImage", std::string("GIF89a") + std::string(20, '\0'), AttrMap()),
-                 "graphfn cannot decode GIF images yet"));
+  if (gif_codec_available()) {
+    CHECK(run1("DecodeGif", {Tensor::scalar<std::string>(kAnimatedGif)}).shape() == Shape{3, 8, 10, 3});
+    CHECK(contains(decode("DecodePng", kAnimatedGif, AttrMap()), "Got 3 frames, but animated gifs"));
+    CHECK(contains(decode("DecodeImage", std::string("GIF89a") + std::string(20, '\0'), AttrMap()),
+                   "Invalid GIF data (size 26), failed to slurp gif file: Wrong record type detected"));
+  }
   if (!jpeg_codec_available()) return;
   // A baseline JPEG header claiming 65500 x 65500 pixels, then nothing.
   const std::string huge_jpeg = std::string("\xff\xd8\xff\xc0\x00\x11\x08\xff\xdc\xff\xdc\x03\x01\x22\x00\x02\x11\x01"
@@ -101,6 +120,7 @@ TEST_CASE("image codec decoders on mutated files") {
   const char* env = std::getenv("GRAPHFN_IMAGE_FUZZ_RUNS");
   const int runs = env ? std::atoi(env) : 3000;
   std::vector<std::string> corpus = {bmp_file(5, 3, 24), bmp_file(4, -3, 32), bmp_file(7, 2, 8)};
+  if (gif_codec_available()) corpus.push_back(kAnimatedGif);
   if (png_codec_available()) {
     corpus.push_back(encoded("EncodePng", test_image(6, 5, 4)));
     corpus.push_back(encoded("EncodePng", test_image(3, 8, 1)));
@@ -135,6 +155,7 @@ TEST_CASE("image codec decoders on mutated files") {
       attrs.set("fancy_upscaling", rng() % 2 == 0);
     }
     if (op == "DecodeImage" && rng() % 2) attrs.set("dtype", DType::kFloat32);
+    if (op == "DecodeImage" && rng() % 2) attrs.set("expand_animations", false);
     const Status st = decode(op, bytes, attrs);
     ++codes[static_cast<int>(st.code())];
     INFO(op << " run " << run << ": " << st.to_string());
