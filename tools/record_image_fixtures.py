@@ -108,7 +108,9 @@ def gif_files():
 
 
 def attrs_key(attrs):
-    return ",".join("%s=%s" % (k, attrs[k]) for k in sorted(attrs)) or "default"
+    """"channels=1,dct_method=INTEGER_FAST"; a list value as "1:2:10:7"."""
+    text = lambda v: ":".join(map(str, v)) if isinstance(v, list) else str(v)  # noqa: E731
+    return ",".join("%s=%s" % (k, text(attrs[k])) for k in sorted(attrs)) or "default"
 
 
 def main():
@@ -155,6 +157,13 @@ def main():
         record(file, "decode_image", dtype=tf.float32)
         record(file, "decode_png")
         record(file, "decode_gif")
+    for file in ["rgb_q90.jpg", "gray.jpg", "rgb_progressive_444.jpg"]:
+        for window in ([1, 2, 10, 7], [0, 0, 13, 17], [3, 9, 8, 8], [12, 16, 1, 1]):
+            for channels in (0, 1, 3):
+                record(file, "decode_and_crop_jpeg", crop_window=window, channels=channels)
+        record(file, "decode_and_crop_jpeg", crop_window=[1, 1, 4, 5], ratio=2)
+        record(file, "decode_and_crop_jpeg", crop_window=[2, 5, 6, 3], fancy_upscaling=False,
+               dct_method="INTEGER_ACCURATE")
     record("rgb_truncated.jpg", "decode_jpeg", try_recover_truncated=True)
     record("rgb_truncated.jpg", "decode_jpeg", try_recover_truncated=True, channels=1)
     pngs = ["rgb.png", "rgba.png", "gray.png", "gray_alpha.png", "rgb16.png", "palette_trns.png"]

@@ -51,6 +51,8 @@ def _attrs(text):
             out[key] = value == "True"
         elif key == "dct_method":
             out[key] = value
+        elif key == "crop_window":
+            out[key] = [int(v) for v in value.split(":")]
         else:
             out[key] = int(value)
     return out
@@ -135,7 +137,7 @@ def test_bmp_values():
 
 
 def test_tf_image_names_are_the_tf_io_functions():
-    for name in ("decode_jpeg", "decode_png", "decode_bmp", "decode_gif", "decode_image", "encode_jpeg",
+    for name in ("decode_jpeg", "decode_and_crop_jpeg", "decode_png", "decode_bmp", "decode_gif", "decode_image", "encode_jpeg",
                  "encode_png", "is_jpeg", "extract_jpeg_shape"):
         assert getattr(tf.image, name) is getattr(tf.io, name)
 
@@ -212,6 +214,18 @@ ERRORS = [
     ('tf.io.decode_image(A, channels=4)', tf.errors.InvalidArgumentError, 'channels must be 0 or 3 for GIF, got 4 [Op:DecodeImage]'),
     ('tf.io.decode_bmp(A)', tf.errors.InvalidArgumentError, 'Trying to decode GIF format using DecodeBmp op. Use `decode_gif` or `decode_image` instead. [Op:DecodeBmp]'),
     ('tf.io.decode_gif(O[:13] + O[13 + 48:])', tf.errors.InvalidArgumentError, 'Invalid GIF data (size 72), failed to slurp gif file: Wrong record type detected [Op:DecodeGif]'),
+    ('tf.io.decode_and_crop_jpeg(J, [0, 0, 20, 23])', tf.errors.InvalidArgumentError, 'jpeg::Uncompress failed. Invalid JPEG data or crop window. [Op:DecodeAndCropJpeg]'),
+    ('tf.io.decode_and_crop_jpeg(J, [0, 0, 0, 5])', tf.errors.InvalidArgumentError, 'jpeg::Uncompress failed. Invalid JPEG data or crop window. [Op:DecodeAndCropJpeg]'),
+    ('tf.io.decode_and_crop_jpeg(J, [-1, 0, 5, 5])', tf.errors.InvalidArgumentError, 'jpeg::Uncompress failed. Invalid JPEG data or crop window. [Op:DecodeAndCropJpeg]'),
+    ('tf.io.decode_and_crop_jpeg(J, [1, 2, 3])', tf.errors.InvalidArgumentError, 'crop_size must have four elements [3] [Op:DecodeAndCropJpeg]'),
+    ('tf.io.decode_and_crop_jpeg(J, [[1, 2, 3, 4]])', tf.errors.InvalidArgumentError, 'crop_window must be 1-D, got shape [1,4] [Op:DecodeAndCropJpeg]'),
+    ('tf.io.decode_and_crop_jpeg(P, [0, 0, 2, 2])', tf.errors.InvalidArgumentError, 'DecodeAndCropJpeg operation can run on JPEG only, but detected PNG. [Op:DecodeAndCropJpeg]'),
+    ('tf.io.decode_and_crop_jpeg(A, [0, 0, 2, 2])', tf.errors.InvalidArgumentError, 'DecodeAndCropJpeg operation can run on JPEG only, but detected GIF. [Op:DecodeAndCropJpeg]'),
+    ('tf.io.decode_and_crop_jpeg(B, [0, 0, 2, 2])', tf.errors.InvalidArgumentError, 'DecodeAndCropJpeg operation can run on JPEG only, but detected BMP. [Op:DecodeAndCropJpeg]'),
+    ('tf.io.decode_and_crop_jpeg(J, [0, 0, 2, 2], channels=4)', tf.errors.InvalidArgumentError, 'JPEG does not support 4 channels [Op:DecodeAndCropJpeg]'),
+    ('tf.io.decode_and_crop_jpeg(J, [0, 0, 2, 2], ratio=3)', tf.errors.InvalidArgumentError, 'ratio must be 1, 2, 4, or 8, got 3 [Op:DecodeAndCropJpeg]'),
+    ('tf.io.decode_and_crop_jpeg(B, [0, 0, 2, 2], channels=1)', tf.errors.InvalidArgumentError, '`channels` must be 0, 3 or 4 for BMP, but got 1 [Op:DecodeAndCropJpeg]'),
+    ('tf.io.decode_and_crop_jpeg(J[:300], [0, 0, 2, 2])', tf.errors.InvalidArgumentError, 'jpeg::Uncompress failed. Invalid JPEG data or crop window. [Op:DecodeAndCropJpeg]'),
     ('tf.io.extract_jpeg_shape(P)', tf.errors.InvalidArgumentError, 'Invalid JPEG data, size 1112 [Op:ExtractJpegShape]'),
     ('tf.io.extract_jpeg_shape(b"")', tf.errors.InvalidArgumentError, 'Invalid JPEG data, size 0 [Op:ExtractJpegShape]'),
     ('tf.io.extract_jpeg_shape(J[:100])', tf.errors.InvalidArgumentError, 'Invalid JPEG data, size 100 [Op:ExtractJpegShape]'),
@@ -252,6 +266,10 @@ GRAPHS = [
     ('tf.io.encode_png(x)', [2, 5, None, None, 3], 'uint8', ('(2, 5)', 'string')),
     ('tf.io.encode_png(x)', None, 'uint8', ('<unknown>', 'string')),
     ('tf.io.encode_png(x)', [4, 4, 1], 'uint8', ('()', 'string')),
+    ('tf.io.decode_and_crop_jpeg(x, [1, 2, 10, 7])', [], 'string', ('(10, 7, None)', 'uint8')),
+    ('tf.io.decode_and_crop_jpeg(x, tf.concat([[0, 0], tf.io.extract_jpeg_shape(x)[:2]], 0), channels=3)', [], 'string', ('(None, None, 3)', 'uint8')),
+    ('tf.io.decode_and_crop_jpeg(x, [1, 2, 3], channels=3)', [], 'string', ('ValueError', 'Dimension must be 4 but is 3')),
+    ('tf.io.decode_and_crop_jpeg(x, [[1, 2, 3, 4]], channels=3)', [], 'string', ('ValueError', 'Shape must be rank 1 but is rank 2')),
     ('tf.io.decode_jpeg(x)', [2], 'string', ('ValueError', 'Shape must be rank 0 but is rank 1')),
     ('tf.io.decode_png(x)', [None], 'string', ('ValueError', 'Shape must be rank 0 but is rank 1')),
     ('tf.io.decode_image(x)', [1], 'string', ('ValueError', 'Shape must be rank 0 but is rank 1')),

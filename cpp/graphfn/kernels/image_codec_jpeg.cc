@@ -158,24 +158,50 @@ bool jpeg_decompress(const std::string& data, const JpegDecodeOptions& o, Decode
   }
   jpeg_start_decompress(&cinfo);
 
-  const int width = static_cast<int>(cinfo.output_width);
-  const int height = static_cast<int>(cinfo.output_height);
+  const int full_width = static_cast<int>(cinfo.output_width);
+  int width = full_width;
+  int height = static_cast<int>(cinfo.output_height);
+  JDIMENSION skipped = 0;
+  if (o.crop) {
+    if (o.crop_width <= 0 || o.crop_height <= 0 || o.crop_x < 0 || o.crop_y < 0 ||
+        o.crop_y + o.crop_height > height || o.crop_x + o.crop_width > full_width) {
+      jpeg_destroy_decompress(&cinfo);
+      return false;
+    }
+    width = static_cast<int>(o.crop_width);
+    height = static_cast<int>(o.crop_height);
+    // libjpeg decodes from the iMCU boundary at or left of crop_x (output_width grows to match);
+    // the columns left of the window are dropped when each row is copied out.
+    JDIMENSION x = static_cast<JDIMENSION>(o.crop_x), w = static_cast<JDIMENSION>(o.crop_width);
+    jpeg_crop_scanline(&cinfo, &x, &w);
+    skipped = jpeg_skip_scanlines(&cinfo, static_cast<JDIMENSION>(o.crop_y));
+  }
   out->height = height;
   out->width = width;
   out->channels = channels;
   out->bits = 8;
   uint8_t* const pixels = out->allocate();
   const size_t stride = static_cast<size_t>(width) * channels;
-  JSAMPARRAY cmyk_row =
-      cmyk ? (*cinfo.mem->alloc_sarray)(reinterpret_cast<j_common_ptr>(&cinfo), JPOOL_IMAGE, width * 4, 1) : nullptr;
+  const bool realign = static_cast<JDIMENSION>(width) != cinfo.output_width;
+  const size_t realign_offset = (cinfo.output_width - width) * (cmyk ? 4 : channels);
+  JSAMPARRAY scratch =
+      cmyk || realign
+          ? (*cinfo.mem->alloc_sarray)(reinterpret_cast<j_common_ptr>(&cinfo), JPOOL_IMAGE,
+                                       cinfo.output_width * (cmyk ? 4 : channels), 1)
+          : nullptr;
+  const JDIMENSION last = skipped + static_cast<JDIMENSION>(height);
   bool ended_early = false;
   *rows_read = height;
-  while (cinfo.output_scanline < cinfo.output_height) {
-    const int y = static_cast<int>(cinfo.output_scanline);
+  while (cinfo.output_scanline < last) {
+    const int y = static_cast<int>(cinfo.output_scanline - skipped);
     uint8_t* row = pixels + y * stride;
-    JSAMPROW target = cmyk ? cmyk_row[0] : row;
+    JSAMPROW target = scratch ? scratch[0] : row;
     if (jpeg_read_scanlines(&cinfo, &target, 1) == 1) {
-      if (cmyk) jpeg_cmyk_row_to_rgb(cmyk_row[0], width, cinfo.saw_Adobe_marker, row);
+      if (cmyk) {
+        jpeg_cmyk_row_to_rgb(scratch[0] + (realign ? realign_offset : 0), width, cinfo.saw_Adobe_marker, row);
+      } else if (realign) {
+        std::copy(scratch[0] + realign_offset, scratch[0] + realign_offset + stride, row);
+      }
       continue;
     }
     // No row although there are more (a suspending source): TF keeps what was read, or with
@@ -193,9 +219,13 @@ bool jpeg_decompress(const std::string& data, const JpegDecodeOptions& o, Decode
           std::fill(dst, dst + stride, uint8_t{0});
         }
       }
-      cinfo.output_scanline = cinfo.output_height;
+      cinfo.output_scanline = last;
     }
     break;
+  }
+  if (o.crop && cinfo.output_scanline < cinfo.output_height) {
+    // libjpeg must see every row before it is finished with: skip the rows below the window.
+    jpeg_skip_scanlines(&cinfo, cinfo.output_height - cinfo.output_scanline);
   }
   if (ended_early) {
     jpeg_abort(reinterpret_cast<j_common_ptr>(&cinfo));

@@ -11,12 +11,13 @@
 namespace graphfn {
 namespace {
 
-enum class DecodeOp { kJpeg, kPng, kGif, kBmp, kImage };
+enum class DecodeOp { kJpeg, kCropJpeg, kPng, kGif, kBmp, kImage };
 enum class ImageFormat { kUnknown, kJpeg, kPng, kGif, kBmp, kWebp, kJxl };
 
 const char* decode_op_name(DecodeOp op) {
   switch (op) {
     case DecodeOp::kJpeg: return "DecodeJpeg";
+    case DecodeOp::kCropJpeg: return "DecodeAndCropJpeg";
     case DecodeOp::kPng: return "DecodePng";
     case DecodeOp::kGif: return "DecodeGif";
     case DecodeOp::kBmp: return "DecodeBmp";
@@ -55,7 +56,7 @@ struct DecodeAttrs {
 // What TF's kernel checks of its attrs before looking at the data.
 Status read_decode_attrs(const KernelContext& c, DecodeOp op, DecodeAttrs* a) {
   a->op = op;
-  if (op == DecodeOp::kJpeg) {
+  if (op == DecodeOp::kJpeg || op == DecodeOp::kCropJpeg) {
     a->jpeg.ratio = static_cast<int>(c.attrs.get_int("ratio", 1));
     if (a->jpeg.ratio != 1 && a->jpeg.ratio != 2 && a->jpeg.ratio != 4 && a->jpeg.ratio != 8) {
       return errors::InvalidArgument("ratio must be 1, 2, 4, or 8, got ", a->jpeg.ratio);
@@ -113,12 +114,26 @@ Status decode_jpeg_data(KernelContext& c, const DecodeAttrs& a, const std::strin
   if (a.channels != 0 && a.channels != 1 && a.channels != 3) {
     return errors::InvalidArgument("JPEG does not support 4 channels");
   }
-  if (a.op == DecodeOp::kBmp) {
+  JpegDecodeOptions options = a.jpeg;
+  options.channels = a.channels;
+  if (a.op == DecodeOp::kCropJpeg) {
+    const Tensor& window = c.input(1);
+    if (window.shape().rank() != 1) {
+      return errors::InvalidArgument("crop_window must be 1-D, got shape ", window.shape().to_string());
+    }
+    if (window.shape().dim(0) != 4) {
+      return errors::InvalidArgument("crop_size must have four elements ", window.shape().to_string());
+    }
+    const int32_t* w = window.data<int32_t>();
+    options.crop = true;
+    options.crop_y = w[0];
+    options.crop_x = w[1];
+    options.crop_height = w[2];
+    options.crop_width = w[3];
+  } else if (a.op == DecodeOp::kBmp) {
     return errors::InvalidArgument(
         "Trying to decode JPEG format using DecodeBmp op. Use `decode_jpeg` or `decode_image` instead.");
   }
-  JpegDecodeOptions options = a.jpeg;
-  options.channels = a.channels;
   DecodedImage image;
   GRAPHFN_RETURN_IF_ERROR(decode_jpeg(data, options, &image));
   return emit_decoded(c, a, image, a.op == DecodeOp::kGif);
@@ -133,6 +148,9 @@ Status decode_png_data(KernelContext& c, const DecodeAttrs& a, const std::string
     return errors::InvalidArgument(
         "Trying to decode PNG format using DecodeBmp op. Use `decode_png` or `decode_image` instead.");
   }
+  if (a.op == DecodeOp::kCropJpeg) {
+    return errors::InvalidArgument("DecodeAndCropJpeg operation can run on JPEG only, but detected PNG.");
+  }
   GRAPHFN_RETURN_IF_ERROR(decode_png(data, a.channels, bits, &image));
   return emit_decoded(c, a, image, a.op == DecodeOp::kGif);
 }
@@ -145,9 +163,12 @@ Status decode_gif_data(KernelContext& c, const DecodeAttrs& a, const std::string
     return errors::InvalidArgument(
         "Trying to decode GIF format using DecodeBmp op. Use `decode_gif` or `decode_image` instead.");
   }
+  if (a.op == DecodeOp::kCropJpeg) {
+    return errors::InvalidArgument("DecodeAndCropJpeg operation can run on JPEG only, but detected GIF.");
+  }
   // DecodeGif and DecodeImage give [frames, h, w, 3] (DecodeImage with expand_animations=False
   // the first frame, [h, w, 3]); DecodeJpeg and DecodePng take a one-frame GIF only.
-  const bool one_frame_op = a.op == DecodeOp::kJpeg || a.op == DecodeOp::kPng;
+  const bool one_frame_op = a.op == DecodeOp::kJpeg || a.op == DecodeOp::kPng;  // (DecodeAndCropJpeg refused)
   const auto accept = [&](int frames, int, int) {
     if (one_frame_op && frames != 1) {
       return errors::InvalidArgument("Got ", frames, " frames, but animated gifs can only be decoded by "
@@ -171,6 +192,9 @@ int32_t codec_le32(const std::string& d, size_t at) {
 // unless the height is negative), as TF reads it: the pixel data starts at the header's offset.
 Status decode_bmp_data(KernelContext& c, const DecodeAttrs& a, const std::string& data) {
   if (a.channels == 1) return errors::InvalidArgument("`channels` must be 0, 3 or 4 for BMP, but got 1");
+  if (a.op == DecodeOp::kCropJpeg) {
+    return errors::InvalidArgument("DecodeAndCropJpeg operation can run on JPEG only, but detected BMP.");
+  }
   if (a.op != DecodeOp::kBmp && a.op != DecodeOp::kImage) {
     return errors::InvalidArgument("Trying to decode BMP format using a wrong op. Use `decode_bmp` or "
                                    "`decode_image` instead. Op used: ", decode_op_name(a.op));
@@ -358,6 +382,7 @@ Status extract_jpeg_shape_kernel(KernelContext& c) {
 
 void register_image_codec_kernels(OpRegistry& reg) {
   reg.set_kernel("DecodeJpeg", DType::kInvalid, &decode_kernel<DecodeOp::kJpeg>);
+  reg.set_kernel("DecodeAndCropJpeg", DType::kInvalid, &decode_kernel<DecodeOp::kCropJpeg>);
   reg.set_kernel("DecodePng", DType::kUInt8, &decode_kernel<DecodeOp::kPng>);
   reg.set_kernel("DecodeGif", DType::kInvalid, &decode_kernel<DecodeOp::kGif>);
   reg.set_kernel("DecodeBmp", DType::kInvalid, &decode_kernel<DecodeOp::kBmp>);

@@ -37,6 +37,10 @@ struct JpegDecodeOptions {
   bool try_recover_truncated = false;
   float acceptable_fraction = 1.0f;
   bool accurate_dct = false;  // dct_method 'INTEGER_ACCURATE'; TF's default '' is the fast one
+  // DecodeAndCropJpeg: decode only this window of the (scaled) image, as TF: libjpeg skips the
+  // rows above it and decodes the columns from the iMCU boundary left of it.
+  bool crop = false;
+  int64_t crop_y = 0, crop_x = 0, crop_height = 0, crop_width = 0;
 };
 
 struct JpegEncodeOptions {

@@ -1,5 +1,5 @@
-// Image codec ops (tf.io.decode_jpeg / png / bmp / gif / image, encode_jpeg / png,
-// extract_jpeg_shape), TF 2.21's signatures. The kernels are in kernels/image_codec_kernels.cc.
+// Image codec ops (tf.io.decode_jpeg / png / bmp / gif / image, decode_and_crop_jpeg,
+// encode_jpeg / png, extract_jpeg_shape), TF 2.21's signatures. The kernels are in kernels/image_codec_kernels.cc.
 // The shape functions give TF's graph shapes (decode_png(channels=3): [?, ?, 3]) and TF's
 // graph-building errors; eagerly, rank errors are left to the kernels, which word them as TF's do.
 #include <string>
@@ -47,6 +47,26 @@ Status decode_image_3d_shape(InferenceContext& c) {
   GRAPHFN_RETURN_IF_ERROR(codec_channels_dim(c, &channels));
   const DType dt = c.op().type_attr_names.empty() ? DType::kUInt8 : c.type_attr("dtype");
   c.set_output(0, dt, Shape{Shape::kUnknownDim, Shape::kUnknownDim, channels});
+  return Status::OK();
+}
+
+// [crop_height, crop_width, channels] when the crop window is a constant.
+Status decode_and_crop_jpeg_shape(InferenceContext& c) {
+  GRAPHFN_RETURN_IF_ERROR(codec_graph_rank(c, 0, 0));
+  int64_t channels;
+  GRAPHFN_RETURN_IF_ERROR(codec_channels_dim(c, &channels));
+  GRAPHFN_RETURN_IF_ERROR(codec_graph_rank(c, 1, 1));
+  const Shape& window = c.input_shape(1);
+  if (!c.is_eager() && window.known_rank() && window.dim(0) != Shape::kUnknownDim && window.dim(0) != 4) {
+    return errors::InvalidArgument("Dimension must be 4 but is ", window.dim(0));
+  }
+  int64_t height = Shape::kUnknownDim, width = Shape::kUnknownDim;
+  const Tensor* value = c.input_value(1);
+  if (!c.is_eager() && value && value->num_elements() == 4) {
+    height = value->data<int32_t>()[2];
+    width = value->data<int32_t>()[3];
+  }
+  c.set_output(0, DType::kUInt8, Shape{height, width, channels});
   return Status::OK();
 }
 
@@ -104,6 +124,10 @@ void register_image_codec_ops(OpRegistry& reg) {
       .attr("ratio: int = 1").attr("fancy_upscaling: bool = true").attr("try_recover_truncated: bool = false")
       .attr("acceptable_fraction: float = 1").attr("dct_method: string = ''")
       .shape_fn(decode_image_3d_shape, true);
+  reg.op("DecodeAndCropJpeg").input("contents: string").input("crop_window: int32").output("image: uint8")
+      .attr("channels: int = 0").attr("ratio: int = 1").attr("fancy_upscaling: bool = true")
+      .attr("try_recover_truncated: bool = false").attr("acceptable_fraction: float = 1")
+      .attr("dct_method: string = ''").shape_fn(decode_and_crop_jpeg_shape, true);
   reg.op("DecodePng").input("contents: string").output("image: dtype").attr("channels: int = 0")
       .attr("dtype: {uint8, uint16} = DT_UINT8").kernel_type_attr("dtype").shape_fn(decode_image_3d_shape, true);
   reg.op("DecodeBmp").input("contents: string").output("image: uint8").attr("channels: int = 0")

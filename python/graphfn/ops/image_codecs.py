@@ -39,6 +39,16 @@ def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True, try_recover
                                     acceptable_fraction=acceptable_fraction, dct_method=dct_method)
 
 
+@tf_export("io.decode_and_crop_jpeg", "image.decode_and_crop_jpeg")
+def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upscaling=True,
+                         try_recover_truncated=False, acceptable_fraction=1, dct_method="", name=None):
+    """The window [y, x, height, width] (int32) of a JPEG, decoding only that part (uint8)."""
+    return node("DecodeAndCropJpeg", name)(
+        _contents(contents), array_ops.convert_to_tensor(crop_window, dtypes.int32), channels=channels, ratio=ratio,
+        fancy_upscaling=fancy_upscaling, try_recover_truncated=try_recover_truncated,
+        acceptable_fraction=acceptable_fraction, dct_method=dct_method)
+
+
 @tf_export("io.decode_png", "image.decode_png")
 def decode_png(contents, channels=0, dtype=dtypes.uint8, name=None):
     """A PNG (or JPEG, or one-frame GIF) as a [height, width, channels] tensor of dtype uint8."""

@@ -131,7 +131,8 @@ TEST_CASE("image codec decoders on mutated files") {
     corpus.push_back(encoded("EncodeJpeg", test_image(19, 23, 3)));
     corpus.push_back(encoded("EncodeJpeg", test_image(17, 9, 1), progressive));
   }
-  const char* ops[] = {"DecodeJpeg", "DecodePng", "DecodeBmp", "DecodeGif", "DecodeImage", "ExtractJpegShape"};
+  const char* ops[] = {"DecodeJpeg", "DecodePng", "DecodeBmp", "DecodeGif", "DecodeImage", "ExtractJpegShape",
+                       "DecodeAndCropJpeg"};
   std::mt19937 rng(7);
   std::map<int, int> codes;
   for (int run = 0; run < runs; ++run) {
@@ -145,18 +146,27 @@ TEST_CASE("image codec decoders on mutated files") {
         default: bytes[at] = static_cast<char>(rng()); break;
       }
     }
-    const std::string op = ops[rng() % 6];
+    const std::string op = ops[rng() % 7];
     AttrMap attrs;
     const int64_t channel_choices[] = {0, 1, 3, 4};
     if (op != "DecodeGif" && op != "ExtractJpegShape") attrs.set("channels", channel_choices[rng() % 4]);
-    if (op == "DecodeJpeg") {
+    if (op == "DecodeJpeg" || op == "DecodeAndCropJpeg") {
       attrs.set("ratio", int64_t{1} << (rng() % 4));
       attrs.set("try_recover_truncated", rng() % 4 == 0);
       attrs.set("fancy_upscaling", rng() % 2 == 0);
     }
     if (op == "DecodeImage" && rng() % 2) attrs.set("dtype", DType::kFloat32);
     if (op == "DecodeImage" && rng() % 2) attrs.set("expand_animations", false);
-    const Status st = decode(op, bytes, attrs);
+    Status st;
+    if (op == "DecodeAndCropJpeg") {
+      std::vector<Tensor> out;
+      const int32_t window[] = {static_cast<int32_t>(rng() % 20) - 2, static_cast<int32_t>(rng() % 24) - 2,
+                                static_cast<int32_t>(rng() % 20), static_cast<int32_t>(rng() % 24)};
+      st = execute_eager(op, {Tensor::scalar<std::string>(bytes), vec<int32_t>({window[0], window[1], window[2], window[3]})},
+                         attrs, &out);
+    } else {
+      st = decode(op, bytes, attrs);
+    }
     ++codes[static_cast<int>(st.code())];
     INFO(op << " run " << run << ": " << st.to_string());
     CHECK((st.ok() || st.code() == Code::kInvalidArgument || st.code() == Code::kUnimplemented));

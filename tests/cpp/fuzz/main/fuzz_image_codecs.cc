@@ -64,6 +64,13 @@ int main(int argc, char** argv) {
         o.try_recover_truncated = rng() % 4 == 0;
         o.fancy_upscaling = rng() % 2 == 0;
         o.accurate_dct = rng() % 2 == 0;
+        if (rng() % 2) {  // DecodeAndCropJpeg's window, sometimes outside the image
+          o.crop = true;
+          o.crop_y = static_cast<int64_t>(rng() % 24) - 2;
+          o.crop_x = static_cast<int64_t>(rng() % 28) - 2;
+          o.crop_height = rng() % 24;
+          o.crop_width = rng() % 28;
+        }
         st = decode_jpeg(bytes, o, &image);
         break;
       }
