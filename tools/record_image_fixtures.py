@@ -188,6 +188,19 @@ def main():
         if "top_down" not in file:  # TF 2.21 crashes converting a top-down BMP to float (a negative size)
             record(file, "decode_image", dtype=tf.float32)
 
+    small = (np.arange(4 * 5 * 3).reshape(4, 5, 3) * 7 % 256).astype(np.uint8)
+    arrays["source/small"] = small
+    adjusted = {
+        "uint8_q30": lambda: tf.image.adjust_jpeg_quality(small, 30),
+        "uint8_q95_accurate": lambda: tf.image.adjust_jpeg_quality(small, 95, dct_method="INTEGER_ACCURATE"),
+        "float_q50": lambda: tf.image.adjust_jpeg_quality((small / 255.0).astype(np.float32), 50),
+        "float_out_of_range_q80": lambda: tf.image.adjust_jpeg_quality(
+            (small / 255.0).astype(np.float32) * 2 - 0.5, 80),
+        "gray_q10": lambda: tf.image.adjust_jpeg_quality(small[:, :, :1], tf.constant(10)),
+    }
+    for key, make in adjusted.items():
+        arrays["adjust_jpeg_quality/" + key] = make().numpy()
+
     encodes = {
         "jpeg/rgb/default": lambda: tf.io.encode_jpeg(images["rgb"]),
         "jpeg/gray/default": lambda: tf.io.encode_jpeg(images["gray"]),

@@ -109,6 +109,41 @@ def test_encoded_bytes_equal_tensorflows(key):
     assert got.numpy() == RECORDED["encode/" + key].tobytes()
 
 
+ADJUSTED = {
+    "uint8_q30": lambda small: tf.image.adjust_jpeg_quality(small, 30),
+    "uint8_q95_accurate": lambda small: tf.image.adjust_jpeg_quality(small, 95, dct_method="INTEGER_ACCURATE"),
+    "float_q50": lambda small: tf.image.adjust_jpeg_quality((small / 255.0).astype(np.float32), 50),
+    "float_out_of_range_q80": lambda small: tf.image.adjust_jpeg_quality(
+        (small / 255.0).astype(np.float32) * 2 - 0.5, 80),
+    "gray_q10": lambda small: tf.image.adjust_jpeg_quality(small[:, :, :1], tf.constant(10)),
+}
+
+
+@pytest.mark.parametrize("key", sorted(ADJUSTED))
+def test_adjust_jpeg_quality_equals_tensorflows(key):
+    got = ADJUSTED[key](SOURCE["small"]).numpy()
+    expected = RECORDED["adjust_jpeg_quality/" + key]
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_random_jpeg_quality():
+    # graphfn's stateless random numbers are not TF's (docs/ops.md), so the quality drawn differs
+    # from TF's; the image is adjust_jpeg_quality's at the quality drawn.
+    small = SOURCE["small"]
+    quality = tf.random.stateless_uniform([], seed=(1, 2), minval=20, maxval=90, dtype=tf.int32)
+    np.testing.assert_array_equal(tf.image.stateless_random_jpeg_quality(small, 20, 90, seed=(1, 2)).numpy(),
+                                  tf.image.adjust_jpeg_quality(small, quality).numpy())
+    assert tf.image.random_jpeg_quality(small, 20, 90).shape == (4, 5, 3)
+    # TF 2.21's errors:
+    with pytest.raises(ValueError, match="^`min_jpeg_quality` must be less than `max_jpeg_quality`.$"):
+        tf.image.random_jpeg_quality(small, 90, 20)
+    with pytest.raises(ValueError, match="^jpeg encoding range must be between 0 and 100.$"):
+        tf.image.random_jpeg_quality(small, -1, 20)
+    with pytest.raises(ValueError, match="^jpeg encoding range must be between 0 and 100.$"):
+        tf.image.stateless_random_jpeg_quality(small, 0, 101, seed=(1, 2))
+
+
 def test_png_round_trip_is_lossless_and_batched():
     for name in ("rgb", "rgba", "gray", "gray_alpha"):
         np.testing.assert_array_equal(tf.io.decode_png(tf.io.encode_png(SOURCE[name])).numpy(), SOURCE[name])
@@ -226,6 +261,9 @@ ERRORS = [
     ('tf.io.decode_and_crop_jpeg(J, [0, 0, 2, 2], ratio=3)', tf.errors.InvalidArgumentError, 'ratio must be 1, 2, 4, or 8, got 3 [Op:DecodeAndCropJpeg]'),
     ('tf.io.decode_and_crop_jpeg(B, [0, 0, 2, 2], channels=1)', tf.errors.InvalidArgumentError, '`channels` must be 0, 3 or 4 for BMP, but got 1 [Op:DecodeAndCropJpeg]'),
     ('tf.io.decode_and_crop_jpeg(J[:300], [0, 0, 2, 2])', tf.errors.InvalidArgumentError, 'jpeg::Uncompress failed. Invalid JPEG data or crop window. [Op:DecodeAndCropJpeg]'),
+    ('tf.image.adjust_jpeg_quality(IMG, 101)', tf.errors.InvalidArgumentError, 'quality must be in [0,100], got 101 [Op:EncodeJpegVariableQuality]'),
+    ('tf.image.adjust_jpeg_quality(IMG[:, :, :2], 50)', tf.errors.InvalidArgumentError, 'image must have 1 or 3 channels, got [5,7,2] [Op:EncodeJpegVariableQuality]'),
+    ('tf.image.adjust_jpeg_quality(IMG, [50, 60])', tf.errors.InvalidArgumentError, 'quality must be scalar: [2] [Op:EncodeJpegVariableQuality]'),
     ('tf.io.extract_jpeg_shape(P)', tf.errors.InvalidArgumentError, 'Invalid JPEG data, size 1112 [Op:ExtractJpegShape]'),
     ('tf.io.extract_jpeg_shape(b"")', tf.errors.InvalidArgumentError, 'Invalid JPEG data, size 0 [Op:ExtractJpegShape]'),
     ('tf.io.extract_jpeg_shape(J[:100])', tf.errors.InvalidArgumentError, 'Invalid JPEG data, size 100 [Op:ExtractJpegShape]'),

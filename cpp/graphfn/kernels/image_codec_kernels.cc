@@ -327,6 +327,30 @@ Status encode_jpeg_kernel(KernelContext& c) {
                      &out.data<std::string>()[0]);
 }
 
+// tf.image.adjust_jpeg_quality's encoder: default settings, the quality a tensor.
+Status encode_jpeg_variable_quality_kernel(KernelContext& c) {
+  const Tensor& image = c.input(0);
+  const Shape& s = image.shape();
+  if (s.rank() != 3) return errors::InvalidArgument("image must be 3-dimensional", s.to_string());
+  if (image.num_elements() >= 2147483647) {
+    return errors::InvalidArgument("Cannot encode images with >= max int32 elements");
+  }
+  const Tensor& quality = c.input(1);
+  if (quality.shape().rank() != 0) {
+    return errors::InvalidArgument("quality must be scalar: ", quality.shape().to_string());
+  }
+  JpegEncodeOptions o;
+  o.quality = quality.data<int32_t>()[0];
+  if (o.quality < 0 || o.quality > 100) return errors::InvalidArgument("quality must be in [0,100], got ", o.quality);
+  const int64_t channels = s.dim(2);
+  if (channels != 1 && channels != 3) {
+    return errors::InvalidArgument("image must have 1 or 3 channels, got ", s.to_string());
+  }
+  Tensor& out = c.allocate_output(0);
+  return encode_jpeg(image.data<uint8_t>(), static_cast<int>(s.dim(0)), static_cast<int>(s.dim(1)),
+                     static_cast<int>(channels), o, &out.data<std::string>()[0]);
+}
+
 Status encode_png_kernel(KernelContext& c) {
   const int compression = static_cast<int>(c.attrs.get_int("compression", -1));
   if (compression < -1 || compression > 9) {
@@ -389,6 +413,7 @@ void register_image_codec_kernels(OpRegistry& reg) {
   reg.set_kernel("DecodeImage", DType::kUInt8, &decode_kernel<DecodeOp::kImage>);
   reg.set_kernel("DecodeImage", DType::kFloat32, &decode_kernel<DecodeOp::kImage>);
   reg.set_kernel("EncodeJpeg", DType::kInvalid, &encode_jpeg_kernel);
+  reg.set_kernel("EncodeJpegVariableQuality", DType::kInvalid, &encode_jpeg_variable_quality_kernel);
   reg.set_kernel("EncodePng", DType::kUInt8, &encode_png_kernel);
   reg.set_kernel("ExtractJpegShape", DType::kInt32, &extract_jpeg_shape_kernel<int32_t>);
   reg.set_kernel("ExtractJpegShape", DType::kInt64, &extract_jpeg_shape_kernel<int64_t>);

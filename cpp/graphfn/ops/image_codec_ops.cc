@@ -98,6 +98,13 @@ Status encode_jpeg_shape(InferenceContext& c) {
   return Status::OK();
 }
 
+Status encode_jpeg_variable_quality_shape(InferenceContext& c) {
+  GRAPHFN_RETURN_IF_ERROR(codec_graph_rank(c, 0, 3));
+  GRAPHFN_RETURN_IF_ERROR(codec_graph_rank(c, 1, 0));
+  c.set_output(0, DType::kString, Shape());
+  return Status::OK();
+}
+
 // One PNG per image: the batch dimensions in front of [height, width, channels].
 Status encode_png_shape(InferenceContext& c) {
   GRAPHFN_RETURN_IF_ERROR(codec_graph_rank(c, 0, 3, /*at_least=*/true));
@@ -140,6 +147,8 @@ void register_image_codec_ops(OpRegistry& reg) {
       .attr("quality: int = 95").attr("progressive: bool = false").attr("optimize_size: bool = false")
       .attr("chroma_downsampling: bool = true").attr("density_unit: string = 'in'").attr("x_density: int = 300")
       .attr("y_density: int = 300").attr("xmp_metadata: string = ''").shape_fn(encode_jpeg_shape, true);
+  reg.op("EncodeJpegVariableQuality").input("images: uint8").input("quality: int32").output("contents: string")
+      .shape_fn(encode_jpeg_variable_quality_shape, true);
   reg.op("EncodePng").input("image: T").output("contents: string").attr("compression: int = -1")
       .attr("T: {uint8, uint16} = DT_UINT8").shape_fn(encode_png_shape, true);
   reg.op("ExtractJpegShape").input("contents: string").output("image_shape: output_type")

@@ -132,3 +132,52 @@ def is_jpeg(contents, name=None):
         head = io_ops.decode_raw(_contents(contents), dtypes.uint8, fixed_length=3)
         same = math_ops.equal(head, array_ops.constant(_JPEG_MAGIC, dtypes.uint8))
         return reduction_ops.reduce_all(same, axis=-1)
+
+
+# ---- JPEG noise (tf.image.adjust_jpeg_quality and its random forms) ----------------------------
+
+@tf_export("image.adjust_jpeg_quality")
+def adjust_jpeg_quality(image, jpeg_quality, dct_method="", name=None):
+    """The image after a JPEG round trip at `jpeg_quality` (EncodeJpegVariableQuality, then
+    decode_jpeg), in its own dtype (through uint8, saturating, as TF)."""
+    from graphfn.framework.tensor import is_tensor
+    from graphfn.ops import image_ops
+
+    with name_scope(name or "adjust_jpeg_quality"):
+        image = array_ops.convert_to_tensor(image)
+        channels = image.shape.as_list()[-1]
+        original_dtype = image.dtype
+        image = image_ops.convert_image_dtype(image, dtypes.uint8, saturate=True)
+        if not is_tensor(jpeg_quality):
+            jpeg_quality = array_ops.convert_to_tensor(jpeg_quality, dtypes.int32)
+        encoded = node("EncodeJpegVariableQuality")(image, jpeg_quality)
+        image = node("DecodeJpeg")(encoded, channels=channels or 0, dct_method=dct_method)
+        return image_ops.convert_image_dtype(image, original_dtype, saturate=True)
+
+
+def _check_jpeg_quality_range(min_jpeg_quality, max_jpeg_quality):
+    if min_jpeg_quality < 0 or max_jpeg_quality < 0 or min_jpeg_quality > 100 or max_jpeg_quality > 100:
+        raise ValueError("jpeg encoding range must be between 0 and 100.")
+    if min_jpeg_quality >= max_jpeg_quality:
+        raise ValueError("`min_jpeg_quality` must be less than `max_jpeg_quality`.")
+
+
+@tf_export("image.random_jpeg_quality")
+def random_jpeg_quality(image, min_jpeg_quality, max_jpeg_quality, seed=None):
+    """adjust_jpeg_quality at a quality drawn uniformly from [min_jpeg_quality, max_jpeg_quality)."""
+    from graphfn.ops import random_ops
+
+    _check_jpeg_quality_range(min_jpeg_quality, max_jpeg_quality)
+    quality = random_ops.random_uniform([], min_jpeg_quality, max_jpeg_quality, seed=seed, dtype=dtypes.int32)
+    return adjust_jpeg_quality(image, quality)
+
+
+@tf_export("image.stateless_random_jpeg_quality")
+def stateless_random_jpeg_quality(image, min_jpeg_quality, max_jpeg_quality, seed):
+    """adjust_jpeg_quality at a quality drawn from [min, max) by the stateless generator."""
+    from graphfn.ops import stateless_random_ops
+
+    _check_jpeg_quality_range(min_jpeg_quality, max_jpeg_quality)
+    quality = stateless_random_ops.stateless_random_uniform(
+        shape=[], minval=min_jpeg_quality, maxval=max_jpeg_quality, seed=seed, dtype=dtypes.int32)
+    return adjust_jpeg_quality(image, quality)
