@@ -7,10 +7,14 @@ are available only scaled to float32 through decode_image(dtype=tf.float32)."""
 from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework.name_scope import name_scope
+from graphfn.framework.tensor import is_tensor
 from graphfn.ops import array_ops
+from graphfn.ops import image_ops
 from graphfn.ops import io_ops
 from graphfn.ops import math_ops
+from graphfn.ops import random_ops
 from graphfn.ops import reduction_ops
+from graphfn.ops import stateless_random_ops
 from graphfn.ops._op_table import node
 from graphfn.util.tf_export import tf_export
 
@@ -140,8 +144,6 @@ def is_jpeg(contents, name=None):
 def adjust_jpeg_quality(image, jpeg_quality, dct_method="", name=None):
     """The image after a JPEG round trip at `jpeg_quality` (EncodeJpegVariableQuality, then
     decode_jpeg), in its own dtype (through uint8, saturating, as TF)."""
-    from graphfn.framework.tensor import is_tensor
-    from graphfn.ops import image_ops
 
     with name_scope(name or "adjust_jpeg_quality"):
         image = array_ops.convert_to_tensor(image)
@@ -165,7 +167,6 @@ def _check_jpeg_quality_range(min_jpeg_quality, max_jpeg_quality):
 @tf_export("image.random_jpeg_quality")
 def random_jpeg_quality(image, min_jpeg_quality, max_jpeg_quality, seed=None):
     """adjust_jpeg_quality at a quality drawn uniformly from [min_jpeg_quality, max_jpeg_quality)."""
-    from graphfn.ops import random_ops
 
     _check_jpeg_quality_range(min_jpeg_quality, max_jpeg_quality)
     quality = random_ops.random_uniform([], min_jpeg_quality, max_jpeg_quality, seed=seed, dtype=dtypes.int32)
@@ -175,7 +176,6 @@ def random_jpeg_quality(image, min_jpeg_quality, max_jpeg_quality, seed=None):
 @tf_export("image.stateless_random_jpeg_quality")
 def stateless_random_jpeg_quality(image, min_jpeg_quality, max_jpeg_quality, seed):
     """adjust_jpeg_quality at a quality drawn from [min, max) by the stateless generator."""
-    from graphfn.ops import stateless_random_ops
 
     _check_jpeg_quality_range(min_jpeg_quality, max_jpeg_quality)
     quality = stateless_random_ops.stateless_random_uniform(
