@@ -8,16 +8,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
 
-if [ ! -f /usr/include/catch2/catch.hpp ] && [ ! -f /usr/include/catch2/catch_all.hpp ]; then
-  echo "== installing Catch2"
+# System packages the build uses, installed in one apt-get call when any is missing: Catch2 (the
+# C++ tests), zlib (compressed TFRecord files), libjpeg-turbo, libpng and giflib (the image codec ops);
+# cpp/CMakeLists.txt finds the libraries.
+missing=()
+if [ ! -f /usr/include/catch2/catch.hpp ] && [ ! -f /usr/include/catch2/catch_all.hpp ]; then missing+=(catch2); fi
+[ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
+[ -f /usr/include/jpeglib.h ] || missing+=(libjpeg62-turbo-dev)
+[ -f /usr/include/png.h ] || missing+=(libpng-dev)
+[ -f /usr/include/gif_lib.h ] || missing+=(libgif-dev)
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "== installing ${missing[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq catch2 >/dev/null
-fi
-
-if [ ! -f /usr/include/zlib.h ]; then  # compressed TFRecord files (cpp/CMakeLists.txt finds zlib)
-  echo "== installing zlib's headers"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq zlib1g-dev >/dev/null
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 echo "== building and installing graphfn with the test requirements"

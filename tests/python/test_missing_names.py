@@ -11,8 +11,8 @@ import graphfn as tf
                         "yet (TensorFlow 2.21 has it)"),
     ("tf.nn.ctc_loss", "module 'graphfn.nn' has no attribute 'ctc_loss': graphfn does not have tf.nn.ctc_loss yet "
                        "(TensorFlow 2.21 has it)"),
-    ("tf.io.decode_jpeg", "module 'graphfn.io' has no attribute 'decode_jpeg': graphfn does not have "
-                          "tf.io.decode_jpeg yet (TensorFlow 2.21 has it)"),
+    ("tf.io.decode_webp", "module 'graphfn.io' has no attribute 'decode_webp': graphfn does not have "
+                          "tf.io.decode_webp yet (TensorFlow 2.21 has it)"),
     ("tf.no_such_name", "module 'graphfn' has no attribute 'no_such_name'"),
     ("tf.nn.no_such_name", "module 'graphfn.nn' has no attribute 'no_such_name'"),
 ])

@@ -21,6 +21,15 @@ FeatureView::Kind example_kind_of(DType dt) {
   return dt == DType::kFloat32 ? FeatureView::kFloat : dt == DType::kInt64 ? FeatureView::kInt64 : FeatureView::kBytes;
 }
 
+// A dense shape as TF prints it in these messages: "[?,3,1]" (a variable-length first dim is ?).
+std::string example_shape_text(const Shape& shape) {
+  std::string out = "[";
+  for (int i = 0; i < shape.rank(); ++i) {
+    out += (i ? "," : "") + (shape.dim(i) < 0 ? std::string("?") : std::to_string(shape.dim(i)));
+  }
+  return out + "]";
+}
+
 // One feature's values of one example, in a form that can be copied into a tensor.
 struct ExampleValues {
   std::vector<float> floats;
@@ -156,7 +165,10 @@ Status parse_example_kernel(KernelContext& c) {
     const bool variable = fshape.rank() > 0 && fshape.dim(0) < 0;
     int64_t stride = 1;  // values per row (variable) or per example (fixed)
     for (int i = variable ? 1 : 0; i < fshape.rank(); ++i) {
-      if (fshape.dim(i) < 0) return errors::InvalidArgument("dense_shapes[", d, "] has unknown dimensions: ", fshape.to_string());
+      if (fshape.dim(i) < 0) {
+        return errors::InvalidArgument("dense_shapes[", d, "] has unknown rank or unknown inner dimensions: ",
+                                       example_shape_text(fshape));
+      }
       stride *= fshape.dim(i);
     }
     if (!variable && def.num_elements() != 0 && def.num_elements() != stride) {
@@ -182,15 +194,30 @@ Status parse_example_kernel(KernelContext& c) {
       GRAPHFN_RETURN_IF_ERROR(values_of(*f, dt, b, key, &per[b]));
       present[b] = true;
       const int64_t n = static_cast<int64_t>(per[b].size(dt));
+      // TF words these in two ways: parse_single_example (a scalar) and parse_example (a batch).
+      const char* values_kind = dt == DType::kString ? "bytes" : example_type_name(dt);
       if (variable) {
         if (stride == 0 ? n != 0 : n % stride != 0) {
+          if (!single) {
+            return errors::InvalidArgument(prefix(b, key), "Number of ", values_kind,
+                                           " values is not a multiple of stride length. Saw ", n,
+                                           " values but output shape is: ", example_shape_text(fshape));
+          }
           return errors::InvalidArgument("Error while parsing feature with key ", utf8_or_escaped(key),
                                          ": number of elements should be divisible by ", stride, ", found ", n, " instead");
         }
         rows = std::max(rows, stride == 0 ? 0 : n / stride);
       } else if (n != stride) {
-        return errors::InvalidArgument(prefix(b, key), "Can't parse serialized Example: Some ", example_kind_name(example_kind_of(dt)),
-                                       dt == DType::kString ? "" : "", "_list slice was not parsed.");
+        if (!single && dt == DType::kString) return errors::InvalidArgument(prefix(b, key), "Can't parse serialized Example.");
+        if (!single) {
+          return errors::InvalidArgument(prefix(b, key), "Number of ", values_kind, " values != expected.  Values size: ", n,
+                                         " but output shape: ", example_shape_text(fshape));
+        }
+        if (dt == DType::kString) {
+          return errors::InvalidArgument(prefix(b, key), "Can't parse serialized Example: Parsing bytes_list failed.");
+        }
+        return errors::InvalidArgument(prefix(b, key), "Can't parse serialized Example: Some ", values_kind,
+                                       "_list slice was not parsed.");
       }
     }
     Shape out_shape = serialized.shape();

@@ -131,7 +131,16 @@ struct ShuffleKernel {
 template <typename T>
 Status sample_categorical(KernelContext& c, WordSource& src) {
   const Tensor& logits = c.input(0);
-  Tensor& out = c.allocate_output(0);
+  // num_samples comes from the data: an output too large to allocate is TF's OOM error.
+  Tensor* allocated;
+  const Status st = c.allocate_output(0, c.output_shapes[0], &allocated);
+  if (st.code() == Code::kResourceExhausted) {
+    return errors::ResourceExhausted("OOM when allocating tensor with shape", c.output_shapes[0], " and type ",
+                                     dtype_tf_string(c.output_dtypes[0]),
+                                     " on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu");
+  }
+  GRAPHFN_RETURN_IF_ERROR(st);
+  Tensor& out = *allocated;
   const int64_t batch = logits.dim(0), classes = logits.dim(1);
   const int64_t samples = out.dim(1);
   const bool wide = out.dtype() == DType::kInt64;

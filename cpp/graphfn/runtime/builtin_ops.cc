@@ -43,6 +43,7 @@ void register_string_hash_ops(OpRegistry& reg);
 void register_lookup_ops(OpRegistry& reg);
 void register_data_ops(OpRegistry& reg);
 void register_io_ops(OpRegistry& reg);
+void register_image_codec_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -89,6 +90,7 @@ void register_string_hash_kernels(OpRegistry& reg);
 void register_lookup_kernels(OpRegistry& reg);
 void register_data_kernels(OpRegistry& reg);
 void register_io_kernels(OpRegistry& reg);
+void register_image_codec_kernels(OpRegistry& reg);
 void register_csv_kernels(OpRegistry& reg);
 void register_example_kernels(OpRegistry& reg);
 
@@ -155,6 +157,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_lookup_ops(reg);
   register_data_ops(reg);
   register_io_ops(reg);
+  register_image_codec_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -204,6 +207,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_io_kernels(reg);
   register_csv_kernels(reg);
   register_example_kernels(reg);
+  register_image_codec_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);

@@ -40,7 +40,8 @@ def _empty(dtype):
 
 
 def _dims(shape):
-    return [int(d) for d in (shape if shape is not None else [])]
+    """The feature's shape as ints, -1 for an unknown (None) dimension."""
+    return [-1 if d is None else int(d) for d in (shape if shape is not None else [])]
 
 
 def _dense_params(key, feature):
@@ -52,9 +53,12 @@ def _dense_params(key, feature):
             raise ValueError("Unsupported: FixedLenSequenceFeature requires allow_missing to be True.")
         if feature.default_value is None:
             default = _empty(dtype)
-        else:
-            default = array_ops.convert_to_tensor(feature.default_value, dtype)
+        else:  # one padding value (TF reshapes it to a scalar, with Reshape's error otherwise)
+            default = array_ops.reshape(array_ops.convert_to_tensor(feature.default_value, dtype), [])
         return default, [-1] + shape
+    if shape and shape[0] == -1:
+        raise ValueError("First dimension of shape for feature %s unknown. Consider using FixedLenSequenceFeature. "
+                         "Received feature=%r." % (key, feature))
     if feature.default_value is None:
         return _empty(dtype), shape
     default = array_ops.reshape(array_ops.convert_to_tensor(feature.default_value, dtype), shape)
