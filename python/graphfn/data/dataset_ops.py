@@ -4,6 +4,7 @@ transformation builds a new node. Subclasses exist only for TF's reprs (<_BatchD
 
 import operator
 import os
+import types
 
 from graphfn import _core
 from graphfn.data import iterator as iterator_ops
@@ -271,6 +272,68 @@ class DatasetV2:
     def apply(self, transformation_func):
         return transformation_func(self)
 
+    # Sources, files, cache and options (dssrc) -------------------------------------------------
+    # Helpers: graphfn/data/generator.py, readers.py, selection.py, options.py.
+
+    _options = None  # the tf.data.Options set on this dataset or an input (see _keep_options below)
+
+    @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None, output_signature=None,
+                       name=None):
+        from graphfn.data import generator as generator_lib
+
+        node, spec = generator_lib.from_generator(generator, output_types, output_shapes, args, output_signature)
+        return _FlatMapDataset(node, spec)
+
+    @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None):
+        from graphfn.data import readers
+
+        return readers.list_files(file_pattern, shuffle, seed)
+
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        from graphfn.data import selection
+
+        return selection.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                             rerandomize_each_iteration=None):
+        from graphfn.data import selection
+
+        return selection.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset)
+
+    @staticmethod
+    def counter(start=0, step=1, dtype=dtypes.int64, name=None):
+        from graphfn.data import selection
+
+        return selection.counter(start, step, dtype)
+
+    def cache(self, filename="", name=None):
+        if isinstance(filename, Tensor):
+            filename = filename.numpy()
+        if isinstance(filename, bytes):
+            filename = filename.decode()
+        if not isinstance(filename, str):
+            array_ops.convert_to_tensor(filename, dtype=dtypes.string)  # TF's TypeError for 3, None, ...
+        types = [s.dtype.as_datatype_enum for s in structure.flatten(self._element_spec)]
+        return _CacheDataset(_core.data_cache(self._node, filename, types), self._element_spec)
+
+    def with_options(self, options, name=None):
+        from graphfn.data import options as options_lib
+
+        if not isinstance(options, options_lib.Options):
+            raise AttributeError("'%s' object has no attribute '_to_proto'" % type(options).__name__)
+        result = _OptionsDataset(self._node, self._element_spec)
+        result._options = options if self._options is None else self._options.merge(options)
+        return result
+
+    def options(self):
+        from graphfn.data import options as options_lib
+
+        return options_lib.Options() if self._options is None else self._options.merge(options_lib.Options())
+
 
 def _batched_shape(dim, shape):
     return TensorShape(None) if shape.rank is None else TensorShape([dim] + shape.as_list())
@@ -329,3 +392,29 @@ class _RepeatDataset(DatasetV2): pass  # noqa: E701
 class _TakeDataset(DatasetV2): pass  # noqa: E701
 class _SkipDataset(DatasetV2): pass  # noqa: E701
 class _PrefetchDataset(DatasetV2): pass  # noqa: E701
+class _FlatMapDataset(DatasetV2): pass  # noqa: E701
+class _CacheDataset(DatasetV2): pass  # noqa: E701
+class _OptionsDataset(DatasetV2): pass  # noqa: E701
+_CacheDataset.__name__ = _CacheDataset.__qualname__ = "CacheDataset"  # TF's repr: <CacheDataset element_spec=...>
+
+
+def _keep_options(method):
+    """A transformation whose result carries the options of its input (TF: options set anywhere
+    upstream apply to the whole pipeline)."""
+    def transformation(self, *args, **kwargs):
+        result = method(self, *args, **kwargs)
+        if isinstance(result, DatasetV2) and result is not self and result._options is None:
+            result._options = self._options
+        return result
+
+    transformation.__name__ = method.__name__
+    transformation.__qualname__ = method.__qualname__
+    transformation.__doc__ = method.__doc__
+    transformation.__wrapped__ = method
+    return transformation
+
+
+for _name, _member in list(vars(DatasetV2).items()):
+    if isinstance(_member, types.FunctionType) and not _name.startswith("_") and _name not in ("with_options",
+                                                                                               "options"):
+        setattr(DatasetV2, _name, _keep_options(_member))
