@@ -3,6 +3,7 @@ experimental.make_csv_dataset) and Dataset.list_files. The files are read by the
 (cpp/graphfn/data/file_datasets.cc, csv_reader.cc); a missing or damaged file is TF's error
 from the iterator, as in TF, not from the constructor."""
 
+import collections
 import csv
 import gzip
 import os
@@ -239,9 +240,9 @@ def _column_indices(select_columns, column_names):
             indices.append(index_of[v])
     unique = sorted(set(indices))
     if len(unique) != len(select_columns):
-        ordered = sorted(indices)
+        # TF 2.21 looks for the duplicates among the de-duplicated indices, so it names none.
         raise ValueError("The `select_columns` argument contains duplicate columns: %s."
-                         % set(a for a, b in zip(ordered[:-1], ordered[1:]) if a == b))
+                         % set(a for a, b in zip(unique[:-1], unique[1:]) if a == b))
     return unique
 
 
@@ -320,7 +321,7 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
     names = list(column_names)
 
     def to_features(*columns):
-        features = dict(zip(names, columns))
+        features = collections.OrderedDict(zip(names, columns))
         if label_name is not None:
             label = features.pop(label_name)
             return features, label
