@@ -398,13 +398,28 @@ class _OptionsDataset(DatasetV2): pass  # noqa: E701
 _CacheDataset.__name__ = _CacheDataset.__qualname__ = "CacheDataset"  # TF's repr: <CacheDataset element_spec=...>
 
 
+def _input_datasets(values):
+    """The datasets among a call's arguments (nested in tuples, lists and dicts too), in order."""
+    found = []
+    for v in values:
+        if isinstance(v, DatasetV2):
+            found.append(v)
+        elif isinstance(v, (tuple, list)):
+            found.extend(_input_datasets(v))
+        elif isinstance(v, dict):
+            found.extend(_input_datasets(list(v.values())))
+    return found
+
+
 def _keep_options(method):
-    """A transformation whose result carries the options of its input (TF: options set anywhere
-    upstream apply to the whole pipeline)."""
-    def transformation(self, *args, **kwargs):
-        result = method(self, *args, **kwargs)
-        if isinstance(result, DatasetV2) and result is not self and result._options is None:
-            result._options = self._options
+    """A transformation (or source of several datasets) whose result carries the options of its
+    inputs, merged in order (TF: options set anywhere upstream apply to the whole pipeline)."""
+    def transformation(*args, **kwargs):
+        result = method(*args, **kwargs)
+        if isinstance(result, DatasetV2) and result._options is None:
+            for d in _input_datasets(list(args) + list(kwargs.values())):
+                if d is not result and d._options is not None:
+                    result._options = d._options if result._options is None else result._options.merge(d._options)
         return result
 
     transformation.__name__ = method.__name__
@@ -415,6 +430,9 @@ def _keep_options(method):
 
 
 for _name, _member in list(vars(DatasetV2).items()):
-    if isinstance(_member, types.FunctionType) and not _name.startswith("_") and _name not in ("with_options",
-                                                                                               "options"):
+    if _name.startswith("_") or _name in ("with_options", "options"):
+        continue
+    if isinstance(_member, staticmethod):
+        setattr(DatasetV2, _name, staticmethod(_keep_options(_member.__func__)))
+    elif isinstance(_member, types.FunctionType):
         setattr(DatasetV2, _name, _keep_options(_member))

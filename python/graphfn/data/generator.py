@@ -105,6 +105,14 @@ def _convert(value, spec):
     return array_ops.convert_to_tensor(array, dtype=spec.dtype)
 
 
+def _error(e):
+    """(TF error code, message) for an exception of the generator: TF's py_func codes
+    (ValueError/TypeError InvalidArgument, ...), and Unknown for a tf.errors one (TF 2.21 reports
+    a NotFoundError raised by the generator as UnknownError "NotFoundError: ...")."""
+    code = errors.UNKNOWN if isinstance(e, errors.OpError) else script_ops._error_code(e)
+    return code, script_ops._error_text(e)
+
+
 class _GeneratorState:
     """One iterator's generator (generator(*args) called when the iterator starts)."""
 
@@ -120,7 +128,7 @@ class _GeneratorState:
         except StopIteration:
             return 0, None
         except BaseException as e:  # noqa: BLE001 (every failure of user code becomes the iterator's error)
-            return script_ops._error_code(e), script_ops._error_text(e)
+            return _error(e)
         try:
             leaves = _flatten_up_to(self._signature, value)
             if leaves is None:
@@ -145,6 +153,6 @@ def from_generator(generator, output_types=None, output_shapes=None, args=None, 
         try:
             return 0, _GeneratorState(iter(generator(*call_args)), signature)
         except BaseException as e:  # noqa: BLE001
-            return script_ops._error_code(e), script_ops._error_text(e)
+            return _error(e)
 
     return _core.data_from_generator(make_state), signature
