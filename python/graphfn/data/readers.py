@@ -8,7 +8,10 @@ import csv
 import gzip
 import os
 
+import numpy as np
+
 from graphfn import _core
+from graphfn import context
 from graphfn.data import dataset_ops
 from graphfn.framework import dtypes
 from graphfn.framework import errors
@@ -19,6 +22,18 @@ from graphfn.util.tf_export import tf_export
 
 _STRING_SCALAR = TensorSpec([], dtypes.string)
 _CSV_TYPES = (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64, dtypes.string)
+
+
+def eager_tensor(value, dtype=None, what="argument"):
+    """`value` as an eager tensor, also while a function is traced (a dataset is built from known
+    values); a tensor computed inside the function gets graphfn's NotImplementedError."""
+    if isinstance(value, Tensor):
+        if not hasattr(value, "numpy"):
+            raise NotImplementedError("graphfn builds datasets from known values: a %s computed inside a "
+                                      "tf.function (%s) is not supported yet" % (what, value))
+        return value
+    with context.init_scope():
+        return array_ops.convert_to_tensor(value, dtype=dtype)
 
 
 def _filenames_node(filenames):
@@ -33,12 +48,13 @@ def _filenames_node(filenames):
                             "Got a dataset of element shape %s." % (spec.shape,))
         return filenames._node
     if isinstance(filenames, (list, tuple)) and not filenames:
-        names = array_ops.constant([], dtype=dtypes.string)
+        names = eager_tensor([], dtypes.string)
     else:
-        names = filenames if isinstance(filenames, Tensor) else array_ops.convert_to_tensor(filenames)
+        names = eager_tensor(filenames, what="file name")
     if names.dtype != dtypes.string:
         raise TypeError("The `filenames` argument must contain `tf.string` elements. Got `%r` elements." % names.dtype)
-    return _core.data_tensor_slices([array_ops.reshape(names, [-1])])
+    with context.init_scope():
+        return _core.data_tensor_slices([array_ops.reshape(names, [-1])])
 
 
 def _text(value, default=""):
@@ -88,8 +104,8 @@ def _record_default(value):
         if value not in _CSV_TYPES:
             raise ValueError("Attempt to convert a value (%r) with an unsupported type (%s) to a Tensor."
                              % (value, type(value)))
-        return array_ops.constant([], dtype=value)
-    return value if isinstance(value, Tensor) else array_ops.convert_to_tensor(value)
+        return eager_tensor([], value)
+    return eager_tensor(value, what="record default")
 
 
 @tf_export("data.experimental.CsvDataset")
@@ -128,14 +144,14 @@ def _matching_files(patterns):
 def list_files(file_pattern, shuffle=None, seed=None):
     if isinstance(file_pattern, dataset_ops.DatasetV2):
         raise NotImplementedError("graphfn's list_files takes patterns as strings or string tensors")
-    patterns = array_ops.convert_to_tensor(file_pattern, dtype=dtypes.string)
-    texts = [p.decode() for p in array_ops.reshape(patterns, [-1]).numpy()]
+    patterns = eager_tensor(file_pattern, dtypes.string, what="file pattern")
+    texts = [p.decode() for p in np.asarray(patterns.numpy(), dtype=object).reshape(-1)]
     names = _matching_files(texts)
     if not names:
         raise errors.InvalidArgumentError(
             None, None, "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. Summarized data: b'No files "
             "matched pattern: %s'" % ", ".join(texts))
-    dataset = dataset_ops.DatasetV2.from_tensor_slices(array_ops.constant(names, dtype=dtypes.string))
+    dataset = dataset_ops.DatasetV2.from_tensor_slices(eager_tensor(names, dtypes.string))
     if shuffle is None or shuffle:
         dataset = dataset.shuffle(len(names), seed=seed)
     return dataset
@@ -152,8 +168,6 @@ def _fits_int(text, bits):
 
 
 def _fits_float(text, dtype):
-    import numpy as np
-
     try:
         v = float(text)
     except ValueError:
@@ -207,7 +221,7 @@ def _inferred_defaults(filenames, open_file, num_cols, delim, quotes, na_value, 
         if rows is not None and seen >= rows:
             break
     types = [t or dtypes.string for t in types]
-    return [array_ops.constant(["" if t == dtypes.string else 0], dtype=t) for t in types]
+    return [eager_tensor(["" if t == dtypes.string else 0], t) for t in types]
 
 
 def _header_names(filenames, open_file, delim, quotes):
@@ -288,7 +302,7 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
     if select_columns is not None:
         select_columns = _column_indices(select_columns, column_names)
     if column_defaults is not None:
-        column_defaults = [array_ops.constant([], dtype=d) if isinstance(d, dtypes.DType) and d in _CSV_TYPES else d
+        column_defaults = [eager_tensor([], d) if isinstance(d, dtypes.DType) and d in _CSV_TYPES else d
                            for d in column_defaults]
     else:
         column_defaults = _inferred_defaults(filenames, open_file, len(column_names), field_delim, use_quote_delim,
@@ -303,7 +317,7 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
         raise ValueError("`label_name` provided must be one of the columns: %s. Received: %s."
                          % (column_names, label_name))
 
-    files = dataset_ops.DatasetV2.from_tensor_slices(array_ops.constant(filenames, dtype=dtypes.string))
+    files = dataset_ops.DatasetV2.from_tensor_slices(eager_tensor(filenames, dtypes.string))
     if shuffle:
         files = files.shuffle(len(filenames), shuffle_seed)
     dataset = CsvDatasetV2(files, column_defaults, compression_type=compression_type, header=header,

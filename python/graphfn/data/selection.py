@@ -6,12 +6,12 @@ import os
 
 from graphfn import _core
 from graphfn.data import dataset_ops
+from graphfn.data import readers
 from graphfn.data import structure
 from graphfn.framework import dtypes
 from graphfn.framework import random_seed
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
-from graphfn.ops import array_ops
 from graphfn.util.tf_export import tf_export
 
 
@@ -66,11 +66,11 @@ def _weights(weights, count):
     elif len(weights) != count:
         raise ValueError("Invalid `weights`. `weights` should have the same length as `datasets` but got "
                          "`len(weights)=%d` vs. `len(datasets)=%d`." % (len(weights), count))
-    tensor = weights if isinstance(weights, Tensor) else array_ops.convert_to_tensor(weights)
+    tensor = readers.eager_tensor(weights, what="weights")
     if tensor.dtype not in (dtypes.float32, dtypes.float64):
         raise TypeError("Invalid `weights`. `weights` type must be either `tf.float32` or `tf.float64` but is %s."
                         % (tensor.dtype,))
-    return [float(w) for w in array_ops.reshape(tensor, [-1]).numpy()]
+    return [float(w) for w in tensor.numpy().reshape(-1)]
 
 
 def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False):
@@ -108,8 +108,8 @@ def experimental_sample_from_datasets(datasets, weights=None, seed=None, stop_on
 
 def counter(start=0, step=1, dtype=dtypes.int64):
     dtype = dtypes.as_dtype(dtype)
-    start_t = array_ops.convert_to_tensor(start, dtype=dtype)
-    step_t = array_ops.convert_to_tensor(step, dtype=dtype)
+    start_t = readers.eager_tensor(start, dtype, what="start")
+    step_t = readers.eager_tensor(step, dtype, what="step")
     node = dataset_ops._build("ScanDataset", _core.data_counter, start_t, step_t)
     return _ScanDataset(node, TensorSpec([], dtype))
 
