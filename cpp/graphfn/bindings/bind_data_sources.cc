@@ -148,6 +148,11 @@ void bind_data_sources(py::module_& m) {
     for (int64_t t : dtypes) types.push_back(dtype_from_number(t));
     return sources_handle(data::cache_dataset(in, filename, std::move(types)));
   });
+  m.def("data_load", [](const std::string& prefix, const std::vector<int64_t>& dtypes, int64_t cardinality) {
+    std::vector<DType> types;
+    for (int64_t t : dtypes) types.push_back(dtype_from_number(t));
+    return sources_handle(data::load_cache_dataset(prefix, std::move(types), cardinality));
+  });
   // make_state() -> (0, state) per iterator, state.next_flat() per element (graphfn/data/generator.py).
   m.def("data_from_generator", [](py::object make_state) {
     return sources_handle(data::host_source_dataset(generator_opener(std::move(make_state))));

@@ -194,7 +194,8 @@ struct CacheFiles {
 
 class FileCacheIterator : public Iterator {
  public:
-  FileCacheIterator(const DatasetNode& input, std::string prefix, const std::vector<DType>* dtypes)
+  // `input` null: only read (Dataset.load).
+  FileCacheIterator(const DatasetNode* input, std::string prefix, const std::vector<DType>* dtypes)
       : input_node_(input), files_(prefix), dtypes_(dtypes) {}
   ~FileCacheIterator() override { abandon(); }
 
@@ -222,9 +223,10 @@ class FileCacheIterator : public Iterator {
       GRAPHFN_RETURN_IF_ERROR(RecordReader::open(files_.data, RecordCompression::kNone, &reader_));
       return step(out, end);
     }
+    if (!input_node_) return errors::NotFound(files_.index, "; No such file or directory");  // load: nothing saved
     GRAPHFN_RETURN_IF_ERROR(take_lock());
     GRAPHFN_RETURN_IF_ERROR(RecordWriter::open(files_.partial, RecordCompression::kNone, &writer_));
-    input_ = input_node_.make_iterator();
+    input_ = input_node_->make_iterator();
     return step(out, end);
   }
 
@@ -299,7 +301,7 @@ class FileCacheIterator : public Iterator {
     input_.reset();
   }
 
-  const DatasetNode& input_node_;
+  const DatasetNode* input_node_;
   CacheFiles files_;
   const std::vector<DType>* dtypes_;
   bool started_ = false, done_ = false, locked_ = false;
@@ -310,25 +312,30 @@ class FileCacheIterator : public Iterator {
 
 class FileCacheDataset : public DatasetNode {
  public:
-  FileCacheDataset(DatasetPtr input, std::string prefix, std::vector<DType> dtypes)
-      : input_(std::move(input)), prefix_(std::move(prefix)), dtypes_(std::move(dtypes)) {}
+  FileCacheDataset(DatasetPtr input, std::string prefix, std::vector<DType> dtypes, int64_t cardinality)
+      : input_(std::move(input)), prefix_(std::move(prefix)), dtypes_(std::move(dtypes)), cardinality_(cardinality) {}
   std::unique_ptr<Iterator> make_iterator() const override {
-    return std::make_unique<FileCacheIterator>(*input_, prefix_, &dtypes_);
+    return std::make_unique<FileCacheIterator>(input_.get(), prefix_, &dtypes_);
   }
-  int64_t cardinality() const override { return input_->cardinality(); }
-  std::string name() const override { return "CacheDatasetV2"; }
+  int64_t cardinality() const override { return input_ ? input_->cardinality() : cardinality_; }
+  std::string name() const override { return input_ ? "CacheDatasetV2" : "LoadDataset"; }
 
  private:
-  DatasetPtr input_;
+  DatasetPtr input_;  // null: a saved dataset (Dataset.load)
   std::string prefix_;
   std::vector<DType> dtypes_;
+  int64_t cardinality_;
 };
 
 }  // namespace
 
 DatasetPtr cache_dataset(DatasetPtr input, std::string filename, std::vector<DType> dtypes) {
   if (filename.empty()) return std::make_shared<MemoryCacheDataset>(std::move(input));
-  return std::make_shared<FileCacheDataset>(std::move(input), std::move(filename), std::move(dtypes));
+  return std::make_shared<FileCacheDataset>(std::move(input), std::move(filename), std::move(dtypes), kUnknown);
+}
+
+DatasetPtr load_cache_dataset(std::string prefix, std::vector<DType> dtypes, int64_t cardinality) {
+  return std::make_shared<FileCacheDataset>(nullptr, std::move(prefix), std::move(dtypes), cardinality);
 }
 
 }  // namespace data

@@ -55,16 +55,6 @@ Status CsvReader::peek(int* c) {
   return Status::OK();
 }
 
-Status CsvReader::skip_line() {
-  for (;;) {
-    int c;
-    GRAPHFN_RETURN_IF_ERROR(peek(&c));
-    if (c == kEof) return Status::OK();
-    ++pos_;
-    if (c == '\n') return Status::OK();
-  }
-}
-
 Status CsvReader::read_field(std::string* field, bool* record_end) {
   const CsvOptions& o = *options_;
   field->clear();
@@ -187,7 +177,10 @@ Status CsvReader::next(Element* out, bool* end) {
   const CsvOptions& o = *options_;
   if (!started_) {
     started_ = true;
-    if (o.header) GRAPHFN_RETURN_IF_ERROR(skip_line());
+    int first;
+    GRAPHFN_RETURN_IF_ERROR(peek(&first));
+    // The header is a record too (its quoted names may hold delimiters and line breaks).
+    if (o.header && first != kEof) GRAPHFN_RETURN_IF_ERROR(skip_rest_of_record());
   }
   int c;
   GRAPHFN_RETURN_IF_ERROR(peek(&c));

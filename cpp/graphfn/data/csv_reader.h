@@ -33,7 +33,6 @@ class CsvReader {
  private:
   static constexpr int kEof = -1;
   Status peek(int* c);
-  Status skip_line();
   Status read_field(std::string* field, bool* record_end);
   Status skip_rest_of_record();
   Status convert(const std::string& field, size_t column, Tensor* out) const;

@@ -79,6 +79,8 @@ Status counter_dataset(Tensor start, Tensor step, DatasetPtr* out);  // [tf.data
 // Dataset.cache (cache.cc): in memory when filename is empty, else in files with that prefix;
 // dtypes are the element's, checked when a cache file is read back.
 DatasetPtr cache_dataset(DatasetPtr input, std::string filename, std::vector<DType> dtypes);  // [CacheDatasetV2]
+// The elements a completed file cache with that prefix holds (Dataset.load), NotFound without one.
+DatasetPtr load_cache_dataset(std::string prefix, std::vector<DType> dtypes, int64_t cardinality);
 
 // A source whose iterators the host makes (host_source.cc: Dataset.from_generator): `open` is
 // called when an iterator is first asked for an element.

@@ -320,6 +320,18 @@ class DatasetV2:
         types = [s.dtype.as_datatype_enum for s in structure.flatten(self._element_spec)]
         return _CacheDataset(_core.data_cache(self._node, filename, types), self._element_spec)
 
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+        from graphfn.data import saving
+
+        saving.save(self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None):
+        from graphfn.data import saving
+
+        node, spec = saving.load(path, element_spec, compression, reader_func)
+        return _LoadDataset(node, spec)
+
     def with_options(self, options, name=None):
         from graphfn.data import options as options_lib
 
@@ -395,6 +407,7 @@ class _PrefetchDataset(DatasetV2): pass  # noqa: E701
 class _FlatMapDataset(DatasetV2): pass  # noqa: E701
 class _CacheDataset(DatasetV2): pass  # noqa: E701
 class _OptionsDataset(DatasetV2): pass  # noqa: E701
+class _LoadDataset(DatasetV2): pass  # noqa: E701
 _CacheDataset.__name__ = _CacheDataset.__qualname__ = "CacheDataset"  # TF's repr: <CacheDataset element_spec=...>
 
 

@@ -117,3 +117,4 @@ def counter(start=0, step=1, dtype=dtypes.int64):
 @tf_export("data.experimental.Counter")
 def Counter(start=0, step=1, dtype=dtypes.int64, name=None):  # noqa: N802 (TF's name)
     return counter(start, step, dtype)
+
