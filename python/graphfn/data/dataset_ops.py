@@ -8,6 +8,7 @@ import types
 
 from graphfn import _core
 from graphfn.data import iterator as iterator_ops
+from graphfn.data import options as options_lib
 from graphfn.data import structure
 from graphfn.data.traced import TracedFunction
 from graphfn.framework import dtypes
@@ -280,35 +281,30 @@ class DatasetV2:
     @staticmethod
     def from_generator(generator, output_types=None, output_shapes=None, args=None, output_signature=None,
                        name=None):
-        from graphfn.data import generator as generator_lib
+        from graphfn.data import generator as generator_lib  # lazily: it imports numpy
 
         node, spec = generator_lib.from_generator(generator, output_types, output_shapes, args, output_signature)
         return _FlatMapDataset(node, spec)
 
+    # These five live in readers.py, selection.py and saving.py, which import this module and fill
+    # _SOURCES when graphfn is imported (importing them from here would be an import cycle).
+
     @staticmethod
     def list_files(file_pattern, shuffle=None, seed=None, name=None):
-        from graphfn.data import readers
-
-        return readers.list_files(file_pattern, shuffle, seed)
+        return _SOURCES["list_files"](file_pattern, shuffle, seed)
 
     @staticmethod
     def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
-        from graphfn.data import selection
-
-        return selection.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+        return _SOURCES["choose_from_datasets"](datasets, choice_dataset, stop_on_empty_dataset)
 
     @staticmethod
     def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
                              rerandomize_each_iteration=None):
-        from graphfn.data import selection
-
-        return selection.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset)
+        return _SOURCES["sample_from_datasets"](datasets, weights, seed, stop_on_empty_dataset)
 
     @staticmethod
     def counter(start=0, step=1, dtype=dtypes.int64, name=None):
-        from graphfn.data import selection
-
-        return selection.counter(start, step, dtype)
+        return _SOURCES["counter"](start, step, dtype)
 
     def cache(self, filename="", name=None):
         if isinstance(filename, Tensor):
@@ -321,20 +317,14 @@ class DatasetV2:
         return _CacheDataset(_core.data_cache(self._node, filename, types), self._element_spec)
 
     def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
-        from graphfn.data import saving
-
-        saving.save(self, path, compression, shard_func, checkpoint_args)
+        _SOURCES["save"](self, path, compression, shard_func, checkpoint_args)
 
     @staticmethod
     def load(path, element_spec=None, compression=None, reader_func=None):
-        from graphfn.data import saving
-
-        node, spec = saving.load(path, element_spec, compression, reader_func)
+        node, spec = _SOURCES["load"](path, element_spec, compression, reader_func)
         return _LoadDataset(node, spec)
 
     def with_options(self, options, name=None):
-        from graphfn.data import options as options_lib
-
         if not isinstance(options, options_lib.Options):
             raise AttributeError("'%s' object has no attribute '_to_proto'" % type(options).__name__)
         result = _OptionsDataset(self._node, self._element_spec)
@@ -342,8 +332,6 @@ class DatasetV2:
         return result
 
     def options(self):
-        from graphfn.data import options as options_lib
-
         return options_lib.Options() if self._options is None else self._options.merge(options_lib.Options())
 
 
@@ -404,6 +392,10 @@ class _RepeatDataset(DatasetV2): pass  # noqa: E701
 class _TakeDataset(DatasetV2): pass  # noqa: E701
 class _SkipDataset(DatasetV2): pass  # noqa: E701
 class _PrefetchDataset(DatasetV2): pass  # noqa: E701
+# Sources implemented in modules that import this one (readers.py, selection.py, saving.py).
+_SOURCES = {}
+
+
 class _FlatMapDataset(DatasetV2): pass  # noqa: E701
 class _CacheDataset(DatasetV2): pass  # noqa: E701
 class _OptionsDataset(DatasetV2): pass  # noqa: E701

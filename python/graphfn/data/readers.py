@@ -8,8 +8,6 @@ import csv
 import gzip
 import os
 
-import numpy as np
-
 from graphfn import _core
 from graphfn import context
 from graphfn.data import dataset_ops
@@ -145,6 +143,8 @@ def list_files(file_pattern, shuffle=None, seed=None):
     if isinstance(file_pattern, dataset_ops.DatasetV2):
         raise NotImplementedError("graphfn's list_files takes patterns as strings or string tensors")
     patterns = eager_tensor(file_pattern, dtypes.string, what="file pattern")
+    import numpy as np  # lazily: import graphfn does not load numpy
+
     texts = [p.decode() for p in np.asarray(patterns.numpy(), dtype=object).reshape(-1)]
     names = _matching_files(texts)
     if not names:
@@ -168,6 +168,8 @@ def _fits_int(text, bits):
 
 
 def _fits_float(text, dtype):
+    import numpy as np  # lazily: import graphfn does not load numpy
+
     try:
         v = float(text)
     except ValueError:
@@ -272,7 +274,7 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
     patterns = file_pattern if isinstance(file_pattern, list) else [file_pattern]
     if not patterns:
         raise ValueError("Argument `file_pattern` should not be empty.")
-    from graphfn.file_io import gfile  # lazily
+    from graphfn.file_io import gfile  # lazily: only make_csv_dataset and list_files need it
 
     filenames = sorted(name for p in patterns for name in gfile.glob(p))
     if not filenames:
@@ -346,3 +348,5 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
 
 
 __all__ = ["TextLineDatasetV2", "TFRecordDatasetV2", "CsvDatasetV2", "list_files", "make_csv_dataset"]
+
+dataset_ops._SOURCES["list_files"] = list_files

@@ -10,6 +10,7 @@ import os
 import shutil
 
 from graphfn import _core
+from graphfn.data import dataset_ops
 from graphfn.data import structure
 from graphfn.framework import dtypes
 from graphfn.framework import errors
@@ -85,6 +86,7 @@ def experimental_save(dataset, path, compression=None, shard_func=None, checkpoi
 
 @tf_export("data.experimental.load")
 def experimental_load(path, element_spec=None, compression=None, reader_func=None):
-    from graphfn.data import dataset_ops  # lazily: dataset_ops imports this module lazily too
-
     return dataset_ops.DatasetV2.load(path, element_spec, compression, reader_func)
+
+
+dataset_ops._SOURCES.update(save=save, load=load)

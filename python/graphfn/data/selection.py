@@ -118,3 +118,6 @@ def counter(start=0, step=1, dtype=dtypes.int64):
 def Counter(start=0, step=1, dtype=dtypes.int64, name=None):  # noqa: N802 (TF's name)
     return counter(start, step, dtype)
 
+
+dataset_ops._SOURCES.update(choose_from_datasets=choose_from_datasets, sample_from_datasets=sample_from_datasets,
+                          counter=counter)
