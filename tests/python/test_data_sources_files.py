@@ -104,3 +104,29 @@ def test_make_csv_dataset_repeats_forever_with_full_batches(tmp_path):
     assert repr(ds.element_spec["b"]) == "TensorSpec(shape=(6,), dtype=tf.int32, name=None)"  # TF 2.21
     assert [f["a"].shape.as_list() for f in ds.take(5)] == [[6]] * 5
     assert [int(v) for v in next(iter(ds.skip(3)))["a"]] == [18, 19, 0, 1, 2, 3]
+
+
+def test_random_bytes_give_elements_or_tf_errors_never_a_crash(tmp_path):
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    good = tmp_path / "good.tfrecord"
+    with tf.io.TFRecordWriter(str(good)) as w:
+        for i in range(20):
+            w.write(b"payload %d" % i)
+    base = good.read_bytes()
+    for trial in range(60):
+        data = bytearray(base) if trial % 2 else bytearray(rng.integers(0, 256, 200, dtype=np.uint8).tobytes())
+        for _ in range(3):
+            data[int(rng.integers(0, len(data)))] = int(rng.integers(0, 256))
+        path = tmp_path / ("f%d" % trial)
+        path.write_bytes(bytes(data))
+        readers = [tf.data.TFRecordDataset(str(path)), tf.data.TextLineDataset(str(path)),
+                   tf.data.TFRecordDataset(str(path), compression_type="GZIP"),
+                   tf.data.experimental.CsvDataset(str(path), [[0], [""], [0.0]])]
+        for ds in readers:
+            try:
+                for _ in ds:
+                    pass
+            except tf.errors.OpError:
+                pass
