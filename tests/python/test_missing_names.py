@@ -7,8 +7,8 @@ import graphfn as tf
 
 
 @pytest.mark.parametrize("expr, message", [
-    ("tf.data.Options", "module 'graphfn.data' has no attribute 'Options': graphfn does not have tf.data.Options "
-                        "yet (TensorFlow 2.21 has it)"),
+    ("tf.data.experimental.SqlDataset", "module 'graphfn.data.experimental' has no attribute 'SqlDataset': graphfn "
+                                        "does not have tf.data.experimental.SqlDataset yet (TensorFlow 2.21 has it)"),
     ("tf.nn.ctc_loss", "module 'graphfn.nn' has no attribute 'ctc_loss': graphfn does not have tf.nn.ctc_loss yet "
                        "(TensorFlow 2.21 has it)"),
     ("tf.io.decode_webp", "module 'graphfn.io' has no attribute 'decode_webp': graphfn does not have "

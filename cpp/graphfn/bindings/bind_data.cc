@@ -13,6 +13,9 @@
 #include "graphfn/data/datasets.h"
 
 namespace graphfn {
+
+void bind_data_sources(py::module_& m);  // bind_data_sources.cc: sources, file datasets, cache
+
 namespace {
 
 using data::DatasetPtr;
@@ -147,6 +150,8 @@ void bind_data(py::module_& m) {
     Status s = data::prefetch_dataset(in, buffer_size, &d);
     return data_checked(s, d);
   });
+  bind_data_sources(m);
 }
 
 }  // namespace graphfn
+

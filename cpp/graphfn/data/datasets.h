@@ -1,7 +1,9 @@
 // The dataset nodes tf.data's Python API builds, one factory each (TF's op name in brackets).
 // Arguments are checked here with TF's errors, so Python passes values through unchanged.
 #pragma once
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "graphfn/data/dataset.h"
@@ -67,6 +69,39 @@ DatasetPtr ignore_errors_dataset(DatasetPtr input);                        // [I
 DatasetPtr assert_cardinality_dataset(DatasetPtr input, int64_t expected);  // [AssertCardinalityDataset]
 // [DatasetToSingleElement]: the only element, TF's errors when there are none or several.
 Status single_element(const DatasetNode& input, Element* out);
+
+// ---- Sources, files and cache (dssrc) ----
+struct CsvOptions;  // csv_reader.h
+
+// File sources (file_datasets.cc): `filenames` yields scalar strings; files are read in turn or,
+// with num_parallel_reads > 1, interleaved one element at a time as TF does. compression "",
+// "ZLIB" or "GZIP"; buffer_size <= 0 means the default read size.
+DatasetPtr text_line_dataset(DatasetPtr filenames, std::string compression, int64_t buffer_size,
+                             int64_t num_parallel_reads);  // [TextLineDataset]
+DatasetPtr tfrecord_dataset(DatasetPtr filenames, std::string compression, int64_t buffer_size,
+                            int64_t num_parallel_reads);  // [TFRecordDataset]
+Status csv_dataset(DatasetPtr filenames, std::string compression, int64_t buffer_size, CsvOptions options,
+                   int64_t num_parallel_reads, DatasetPtr* out);  // [CSVDatasetV2]
+
+// Choosing among datasets (choose.cc). The selector yields int64 scalars indexing `inputs`; an
+// exhausted input chosen again is skipped, or ends the dataset when stop_on_empty.
+Status directed_interleave_dataset(DatasetPtr selector, std::vector<DatasetPtr> inputs, bool stop_on_empty,
+                                   DatasetPtr* out);  // [DirectedInterleaveDataset]
+// Endless seeded draws of indices with probabilities proportional to the positive weights.
+DatasetPtr categorical_selector_dataset(std::vector<double> weights, uint64_t seed, uint64_t seed2);
+// start, start + step, ... forever (scalars of one integer or float dtype).
+Status counter_dataset(Tensor start, Tensor step, DatasetPtr* out);  // [tf.data.experimental.Counter]
+
+// Dataset.cache (cache.cc): in memory when filename is empty, else in files with that prefix;
+// dtypes are the element's, checked when a cache file is read back.
+DatasetPtr cache_dataset(DatasetPtr input, std::string filename, std::vector<DType> dtypes);  // [CacheDatasetV2]
+// The elements a completed file cache with that prefix holds (Dataset.load), NotFound without one.
+DatasetPtr load_cache_dataset(std::string prefix, std::vector<DType> dtypes, int64_t cardinality);
+
+// A source whose iterators the host makes (host_source.cc: Dataset.from_generator): `open` is
+// called when an iterator is first asked for an element.
+using HostIteratorOpener = std::function<Status(std::unique_ptr<Iterator>* out)>;
+DatasetPtr host_source_dataset(HostIteratorOpener open);  // [FlatMapDataset over a generator]
 
 }  // namespace data
 }  // namespace graphfn

@@ -4,9 +4,11 @@ transformation builds a new node. Subclasses exist only for TF's reprs (<_BatchD
 
 import operator
 import os
+import types
 
 from graphfn import _core
 from graphfn.data import iterator as iterator_ops
+from graphfn.data import options as options_lib
 from graphfn.data import structure
 from graphfn.data.traced import TracedFunction
 from graphfn.framework import dtypes
@@ -288,6 +290,67 @@ class DatasetV2:
     def apply(self, transformation_func):
         return transformation_func(self)
 
+    # Sources, files, cache and options (dssrc) -------------------------------------------------
+    # Helpers: graphfn/data/generator.py, readers.py, selection.py, options.py.
+
+    _options = None  # the tf.data.Options set on this dataset or an input (see _keep_options below)
+
+    @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None, output_signature=None,
+                       name=None):
+        from graphfn.data import generator as generator_lib  # lazily: it imports numpy
+
+        node, spec = generator_lib.from_generator(generator, output_types, output_shapes, args, output_signature)
+        return _FlatMapDataset(node, spec)
+
+    # These five live in readers.py, selection.py and saving.py, which import this module and fill
+    # _SOURCES when graphfn is imported (importing them from here would be an import cycle).
+
+    @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None):
+        return _SOURCES["list_files"](file_pattern, shuffle, seed)
+
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        return _SOURCES["choose_from_datasets"](datasets, choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                             rerandomize_each_iteration=None):
+        return _SOURCES["sample_from_datasets"](datasets, weights, seed, stop_on_empty_dataset)
+
+    @staticmethod
+    def counter(start=0, step=1, dtype=dtypes.int64, name=None):
+        return _SOURCES["counter"](start, step, dtype)
+
+    def cache(self, filename="", name=None):
+        if isinstance(filename, Tensor):
+            filename = filename.numpy()
+        if isinstance(filename, bytes):
+            filename = filename.decode()
+        if not isinstance(filename, str):
+            array_ops.convert_to_tensor(filename, dtype=dtypes.string)  # TF's TypeError for 3, None, ...
+        types = [s.dtype.as_datatype_enum for s in structure.flatten(self._element_spec)]
+        return _CacheDataset(_core.data_cache(self._node, filename, types), self._element_spec)
+
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+        _SOURCES["save"](self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None):
+        node, spec = _SOURCES["load"](path, element_spec, compression, reader_func)
+        return _LoadDataset(node, spec)
+
+    def with_options(self, options, name=None):
+        if not isinstance(options, options_lib.Options):
+            raise AttributeError("'%s' object has no attribute '_to_proto'" % type(options).__name__)
+        result = _OptionsDataset(self._node, self._element_spec)
+        result._options = options if self._options is None else self._options.merge(options)
+        return result
+
+    def options(self):
+        return options_lib.Options() if self._options is None else self._options.merge(options_lib.Options())
+
 
     # dsfn: function-based and structural transformations (python/graphfn/data/transformations.py,
     # nested.py) ----------------------------------------------------------------------------------
@@ -391,3 +454,52 @@ class _RepeatDataset(DatasetV2): pass  # noqa: E701
 class _TakeDataset(DatasetV2): pass  # noqa: E701
 class _SkipDataset(DatasetV2): pass  # noqa: E701
 class _PrefetchDataset(DatasetV2): pass  # noqa: E701
+# Sources implemented in modules that import this one (readers.py, selection.py, saving.py).
+_SOURCES = {}
+
+
+class _FlatMapDataset(DatasetV2): pass  # noqa: E701
+class _CacheDataset(DatasetV2): pass  # noqa: E701
+class _OptionsDataset(DatasetV2): pass  # noqa: E701
+class _LoadDataset(DatasetV2): pass  # noqa: E701
+_CacheDataset.__name__ = _CacheDataset.__qualname__ = "CacheDataset"  # TF's repr: <CacheDataset element_spec=...>
+
+
+def _input_datasets(values):
+    """The datasets among a call's arguments (nested in tuples, lists and dicts too), in order."""
+    found = []
+    for v in values:
+        if isinstance(v, DatasetV2):
+            found.append(v)
+        elif isinstance(v, (tuple, list)):
+            found.extend(_input_datasets(v))
+        elif isinstance(v, dict):
+            found.extend(_input_datasets(list(v.values())))
+    return found
+
+
+def _keep_options(method):
+    """A transformation (or source of several datasets) whose result carries the options of its
+    inputs, merged in order (TF: options set anywhere upstream apply to the whole pipeline)."""
+    def transformation(*args, **kwargs):
+        result = method(*args, **kwargs)
+        if isinstance(result, DatasetV2) and result._options is None:
+            for d in _input_datasets(list(args) + list(kwargs.values())):
+                if d is not result and d._options is not None:
+                    result._options = d._options if result._options is None else result._options.merge(d._options)
+        return result
+
+    transformation.__name__ = method.__name__
+    transformation.__qualname__ = method.__qualname__
+    transformation.__doc__ = method.__doc__
+    transformation.__wrapped__ = method
+    return transformation
+
+
+for _name, _member in list(vars(DatasetV2).items()):
+    if _name.startswith("_") or _name in ("with_options", "options"):
+        continue
+    if isinstance(_member, staticmethod):
+        setattr(DatasetV2, _name, staticmethod(_keep_options(_member.__func__)))
+    elif isinstance(_member, types.FunctionType):
+        setattr(DatasetV2, _name, _keep_options(_member))

@@ -2,6 +2,8 @@
 key order) whose leaves are tensors. Python lists are not structure here, as in TF: a list is
 converted to one tensor. The C++ runtime sees only the flat list of tensors."""
 
+import collections
+
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.framework.tensor_spec import TensorSpec
@@ -19,8 +21,13 @@ def map_structure(fn, value):
     if isinstance(value, tuple):
         return tuple(map_structure(fn, v) for v in value)
     if isinstance(value, dict):
-        return {k: map_structure(fn, value[k]) for k in value}
+        return _dict_like(value, [(k, map_structure(fn, value[k])) for k in value])
     return fn(value)
+
+
+def _dict_like(model, items):
+    """A dict of `items`, an OrderedDict when `model` is one (TF keeps it in element specs)."""
+    return collections.OrderedDict(items) if isinstance(model, collections.OrderedDict) else dict(items)
 
 
 def flatten(value):
@@ -42,7 +49,7 @@ def pack(structure, flat):
             return tuple(fill(v) for v in s)
         if isinstance(s, dict):
             filled = {k: fill(s[k]) for k in sorted(s)}
-            return {k: filled[k] for k in s}
+            return _dict_like(s, [(k, filled[k]) for k in s])
         return next(leaves)
 
     return fill(structure)
