@@ -280,6 +280,26 @@ def experimental_unique():
     return lambda dataset: dataset.unique()
 
 
+@tf_export("data.experimental.cardinality")
+def experimental_cardinality(dataset):
+    """The dataset's cardinality, as `dataset.cardinality()`."""
+    if not isinstance(dataset, DatasetV2):
+        raise TypeError("Invalid `dataset`. Expected a `tf.data.Dataset` object but got %s." % type(dataset))
+    return dataset.cardinality()
+
+
+@tf_export("data.experimental.shuffle_and_repeat")
+def experimental_shuffle_and_repeat(buffer_size, count=None, seed=None):
+    """Deprecated in TF: `shuffle(buffer_size, seed)` then `repeat(count)`, each epoch reshuffled."""
+    def apply(dataset):
+        shuffled = dataset.shuffle(buffer_size, seed=seed).repeat(count)
+        result = _ShuffleAndRepeatDataset(shuffled._node, shuffled.element_spec)
+        result._options = shuffled._options
+        return result
+
+    return apply
+
+
 # Reprs, as TF's classes ----------------------------------------------------------------------
 
 class _FlatMapDataset(DatasetV2): pass  # noqa: E701
@@ -294,6 +314,7 @@ class _UniqueDataset(DatasetV2): pass  # noqa: E701
 class _RebatchDataset(DatasetV2): pass  # noqa: E701
 class _IgnoreErrorsDataset(DatasetV2): pass  # noqa: E701
 class _AssertCardinalityDataset(DatasetV2): pass  # noqa: E701
+class _ShuffleAndRepeatDataset(DatasetV2): pass  # noqa: E701
 
 
 dataset_ops._Extensions.transformations = sys.modules[__name__]
