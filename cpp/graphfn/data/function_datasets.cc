@@ -5,14 +5,17 @@
 
 #include "graphfn/core/thread_pool.h"
 #include "graphfn/data/datasets.h"
+#include "graphfn/kernels/random_streams.h"
 
 namespace graphfn {
 namespace data {
 namespace {
 
-// Runs fn on an element's components: the result replaces the element.
-Status apply(const CompiledFunction& fn, const Element& in, Element* out) {
+// Runs fn on an element's components: the result replaces the element. Its random ops draw from
+// the calling iterator's streams (random_scope, kernels/random_streams.h).
+Status apply(const CompiledFunction& fn, uint64_t random_scope, const Element& in, Element* out) {
   out->clear();
+  RandomStreamScope scope(random_scope);
   return fn.call(in.data(), static_cast<int>(in.size()), out);
 }
 
@@ -31,7 +34,7 @@ class SequentialMapIterator : public Iterator {
       return s;
     }
     // A function error is this element's, as in TF: the next call goes on with the next one.
-    s = apply(*fn_, in, out);
+    s = apply(*fn_, random_scope_, in, out);
     if (!s.ok()) *end = true;
     return s;
   }
@@ -39,6 +42,7 @@ class SequentialMapIterator : public Iterator {
  private:
   std::unique_ptr<Iterator> input_;
   const CompiledFunction* fn_;
+  const uint64_t random_scope_ = new_random_stream_scope();
 };
 
 // Ordered parallel map: worker threads take input elements in order (one at a time, under the
@@ -101,7 +105,7 @@ class ParallelMapIterator : public Iterator {
       }
       slots_.push_back(slot);
       lock.unlock();
-      Status r = apply(*fn_, slot->input, &slot->result);
+      Status r = apply(*fn_, random_scope_, slot->input, &slot->result);
       slot->input.clear();
       lock.lock();
       slot->status = r;
@@ -112,6 +116,7 @@ class ParallelMapIterator : public Iterator {
 
   std::unique_ptr<Iterator> input_;  // read under mu_
   const CompiledFunction* fn_;
+  const uint64_t random_scope_ = new_random_stream_scope();
   const size_t max_in_flight_;
   std::mutex mu_;
   std::condition_variable wake_workers_, result_ready_;
@@ -158,7 +163,7 @@ class FilterDataset : public DatasetNode {
       Element keep;
       while (input_) {
         Status s = input_->next(out, end);
-        if (s.ok() && !*end) s = apply(*predicate_, *out, &keep);
+        if (s.ok() && !*end) s = apply(*predicate_, random_scope_, *out, &keep);
         if (s.ok() && !*end && (keep.size() != 1 || keep[0].dtype() != DType::kBool || keep[0].num_elements() != 1)) {
           s = errors::InvalidArgument("Filter predicate `f` must return a scalar bool.");
         }
@@ -175,6 +180,7 @@ class FilterDataset : public DatasetNode {
    private:
     std::unique_ptr<Iterator> input_;
     const CompiledFunction* predicate_;
+    const uint64_t random_scope_ = new_random_stream_scope();
   };
 
   DatasetPtr input_;

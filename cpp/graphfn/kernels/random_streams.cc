@@ -1,5 +1,6 @@
 #include "graphfn/kernels/random_streams.h"
 
+#include <atomic>
 #include <list>
 #include <mutex>
 #include <random>
@@ -11,18 +12,20 @@ namespace {
 struct StreamId {
   const OpDef* op;
   const void* node;     // the graph node, or null for eager calls (which share a stream)
+  uint64_t scope;       // the dataset iterator's RandomStreamScope, or 0
   uint64_t type_attrs;  // the op's resolved type attrs, one byte each (ops have at most 8)
   int64_t seed;
   int64_t seed2;
   bool operator==(const StreamId& o) const {
-    return op == o.op && node == o.node && type_attrs == o.type_attrs && seed == o.seed && seed2 == o.seed2;
+    return op == o.op && node == o.node && scope == o.scope && type_attrs == o.type_attrs && seed == o.seed &&
+           seed2 == o.seed2;
   }
 };
 
 struct StreamIdHash {
   size_t operator()(const StreamId& id) const {
     uint64_t h = reinterpret_cast<uintptr_t>(id.op) ^ (reinterpret_cast<uintptr_t>(id.node) << 1);
-    for (uint64_t v : {id.type_attrs, static_cast<uint64_t>(id.seed), static_cast<uint64_t>(id.seed2)}) {
+    for (uint64_t v : {id.scope, id.type_attrs, static_cast<uint64_t>(id.seed), static_cast<uint64_t>(id.seed2)}) {
       h = (h ^ v) * 0x9E3779B97F4A7C15ull;
       h ^= h >> 29;
     }
@@ -55,10 +58,18 @@ philox::Stream new_stream(int64_t seed, int64_t seed2) {
   return s;
 }
 
+thread_local uint64_t current_scope = 0;
+std::atomic<uint64_t> next_scope{1};
+
 }  // namespace
 
+uint64_t new_random_stream_scope() { return next_scope.fetch_add(1, std::memory_order_relaxed); }
+
+RandomStreamScope::RandomStreamScope(uint64_t scope) : previous_(current_scope) { current_scope = scope; }
+RandomStreamScope::~RandomStreamScope() { current_scope = previous_; }
+
 philox::Stream reserve_random_blocks(const KernelContext& c, int64_t seed, int64_t seed2, uint64_t blocks) {
-  StreamId id{&c.op, c.node, 0, seed, seed2};
+  StreamId id{&c.op, c.node, current_scope, 0, seed, seed2};
   for (size_t i = 0; i < c.op.type_attr_names.size() && i < 8; ++i) {
     id.type_attrs |= uint64_t{static_cast<uint8_t>(c.type_attrs[i])} << (8 * i);
   }

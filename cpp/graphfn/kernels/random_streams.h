@@ -27,6 +27,23 @@ constexpr size_t kMaxRandomStreams = size_t{1} << 16;
 // and returns a Stream whose block(0) is the first reserved one.
 philox::Stream reserve_random_blocks(const KernelContext& c, int64_t seed, int64_t seed2, uint64_t blocks);
 
+// Random ops run by a function that a dataset iterator calls draw from streams of that iterator:
+// TF instantiates the function's kernels per iterator, so a seeded random op in `map` gives the
+// same values on every pass over the dataset. An iterator takes a scope number once
+// (new_random_stream_scope) and opens a RandomStreamScope on the calling thread around each call;
+// outside one, the scope is 0 (eager ops and ordinary function calls).
+uint64_t new_random_stream_scope();
+class RandomStreamScope {
+ public:
+  explicit RandomStreamScope(uint64_t scope);
+  ~RandomStreamScope();
+  RandomStreamScope(const RandomStreamScope&) = delete;
+  RandomStreamScope& operator=(const RandomStreamScope&) = delete;
+
+ private:
+  uint64_t previous_;
+};
+
 // Forgets every stream position (tf.random.set_seed).
 void reset_random_streams();
 // Number of streams currently tracked (tests).
