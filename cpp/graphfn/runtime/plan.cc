@@ -4,6 +4,7 @@
 #include <atomic>
 #include <optional>
 
+#include "graphfn/core/dataset_resource.h"
 #include "graphfn/core/tensor_list.h"
 #include "graphfn/ir/op_validation.h"
 #include "graphfn/kernels/deferred_output.h"
@@ -160,6 +161,7 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
           step.accumulated_dtypes.push_back(body.dtype(body.results[k]));
           step.accumulated_shapes.push_back(body.shape(body.results[k]));
         }
+        step.iterator_cond_var = iterator_condition_var(*step.sub_plans[0]);
       }
       plan->brief_ = plan->brief_ && kind != OpDef::ControlFlow::kWhile;
       for (const auto& sub : step.sub_plans) {
@@ -479,6 +481,26 @@ Status Plan::run_branch(const Step& step, Frame& frame, const std::string** fail
   return Status::OK();
 }
 
+int Plan::iterator_condition_var(const Plan& cond) {
+  if (cond.steps_.size() != 1 || cond.result_slots_.size() != 1) return -1;
+  const Step& only = cond.steps_[0];
+  if (only.op->name != "GraphfnIteratorHasNext" || only.input_slots.size() != 1 || only.input_slots[0] >= 0 ||
+      cond.result_slots_[0] != only.first_output_slot) {
+    return -1;
+  }
+  return -1 - only.input_slots[0];
+}
+
+namespace {
+
+// The iterator a loop variable holds, or null (then the cond plan runs and reports the error).
+ElementIteratorResource* element_iterator(const Tensor& handle) {
+  if (handle.dtype() != DType::kResource || handle.num_elements() != 1) return nullptr;
+  return dynamic_cast<ElementIteratorResource*>(handle.data<ResourceHandle>()->get());
+}
+
+}  // namespace
+
 Status Plan::run_while(const Step& step, Frame& frame, const std::string** failed_node) const {
   // A loop's start and end write tf.print's deferred output: what was printed before shows
   // while the loop works, and the loop's last lines before what comes after it.
@@ -513,13 +535,28 @@ Status Plan::run_while(const Step& step, Frame& frame, const std::string** faile
     accumulated[a]->element_dtype = step.accumulated_dtypes[a];
     accumulated[a]->element_shape = step.accumulated_shapes[a];
   }
+  // `for x in dataset`: the iterator is a loop invariant, asked directly whether an element
+  // follows (what the cond's one GraphfnIteratorHasNext would do, without running a plan).
+  const int iterator_var = step.iterator_cond_var;
+  ElementIteratorResource* iterator = iterator_var >= 0 && iterator_var < n && body.passes_through(iterator_var)
+                                          ? element_iterator(state[iterator_var])
+                                          : nullptr;
   for (;;) {
-    GRAPHFN_RETURN_IF_ERROR(cond.execute_with(cond_frame, feeds.data(), n, failed_node));
     bool keep_going = false;
-    Status s = truth_value(cond.result(cond_frame, 0), &keep_going);
-    if (!s.ok()) {
-      *failed_node = &step.pred_node_name;
-      return s;
+    if (iterator) {
+      Status s = check_interrupt();  // Ctrl-C stops the loop here as it would in the cond plan
+      if (s.ok()) s = iterator->has_next(&keep_going);
+      if (!s.ok()) {
+        *failed_node = &cond.steps_[0].node_name;
+        return s;
+      }
+    } else {
+      GRAPHFN_RETURN_IF_ERROR(cond.execute_with(cond_frame, feeds.data(), n, failed_node));
+      Status s = truth_value(cond.result(cond_frame, 0), &keep_going);
+      if (!s.ok()) {
+        *failed_node = &step.pred_node_name;
+        return s;
+      }
     }
     if (!keep_going) break;
     GRAPHFN_RETURN_IF_ERROR(body.execute_with(body_frame, feeds.data(), n, failed_node));
