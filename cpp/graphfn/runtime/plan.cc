@@ -82,6 +82,55 @@ inline bool worth_keeping(const Tensor& t) {
   return buffer->recyclable() || short_strings(t);
 }
 
+bool reads(const Node& node, int argument) {
+  for (const Endpoint& in : node.inputs) {
+    if (in.node == argument) return true;
+  }
+  return false;
+}
+
+// Loop variables nobody observes, typically the loop counter of a While without
+// maximum_iterations: the While's output k is read by no step that runs and is no result, the
+// cond does not read variable k, and the body computes nothing else from it. Their body results
+// become the variables themselves (passed through, nothing to hand over), so the steps that only
+// advanced them are pruned from the body plan. Returns whether any variable was dropped.
+bool drop_unobserved_loop_vars(const Graph& outer, const std::vector<bool>& outer_needed,
+                               const std::vector<Endpoint>& outer_results, int while_node, const Graph& cond,
+                               const Graph& body, std::vector<Endpoint>* body_results) {
+  const int n = static_cast<int>(body.arguments.size());
+  if (static_cast<int>(cond.arguments.size()) != n || static_cast<int>(body_results->size()) != n) return false;
+  std::vector<bool> observed(n, false);
+  for (int i = 0; i < outer.num_nodes(); ++i) {
+    if (!outer_needed[i]) continue;
+    for (const Endpoint& in : outer.node(i).inputs) {
+      if (in.node == while_node && in.index < n) observed[in.index] = true;
+    }
+  }
+  for (const Endpoint& r : outer_results) {
+    if (r.node == while_node && r.index < n) observed[r.index] = true;
+  }
+  bool dropped = false;
+  for (int k = 0; k < n; ++k) {
+    if (observed[k]) continue;
+    const int cond_arg = cond.arguments[k];
+    bool read = false;
+    for (int i = 0; i < cond.num_nodes() && !read; ++i) read = reads(cond.node(i), cond_arg);
+    for (const Endpoint& r : cond.results) read = read || r.node == cond_arg;
+    if (read) continue;
+    std::vector<Endpoint> candidate = *body_results;
+    const int body_arg = body.arguments[k];
+    candidate[k] = Endpoint{body_arg, 0};
+    if (candidate == *body_results) continue;  // already passed through
+    const std::vector<bool> needed = needed_nodes(body, candidate);
+    for (int i = 0; i < body.num_nodes() && !read; ++i) read = needed[i] && reads(body.node(i), body_arg);
+    for (int j = 0; j < n && !read; ++j) read = j != k && candidate[j].node == body_arg;
+    if (read) continue;
+    *body_results = std::move(candidate);
+    dropped = true;
+  }
+  return dropped;
+}
+
 }  // namespace
 
 Status Plan::build(const Graph& graph, std::shared_ptr<const Plan>* out, const std::string& name) {
@@ -162,6 +211,12 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
           step.accumulated_shapes.push_back(body.shape(body.results[k]));
         }
         step.iterator_cond_var = iterator_condition_var(*step.sub_plans[0]);
+        if (step.accumulated_dtypes.empty()) {
+          std::vector<Endpoint> body_results = body.results;
+          if (drop_unobserved_loop_vars(graph, needed, results, i, cond, body, &body_results)) {
+            GRAPHFN_RETURN_IF_ERROR(Plan::build(body, body.arguments, body_results, &step.sub_plans[1], name));
+          }
+        }
       }
       plan->brief_ = plan->brief_ && kind != OpDef::ControlFlow::kWhile;
       for (const auto& sub : step.sub_plans) {
