@@ -217,3 +217,9 @@ def test_saving_a_function_of_a_dataset_is_a_clear_error(tmp_path):
     module.f = tf.function(total, input_signature=[tf.data.DatasetSpec(tf.TensorSpec([], tf.int64))])
     with pytest.raises(ValueError, match="cannot save a function that takes a tf.data.Dataset argument"):
         tf.saved_model.save(module, str(tmp_path))
+
+
+def test_a_concrete_function_called_without_its_dataset():
+    cf = tf.function(total).get_concrete_function(D.range(2))
+    with pytest.raises(TypeError, match="missing a required argument: 'ds'"):
+        cf()

@@ -366,3 +366,7 @@ class _VariantDataset(DatasetV2):
     @_node.setter
     def _node(self, value):
         pass  # DatasetV2.__init__ sets it; the argument dataset has no node while tracing
+
+
+DatasetSpec._value_type = DatasetV2
+DatasetSpec._argument_type = _VariantDataset

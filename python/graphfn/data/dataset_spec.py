@@ -30,6 +30,10 @@ class DatasetSpec(TraceType):
     """The type of a dataset: its element_spec (and TF's dataset shape, a scalar)."""
 
     _graphfn_type_spec = True  # accepted in a function's input_signature, as TF's TypeSpecs are
+    # Set by dataset_ops (which imports this module): tf.data.Dataset, and the dataset class a
+    # traced function receives for a dataset parameter.
+    _value_type = None
+    _argument_type = None
 
     def __init__(self, element_spec, dataset_shape=()):
         self._element_spec = element_spec
@@ -41,8 +45,7 @@ class DatasetSpec(TraceType):
 
     @property
     def value_type(self):
-        from graphfn.data.dataset_ops import DatasetV2  # the spec's module sits below the dataset's
-        return DatasetV2
+        return DatasetSpec._value_type
 
     @property
     def _shape(self):
@@ -92,9 +95,8 @@ class DatasetSpec(TraceType):
 
     def _graph_placeholder(self, graph, name):
         """The dataset a traced function receives: a resource placeholder of `graph`."""
-        from graphfn.data.dataset_ops import _VariantDataset
         handle = graph.add_placeholder(dtypes.resource.as_datatype_enum, (), name)
-        return _VariantDataset(handle, self._element_spec)
+        return DatasetSpec._argument_type(handle, self._element_spec)
 
     def _cast_argument(self, value):
         """A call's argument for a parameter of this spec (input_signature): a dataset whose

@@ -59,7 +59,8 @@ class ConcreteFunction:
         for param in self._function_type.parameters:
             traced = self._arguments[param.name]
             if param.name not in bound.arguments:
-                if any(isinstance(v, Tensor) for v in nest.flatten(traced)):
+                if any(isinstance(v, Tensor) or getattr(type(v), "_variant_tensor", None) is not None
+                       for v in nest.flatten(traced)):
                     raise TypeError("missing a required argument: '%s'" % param.name)
                 continue
             _check_and_flatten(param, traced, bound.arguments[param.name], flat)
