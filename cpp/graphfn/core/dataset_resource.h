@@ -16,6 +16,11 @@ class ElementIteratorResource : public Resource {
   virtual Status has_next(bool* out) = 0;
   // The next element's components; OutOfRange "End of sequence" after the last.
   virtual Status get_next(std::vector<Tensor>* out) = 0;
+  // get_next straight into a kernel's `n` output slots, the element checked against `types`:
+  // the element's tensors are swapped in, and what the slots held (the previous element, when a
+  // loop left it there unshared) goes back to the iterator, for a source to overwrite in place
+  // (a loop over scalars then allocates nothing per element).
+  virtual Status take_next(const std::vector<DType>& types, Tensor* outputs, int n) = 0;
 };
 
 class DatasetResource : public Resource {

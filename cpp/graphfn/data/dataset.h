@@ -26,7 +26,9 @@ class Iterator {
  public:
   virtual ~Iterator() = default;
   // Fills `out` with the next element, or sets *end (and leaves `out` alone) when there is none.
-  // After an end or an error, the iterator keeps answering end.
+  // After an end or an error, the iterator keeps answering end. `out` may hold the tensors of an
+  // earlier element: replace them (never append), or overwrite one in place when its buffer is
+  // unshared (use_count 1) and of the element's dtype and shape.
   virtual Status next(Element* out, bool* end) = 0;
 };
 

@@ -31,7 +31,32 @@ class IteratorResource : public ElementIteratorResource {
     return Status::OK();
   }
 
+  Status take_next(const std::vector<DType>& types, Tensor* outputs, int n) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    GRAPHFN_RETURN_IF_ERROR(fill());
+    if (!peeked_) return errors::OutOfRange("End of sequence");
+    if (next_.size() != types.size() || static_cast<int>(types.size()) != n) {
+      return errors::InvalidArgument("The dataset's elements have ", next_.size(), " components, expected ",
+                                     types.size());
+    }
+    for (size_t i = 0; i < next_.size(); ++i) {
+      if (next_[i].dtype() != types[i]) {
+        return errors::InvalidArgument("Component ", i, " of the dataset's element is ",
+                                       dtype_tf_string(next_[i].dtype()), ", expected ", dtype_tf_string(types[i]));
+      }
+    }
+    // next_ keeps what the slots held: the next fill() hands it to the iterator to overwrite.
+    for (int i = 0; i < n; ++i) {
+      outputs[i].swap(next_[i]);
+      outputs[i].clear_id();
+    }
+    peeked_ = false;
+    return Status::OK();
+  }
+
  private:
+  // next_ may hold the tensors of an element already taken (take_next): the iterator overwrites
+  // them in place when it can (Iterator::next's contract), else replaces them.
   Status fill() {
     if (peeked_ || ended_) return Status::OK();
     bool end = false;

@@ -65,12 +65,23 @@ class TensorDataset : public DatasetNode {
   std::vector<Tensor> components_;
 };
 
+// Puts the scalar v into *t: in place when *t is an earlier element's scalar of this dtype that
+// nothing else holds (Iterator::next's contract), so a loop over a range allocates nothing.
 template <typename T>
-Tensor scalar_of(int64_t v) {
-  return Tensor::scalar<T>(static_cast<T>(v));
+void scalar_of(int64_t v, Tensor* t) {
+  const std::shared_ptr<Buffer>& buffer = t->buffer();
+  if (t->dtype() == DTypeOf<T>::value && t->rank() == 0 && buffer && buffer.use_count() == 1 &&
+      buffer->recyclable()) {
+    *t->data<T>() = static_cast<T>(v);
+    t->clear_id();
+    return;
+  }
+  *t = Tensor::scalar<T>(static_cast<T>(v));
 }
 
-Status range_scalar_maker(DType dtype, Tensor (**make)(int64_t)) {
+using ScalarMaker = void (*)(int64_t, Tensor*);
+
+Status range_scalar_maker(DType dtype, ScalarMaker* make) {
   switch (dtype) {
     case DType::kInt64: *make = scalar_of<int64_t>; return Status::OK();
     case DType::kInt32: *make = scalar_of<int32_t>; return Status::OK();
@@ -86,14 +97,15 @@ Status range_scalar_maker(DType dtype, Tensor (**make)(int64_t)) {
 
 class RangeIterator : public Iterator {
  public:
-  RangeIterator(int64_t start, int64_t stop, int64_t step, Tensor (*make)(int64_t))
+  RangeIterator(int64_t start, int64_t stop, int64_t step, ScalarMaker make)
       : next_(start), stop_(stop), step_(step), make_(make) {}
   Status next(Element* out, bool* end) override {
     if (step_ > 0 ? next_ >= stop_ : next_ <= stop_) {
       *end = true;
       return Status::OK();
     }
-    out->assign(1, make_(next_));
+    out->resize(1);
+    make_(next_, &(*out)[0]);
     // Stop instead of overflowing past the int64 range.
     if (__builtin_add_overflow(next_, step_, &next_)) next_ = stop_;
     *end = false;
@@ -102,12 +114,12 @@ class RangeIterator : public Iterator {
 
  private:
   int64_t next_, stop_, step_;
-  Tensor (*make_)(int64_t);
+  ScalarMaker make_;
 };
 
 class RangeDataset : public DatasetNode {
  public:
-  RangeDataset(int64_t start, int64_t stop, int64_t step, Tensor (*make)(int64_t))
+  RangeDataset(int64_t start, int64_t stop, int64_t step, ScalarMaker make)
       : start_(start), stop_(stop), step_(step), make_(make) {}
   std::unique_ptr<Iterator> make_iterator() const override {
     return std::make_unique<RangeIterator>(start_, stop_, step_, make_);
@@ -123,7 +135,7 @@ class RangeDataset : public DatasetNode {
 
  private:
   int64_t start_, stop_, step_;
-  Tensor (*make_)(int64_t);
+  ScalarMaker make_;
 };
 
 }  // namespace
@@ -149,7 +161,7 @@ DatasetPtr tensor_dataset(std::vector<Tensor> components) {
 
 Status range_dataset(int64_t start, int64_t stop, int64_t step, DType dtype, DatasetPtr* out) {
   if (step == 0) return errors::InvalidArgument("step must be a non-zero integer.");
-  Tensor (*make)(int64_t) = nullptr;
+  ScalarMaker make = nullptr;
   GRAPHFN_RETURN_IF_ERROR(range_scalar_maker(dtype, &make));
   *out = std::make_shared<RangeDataset>(start, stop, step, make);
   return Status::OK();

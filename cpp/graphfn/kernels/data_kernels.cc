@@ -1,58 +1,80 @@
 // Kernels of the dataset-loop ops (ops/data_ops.cc): they reach the pipeline through the
 // resource interfaces of core/dataset_resource.h.
+#include <atomic>
+#include <typeinfo>
+
 #include "graphfn/core/dataset_resource.h"
 #include "graphfn/kernels/kernel_context.h"
 
 namespace graphfn {
 namespace {
 
+// `r` as an R, or null. dynamic_cast walks the class hierarchy (hundreds of instructions) and a
+// loop asks the same question of the same class every element, so the dynamic type last found
+// to be an R is remembered; for it, static_cast is the same downcast (R derives from Resource
+// without virtual inheritance, or this would not compile). Type infos are compared by address:
+// a duplicate type_info in another library only misses. Races only repeat the dynamic_cast.
 template <typename R>
-Status resource_input(KernelContext& c, const char* what, std::shared_ptr<R>* out) {
+R* cast_resource(Resource* r) {
+  static std::atomic<const std::type_info*> known{nullptr};
+  const std::type_info* type = &typeid(*r);
+  if (type == known.load(std::memory_order_relaxed)) return static_cast<R*>(r);
+  R* cast = dynamic_cast<R*>(r);
+  if (cast) known.store(type, std::memory_order_relaxed);
+  return cast;
+}
+
+// The resource input 0 refers to. A raw pointer: the input tensor holds the resource for the
+// kernel's run (no reference count traffic per element).
+template <typename R>
+Status resource_input(KernelContext& c, const char* what, R** out) {
   const Tensor& handle = c.input(0);
   if (handle.dtype() != DType::kResource || handle.num_elements() != 1) {
     return errors::InvalidArgument(what, " must be a scalar resource");
   }
-  *out = std::dynamic_pointer_cast<R>(*handle.data<ResourceHandle>());
+  Resource* resource = handle.data<ResourceHandle>()->get();
+  *out = resource ? cast_resource<R>(resource) : nullptr;
   if (!*out) return errors::FailedPrecondition("Resource handle does not refer to a ", what);
   return Status::OK();
 }
 
 Status make_iterator_kernel(KernelContext& c) {
-  std::shared_ptr<DatasetResource> dataset;
+  DatasetResource* dataset = nullptr;
   GRAPHFN_RETURN_IF_ERROR(resource_input(c, "dataset", &dataset));
   c.set_output(0, make_resource_tensor(dataset->make_element_iterator()));
   return Status::OK();
 }
 
 Status has_next_kernel(KernelContext& c) {
-  std::shared_ptr<ElementIteratorResource> iterator;
+  ElementIteratorResource* iterator = nullptr;
   GRAPHFN_RETURN_IF_ERROR(resource_input(c, "dataset iterator", &iterator));
   bool has = false;
   GRAPHFN_RETURN_IF_ERROR(iterator->has_next(&has));
-  c.set_output(0, Tensor::scalar<bool>(has));
+  *c.allocate_output(0).data<bool>() = has;  // a loop's condition: the slot's scalar is reused
   return Status::OK();
 }
 
+struct GetNextAttrs {
+  std::vector<DType> types;
+  bool ok = false;
+};
+
+GetNextAttrs read_get_next_attrs(const AttrMap& attrs) {
+  GetNextAttrs a;
+  if (const std::vector<DType>* types = attrs.get_type_list("output_types")) {
+    a.types = *types;
+    a.ok = true;
+  }
+  return a;
+}
+
 Status get_next_kernel(KernelContext& c) {
-  std::shared_ptr<ElementIteratorResource> iterator;
+  ElementIteratorResource* iterator = nullptr;
   GRAPHFN_RETURN_IF_ERROR(resource_input(c, "dataset iterator", &iterator));
-  const std::vector<DType>* types = c.attrs.get_type_list("output_types");
-  if (!types) return errors::InvalidArgument("GraphfnIteratorGetNext needs output_types");
-  std::vector<Tensor> element;
-  GRAPHFN_RETURN_IF_ERROR(iterator->get_next(&element));
-  if (element.size() != types->size()) {
-    return errors::InvalidArgument("The dataset's elements have ", element.size(), " components, expected ",
-                                   types->size());
-  }
-  for (size_t i = 0; i < element.size(); ++i) {
-    if (element[i].dtype() != (*types)[i]) {
-      return errors::InvalidArgument("Component ", i, " of the dataset's element is ",
-                                     dtype_tf_string(element[i].dtype()), ", expected ",
-                                     dtype_tf_string((*types)[i]));
-    }
-    c.set_output(static_cast<int>(i), std::move(element[i]));
-  }
-  return Status::OK();
+  GetNextAttrs local;
+  const GetNextAttrs& attrs = prepared_attrs(c, &read_get_next_attrs, &local);
+  if (!attrs.ok) return errors::InvalidArgument("GraphfnIteratorGetNext needs output_types");
+  return iterator->take_next(attrs.types, c.outputs, c.num_outputs);
 }
 
 }  // namespace
@@ -61,6 +83,7 @@ void register_data_kernels(OpRegistry& reg) {
   reg.set_kernel("GraphfnDatasetIterator", DType::kInvalid, &make_iterator_kernel);
   reg.set_kernel("GraphfnIteratorHasNext", DType::kInvalid, &has_next_kernel);
   reg.set_kernel("GraphfnIteratorGetNext", DType::kInvalid, &get_next_kernel);
+  reg.set_attr_prepare("GraphfnIteratorGetNext", &prepare_attrs<GetNextAttrs, &read_get_next_attrs>);
 }
 
 }  // namespace graphfn

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <optional>
 
+#include "graphfn/core/dataset_resource.h"
 #include "graphfn/core/tensor_list.h"
 #include "graphfn/ir/op_validation.h"
 #include "graphfn/kernels/deferred_output.h"
@@ -79,6 +80,55 @@ inline bool worth_keeping(const Tensor& t) {
   const std::shared_ptr<Buffer>& buffer = t.buffer();
   if (!buffer || buffer.use_count() != 1 || buffer->bytes() > Buffer::kInlineBytes) return false;
   return buffer->recyclable() || short_strings(t);
+}
+
+bool reads(const Node& node, int argument) {
+  for (const Endpoint& in : node.inputs) {
+    if (in.node == argument) return true;
+  }
+  return false;
+}
+
+// Loop variables nobody observes, typically the loop counter of a While without
+// maximum_iterations: the While's output k is read by no step that runs and is no result, the
+// cond does not read variable k, and the body computes nothing else from it. Their body results
+// become the variables themselves (passed through, nothing to hand over), so the steps that only
+// advanced them are pruned from the body plan. Returns whether any variable was dropped.
+bool drop_unobserved_loop_vars(const Graph& outer, const std::vector<bool>& outer_needed,
+                               const std::vector<Endpoint>& outer_results, int while_node, const Graph& cond,
+                               const Graph& body, std::vector<Endpoint>* body_results) {
+  const int n = static_cast<int>(body.arguments.size());
+  if (static_cast<int>(cond.arguments.size()) != n || static_cast<int>(body_results->size()) != n) return false;
+  std::vector<bool> observed(n, false);
+  for (int i = 0; i < outer.num_nodes(); ++i) {
+    if (!outer_needed[i]) continue;
+    for (const Endpoint& in : outer.node(i).inputs) {
+      if (in.node == while_node && in.index < n) observed[in.index] = true;
+    }
+  }
+  for (const Endpoint& r : outer_results) {
+    if (r.node == while_node && r.index < n) observed[r.index] = true;
+  }
+  bool dropped = false;
+  for (int k = 0; k < n; ++k) {
+    if (observed[k]) continue;
+    const int cond_arg = cond.arguments[k];
+    bool read = false;
+    for (int i = 0; i < cond.num_nodes() && !read; ++i) read = reads(cond.node(i), cond_arg);
+    for (const Endpoint& r : cond.results) read = read || r.node == cond_arg;
+    if (read) continue;
+    std::vector<Endpoint> candidate = *body_results;
+    const int body_arg = body.arguments[k];
+    candidate[k] = Endpoint{body_arg, 0};
+    if (candidate == *body_results) continue;  // already passed through
+    const std::vector<bool> needed = needed_nodes(body, candidate);
+    for (int i = 0; i < body.num_nodes() && !read; ++i) read = needed[i] && reads(body.node(i), body_arg);
+    for (int j = 0; j < n && !read; ++j) read = j != k && candidate[j].node == body_arg;
+    if (read) continue;
+    *body_results = std::move(candidate);
+    dropped = true;
+  }
+  return dropped;
 }
 
 }  // namespace
@@ -159,6 +209,13 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
         for (size_t k = node.inputs.size(); k < body.results.size(); ++k) {
           step.accumulated_dtypes.push_back(body.dtype(body.results[k]));
           step.accumulated_shapes.push_back(body.shape(body.results[k]));
+        }
+        step.iterator_cond_var = iterator_condition_var(*step.sub_plans[0]);
+        if (step.accumulated_dtypes.empty()) {
+          std::vector<Endpoint> body_results = body.results;
+          if (drop_unobserved_loop_vars(graph, needed, results, i, cond, body, &body_results)) {
+            GRAPHFN_RETURN_IF_ERROR(Plan::build(body, body.arguments, body_results, &step.sub_plans[1], name));
+          }
         }
       }
       plan->brief_ = plan->brief_ && kind != OpDef::ControlFlow::kWhile;
@@ -479,6 +536,26 @@ Status Plan::run_branch(const Step& step, Frame& frame, const std::string** fail
   return Status::OK();
 }
 
+int Plan::iterator_condition_var(const Plan& cond) {
+  if (cond.steps_.size() != 1 || cond.result_slots_.size() != 1) return -1;
+  const Step& only = cond.steps_[0];
+  if (only.op->name != "GraphfnIteratorHasNext" || only.input_slots.size() != 1 || only.input_slots[0] >= 0 ||
+      cond.result_slots_[0] != only.first_output_slot) {
+    return -1;
+  }
+  return -1 - only.input_slots[0];
+}
+
+namespace {
+
+// The iterator a loop variable holds, or null (then the cond plan runs and reports the error).
+ElementIteratorResource* element_iterator(const Tensor& handle) {
+  if (handle.dtype() != DType::kResource || handle.num_elements() != 1) return nullptr;
+  return dynamic_cast<ElementIteratorResource*>(handle.data<ResourceHandle>()->get());
+}
+
+}  // namespace
+
 Status Plan::run_while(const Step& step, Frame& frame, const std::string** failed_node) const {
   // A loop's start and end write tf.print's deferred output: what was printed before shows
   // while the loop works, and the loop's last lines before what comes after it.
@@ -513,13 +590,28 @@ Status Plan::run_while(const Step& step, Frame& frame, const std::string** faile
     accumulated[a]->element_dtype = step.accumulated_dtypes[a];
     accumulated[a]->element_shape = step.accumulated_shapes[a];
   }
+  // `for x in dataset`: the iterator is a loop invariant, asked directly whether an element
+  // follows (what the cond's one GraphfnIteratorHasNext would do, without running a plan).
+  const int iterator_var = step.iterator_cond_var;
+  ElementIteratorResource* iterator = iterator_var >= 0 && iterator_var < n && body.passes_through(iterator_var)
+                                          ? element_iterator(state[iterator_var])
+                                          : nullptr;
   for (;;) {
-    GRAPHFN_RETURN_IF_ERROR(cond.execute_with(cond_frame, feeds.data(), n, failed_node));
     bool keep_going = false;
-    Status s = truth_value(cond.result(cond_frame, 0), &keep_going);
-    if (!s.ok()) {
-      *failed_node = &step.pred_node_name;
-      return s;
+    if (iterator) {
+      Status s = check_interrupt();  // Ctrl-C stops the loop here as it would in the cond plan
+      if (s.ok()) s = iterator->has_next(&keep_going);
+      if (!s.ok()) {
+        *failed_node = &cond.steps_[0].node_name;
+        return s;
+      }
+    } else {
+      GRAPHFN_RETURN_IF_ERROR(cond.execute_with(cond_frame, feeds.data(), n, failed_node));
+      Status s = truth_value(cond.result(cond_frame, 0), &keep_going);
+      if (!s.ok()) {
+        *failed_node = &step.pred_node_name;
+        return s;
+      }
     }
     if (!keep_going) break;
     GRAPHFN_RETURN_IF_ERROR(body.execute_with(body_frame, feeds.data(), n, failed_node));

@@ -87,6 +87,9 @@ class Plan {
     // gradient) and output as TensorLists after the loop variables.
     std::vector<DType> accumulated_dtypes;
     std::vector<Shape> accumulated_shapes;
+    // While over a tf.data iterator (`for x in dataset`): the cond is one GraphfnIteratorHasNext
+    // of this loop variable, which run_while asks the iterator directly (no cond plan per element).
+    int iterator_cond_var = -1;
   };
 
   void schedule_releases();
@@ -109,6 +112,8 @@ class Plan {
   Status execute(Frame& frame, bool feeds_static, const std::string** failed_node) const;
   Status run_branch(const Step& step, Frame& frame, const std::string** failed_node) const;  // If, Case
   Status run_while(const Step& step, Frame& frame, const std::string** failed_node) const;
+  // Step::iterator_cond_var for a While's cond plan: the loop variable, or -1.
+  static int iterator_condition_var(const Plan& cond);
   // Runs with `n` feeds (read in place; they must outlive the run); results stay in the frame.
   Status execute_with(Frame& frame, const Tensor* const* feeds, int n, const std::string** failed_node) const;
   static const Tensor& resolve(const Frame& frame, int ref) { return ref >= 0 ? frame.slots[ref] : *frame.feeds[-1 - ref]; }

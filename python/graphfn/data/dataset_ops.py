@@ -10,6 +10,7 @@ from graphfn import _core
 from graphfn.data import iterator as iterator_ops
 from graphfn.data import options as options_lib
 from graphfn.data import structure
+from graphfn.data.dataset_spec import DatasetSpec
 from graphfn.data.traced import TracedFunction
 from graphfn.framework import dtypes
 from graphfn.framework import errors
@@ -89,7 +90,7 @@ class DatasetV2:
         if _Extensions.nested.has_datasets(self._element_spec):
             raise NotImplementedError("graphfn does not support looping over a dataset of datasets (window) inside a "
                                       "tf.function yet: flat_map the windows, or loop eagerly")
-        iterator = ops.GraphfnDatasetIterator(self._node.as_tensor())
+        iterator = ops.GraphfnDatasetIterator(self._variant_tensor)
         specs = structure.flatten(self._element_spec)
         types = [s.dtype for s in specs]
         shapes = [s.shape for s in specs]
@@ -396,6 +397,21 @@ class DatasetV2:
     def get_single_element(self, name=None):
         return _Extensions.transformations.get_single_element(self)
 
+    # dsfit: datasets as tf.function arguments (dataset_spec.py) ----------------------------------
+
+    @property
+    def _variant_tensor(self):
+        """The dataset as a scalar resource tensor: what a function's dataset parameter is fed
+        (TF's name for a dataset's variant)."""
+        return self._node.as_tensor()
+
+    @property
+    def _type_spec(self):
+        return DatasetSpec(self._element_spec)
+
+    def __tf_tracing_type__(self, context):
+        return DatasetSpec(self._element_spec)
+
 
 def _batched_shape(dim, shape):
     return TensorShape(None) if shape.rank is None else TensorShape([dim] + shape.as_list())
@@ -413,29 +429,6 @@ def _shapes_as_structure(padded_shapes):
     if isinstance(padded_shapes, dict):
         return {k: _shapes_as_structure(v) for k, v in padded_shapes.items()}
     return TensorShape(padded_shapes)
-
-
-@tf_export("data.DatasetSpec")
-class DatasetSpec:
-    """The type of a dataset: its element_spec (and TF's dataset shape, a scalar)."""
-
-    def __init__(self, element_spec, dataset_shape=()):
-        self._element_spec = element_spec
-        self._dataset_shape = TensorShape(dataset_shape)
-
-    @property
-    def element_spec(self):
-        return self._element_spec
-
-    def __eq__(self, other):
-        return isinstance(other, DatasetSpec) and (self._element_spec, self._dataset_shape) == (
-            other._element_spec, other._dataset_shape)
-
-    def __hash__(self):
-        return hash(repr(self))
-
-    def __repr__(self):
-        return "DatasetSpec(%r, %r)" % (self._element_spec, self._dataset_shape)
 
 
 class _TensorSliceDataset(DatasetV2): pass  # noqa: E701
@@ -503,3 +496,52 @@ for _name, _member in list(vars(DatasetV2).items()):
         setattr(DatasetV2, _name, staticmethod(_keep_options(_member.__func__)))
     elif isinstance(_member, types.FunctionType):
         setattr(DatasetV2, _name, _keep_options(_member))
+
+
+
+class _VariantDataset(DatasetV2):
+    """The dataset a traced function receives as an argument: its graph input tensor and the
+    element spec it was traced for. Loops (`for x in ds`) run over it; the pipeline itself is
+    only known at call time, so it cannot be transformed inside the function."""
+
+    def __init__(self, variant, element_spec):
+        super().__init__(None, element_spec)
+        self._variant = variant
+
+    @property
+    def _variant_tensor(self):
+        return self._variant
+
+    def reduce(self, initial_state, reduce_func, name=None):
+        """In the traced function: a graph While over the argument dataset's iterator, the state
+        carried as loop variables (reduce_func runs once, while tracing)."""
+        from graphfn.ops import control_flow_ops  # loaded when a function is traced, not at import
+        state = structure.to_tensors(initial_state)
+        has_next, get_next = self._graph_loop_source()
+
+        def body(*flat_state):
+            new_state = structure.to_tensors(reduce_func(structure.pack(state, list(flat_state)), get_next()))
+            if not structure.same_structure(state, new_state):
+                raise TypeError("The element types for the new state must match the initial state. Expected %s; "
+                                "got %s." % (structure.map_structure(structure.spec_of, state),
+                                             structure.map_structure(structure.spec_of, new_state)))
+            return structure.flatten(new_state)
+
+        final = control_flow_ops.while_loop(lambda *flat_state: has_next(), body, structure.flatten(state))
+        final = list(final) if isinstance(final, (list, tuple)) else [final]
+        return structure.pack(state, final)
+
+    @property
+    def _node(self):
+        raise NotImplementedError(
+            "graphfn cannot yet transform, reduce or measure a tf.data.Dataset that a tf.function receives as "
+            "an argument (only `for x in dataset` runs over it inside the function): build the pipeline "
+            "outside the function and pass the result in")
+
+    @_node.setter
+    def _node(self, value):
+        pass  # DatasetV2.__init__ sets it; the argument dataset has no node while tracing
+
+
+DatasetSpec._value_type = DatasetV2
+DatasetSpec._argument_type = _VariantDataset

@@ -59,7 +59,8 @@ class ConcreteFunction:
         for param in self._function_type.parameters:
             traced = self._arguments[param.name]
             if param.name not in bound.arguments:
-                if any(isinstance(v, Tensor) for v in nest.flatten(traced)):
+                if any(isinstance(v, Tensor) or getattr(type(v), "_variant_tensor", None) is not None
+                       for v in nest.flatten(traced)):
                     raise TypeError("missing a required argument: '%s'" % param.name)
                 continue
             _check_and_flatten(param, traced, bound.arguments[param.name], flat)
@@ -200,6 +201,8 @@ class _InferenceFunction:
 
 
 def _spec_or_value(value):
+    if getattr(type(value), "_variant_tensor", None) is not None:
+        return value._type_spec  # a tf.data dataset parameter: its DatasetSpec
     if isinstance(value, Tensor):
         return TensorSpec(value.shape, value.dtype, value._op_name if hasattr(value, "_op_name") else None)
     return value
@@ -220,6 +223,11 @@ def _check_and_flatten(param, traced, value, flat):
             if not isinstance(v, Tensor):
                 v = _core.to_tensor(v, t._dtype_enum)
             flat.append(v)
+        elif getattr(type(t), "_variant_tensor", None) is not None:  # a tf.data dataset parameter
+            try:
+                flat.append(t._type_spec._cast_argument(v)._variant_tensor)
+            except AttributeError as e:
+                raise TypeError(str(e)) from None
         elif not (t == v or (t != t and v != v)):
             raise TypeError("Can not cast %r to %r" % (v, param.type))
 

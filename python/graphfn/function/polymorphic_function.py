@@ -278,7 +278,7 @@ def _check_input_signature(input_signature):
     if not isinstance(input_signature, (tuple, list)):
         raise TypeError("input_signature must be either a tuple or a list, got %s." % type(input_signature))
     for spec in nest.flatten(list(input_signature)):
-        if not isinstance(spec, TensorSpec):
+        if not isinstance(spec, TensorSpec) and not getattr(spec, "_graphfn_type_spec", False):
             raise TypeError("input_signature must be a possibly nested sequence of TensorSpec objects, got "
                             "invalid args %r with types %r." % (spec, type(spec)))
     return tuple(input_signature)

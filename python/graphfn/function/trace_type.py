@@ -178,6 +178,8 @@ def trace_type_for_call_cache(value):
     that become tensors, containers C++ does not walk, and values without a trace type."""
     if isinstance(value, (Tensor, TensorSpec, Variable, list, tuple, dict, weakref.ref)) or is_ndarray(value):
         return None
+    if getattr(type(value), "_variant_tensor", None) is not None:
+        return None  # a tf.data dataset feeds its resource tensor, which the C++ cache does not gather
     try:
         return trace_type(value)
     except TypeError:

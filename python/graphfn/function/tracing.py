@@ -37,6 +37,8 @@ def _placeholder(graph, leaf, param_name, traced_variables):
     if isinstance(leaf, Tensor):
         return graph.add_placeholder(leaf._dtype_enum, leaf.shape.dims, param_name)
     custom = leaf if trace_types.is_custom(leaf) else trace_type_protocol.custom_trace_type(leaf)
+    if hasattr(custom, "_graph_placeholder"):  # a tf.data DatasetSpec: the dataset is a graph input
+        return custom._graph_placeholder(graph, param_name)
     if custom is not None:  # TF's tracing protocol: the function sees the type's placeholder value
         return custom.placeholder_value(trace_type_protocol.PlaceholderContext())
     return leaf
@@ -100,8 +102,8 @@ def trace(python_function, name, signature, arguments, variable_creation):
 
 
 def _feeding_leaves(arguments):
-    """The argument leaves that feed placeholders, in placeholder order: tensors and arrays, and
-    each distinct variable's handle once (aliased variables share one placeholder)."""
+    """The argument leaves that feed placeholders, in placeholder order: tensors and arrays,
+    each distinct variable's handle once (aliased variables share one placeholder), and datasets."""
     seen = set()
     for value in arguments.values():
         for leaf in nest.flatten(value):
@@ -111,6 +113,8 @@ def _feeding_leaves(arguments):
                     yield leaf.handle
             elif isinstance(leaf, Tensor) or is_ndarray(leaf):
                 yield leaf
+            elif getattr(type(leaf), "_variant_tensor", None) is not None:
+                yield leaf._variant_tensor  # a tf.data dataset: its resource tensor (a placeholder when traced)
 
 
 def _graph_inputs(traced_arguments):

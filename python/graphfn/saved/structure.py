@@ -40,6 +40,8 @@ def encode(value):
         if not all(isinstance(k, str) for k in value):
             raise Unsaveable("only dicts with string keys can be saved, got %r" % (value,))
         return {"dict": [[k, encode(v)] for k, v in value.items()]}
+    if getattr(value, "_graphfn_type_spec", False):  # tf.data.DatasetSpec (TF saves these; graphfn not yet)
+        raise Unsaveable("graphfn cannot save a function that takes a tf.data.Dataset argument yet (%r)" % (value,))
     raise Unsaveable("a saved function cannot take or return a %s (%r)" % (type(value).__name__, value))
 
 

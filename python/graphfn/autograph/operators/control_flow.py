@@ -239,8 +239,9 @@ def _tf_dataset_for(source, extra_test, body, get_state, set_state, symbol_names
             go = math_ops.logical_and(go, _to_tensor(extra_test()))
         return go
 
-    _tf_loop(test, (lambda index: get_next(), [], None, None), body, get_state, set_state, symbol_names, opts,
-             "for loop")
+    # No index loop variable: the iterator knows its position (one less op per element).
+    _tf_loop(test, (lambda index: get_next(), [], None, None, False), body, get_state, set_state, symbol_names,
+             opts, "for loop")
 
 
 def _range_length(start, limit, delta):
@@ -272,8 +273,9 @@ def _iterate_in_range(iterate, limit, delta):
 def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag):
     """Stages `while test(): body()` as a graph while_loop. For a `for` loop, `for_info` is
     (element(index) -> iterate value, iterate names, the iterate's value for an empty range,
-    the step of a tf.range iterate) and an index loop variable is added in front (`test` then
-    takes the index and the iterate); a tf.range loop carries its iterate too (element is None)."""
+    the step of a tf.range iterate[, whether to count an index]) and an index loop variable is
+    added in front unless told not to (`test` then takes the index and the iterate); a tf.range
+    loop carries its iterate too (element is None)."""
     init = list(get_state())
     init_names = list(init)  # the values before the loop (undefined ones are replaced below)
     invariants = {id(v): TensorShape(s) if not isinstance(s, TensorShape) else s
@@ -309,10 +311,11 @@ def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag
                          if not isinstance(inv, TensorShape) else inv)
     declared = {i: s for i, s in zip(carried, shape_inv)}
 
-    index0 = array_ops.constant(0) if for_info is not None else None
+    counted = for_info is not None and (len(for_info) < 5 or for_info[4])
+    index0 = array_ops.constant(0) if counted else None
     iterate0 = _to_tensor(for_info[2]) if for_info is not None and for_info[0] is None else None
     first0 = array_ops.constant(True) if undefined else None
-    dummy = array_ops.constant(0) if for_info is None and not undefined and not carried else None
+    dummy = array_ops.constant(0) if not counted and not undefined and not carried else None
     extra = [v for v in (index0, iterate0, first0, dummy) if v is not None]
     loop_vars = tuple(extra) + tuple(loop_init[i] for i in carried)
     n_extra = len(extra)
@@ -325,13 +328,14 @@ def _tf_loop(test, for_info, body, get_state, set_state, symbol_names, opts, tag
 
     def cond_fn(*vars_):
         set_state(tuple(unpack(vars_)))
-        go = test(vars_[0], vars_[1] if iterate0 is not None else None) if for_info is not None else test()
+        index = vars_[0] if counted else None
+        go = test(index, vars_[1] if iterate0 is not None else None) if for_info is not None else test()
         go = _to_tensor(go)
         return _verify_tf_condition(go, tag) if go.dtype != dtypes.bool or go.shape.dims else go
 
     def body_fn(*vars_):
         iterate = vars_[1] if iterate0 is not None else None
-        new = run_body(vars_[0] if for_info is not None else None, iterate, unpack(vars_))
+        new = run_body(vars_[0] if counted else None, iterate, unpack(vars_))
         out = []
         for i in carried:
             out.append(_check_iteration(symbol_names[i], vars_[n_extra + carried.index(i)], new[i], declared[i],

@@ -11,6 +11,8 @@ import time
 
 import numpy as np
 
+from graphfn.keras.models.dataset_input import DatasetEpochs, check_dataset_arguments, dataset_batches, is_dataset
+
 from graphfn.eager.backprop import GradientTape
 from graphfn.framework.tensor import Tensor
 from graphfn.keras import losses as losses_module
@@ -121,7 +123,10 @@ class Trainer:
             compiled = losses_module.LossFunctionWrapper(compiled, name=getattr(compiled, "__name__", None))
         self._compiled_loss = compiled
         self._metric_identifiers = list(metrics or [])
+        # As Keras 3: `metrics` ignore sample weights, `weighted_metrics` use them.
+        self._weighted_metric_identifiers = list(weighted_metrics or [])
         self._compiled_metrics = None
+        self._weighted_metric_count = 0
         self._loss_tracker = metrics_module.Mean(name="loss")
         self.run_eagerly = run_eagerly
         self.compiled = True
@@ -140,9 +145,12 @@ class Trainer:
     def _update_metrics(self, x, y, y_pred, sample_weight, loss):
         self._loss_tracker.update_state(loss, sample_weight=int(x.shape[0]))
         if self._compiled_metrics is None:
-            self._compiled_metrics = [_resolve_metric(m, y, y_pred) for m in self._metric_identifiers]
-        for metric in self._compiled_metrics:
-            metric.update_state(y, y_pred, sample_weight=sample_weight)
+            weighted = getattr(self, "_weighted_metric_identifiers", [])
+            self._compiled_metrics = [_resolve_metric(m, y, y_pred) for m in self._metric_identifiers + weighted]
+            self._weighted_metric_count = len(weighted)
+        first_weighted = len(self._compiled_metrics) - self._weighted_metric_count
+        for i, metric in enumerate(self._compiled_metrics):
+            metric.update_state(y, y_pred, sample_weight=sample_weight if i >= first_weighted else None)
 
     def train_step(self, data):
         x, y, sample_weight = _unpack(data)
@@ -188,19 +196,31 @@ class Trainer:
             validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
             steps_per_epoch=None, validation_steps=None, validation_batch_size=None, validation_freq=1):
         self._assert_compiled()
-        if class_weight is not None or steps_per_epoch is not None:
-            raise NotImplementedError("graphfn.keras fit does not implement `class_weight` or `steps_per_epoch`")
         verbose = 1 if verbose == "auto" else verbose
-        batch_size = batch_size or 32
-        x, y, sample_weight = _as_array(x), _as_array(y), _as_array(sample_weight)
-        if validation_split and validation_data is None:
-            split = int(_num_samples(x) * (1.0 - validation_split))
-            validation_data = (x[split:], None if y is None else y[split:]) + (
-                () if sample_weight is None else (sample_weight[split:],))
-            x, y = x[:split], None if y is None else y[:split]
-            sample_weight = None if sample_weight is None else sample_weight[:split]
-        n = _num_samples(x)
-        steps = int(math.ceil(n / batch_size))
+        if is_dataset(x):
+            # As Keras: a dataset brings its own batches (batch_size is ignored), targets and
+            # weights, and is not shuffled; steps_per_epoch may continue one iterator across epochs.
+            check_dataset_arguments(x, y, sample_weight, validation_split, shuffle)
+            if class_weight is not None:
+                raise NotImplementedError("graphfn.keras fit does not implement `class_weight`")
+            epochs_source = DatasetEpochs(x, steps_per_epoch)
+            steps = epochs_source.steps
+            batch_size = batch_size or 32
+        else:
+            if class_weight is not None or steps_per_epoch is not None:
+                raise NotImplementedError("graphfn.keras fit does not implement `class_weight`, or `steps_per_epoch` "
+                                          "with arrays (it does with a tf.data.Dataset)")
+            batch_size = batch_size or 32
+            x, y, sample_weight = _as_array(x), _as_array(y), _as_array(sample_weight)
+            if validation_split and validation_data is None:
+                split = int(_num_samples(x) * (1.0 - validation_split))
+                validation_data = (x[split:], None if y is None else y[split:]) + (
+                    () if sample_weight is None else (sample_weight[split:],))
+                x, y = x[:split], None if y is None else y[:split]
+                sample_weight = None if sample_weight is None else sample_weight[:split]
+            n = _num_samples(x)
+            steps = int(math.ceil(n / batch_size))
+            epochs_source = None
         history = History()
         history.set_model(self)
         history.params = {"verbose": verbose, "epochs": epochs, "steps": steps}
@@ -213,23 +233,32 @@ class Trainer:
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             _callbacks_call(callbacks, "on_epoch_begin", epoch, None)
-            if verbose:
+            if verbose and epochs > 1:  # as Keras 3's progress bar: no "Epoch 1/1" line
                 sys.stdout.write("Epoch %d/%d\n" % (epoch + 1, epochs))
-            order = random_state.permutation(n) if shuffle else np.arange(n)
+            if epochs_source is not None:
+                batches = epochs_source.epoch()
+            else:
+                order = random_state.permutation(n) if shuffle else np.arange(n)
+                batches = _batches((x, y, sample_weight), batch_size, order)
             start = time.time()
             logs = {}
-            for step, batch in enumerate(_batches((x, y, sample_weight), batch_size, order)):
+            steps_run = 0
+            for step, batch in enumerate(batches):
                 _callbacks_call(callbacks, "on_train_batch_begin", step, None)
                 logs = self.train_step(batch)
                 _callbacks_call(callbacks, "on_train_batch_end", step, logs)
+                steps_run = step + 1
             logs = dict(logs)
             if validation_data is not None and (epoch + 1) % validation_freq == 0:
-                val_x, val_y, val_w = _unpack(tuple(validation_data))
-                val_logs = self.evaluate(val_x, val_y, sample_weight=val_w,
-                                         batch_size=validation_batch_size or batch_size, verbose=0,
-                                         return_dict=True)
+                if is_dataset(validation_data):
+                    val_logs = self.evaluate(validation_data, steps=validation_steps, verbose=0, return_dict=True)
+                else:
+                    val_x, val_y, val_w = _unpack(tuple(validation_data))
+                    val_logs = self.evaluate(val_x, val_y, sample_weight=val_w,
+                                             batch_size=validation_batch_size or batch_size, verbose=0,
+                                             return_dict=True)
                 logs.update({"val_" + k: v for k, v in val_logs.items()})
-            _print_progress(verbose, steps, time.time() - start, logs)
+            _print_progress(verbose, steps_run if epochs_source is not None else steps, time.time() - start, logs)
             for key, value in logs.items():
                 history.history.setdefault(key, []).append(value)
             history.epoch.append(epoch)
@@ -244,14 +273,20 @@ class Trainer:
         self._assert_compiled()
         verbose = 1 if verbose == "auto" else verbose
         batch_size = batch_size or 32
-        x, y, sample_weight = _as_array(x), _as_array(y), _as_array(sample_weight)
-        n = _num_samples(x)
+        if is_dataset(x):
+            check_dataset_arguments(x, y, sample_weight)
+            batches = dataset_batches(x, steps)
+        else:
+            x, y, sample_weight = _as_array(x), _as_array(y), _as_array(sample_weight)
+            batches = _batches((x, y, sample_weight), batch_size, np.arange(_num_samples(x)))
         self.reset_metrics()
         start = time.time()
         logs = {}
-        for batch in _batches((x, y, sample_weight), batch_size, np.arange(n)):
+        steps_run = 0
+        for batch in batches:
             logs = self.test_step(batch)
-        _print_progress(verbose, int(math.ceil(n / batch_size)), time.time() - start, logs)
+            steps_run += 1
+        _print_progress(verbose, steps_run, time.time() - start, logs)
         if return_dict:
             return logs
         values = [logs["loss"]] + [logs[m.name] for m in (self._compiled_metrics or [])]
@@ -259,6 +294,9 @@ class Trainer:
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         batch_size = batch_size or 32
+        if is_dataset(x):  # elements are x, or (x, y[, sample_weight]) of which x is used
+            outputs = [np.asarray(self.predict_step(batch).numpy()) for batch in dataset_batches(x, steps)]
+            return np.concatenate(outputs, axis=0)
         x = _as_array(x)
         outputs = [np.asarray(self.predict_step((batch,)).numpy())
                    for (batch,) in _batches((x,), batch_size, np.arange(_num_samples(x)))]
