@@ -1,6 +1,7 @@
 """Shared pieces of the benchmark scripts: timing, the Markdown table, the environment line."""
 
 import argparse
+import importlib
 import json
 import os
 import platform
@@ -82,3 +83,13 @@ def main_beside_tf_and_jax(doc, run, tf, jax, default_repeat, argv=None):
                 "jax": jax.__version__ if jax is not None else None}
     others = (["TensorFlow"] if tf is not None else []) + (["JAX jit"] if jax is not None else [])
     return main(doc, run, versions, others, default_repeat, argv)
+
+
+def optional(module_name):
+    """The module, or None when it is not installed: TensorFlow and JAX are optional extras
+    (pip install .[bench]); TF's C++ start-up logging is silenced first."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    try:
+        return importlib.import_module(module_name)
+    except ImportError:
+        return None

@@ -11,23 +11,16 @@ and list f({"a": x, "b": [x, x]}); a Variable argument f(v); a method of a tf.Mo
 m.scale(x); and f(x) while an outer GradientTape records (x not watched: no gradient needed).
 """
 
-import os
 import sys
 
 import graphfn as gf
+from _harness import optional
 from _harness import main_beside_tf_and_jax
 from _harness import time_per_call_us
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-try:
-    import tensorflow as tf
-except ImportError:
-    tf = None
-try:
-    import jax
-    import jax.numpy as jnp
-except ImportError:
-    jax = None
+tf = optional("tensorflow")
+jax = optional("jax")
+jnp = optional("jax.numpy")
 
 
 def _positional(lib):

@@ -11,24 +11,17 @@ JAX's loops to machine code and may simplify a loop this plain, so its per-itera
 measure a different thing: what an optimising compiler makes of the loop.
 """
 
-import os
 import sys
 
 import graphfn as gf
+from _harness import optional
 from _harness import main_beside_tf_and_jax
 from _harness import time_per_call_us
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-try:
-    import tensorflow as tf
-except ImportError:
-    tf = None
-try:
-    import jax
-    import jax.numpy as jnp
-    from jax import lax
-except ImportError:
-    jax = None
+tf = optional("tensorflow")
+jax = optional("jax")
+jnp = optional("jax.numpy")
+lax = optional("jax.lax")
 
 N = 10000
 

@@ -24,11 +24,9 @@ import numpy as np
 
 import graphfn as gf
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-try:
-    import tensorflow as tf
-except ImportError:
-    tf = None
+from _harness import optional
+
+tf = optional("tensorflow")
 
 ROWS, FEATURES = 60000, 784
 MAP_ROWS, MAP_FEATURES = 200000, 16

@@ -7,20 +7,16 @@ is that library's time divided by graphfn's (above 1: graphfn is faster). A row 
 does not exist yet (AttributeError) is skipped.
 """
 
-import os
 import sys
 
 import numpy as np
 
 import graphfn as gf
+from _harness import optional
 from _harness import main as harness_main
 from _harness import time_per_call_us
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-try:
-    import tensorflow as tf
-except ImportError:
-    tf = None
+tf = optional("tensorflow")
 
 
 def _inputs(shape, dtype, seed):

@@ -12,14 +12,11 @@ import os
 import sys
 
 import graphfn as gf
+from _harness import optional
 from _harness import main as harness_main
 from _harness import time_per_call_us
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-try:
-    import tensorflow as tf
-except ImportError:
-    tf = None
+tf = optional("tensorflow")
 
 N = 100000
 

@@ -7,26 +7,19 @@ cache-hit call of a trivial function (x + 1 on a scalar); and tracing cost per r
 (tracing power(x, 1000) with a fresh function, divided by 1000). Cells are medians in µs.
 """
 
-import os
 import sys
 import time
 
 import numpy as np
 
 import graphfn as gf
+from _harness import optional
 from _harness import main_beside_tf_and_jax
 from _harness import time_per_call_us
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-try:
-    import tensorflow as tf
-except ImportError:
-    tf = None
-try:
-    import jax
-    import jax.numpy as jnp
-except ImportError:
-    jax = None
+tf = optional("tensorflow")
+jax = optional("jax")
+jnp = optional("jax.numpy")
 
 
 def power(lib, x, y):

@@ -7,19 +7,15 @@ plus the gradient, in microseconds; a ratio is TF's time divided by graphfn's (a
 is faster).
 """
 
-import os
 
 import numpy as np
 
 import graphfn as gf
+from _harness import optional
 from _harness import main as harness_main
 from _harness import time_per_call_us
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-try:
-    import tensorflow as tf
-except ImportError:
-    tf = None
+tf = optional("tensorflow")
 
 
 # Each benchmark: make(lib) returns the zero-argument call to time.

@@ -6,7 +6,6 @@ Rows (µs per call, medians of `repeat` timings of 100 calls): decode_jpeg eager
 function, decode_png, encode_jpeg and encode_png eagerly.
 """
 
-import os
 import statistics
 import sys
 import time
@@ -14,13 +13,10 @@ import time
 import numpy as np
 
 import graphfn as gf
+from _harness import optional
 from _harness import main_beside_tf_and_jax
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-try:
-    import tensorflow as tf
-except ImportError:
-    tf = None
+tf = optional("tensorflow")
 
 CALLS = 100
 

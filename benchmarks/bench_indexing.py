@@ -8,25 +8,18 @@ stable radix sort); tf.sort of 1000 rows of 1000; tf.gather_nd of 1M index pairs
 int32 values in [0, 1000). Inputs are made once, outside the timing. Cells are medians in µs.
 """
 
-import os
 import sys
 
 import numpy as np
 
 import graphfn as gf
+from _harness import optional
 from _harness import main_beside_tf_and_jax
 from _harness import time_per_call_us
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-try:
-    import tensorflow as tf
-except ImportError:
-    tf = None
-try:
-    import jax
-    import jax.numpy as jnp
-except ImportError:
-    jax = None
+tf = optional("tensorflow")
+jax = optional("jax")
+jnp = optional("jax.numpy")
 
 _RNG = np.random.default_rng(0)
 _VALUES = _RNG.standard_normal(1_000_000).astype(np.float32)

@@ -17,13 +17,10 @@ import tempfile
 import time
 
 import graphfn as gf
+from _harness import optional
 from _harness import main_beside_tf_and_jax
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-try:
-    import tensorflow as tf
-except ImportError:
-    tf = None
+tf = optional("tensorflow")
 
 N = 100_000
 BATCH = 1000

@@ -10,20 +10,16 @@ timing; each cell is the median µs of one eager call (TF uses both cores; so ma
 ratio column is TF's time over graphfn's (above 1: graphfn is faster).
 """
 
-import os
 import sys
 
 import numpy as np
 
 import graphfn as gf
+from _harness import optional
 from _harness import main_beside_tf_and_jax
 from _harness import time_per_call_us
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-try:
-    import tensorflow as tf
-except ImportError:
-    tf = None
+tf = optional("tensorflow")
 
 _RNG = np.random.default_rng(0)
 _BATCH = _RNG.standard_normal((64, 128, 128)).astype(np.float32)

@@ -10,25 +10,18 @@ GradientTape (jax.grad). Cells are medians in µs; "TensorFlow / graphfn" above 
 is faster. Both libraries use every core.
 """
 
-import os
 import sys
 
 import numpy as np
 
 import graphfn as gf
+from _harness import optional
 from _harness import main_beside_tf_and_jax
 from _harness import time_per_call_us
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-try:
-    import tensorflow as tf
-except ImportError:
-    tf = None
-try:
-    import jax
-    import jax.numpy as jnp
-except ImportError:
-    jax = None
+tf = optional("tensorflow")
+jax = optional("jax")
+jnp = optional("jax.numpy")
 
 _rng = np.random.RandomState(0)
 X = _rng.randn(32, 28, 28, 32).astype(np.float32)

@@ -12,20 +12,16 @@ sum(y * dy) with respect to x, scale and offset (a GradientTape inside the funct
 Cells are medians in µs. TensorFlow uses both cores.
 """
 
-import os
 import sys
 
 import numpy as np
 
 import graphfn as gf
+from _harness import optional
 from _harness import main_beside_tf_and_jax
 from _harness import time_per_call_us
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-try:
-    import tensorflow as tf
-except ImportError:
-    tf = None
+tf = optional("tensorflow")
 
 SHAPE = (32, 28, 28, 64)
 EPSILON = 1e-3

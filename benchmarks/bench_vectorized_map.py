@@ -12,25 +12,18 @@ timing; each cell is the median µs of one call. A ratio is the other library's 
 graphfn's (above 1: graphfn is faster).
 """
 
-import os
 import sys
 
 import numpy as np
 
 import graphfn as gf
+from _harness import optional
 from _harness import main_beside_tf_and_jax
 from _harness import time_per_call_us
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-try:
-    import tensorflow as tf
-except ImportError:
-    tf = None
-try:
-    import jax
-    import jax.numpy as jnp
-except ImportError:
-    jax = None
+tf = optional("tensorflow")
+jax = optional("jax")
+jnp = optional("jax.numpy")
 
 _RNG = np.random.default_rng(0)
 _ELEMS = _RNG.standard_normal((1000, 64)).astype(np.float32)
