@@ -42,6 +42,12 @@ std::vector<T> values(const Tensor& t) {
 // Whether an error's message contains `text`, and the message itself (for CHECK output).
 inline bool contains(const Status& s, const std::string& text) { return s.message().find(text) != std::string::npos; }
 inline std::string message(const Status& s) { return s.message(); }
+// Bytes from hex digits ("0a1b" -> "\x0a\x1b"): file fixtures written out in a test.
+inline std::string bytes_from_hex(const std::string& hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+  return out;
+}
 
 // Runs an op that must succeed and returns its outputs.
 inline std::vector<Tensor> run(const std::string& op, const std::vector<Tensor>& inputs,

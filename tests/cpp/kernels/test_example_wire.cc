@@ -11,14 +11,8 @@ using namespace graphfn;
 
 namespace {
 
-std::string wire_from_hex(const std::string& hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
-  return out;
-}
-
 // TF 2.21: Example{a: float [1.5, 2.5], b: int64 [7], c: bytes [hi, yo], s: float [1, 2, 3, 4]}.
-const std::string kE1 = wire_from_hex(
+const std::string kE1 = testing::bytes_from_hex(
     "0a4b0a190a0173121412120a100000803f0000004000004040000080400a0f0a0163120a0a080a0268690a02796f0a0a0a016212051a030a01"
     "070a110a0161120c120a0a080000c03f00002040");
 
@@ -51,7 +45,7 @@ TEST_CASE("example wire: TF's bytes") {
   // unpacked int64s (field 1, varint) read like packed ones; a negative int64 is 10 bytes
   FeatureView unpacked;
   unpacked.kind = FeatureView::kInt64;
-  const std::string list = wire_from_hex("0805" "08ffffffffffffffffff01");
+  const std::string list = testing::bytes_from_hex("0805" "08ffffffffffffffffff01");
   unpacked.lists.push_back(list);
   REQUIRE(feature_int64s(unpacked, &ints));
   CHECK(ints == std::vector<int64_t>{5, -1});

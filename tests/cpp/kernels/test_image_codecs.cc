@@ -46,15 +46,9 @@ std::string bmp_file(int width, int height, int bits, bool header_only = false) 
   return out;
 }
 
-std::string from_hex(const std::string& hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
-  return out;
-}
-
 // tests/python/data_fixtures/images/animated.gif: three frames (a patch, a full frame with a
 // local palette and a transparent index, a patch), 10 x 8.
-const std::string kAnimatedGif = from_hex(
+const std::string kAnimatedGif = bytes_from_hex(
     "4749463839610a000800f3000000ff0010f04620e18c30d2d240c31850b45e60a5a47096ea808730907876a069bcb05a02c04b48d0"
     "3c8ee02dd4f01e1a2c020001000500040000040f100431481083142806296690624e040021f904010a0005002c000000000a000800"
     "830000c82808c35010be7818b9a020b4c828aff030aa1838a54040a068489b905096b85891e0608c08688730708258787d0438100c"

@@ -15,14 +15,8 @@ using namespace graphfn;
 
 namespace {
 
-std::string from_hex(const std::string& hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
-  return out;
-}
-
 // TF's file for the records "hello" and "" (tf.io.TFRecordWriter).
-const std::string kHelloEmpty = from_hex("0500000000000000eab2043e68656c6c6fbb1f1c19000000000000000029039807d8ea82"
+const std::string kHelloEmpty = testing::bytes_from_hex("0500000000000000eab2043e68656c6c6fbb1f1c19000000000000000029039807d8ea82"
                                          "a2");
 
 std::vector<std::string> read_all(const std::string& bytes, RecordCompression c, Status* status) {
@@ -143,9 +137,9 @@ TEST_CASE("record_io: missing files and folders give TF's errors") {
 
 TEST_CASE("record_io: GZIP and ZLIB files are TF's bytes and read back") {
   // tf.io.TFRecordWriter(path, options=...) writing b"hello", b"world".
-  const std::string gzip = from_hex("1f8b080000000000000363658080579b58ec32527372f277cbcb48b2220996e717e5a4e8fac92f05"
+  const std::string gzip = testing::bytes_from_hex("1f8b080000000000000363658080579b58ec32527372f277cbcb48b2220996e717e5a4e8fac92f05"
                                     "00f49812152a000000");
-  const std::string zlib = from_hex("789c63658080579b58ec32527372f277cbcb48b2220996e717e5a4e8fac92f0500bbf10a51");
+  const std::string zlib = testing::bytes_from_hex("789c63658080579b58ec32527372f277cbcb48b2220996e717e5a4e8fac92f0500bbf10a51");
   for (auto [kind, expected] : {std::pair{RecordCompression::kGzip, gzip}, std::pair{RecordCompression::kZlib, zlib}}) {
     const std::string path = temp_path(kind == RecordCompression::kGzip ? "gzip" : "zlib");
     std::unique_ptr<RecordWriter> w;
@@ -191,9 +185,9 @@ TEST_CASE("record_io fuzz: mutated files read or fail with a status, never crash
     }
     corpus.push_back({many, RecordCompression::kNone});
   }
-  corpus.push_back({from_hex("789c63658080579b58ec32527372f277cbcb48b2220996e717e5a4e8fac92f0500bbf10a51"),
+  corpus.push_back({testing::bytes_from_hex("789c63658080579b58ec32527372f277cbcb48b2220996e717e5a4e8fac92f0500bbf10a51"),
                     RecordCompression::kZlib});
-  corpus.push_back({from_hex("1f8b080000000000000363658080579b58ec32527372f277cbcb48b2220996e717e5a4e8fac92f050"
+  corpus.push_back({testing::bytes_from_hex("1f8b080000000000000363658080579b58ec32527372f277cbcb48b2220996e717e5a4e8fac92f050"
                              "0f49812152a000000"),
                     RecordCompression::kGzip});
   std::mt19937 rng(1);
