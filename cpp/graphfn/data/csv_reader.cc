@@ -1,5 +1,7 @@
 #include "graphfn/data/csv_reader.h"
 
+#include "graphfn/kernels/csv_fields.h"
+
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -7,37 +9,6 @@
 namespace graphfn {
 namespace data {
 namespace {
-
-bool blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v'; }
-
-// The text without surrounding white space (TF's number parsers accept it).
-std::string trimmed(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && blank(s[b])) ++b;
-  while (e > b && blank(s[e - 1])) --e;
-  return s.substr(b, e - b);
-}
-
-bool parse_int(const std::string& text, long long lo, long long hi, int64_t* out) {
-  const std::string t = trimmed(text);
-  if (t.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  const long long v = std::strtoll(t.c_str(), &end, 10);
-  if (errno != 0 || end != t.c_str() + t.size() || v < lo || v > hi) return false;
-  *out = v;
-  return true;
-}
-
-bool parse_double(const std::string& text, double* out) {
-  const std::string t = trimmed(text);
-  if (t.empty() || t.find_first_of("xX") != std::string::npos) return false;  // no hexadecimal floats
-  char* end = nullptr;
-  const double v = std::strtod(t.c_str(), &end);
-  if (end != t.c_str() + t.size()) return false;
-  *out = v;
-  return true;
-}
 
 }  // namespace
 
@@ -140,28 +111,28 @@ Status CsvReader::convert(const std::string& field, size_t column, Tensor* out) 
     case DType::kInt32: {
       int64_t v = 0;
       if (missing) v = def.data<int32_t>()[0];
-      else if (!parse_int(field, INT32_MIN, INT32_MAX, &v)) return invalid("int32");
+      else if (!csv::parse_int(field, INT32_MIN, INT32_MAX, &v)) return invalid("int32");
       *out = Tensor::scalar<int32_t>(static_cast<int32_t>(v));
       return Status::OK();
     }
     case DType::kInt64: {
       int64_t v = 0;
       if (missing) v = def.data<int64_t>()[0];
-      else if (!parse_int(field, LLONG_MIN, LLONG_MAX, &v)) return invalid("int64");
+      else if (!csv::parse_int(field, LLONG_MIN, LLONG_MAX, &v)) return invalid("int64");
       *out = Tensor::scalar<int64_t>(v);
       return Status::OK();
     }
     case DType::kFloat32: {
       double v = 0;
       if (missing) v = def.data<float>()[0];
-      else if (!parse_double(field, &v)) return invalid("float");
+      else if (!csv::parse_double(field, &v)) return invalid("float");
       *out = Tensor::scalar<float>(static_cast<float>(v));
       return Status::OK();
     }
     case DType::kFloat64: {
       double v = 0;
       if (missing) v = def.data<double>()[0];
-      else if (!parse_double(field, &v)) return invalid("double");
+      else if (!csv::parse_double(field, &v)) return invalid("double");
       *out = Tensor::scalar<double>(v);
       return Status::OK();
     }

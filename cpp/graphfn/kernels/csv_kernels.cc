@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "graphfn/kernels/csv_fields.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/record_io.h"
 
@@ -71,41 +72,6 @@ Status csv_split(const std::string& rec, char delim, bool quotes, const std::vec
   return Status::OK();
 }
 
-bool csv_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v'; }
-
-// The field without surrounding white space (TF's safe_strto* accept it).
-std::string csv_trimmed(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && csv_blank(s[b])) ++b;
-  while (e > b && csv_blank(s[e - 1])) --e;
-  return s.substr(b, e - b);
-}
-
-bool csv_parse_int(const std::string& text, int64_t lo, int64_t hi, int64_t* out) {
-  const std::string t = csv_trimmed(text);
-  if (t.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  const long long v = std::strtoll(t.c_str(), &end, 10);
-  if (errno != 0 || end != t.c_str() + t.size() || v < lo || v > hi) return false;
-  *out = v;
-  return true;
-}
-
-bool csv_parse_double(const std::string& text, double* out) {
-  const std::string t = csv_trimmed(text);
-  if (t.empty()) return false;
-  char* end = nullptr;
-  const double v = std::strtod(t.c_str(), &end);
-  if (end != t.c_str() + t.size()) return false;
-  // hexadecimal floats are not numbers to TF
-  for (char ch : t) {
-    if (ch == 'x' || ch == 'X') return false;
-  }
-  *out = v;
-  return true;
-}
-
 Status decode_csv_kernel(KernelContext& c) {
   const Tensor& records = c.input(0);
   const int num_cols = c.num_inputs - 1;
@@ -155,28 +121,28 @@ Status decode_csv_kernel(KernelContext& c) {
         case DType::kInt32: {
           int64_t v;
           if (missing) v = def.data<int32_t>()[0];
-          else if (!csv_parse_int(field, INT32_MIN, INT32_MAX, &v)) return invalid("int32");
+          else if (!csv::parse_int(field, INT32_MIN, INT32_MAX, &v)) return invalid("int32");
           out.data<int32_t>()[r] = static_cast<int32_t>(v);
           break;
         }
         case DType::kInt64: {
           int64_t v;
           if (missing) v = def.data<int64_t>()[0];
-          else if (!csv_parse_int(field, INT64_MIN, INT64_MAX, &v)) return invalid("int64");
+          else if (!csv::parse_int(field, INT64_MIN, INT64_MAX, &v)) return invalid("int64");
           out.data<int64_t>()[r] = v;
           break;
         }
         case DType::kFloat32: {
           double v;
           if (missing) v = def.data<float>()[0];
-          else if (!csv_parse_double(field, &v)) return invalid("float");
+          else if (!csv::parse_double(field, &v)) return invalid("float");
           out.data<float>()[r] = static_cast<float>(v);
           break;
         }
         case DType::kFloat64: {
           double v;
           if (missing) v = def.data<double>()[0];
-          else if (!csv_parse_double(field, &v)) return invalid("double");
+          else if (!csv::parse_double(field, &v)) return invalid("double");
           out.data<double>()[r] = v;
           break;
         }
