@@ -1,16 +1,11 @@
 #include "graphfn/data/csv_reader.h"
 
-#include "graphfn/kernels/csv_fields.h"
-
-#include <cerrno>
 #include <climits>
-#include <cstdlib>
+
+#include "graphfn/kernels/csv_fields.h"
 
 namespace graphfn {
 namespace data {
-namespace {
-
-}  // namespace
 
 CsvReader::CsvReader(std::unique_ptr<ByteSource> source, std::shared_ptr<const CsvOptions> options, size_t chunk)
     : source_(std::move(source)), options_(std::move(options)), chunk_(chunk) {}

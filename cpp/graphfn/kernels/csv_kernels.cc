@@ -2,9 +2,7 @@
 // use_quote_delim), each field converted to its column's dtype, an empty field or na_value
 // taking the column's default. TF 2.21's checks and messages ("Expect 2 fields but have 1 in
 // record 1", "Field 0 in record 0 is not a valid int32: x", ...).
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
