@@ -16,10 +16,10 @@ constexpr const char* kPrefix = "scipy_";
 constexpr const char* kDefaultName = "libscipy_openblas.so";
 
 struct Library {
-  std::mutex mu;
+  std::mutex mu;     // guards path
   std::string path;  // set_library_path
-  bool tried = false;
-  Status status;
+  std::once_flag loaded;
+  Status status;     // load's result, written once
   Routines<float> f{};
   Routines<double> d{};
 };
@@ -97,11 +97,11 @@ void set_library_path(const std::string& path) {
 template <typename T>
 Status routines(const Routines<T>** out) {
   Library& lib = library();
-  std::lock_guard<std::mutex> lock(lib.mu);
-  if (!lib.tried) {
+  // Loaded once; later calls (every linalg kernel run) take no lock.
+  std::call_once(lib.loaded, [&lib] {
+    std::lock_guard<std::mutex> lock(lib.mu);
     lib.status = load(lib);
-    lib.tried = true;
-  }
+  });
   *out = &table<T>(lib);
   return lib.status;
 }
