@@ -32,11 +32,11 @@ INTERRUPTED = textwrap.dedent("""
     @tf.function
     def chain(x):
         for _ in range(100):
-            x = tf.matmul(x, x) / 600.0
+            x = tf.matmul(x, x) / 300.0
         return x
 
     which = sys.argv[1]
-    x = tf.ones([600, 600])
+    x = tf.ones([300, 300])
     spin(tf.constant(3, tf.int64))
     chain(x)
 
@@ -55,7 +55,7 @@ INTERRUPTED = textwrap.dedent("""
         print("finished")
     except KeyboardInterrupt:
         print("interrupted after %.1f s" % (time.perf_counter() - start))
-    print("again", spin(tf.constant(1000, tf.int64)).numpy(), float(chain(tf.eye(600))[0, 0]))
+    print("again", spin(tf.constant(1000, tf.int64)).numpy(), float(chain(tf.eye(300))[0, 0]))
 """)
 
 OWN_HANDLER = textwrap.dedent("""
@@ -86,7 +86,7 @@ def test_sigint_stops_a_long_run_and_the_function_works_again(which, tmp_path):
     lines = _run(tmp_path, INTERRUPTED, which)
     assert lines[0].startswith("interrupted after "), lines
     assert float(lines[0].split()[2]) < 60  # generous: the signal comes after 0.5 s
-    # 1000 iterations; eye(600) / 600 ** 100 underflows to 0 in float32
+    # 1000 iterations; eye(300) / 300 ** 100 underflows to 0 in float32
     assert lines[1] == "again 1000 0.0"
 
 

@@ -20,7 +20,7 @@ def _rss_bytes():
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def _growth(step, warmup=3000, calls=30000):
+def _growth(step, warmup=2000, calls=10000):
     for _ in range(warmup):
         step()
     before = _rss_bytes()
@@ -54,13 +54,14 @@ def test_function_calls_with_updates_tapes_and_prints_keep_memory_flat(capfd):
         quiet_print(x)
         _ = x + 1.0  # eager
 
-    # 30 000 x 5 calls allocate far more than 16 MB if anything is kept per call
-    assert _growth(one) < 16 * 2 ** 20
+    # Keeping one scalar tensor per iteration grows the resident set by about 3.7 MB over the
+    # 10 000 iterations (measured), so a 3 MB bound catches even that; without a leak it stays flat.
+    assert _growth(one) < 3 * 2 ** 20
 
 
 def test_range_loop_does_not_materialize_the_range(tmp_path):
     # Peak memory of a fresh process: a loop over tf.range(n) with n a tensor counts, it does
-    # not compute the 5 * 10**6 int64 elements (40 MB) first.
+    # not compute the 2.5 * 10**6 int64 elements (20 MB) first.
     script = tmp_path / "range_loop.py"
     script.write_text(textwrap.dedent("""
         import resource
@@ -75,7 +76,7 @@ def test_range_loop_does_not_materialize_the_range(tmp_path):
 
         total(tf.constant(3, tf.int64))
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        print(total(tf.constant(5 * 10**6, tf.int64)).numpy())
+        print(total(tf.constant(2500000, tf.int64)).numpy())
         print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
     """))
     env = dict(os.environ)
@@ -84,5 +85,5 @@ def test_range_loop_does_not_materialize_the_range(tmp_path):
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stderr
     result, peak_growth_kb = done.stdout.split()
-    assert int(result) == (5 * 10**6) * (5 * 10**6 - 1) // 2
-    assert int(peak_growth_kb) < 20 * 1024
+    assert int(result) == 2500000 * (2500000 - 1) // 2
+    assert int(peak_growth_kb) < 10 * 1024
