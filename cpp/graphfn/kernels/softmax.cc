@@ -1,6 +1,10 @@
 // Kernels of ops/nn_ops.cc. Every op works row by row over the last dimension with one
 // numerically stable pass: m = max(row), s = sum(exp(x - m)), log_softmax = x - m - log(s).
+// The rows go through Eigen's arrays, whose exp is vectorised (TF's kernels use the same Eigen
+// exp); a scalar std::exp loop made Softmax of 1000x1000 five times slower than TF's.
 #include <cmath>
+
+#include <Eigen/Core>
 
 #include "graphfn/kernels/array_util.h"
 #include "graphfn/kernels/kernel_context.h"
@@ -11,13 +15,18 @@ namespace {
 
 // Writes log_softmax(row) into out (n elements).
 template <typename T>
+using ConstRow = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
+template <typename T>
+using Row = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
+
+template <typename T>
 void log_softmax_row(const T* row, int64_t n, T* out) {
-  T m = row[0];
-  for (int64_t j = 1; j < n; ++j) m = std::max(m, row[j]);
-  T s = 0;
-  for (int64_t j = 0; j < n; ++j) s += std::exp(row[j] - m);
-  const T log_s = std::log(s);
-  for (int64_t j = 0; j < n; ++j) out[j] = row[j] - m - log_s;
+  ConstRow<T> x(row, n);
+  Row<T> o(out, n);
+  const T m = x.maxCoeff();
+  o = x - m;
+  const T log_s = std::log(o.exp().sum());
+  o -= log_s;
 }
 
 // Softmax is exp(x - m) * (1 / s), like TF's kernel (closer to TF's values than exp(log_softmax)).
@@ -36,12 +45,10 @@ struct SoftmaxKernel {
         log_softmax_row(row, n, o);
         continue;
       }
-      T m = row[0];
-      for (int64_t j = 1; j < n; ++j) m = std::max(m, row[j]);
-      T s = 0;
-      for (int64_t j = 0; j < n; ++j) s += (o[j] = std::exp(row[j] - m));
-      const T inv = T(1) / s;
-      for (int64_t j = 0; j < n; ++j) o[j] *= inv;
+      ConstRow<T> xr(row, n);
+      Row<T> orow(o, n);
+      orow = (xr - xr.maxCoeff()).exp();
+      orow *= T(1) / orow.sum();
     }
     return Status::OK();
   }
@@ -78,7 +85,7 @@ struct SparseXentKernel {
       T* b = back + r * n;
       log_softmax_row(pf + r * n, n, b);
       loss[r] = T(0) - b[labels[r]];  // +0.0 for a perfect prediction, as TF (not -0.0)
-      for (int64_t j = 0; j < n; ++j) b[j] = std::exp(b[j]);
+      Row<T>(b, n) = Row<T>(b, n).exp();
       b[labels[r]] -= 1;
     }
     return Status::OK();
@@ -101,14 +108,16 @@ struct XentKernel {
     for (int64_t r = 0; r < rows; ++r) {
       T* b = back + r * n;
       const T* lab = pl + (lr == 1 ? 0 : r) * lc;
-      T sum = 0;
       if (n > 0) log_softmax_row(pf + r * n, n, b);
-      for (int64_t j = 0; j < n; ++j) {
-        const T y = lab[lc == 1 ? 0 : j];
-        sum -= y * b[j];
-        b[j] = std::exp(b[j]) - y;
+      Row<T> br(b, n);
+      if (lc == 1) {  // one label broadcast along the row
+        loss[r] = -(lab[0] * br.sum());
+        br = br.exp() - lab[0];
+      } else {
+        ConstRow<T> y(lab, n);
+        loss[r] = -(y * br).sum();
+        br = br.exp() - y;
       }
-      loss[r] = sum;
     }
     return Status::OK();
   }
