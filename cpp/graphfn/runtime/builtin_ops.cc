@@ -93,6 +93,8 @@ void register_io_kernels(OpRegistry& reg);
 void register_image_codec_kernels(OpRegistry& reg);
 void register_csv_kernels(OpRegistry& reg);
 void register_example_kernels(OpRegistry& reg);
+void register_ragged_ops(OpRegistry& reg);
+void register_ragged_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -158,6 +160,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_data_ops(reg);
   register_io_ops(reg);
   register_image_codec_ops(reg);
+  register_ragged_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -208,6 +211,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_csv_kernels(reg);
   register_example_kernels(reg);
   register_image_codec_kernels(reg);
+  register_ragged_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);

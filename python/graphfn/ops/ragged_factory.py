@@ -4,8 +4,8 @@ import numpy as np
 
 import graphfn as tf
 from graphfn.framework import dtypes
-from graphfn.framework import errors
 from graphfn.framework.tensor import Tensor
+from graphfn.ops._op_table import ops
 from graphfn.ops.ragged_tensor import RaggedTensor
 
 
@@ -126,12 +126,6 @@ def _dense(pylist, dtype, inner_shape):
 
 # tf.ragged.range --------------------------------------------------------------------------------
 
-def _op_error(message):
-    device = "/job:localhost/replica:0/task:0/device:CPU:0"
-    return errors.InvalidArgumentError(None, None, "{{function_node __wrapped__RaggedRange_device_%s}} %s "
-                                       "[Op:RaggedRange] name: " % (device, message))
-
-
 def _range_dtype(values, dtype):
     if dtype is not None:
         return dtypes.as_dtype(dtype)
@@ -148,7 +142,8 @@ def _range_dtype(values, dtype):
 
 
 def ragged_range(starts, limits=None, deltas=1, dtype=None, name=None, row_splits_dtype=dtypes.int64):
-    """Row i is tf.range(starts[i], limits[i], deltas[i]); scalars apply to every row."""
+    """Row i is tf.range(starts[i], limits[i], deltas[i]); scalars apply to every row (TF's
+    RaggedRange op: kernels/ragged_kernels.cc)."""
     row_splits_dtype = dtypes.as_dtype(row_splits_dtype)
     if limits is None:
         starts, limits = 0, starts
@@ -158,37 +153,5 @@ def ragged_range(starts, limits=None, deltas=1, dtype=None, name=None, row_split
                         "int32, int64" % dtype.name)
     starts, limits, deltas = [tf.cast(tf.convert_to_tensor(v), dtype) if isinstance(v, Tensor)
                               else tf.convert_to_tensor(v, dtype=dtype) for v in (starts, limits, deltas)]
-    args = (starts, limits, deltas)
-    for t in args:
-        if t.shape.rank is not None and t.shape.rank > 1:
-            raise _op_error("starts must be a scalar or vector") if t is starts else (
-                _op_error("limits must be a scalar or vector") if t is limits else
-                _op_error("deltas must be a scalar or vector"))
-    sizes = {t.shape[0] for t in args if t.shape.rank == 1 and t.shape[0] is not None}
-    if len(sizes) > 1:
-        raise _op_error("starts, limits, and deltas must have the same shape")
-    vector = next((t for t in args if t.shape.rank == 1), None)
-    if vector is not None:
-        n = tf.shape(vector)[0]
-        starts, limits, deltas = [t if t.shape.rank == 1 else tf.fill([n], t) for t in args]
-    else:
-        starts, limits, deltas = [tf.reshape(t, [1]) for t in args]
-    if hasattr(deltas, "numpy") and tf.executing_eagerly() and (deltas.numpy() == 0).any():
-        raise _op_error("Requires delta != 0")
-    if dtype.is_integer:
-        up = tf.maximum((limits - starts + deltas - 1) // tf.where(deltas > 0, deltas, tf.ones_like(deltas)),
-                        tf.zeros_like(deltas))
-        down = tf.maximum((starts - limits - deltas - 1) // tf.where(deltas < 0, -deltas, tf.ones_like(deltas)),
-                          tf.zeros_like(deltas))
-        lengths = tf.where(deltas > 0, tf.where(starts < limits, up, tf.zeros_like(up)),
-                           tf.where(starts > limits, down, tf.zeros_like(down)))
-    else:
-        lengths = tf.math.ceil(tf.abs((limits - starts) / deltas))
-        lengths = tf.where(tf.logical_or(tf.logical_and(deltas > 0, starts < limits),
-                                         tf.logical_and(deltas < 0, starts > limits)), lengths, tf.zeros_like(lengths))
-    lengths = tf.cast(lengths, row_splits_dtype)
-    splits = tf.concat([tf.zeros([1], row_splits_dtype), tf.cumsum(lengths)], axis=0)
-    rowids = tf.repeat(tf.range(tf.shape(lengths, out_type=row_splits_dtype)[0], dtype=row_splits_dtype), lengths)
-    positions = tf.range(splits[-1], dtype=row_splits_dtype) - tf.gather(splits, rowids)
-    values = tf.gather(starts, rowids) + tf.cast(positions, dtype) * tf.gather(deltas, rowids)
-    return RaggedTensor._from_splits(values, splits, cached_row_lengths=lengths, cached_value_rowids=rowids)
+    splits, values = ops.RaggedRange(starts, limits, deltas, Tsplits=row_splits_dtype)
+    return RaggedTensor._from_splits(values, splits)
