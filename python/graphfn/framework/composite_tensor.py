@@ -12,6 +12,7 @@ class CompositeTensor(metaclass=abc.ABCMeta):
     """A value whose `_type_spec` (a TypeSpec) says how it splits into component tensors."""
 
     __slots__ = ()
+    _graphfn_composite = True  # how util/nest.py (a lower layer) recognises composites
 
     @property
     @abc.abstractmethod

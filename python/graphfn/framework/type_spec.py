@@ -18,14 +18,14 @@ from graphfn.framework import dtypes
 from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.framework.tensor_spec import TensorSpec
-from graphfn.function.trace_type_protocol import TraceType
 from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
 
 
 @tf_export("TypeSpec", "types.experimental.TypeSpec")
-class TypeSpec(TraceType):
-    """The type of a composite value; subclasses define the five abstract members."""
+class TypeSpec(metaclass=abc.ABCMeta):
+    """The type of a composite value; subclasses define the five abstract members. It is a
+    tf.types.experimental.TraceType (function/trace_type.py registers it as one)."""
 
     _graphfn_type_spec = True  # accepted in a function's input_signature
     __slots__ = ()

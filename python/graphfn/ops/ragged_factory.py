@@ -2,7 +2,7 @@
 
 import numpy as np
 
-import graphfn as tf
+from graphfn.ops import ragged_dense as dense
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import Tensor
 from graphfn.ops._op_table import ops
@@ -51,7 +51,7 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None, 
             raise ValueError("Invalid pylist=%r: incompatible with ragged_rank=%d" % (pylist, ragged_rank))
         if inner_shape is not None and inner_shape:
             raise ValueError("Invalid pylist=%r: incompatible with dim(inner_shape)=%d" % (pylist, len(inner_shape)))
-        return tf.constant(pylist, dtype)
+        return dense.constant(pylist, dtype)
     depths, list_depths = set(), set()
     _scalar_depths(pylist, 0, depths, list_depths)
     if len(depths) > 1:
@@ -86,10 +86,10 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None, 
             flat.extend(row)
         nested_splits.append(np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)]))
         rows = flat
-    with tf.name_scope("RaggedConstant"):
+    with dense.name_scope("RaggedConstant"):
         result = _flat_values(rows, dtype, inner_shape, scalar_depth, ragged_rank)
         for splits in reversed(nested_splits):
-            result = RaggedTensor._from_splits(result, tf.constant(splits, row_splits_dtype))
+            result = RaggedTensor._from_splits(result, dense.constant(splits, row_splits_dtype))
     return result
 
 
@@ -102,17 +102,17 @@ def _flat_values(items, dtype, inner_shape, scalar_depth, ragged_rank):
     if inner_shape is not None:
         if item_shape is not None and item_shape != inner_shape:
             if item_shape == () and items:
-                values = tf.constant(items, dtype)
-                return tf.broadcast_to(tf.reshape(values, [-1] + [1] * len(inner_shape)), [len(items)] + list(inner_shape))
+                values = dense.constant(items, dtype)
+                return dense.broadcast_to(dense.reshape(values, [-1] + [1] * len(inner_shape)), [len(items)] + list(inner_shape))
             raise ValueError("Too many elements provided.")
         item_shape = inner_shape
     if not items:
         if item_shape is None:
             inner_rank = max(0, (scalar_depth or 0) - ragged_rank - 1)
             item_shape = (0,) * inner_rank
-        return tf.zeros((0,) + tuple(item_shape), dtype or dtypes.float32) if (dtype or dtypes.float32) != dtypes.string \
-            else tf.constant(np.zeros((0,) + tuple(item_shape), dtype=object), dtypes.string, name="values")
-    return tf.constant(items, dtype, name="values")
+        return dense.zeros((0,) + tuple(item_shape), dtype or dtypes.float32) if (dtype or dtypes.float32) != dtypes.string \
+            else dense.constant(np.zeros((0,) + tuple(item_shape), dtype=object), dtypes.string, name="values")
+    return dense.constant(items, dtype, name="values")
 
 
 def _dense(pylist, dtype, inner_shape):
@@ -120,8 +120,8 @@ def _dense(pylist, dtype, inner_shape):
     if shape is None:
         raise ValueError("inner values have inconsistent shape")
     if not pylist:
-        return tf.zeros((0,) + tuple(inner_shape or ()), dtype or dtypes.float32)
-    return tf.constant(pylist, dtype)
+        return dense.zeros((0,) + tuple(inner_shape or ()), dtype or dtypes.float32)
+    return dense.constant(pylist, dtype)
 
 
 # tf.ragged.range --------------------------------------------------------------------------------
@@ -134,7 +134,7 @@ def _range_dtype(values, dtype):
         if isinstance(v, Tensor):
             found.append(v.dtype)
         else:
-            found.append(tf.convert_to_tensor(v).dtype)
+            found.append(dense.convert_to_tensor(v).dtype)
     for candidate in (dtypes.float64, dtypes.float32, dtypes.int64, dtypes.int32):
         if candidate in found:
             return candidate
@@ -151,7 +151,7 @@ def ragged_range(starts, limits=None, deltas=1, dtype=None, name=None, row_split
     if dtype not in (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64):
         raise TypeError("Value for attr 'T' of %s is not in the list of allowed values: bfloat16, float, double, "
                         "int32, int64" % dtype.name)
-    starts, limits, deltas = [tf.cast(tf.convert_to_tensor(v), dtype) if isinstance(v, Tensor)
-                              else tf.convert_to_tensor(v, dtype=dtype) for v in (starts, limits, deltas)]
+    starts, limits, deltas = [dense.cast(dense.convert_to_tensor(v), dtype) if isinstance(v, Tensor)
+                              else dense.convert_to_tensor(v, dtype=dtype) for v in (starts, limits, deltas)]
     splits, values = ops.RaggedRange(starts, limits, deltas, Tsplits=row_splits_dtype)
     return RaggedTensor._from_splits(values, splits)

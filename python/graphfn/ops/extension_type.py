@@ -21,6 +21,8 @@ from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.framework.type_spec import BatchableTypeSpec, TypeSpec
+from graphfn.ops import array_ops, math_ops, reduction_ops
+from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
 
 _IN_CONSTRUCTOR = "_tf_extension_type_constructing"
@@ -58,7 +60,6 @@ def _type_name(annotation):
 def _convert(name, annotation, value):
     """`value` checked and converted for a field annotated `annotation` (TF's TypeErrors)."""
     import typing  # noqa: PLC0415 (only subclass creation and construction need it)
-    from graphfn.ops import array_ops  # noqa: PLC0415 (ops sit above framework/)
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if origin is typing.Union:
@@ -181,8 +182,6 @@ class _ExtensionTypeBase(CompositeTensor):
 
     def __eq__(self, other):
         """As TF: False for another type or incompatible tensor shapes, else a bool scalar tensor."""
-        from graphfn.ops import math_ops, reduction_ops  # noqa: PLC0415
-        from graphfn.util import nest  # noqa: PLC0415
         if type(other) is not type(self):
             return False
         mine = nest.flatten(self._type_spec._to_components(self), expand_composites=True)
@@ -199,7 +198,6 @@ class _ExtensionTypeBase(CompositeTensor):
         return result if result is not True else math_ops.equal(True, True)
 
     def __ne__(self, other):
-        from graphfn.ops import math_ops  # noqa: PLC0415
         equal = self.__eq__(other)
         return not equal if isinstance(equal, bool) else math_ops.logical_not(equal)
 
@@ -216,7 +214,7 @@ class _ExtensionTypeBase(CompositeTensor):
 
 def _collect_fields(cls):
     """The annotated fields of cls and its bases, base classes' first, in declaration order."""
-    import typing  # noqa: PLC0415
+    import typing  # noqa: PLC0415 (lazily: `import graphfn` does not load typing)
     fields = {}
     for klass in reversed(cls.__mro__):
         if not issubclass(klass, _ExtensionTypeBase) or klass is _ExtensionTypeBase:
@@ -340,7 +338,6 @@ class BatchableExtensionTypeSpec(ExtensionTypeSpec, BatchableTypeSpec):
                                       else TensorSpec(None if s.shape.rank is None else s.shape.dims[1:], s.dtype))
 
     def _map_tensor_specs(self, fn):
-        from graphfn.util import nest  # noqa: PLC0415
         parts = []
         for name in self._field_names:
             value = getattr(self, name)
