@@ -22,7 +22,7 @@ from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
 
 
-@tf_export("TypeSpec", "types.experimental.TypeSpec")
+@tf_export("TypeSpec")
 class TypeSpec(metaclass=abc.ABCMeta):
     """The type of a composite value; subclasses define the five abstract members. It is a
     tf.types.experimental.TraceType (function/trace_type.py registers it as one)."""
@@ -154,7 +154,6 @@ class TypeSpec(metaclass=abc.ABCMeta):
         return self._deserialize, (self._serialize(),)
 
 
-@tf_export("experimental.BatchableTypeSpec")
 class BatchableTypeSpec(TypeSpec):
     """A TypeSpec whose values can be batched and unbatched (tf.data's batch/unbatch, map_fn):
     subclasses define `_batch(batch_size)` and `_unbatch()`; values are encoded as a list of

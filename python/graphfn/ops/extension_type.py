@@ -370,4 +370,3 @@ class BatchableExtensionType(_ExtensionTypeBase):
 
 
 tf_export("experimental.ExtensionTypeSpec")(ExtensionTypeSpec)
-tf_export("experimental.BatchableExtensionTypeSpec")(BatchableExtensionTypeSpec)
