@@ -123,3 +123,31 @@ def test_ragged_in_nested_arguments():
 
     out = f({"r": tf.ragged.constant([[1, 2], [3]]), "n": tf.constant(10)})
     assert out["total"].numpy() == 16
+
+
+def test_cond_with_ragged_branches():
+    # TF 2.21: <tf.RaggedTensor [[2, 4], [6]]> and <tf.RaggedTensor [[2, 3], [4]]>
+    @tf.function
+    def f(x, b):
+        return tf.cond(b, lambda: x * 2, lambda: x + 1)
+
+    rt = tf.ragged.constant([[1, 2], [3]])
+    assert repr(f(rt, tf.constant(True))) == "<tf.RaggedTensor [[2, 4], [6]]>"
+    assert repr(f(rt, tf.constant(False))) == "<tf.RaggedTensor [[2, 3], [4]]>"
+
+
+def test_iterating_rows():
+    rt = tf.ragged.constant([[1, 2], [3]])
+    assert [r.numpy().tolist() for r in rt] == [[1, 2], [3]]
+
+    @tf.function
+    def total(x):
+        s = tf.constant(0)
+        for row in x:
+            s += tf.reduce_sum(row)
+        return s
+
+    assert total(rt).numpy() == 6  # TF 2.21: 6
+    unknown = tf.function(total.python_function, input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)])
+    with pytest.raises(TypeError, match="number of rows is unknown"):
+        unknown(rt)

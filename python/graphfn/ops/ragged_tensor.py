@@ -463,6 +463,14 @@ class RaggedTensor(CompositeTensor):
 
     # Python protocol ---------------------------------------------------------------------------
 
+    def __iter__(self):
+        """The rows (eagerly, or in a graph when the number of rows is static: the loop unrolls)."""
+        n = int(self.nrows().numpy()) if self._is_eager() else self.shape[0]
+        if n is None:
+            raise TypeError("graphfn cannot iterate over a RaggedTensor whose number of rows is unknown inside a "
+                            "tf.function yet; loop over tf.range(rt.nrows()) and index rt[i] instead")
+        return (self[i] for i in range(n))
+
     def __bool__(self):
         raise TypeError("RaggedTensor may not be used as a boolean.")
 
