@@ -192,6 +192,10 @@ def _reduce_one(kind, rt, axis):
 
 
 def _reduce(kind, rt, axis, keepdims):
+    if rt.dtype == dtypes.string:
+        raise TypeError("Value passed to parameter 'data' has DataType string not in list of allowed values: float32, "
+                        "float64, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, "
+                        "qint16, quint16, uint16, complex128, float16, uint32, uint64")
     if axis is None:
         fn = {"sum": dense.reduce_sum, "prod": dense.reduce_prod, "max": dense.reduce_max, "min": dense.reduce_min}[kind]
         return fn(rt.flat_values, keepdims=False) if not keepdims else _keep_all(fn(rt.flat_values), rt)
@@ -229,6 +233,8 @@ def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
 def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
     """As TF: integer means are float64; an empty row's mean is nan."""
     rt = input_tensor
+    if rt.dtype in (dtypes.string, dtypes.bool):
+        return _reduce("sum", rt, axis, keepdims)  # TF's TypeError for these dtypes
     if not rt.dtype.is_floating:
         rt = rt.with_flat_values(dense.cast(rt.flat_values, dtypes.float64))
     total = _reduce("sum", rt, axis, keepdims)
@@ -496,20 +502,35 @@ def boolean_mask(data, mask, name=None):
 
 # Registration ---------------------------------------------------------------------------------
 
-def _has_ragged(args, kwargs):
-    for value in list(args) + list(kwargs.values()):
-        if isinstance(value, RaggedTensor):
-            return True
-        if type(value) in (list, tuple) and any(isinstance(v, RaggedTensor) for v in value):
-            return True
-    return False
+def _is_ragged_or_holds(value):
+    if isinstance(value, RaggedTensor):
+        return True
+    return type(value) in (list, tuple) and any(isinstance(v, RaggedTensor) for v in value)
 
 
+def _ragged_in(*params):
+    """A matcher: the call is the ragged version when one of `params` (name, position) holds a
+    RaggedTensor (as TF's dispatch, which looks at the API's typed parameters only)."""
+    def matcher(args, kwargs):
+        for name, position in params:
+            value = args[position] if position < len(args) else kwargs.get(name)
+            if _is_ragged_or_holds(value):
+                return True
+        return False
+    return matcher
+
+
+_REDUCTION = _ragged_in(("input_tensor", 0))
 _API_HANDLERS = {
-    "reduce_sum": reduce_sum, "reduce_prod": reduce_prod, "reduce_max": reduce_max, "reduce_min": reduce_min,
-    "reduce_mean": reduce_mean, "reduce_all": reduce_all, "reduce_any": reduce_any,
-    "concat": concat, "stack": stack, "gather": gather, "expand_dims": expand_dims, "size": size, "rank": rank,
-    "where": where_, "boolean_mask": boolean_mask,
+    "reduce_sum": (reduce_sum, _REDUCTION), "reduce_prod": (reduce_prod, _REDUCTION),
+    "reduce_max": (reduce_max, _REDUCTION), "reduce_min": (reduce_min, _REDUCTION),
+    "reduce_mean": (reduce_mean, _REDUCTION), "reduce_all": (reduce_all, _REDUCTION),
+    "reduce_any": (reduce_any, _REDUCTION),
+    "concat": (concat, _ragged_in(("values", 0))), "stack": (stack, _ragged_in(("values", 0))),
+    "gather": (gather, _ragged_in(("params", 0), ("indices", 1))),
+    "expand_dims": (expand_dims, _ragged_in(("input", 0))), "size": (size, _ragged_in(("input", 0))),
+    "rank": (rank, _ragged_in(("input", 0))),
+    "where": (where_, _ragged_in(("condition", 0), ("x", 1), ("y", 2))),
 }
 
 
@@ -517,10 +538,10 @@ def register():
     dispatch.register_unary_elementwise(RaggedTensor, unary_elementwise)
     dispatch.register_binary_elementwise((RaggedTensor, object), RaggedTensor, binary_elementwise)
     dispatch.register_binary_elementwise(RaggedTensor, (object,), binary_elementwise)
-    for name, handler in _API_HANDLERS.items():
+    for name, (handler, matcher) in _API_HANDLERS.items():
         api = dispatch.exported_api(name)
         if api is not None:
-            dispatch.register_api(api, handler, _has_ragged, (RaggedTensor,))
+            dispatch.register_api(api, handler, matcher, (RaggedTensor,))
 
 
 # Python operators -----------------------------------------------------------------------------
