@@ -92,6 +92,16 @@ CASES = [
     "tf.ragged.boolean_mask(rt, rt > 2)", "tf.ragged.boolean_mask(rt, [True, False, True, False])",
     "tf.ragged.row_splits_to_segment_ids([0, 2, 2, 3])", "tf.ragged.segment_ids_to_row_splits([0, 0, 2])",
     "bool(rt)", "len(rt)", "hash(rt)", "tf.convert_to_tensor(rt)",
+    # reverse, tile, squeeze, variance
+    "tf.reverse(rt, [0])", "tf.reverse(rt, [1])", "tf.reverse(rt, [0, 1])", "tf.reverse(r3, [2])", "tf.reverse(r3, [1])",
+    "tf.reverse(ru, [2])", "tf.reverse(rt, [-1])", "tf.reverse(rt, [2])", "tf.tile(rt, [1, 2])", "tf.tile(rt, [2, 1])",
+    "tf.tile(rt, [2, 3])", "tf.tile(ru, [1, 1, 2])", "tf.tile(rt, [1, 0])", "tf.tile(r3, [1, 2, 1])",
+    "tf.concat([rt, tf.reverse(rt, [1])], axis=1)", "tf.squeeze(tf.expand_dims(rt, 0), [0])", "tf.squeeze(rt)",
+    "tf.squeeze(rt, [1])", "tf.squeeze(tf.ragged.constant([[[1], [3]], [[5]]], ragged_rank=1), [-1])",
+    "tf.math.reduce_variance(tf.cast(rt, tf.float32), axis=1)", "tf.math.reduce_std(tf.cast(rt, tf.float32), axis=1)",
+    "tf.math.reduce_std(tf.cast(rt, tf.float32), axis=0)", "tf.math.reduce_variance(rt, axis=1)",
+    "tf.reduce_sum(rt, axis=tf.constant(1))", "tf.strings.as_string(rt)",
+    "fn:tf.reverse(x, [1])", "fn:tf.tile(x, [2, 2])", "fn:tf.math.reduce_std(tf.cast(x, tf.float32), axis=1)",
     # tf.nest
     "tf.nest.flatten(rt, expand_composites=True)", "tf.nest.flatten({'a': rt, 'b': 1}, expand_composites=True)",
     "tf.nest.flatten(rt)", "tf.nest.map_structure(lambda t: t + 1, rt, expand_composites=True)",

@@ -163,9 +163,10 @@ def _normalize_axes(rt, axis):
     out = []
     for a in axes:
         if isinstance(a, Tensor):
-            if not _eager(a):
-                raise TypeError("axis must be a Python int or an eager tensor for a RaggedTensor reduction")
-            a = int(a.numpy())
+            raise TypeError("axis must be an int; got %s" % a.dtype.name)
+        if not hasattr(a, "__index__"):
+            raise TypeError("axis must be an int; got %s" % type(a).__name__)
+        a = int(a)
         if rank is not None:
             if not -rank <= a < rank:
                 raise ValueError("axis=%d out of bounds: expected %d<=axis<%d" % (a, -rank, rank))
@@ -259,6 +260,25 @@ def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
 
 def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
     return _bool_reduce("max", input_tensor, axis, keepdims)
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """As TF's ragged variance: mean of squares minus the squared mean (float64 for integers)."""
+    rt = input_tensor
+    if not rt.dtype.is_floating:
+        rt = rt.with_flat_values(dense.cast(rt.flat_values, dtypes.float64))
+    mean_of_square = reduce_mean(rt * rt, axis, keepdims)
+    mean = reduce_mean(rt, axis, keepdims)
+    if isinstance(mean, RaggedTensor):
+        return binary_elementwise(dense.subtract, mean_of_square, mean * mean)
+    return mean_of_square - mean * mean
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    variance = reduce_variance(input_tensor, axis, keepdims)
+    if isinstance(variance, RaggedTensor):
+        return variance.with_flat_values(dense.sqrt(variance.flat_values))
+    return dense.sqrt(variance)
 
 
 # Shape-changing ops ---------------------------------------------------------------------------
@@ -464,6 +484,98 @@ def expand_dims(input, axis, name=None):  # noqa: A002 (TF's name)
     return _expand_dims(input, axis)
 
 
+def _check_axes(rt, axes, name="axis"):
+    rank = rt.shape.rank
+    out = []
+    for i, a in enumerate(axes):
+        if rank is not None:
+            if not -rank <= a < rank:
+                raise ValueError("%s[%d]=%d out of bounds: expected %d<=%s[%d]<%d" % (name, i, a, -rank, name, i, rank))
+            a = a + rank if a < 0 else a
+        out.append(a)
+    return out
+
+
+def _reverse_rows_within(rt):
+    """Each row of rt with its entries in reverse order."""
+    starts = dense.gather(rt.row_starts(), rt.value_rowids())
+    limits = dense.gather(rt.row_limits(), rt.value_rowids())
+    positions = dense.range(dense.shape(rt.value_rowids(), out_type=rt.row_splits_dtype)[0], dtype=rt.row_splits_dtype)
+    return rt.with_values(gather(rt.values, starts + limits - 1 - positions))
+
+
+def _reverse(value, axes):
+    if not isinstance(value, RaggedTensor):
+        return dense.reverse(value, axes) if axes else value
+    if 0 in axes:
+        value = gather(value, dense.range(value.nrows() - 1, -1, -1, dtype=value.row_splits_dtype))
+    if 1 in axes:
+        value = _reverse_rows_within(value)
+    deeper = [a - 1 for a in axes if a > 1]
+    return value.with_values(_reverse(value.values, deeper)) if deeper else value
+
+
+def reverse(tensor, axis, name=None):
+    """tf.reverse of a RaggedTensor along any of its dimensions."""
+    return _reverse(tensor, sorted(set(_check_axes(tensor, [int(a) for a in axis]))))
+
+
+def tile(input, multiples, name=None):  # noqa: A002
+    """tf.tile of a RaggedTensor: rows repeat along axis 0, each row's entries along axis 1, and
+    the uniform inner dimensions as tf.tile does."""
+    multiples = [int(m) for m in (multiples.numpy() if _eager(multiples) else multiples)]
+    rank = input.shape.rank
+    if rank is not None and len(multiples) != rank:
+        raise ValueError("Shape must be rank %d but is rank %d" % (rank, len(multiples)))
+    return _tile(input, multiples)
+
+
+def _tile(value, multiples):
+    if not isinstance(value, RaggedTensor):
+        return dense.tile(value, [1] + multiples[1:]) if any(m != 1 for m in multiples[1:]) else value
+    dtype = value.row_splits_dtype
+    # Within each row (axis 1): the row's entries `multiples[1]` times, the inner dims tiled.
+    inner = value.with_values(_tile(value.values, multiples[1:])) if len(multiples) > 2 else value
+    if multiples[1] != 1:
+        lengths = inner.row_lengths()
+        repeated = ragged_factory.ragged_range(dense.zeros_like(lengths), lengths * multiples[1], row_splits_dtype=dtype)
+        row_of = repeated.value_rowids()
+        safe = dense.maximum(dense.gather(lengths, row_of), dense.ones_like(row_of))
+        source = dense.gather(inner.row_starts(), row_of) + dense.floormod(repeated.values, safe)
+        inner = RaggedTensor.from_row_splits(gather(inner.values, source), repeated.row_splits, validate=False)
+    if multiples[0] != 1:
+        inner = concat([inner] * multiples[0], axis=0) if multiples[0] > 0 else gather(inner, dense.zeros([0], dtype))
+    return inner
+
+
+def squeeze(input, axis=None, name=None):  # noqa: A002
+    """tf.squeeze of a RaggedTensor: only uniform dimensions of size 1 may go."""
+    if axis is None:
+        raise ValueError("Ragged.squeeze must have an axis argument.")
+    axes = sorted(set(_check_axes(input, [axis] if isinstance(axis, int) else list(axis))), reverse=True)
+    value = input
+    for a in axes:
+        value = _squeeze_one(value, a)
+    return value
+
+
+def _not_squeezable(axis):
+    return errors.InvalidArgumentError(None, None, "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
+                                       "Summarized data: b'the given axis (axis = %d) is not squeezable!'" % axis)
+
+
+def _squeeze_one(value, axis, offset=0):
+    if not isinstance(value, RaggedTensor):
+        return dense.squeeze(value, [axis])
+    if axis == 0:
+        if value.shape[0] == 1 or (_eager(value.row_splits) and int(value.nrows()) == 1):
+            return value.values
+        raise _not_squeezable(axis + offset)
+    if axis == 1:
+        raise _not_squeezable(axis + offset)
+    return value.with_values(_squeeze_one(value.values, axis - 1, offset + 1))
+
+
 def size(input, out_type=None, name=None):  # noqa: A002
     out_type = dtypes.int32 if out_type is None else dtypes.as_dtype(out_type)
     return dense.size(input.flat_values, out_type=out_type)
@@ -531,6 +643,9 @@ _API_HANDLERS = {
     "expand_dims": (expand_dims, _ragged_in(("input", 0))), "size": (size, _ragged_in(("input", 0))),
     "rank": (rank, _ragged_in(("input", 0))),
     "where": (where_, _ragged_in(("condition", 0), ("x", 1), ("y", 2))),
+    "math.reduce_variance": (reduce_variance, _REDUCTION), "math.reduce_std": (reduce_std, _REDUCTION),
+    "reverse": (reverse, _ragged_in(("tensor", 0))), "tile": (tile, _ragged_in(("input", 0))),
+    "squeeze": (squeeze, _ragged_in(("input", 0))),
 }
 
 
