@@ -15,5 +15,6 @@ from graphfn.ops.math_ops import (  # noqa: F401
 from graphfn.ops.reduction_ops import reduce_all, reduce_any, reduce_max, reduce_min, reduce_prod, reduce_sum  # noqa: F401
 from graphfn.ops.scan_ops import cumsum  # noqa: F401
 from graphfn.ops.segment_ops import unsorted_segment_max, unsorted_segment_min, unsorted_segment_prod  # noqa: F401
-from graphfn.ops.shape_index import repeat, reverse, sequence_mask, tensor_scatter_nd_update, tile  # noqa: F401
+from graphfn.ops.shape_index import (  # noqa: F401
+    repeat, reverse, searchsorted, sequence_mask, tensor_scatter_nd_update, tile)
 from graphfn.ops.slicing import boolean_mask  # noqa: F401

@@ -108,6 +108,8 @@ def _slice_bounds(length, s, dtype):
 
 def _rows(rt, s):
     """The rows a slice selects (step may be negative)."""
+    if s == slice(None):
+        return rt
     dtype = rt.row_splits_dtype
     nrows = dense.reshape(dense.cast(rt.nrows(), dtype), [1])
     start, stop, step = _slice_bounds(nrows, s, dtype)

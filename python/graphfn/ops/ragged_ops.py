@@ -437,13 +437,14 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     indices = dense.cast(indices, splits.dtype)
     nrows = params.nrows()
     if _eager(indices) and _eager(nrows):
-        bad = [int(i) for i in indices.numpy() if not 0 <= i < int(nrows)]
-        if bad:
+        index_values, n = indices.numpy(), int(nrows)
+        bad = ((index_values < 0) | (index_values >= n)).nonzero()[0]
+        if bad.size:
             raise errors.InvalidArgumentError(
                 None, None, "{{function_node __wrapped__RaggedGather_OUTPUT_RAGGED_RANK_%d_PARAMS_RAGGED_RANK_%d_"
                 "device_/job:localhost/replica:0/task:0/device:CPU:0}} indices[%d] = %d is not in [0, %d) "
-                "[Op:RaggedGather] name: " % (params.ragged_rank, params.ragged_rank,
-                                              list(indices.numpy()).index(bad[0]), bad[0], int(nrows)))
+                "[Op:RaggedGather] name: " % (params.ragged_rank, params.ragged_rank, bad[0],
+                                              index_values[bad[0]], n))
     starts = dense.gather(splits, indices)
     limits = dense.gather(splits, indices + 1)
     lengths = limits - starts

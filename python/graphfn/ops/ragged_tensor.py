@@ -504,9 +504,9 @@ def row_splits_to_segment_ids(splits, name=None, out_type=None):
     splits = convert_partition(splits, name="splits")
     _check_rank1(splits, "splits")
     out_type = splits.dtype if out_type is None else dtypes.as_dtype(out_type)
-    lengths = splits[1:] - splits[:-1]
-    nrows = dense.shape(lengths, out_type=splits.dtype)[0]
-    return dense.cast(dense.repeat(dense.range(nrows, dtype=splits.dtype), lengths), out_type)
+    # Value j's row is the number of row limits <= j: a binary search per value.
+    positions = dense.range(splits[-1], dtype=splits.dtype)
+    return dense.searchsorted(splits[1:], positions, side="right", out_type=out_type)
 
 
 def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, name=None):
