@@ -74,7 +74,30 @@ def _coordinates(rt):
     return dense.stack([current] + columns, axis=1)
 
 
+def _padded(value, default):
+    """A ragged (or dense) value as a dense tensor: each row gathered into a row of the longest
+    row's length, the missing entries taken from `default` (a row appended to the values)."""
+    if not isinstance(value, RaggedTensor):
+        return value
+    values = _padded(value.values, default)
+    dtype = value.row_splits_dtype
+    lengths = value.row_lengths()
+    width = dense.reduce_max(dense.concat([lengths, dense.zeros([1], dtype)], axis=0))
+    columns = dense.range(width, dtype=dtype)
+    inside = dense.reshape(columns, [1, -1]) < dense.reshape(lengths, [-1, 1])
+    nvals = dense.shape(values, out_type=dtype)[0]
+    index = dense.where(inside, dense.reshape(value.row_starts(), [-1, 1]) + dense.reshape(columns, [1, -1]), nvals)
+    filler = dense.broadcast_to(dense.cast(default, values.dtype) if default.dtype != values.dtype else default,
+                                dense.concat([[1], dense.shape(values)[1:]], axis=0))
+    return dense.gather(dense.concat([values, filler], axis=0), index)
+
+
 def to_tensor(rt, default_value=None, shape=None):
+    if shape is None:
+        flat = rt.flat_values
+        default = dense.zeros([], flat.dtype) if default_value is None else \
+            dense.convert_to_tensor(default_value, dtype=flat.dtype)
+        return _padded(rt, default)
     flat = rt.flat_values
     ragged_rank = rt.ragged_rank
     bounding = dense.cast(rt.bounding_shape(), dtypes.int64)
