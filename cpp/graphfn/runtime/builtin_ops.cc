@@ -93,6 +93,8 @@ void register_io_kernels(OpRegistry& reg);
 void register_image_codec_kernels(OpRegistry& reg);
 void register_csv_kernels(OpRegistry& reg);
 void register_example_kernels(OpRegistry& reg);
+void register_ragged_ops(OpRegistry& reg);
+void register_ragged_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -116,6 +118,7 @@ void register_random_gradients(OpRegistry& reg);
 void register_debug_gradients(OpRegistry& reg);
 void register_lookup_gradients(OpRegistry& reg);
 void register_data_gradients(OpRegistry& reg);
+void register_ragged_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -158,6 +161,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_data_ops(reg);
   register_io_ops(reg);
   register_image_codec_ops(reg);
+  register_ragged_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -208,6 +212,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_csv_kernels(reg);
   register_example_kernels(reg);
   register_image_codec_kernels(reg);
+  register_ragged_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -230,6 +235,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_debug_gradients(reg);
   register_lookup_gradients(reg);
   register_data_gradients(reg);
+  register_ragged_gradients(reg);
 }
 
 }  // namespace
