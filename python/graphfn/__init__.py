@@ -77,6 +77,7 @@ from graphfn.ops import parsing_ops as _parsing_ops  # noqa: F401
 from graphfn.ops import image_codecs as _image_codecs  # noqa: F401
 from graphfn.file_io import gfile as _gfile, tf_record as _tf_record, train_names as _train_names  # noqa: F401
 from graphfn.framework import type_spec as _type_spec  # noqa: F401  (tf.TypeSpec: the composite-tensor base)
+from graphfn.ops import sparse_ops as _sparse_ops  # noqa: F401  (tf.sparse, tf.SparseTensor)
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"
