@@ -121,10 +121,12 @@ class TypeSpec(TraceType):
             components = self._to_components(value)
         except AttributeError as e:
             raise TypeError(str(e).replace("'graphfn._core.EagerTensor'", "'tensorflow.python.framework.ops.EagerTensor'")) from None
+        try:
+            nest.assert_same_structure(self._component_specs, components, check_types=False, expand_composites=True)
+        except (ValueError, TypeError) as e:
+            raise TypeError(str(e)) from None
         flat = nest.flatten(components, expand_composites=True)
         specs = self._flat_tensor_specs
-        if len(flat) != len(specs):
-            raise TypeError("Can not cast %r to %r" % (value, self))
         for tensor, spec in zip(flat, specs):
             mine = TensorSpec(tensor.shape, tensor.dtype)
             if mine.dtype != spec.dtype or not spec.shape.is_compatible_with(mine.shape):

@@ -64,10 +64,20 @@ def _pack(structure, leaves, expand_composites=False):
     if expand_composites:
         if isinstance(structure, CompositeTensor):
             spec = structure._type_spec
-            return spec._from_components(_pack(spec._component_specs, leaves, True))
+            components = _pack(spec._component_specs, leaves, True)
+            _check_component_shapes(spec._component_specs, components)
+            return spec._from_components(components)
         if _is_type_spec(structure):
             return structure._from_components(_pack(structure._component_specs, leaves, True))
     return next(leaves)
+
+
+def _check_component_shapes(specs, components):
+    """As TF: a composite rebuilt from tensors whose shapes do not fit its components is an error."""
+    for spec, value in zip(flatten(specs, True), flatten(components, True)):
+        spec_shape, shape = getattr(spec, "shape", None), getattr(value, "shape", None)
+        if spec_shape is not None and hasattr(shape, "is_compatible_with") and not spec_shape.is_compatible_with(shape):
+            raise ValueError("Tensor's shape %s is not compatible with supplied shape %s." % (shape, spec_shape))
 
 
 def is_nested(structure, expand_composites=False):
