@@ -235,3 +235,7 @@ REDUCE_CASES = [
 ]
 CASES += [case % op for op in ("SparseReduceSum", "SparseReduceMax", "SparseReduceSumSparse", "SparseReduceMaxSparse")
           for case in REDUCE_CASES]
+# element-wise APIs on the values (TF's zero-preserving ones) and those that refuse a SparseTensor
+CASES += ["tf.%s(su)" % api for api in ("abs", "math.negative", "math.sign", "math.square", "math.sin", "math.atan",
+                                         "math.exp", "math.cos")]
+CASES += ["tf.cast(st, tf.float32)", "tf.math.sqrt(tf.sparse.map_values(tf.abs, su))", "fn:tf.abs(sp * -1.0)"]

@@ -58,6 +58,8 @@ class SparseTensor(CompositeTensor):
     """A tensor whose entries are listed by coordinates: `indices[i]` holds `values[i]`, every
     other element of the `dense_shape` tensor is zero (or a default)."""
 
+    _apis_dispatch = False  # whether tf.abs & co. take SparseTensors yet (sparse_ops.register_dispatch)
+
     @classmethod
     def from_value(cls, sparse_tensor_value):
         if isinstance(sparse_tensor_value, SparseTensor):
@@ -80,6 +82,10 @@ class SparseTensor(CompositeTensor):
         self._values = values
         self._dense_shape = dense_shape
         self._dense_shape_default = _static_dense_shape(static_shape, dense_shape)
+        if not SparseTensor._apis_dispatch:
+            from graphfn.ops import sparse_ops
+            sparse_ops.register_dispatch()
+            SparseTensor._apis_dispatch = True
 
     @property
     def indices(self):
@@ -151,8 +157,9 @@ class SparseTensor(CompositeTensor):
         raise NotImplementedError("graphfn does not track the consumers of a SparseTensor")
 
     def __tf_tensor__(self, dtype=None, name=None):
-        raise TypeError("Failed to convert elements of %s to Tensor. Consider casting elements to a supported type. "
-                        "See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF dtypes." % self)
+        # TF's refusal, naming TF's class as TF's message does.
+        raise ValueError("Attempt to convert a value (%s) with an unsupported type (<class 'tensorflow.python."
+                         "framework.sparse_tensor.SparseTensor'>) to a Tensor." % self)
 
 
 def _converted(array_ops, value, dtype, name):

@@ -425,3 +425,38 @@ def from_components(indices, values, dense_shape, static_shape=None):
     result = SparseTensor(indices, values, dense_shape)
     return result if static_shape is None else _with_static_shape(result, static_shape)
 
+
+
+# Element-wise APIs on SparseTensors ------------------------------------------------------------
+
+# The zero-preserving unary APIs TF 2.21 applies to a SparseTensor's values (f(0) == 0, so the
+# implicit zeros stay zeros); tf.cast too. Others (tf.exp, tf.cos, ...) refuse a SparseTensor.
+_VALUE_APIS = ("math.abs", "math.negative", "math.sign", "math.square", "math.sqrt", "math.tanh", "math.sin",
+               "math.asin", "math.atan", "math.asinh", "math.atanh", "math.tan", "math.erf", "cast")
+_registered = False
+
+
+def register_dispatch():
+    """Makes the APIs of _VALUE_APIS take SparseTensors; run when the first SparseTensor is made
+    (registration wraps the APIs, which programs without SparseTensors need not pay for)."""
+    global _registered
+    if _registered:
+        return
+    _registered = True
+    from graphfn.framework import dispatch  # noqa: PLC0415 (lazily, as the registration)
+
+    def first_is_sparse(args, kwargs):
+        x = args[0] if args else next(iter(kwargs.values()), None)
+        return isinstance(x, SparseTensor)
+
+    for name in _VALUE_APIS:
+        api = dispatch._exported(name)
+        if api is None:
+            continue
+
+        def on_values(*args, _api=api, **kwargs):
+            sp, rest = (args[0], args[1:]) if args else (kwargs.pop(next(iter(kwargs))), ())
+            result = SparseTensor(sp.indices, _api(sp.values, *rest, **kwargs), sp.dense_shape)
+            return _with_static_shape(result, sp.shape)
+
+        dispatch.register_api(api, on_values, first_is_sparse, (SparseTensor,))
