@@ -239,3 +239,12 @@ CASES += [case % op for op in ("SparseReduceSum", "SparseReduceMax", "SparseRedu
 CASES += ["tf.%s(su)" % api for api in ("abs", "math.negative", "math.sign", "math.square", "math.sin", "math.atan",
                                          "math.exp", "math.cos")]
 CASES += ["tf.cast(st, tf.float32)", "tf.math.sqrt(tf.sparse.map_values(tf.abs, su))", "fn:tf.abs(sp * -1.0)"]
+# SparseSliceGrad (the gradient of tf.sparse.slice)
+_SLICE_GRAD = ("R.SparseSliceGrad(backprop_val_grad=tf.constant(%s), input_indices=i64([[0, 0], [1, 2], [2, 1]]), "
+               "input_start=i64(%s), output_indices=i64(%s))")
+CASES += [_SLICE_GRAD % args for args in (
+    ("[5., 7.]", "[1, 0]", "[[0, 2], [1, 1]]"), ("[5.]", "[1, 0]", "[[0, 2], [1, 1]]"),
+    ("[5., 7.]", "[1, 0]", "[[5, 5], [1, 1]]"), ("[5., 7.]", "[1]", "[[0, 2], [1, 1]]"),
+    ("[[5., 7.]]", "[1, 0]", "[[0, 2], [1, 1]]"), ("[5., 7.]", "[1, 0]", "[[0, 2, 0], [1, 1, 0]]"))]
+CASES += ["R.SparseSliceGrad(backprop_val_grad=tf.constant([5., 7.]), input_indices=i64([0, 0]), "
+          "input_start=i64([1, 0]), output_indices=i64([[0, 2], [1, 1]]))"]

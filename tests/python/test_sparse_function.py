@@ -231,3 +231,36 @@ def test_var_len_feature_in_a_function_and_in_tf_data():
     assert [tf.sparse.to_dense(e["ids"]).numpy().tolist() for e in ds] == [[1], [2, 3, 4], []]
     batched = tf.data.Dataset.from_tensor_slices(BATCH).batch(2).map(lambda s: tf.io.parse_example(s, FEATURES))
     assert [tf.sparse.to_dense(e["tags"]).numpy().tolist() for e in batched] == [[[b"a", b"b"], [b"", b""]], [[b"c"]]]
+
+
+def reduce_sum_grad(axis, keepdims, in_function=False):
+    v = tf.Variable([1.0, 2.0, 3.0])
+
+    def run():
+        with tf.GradientTape() as tape:
+            s = tf.sparse.reduce_sum(sparse([[0, 0], [1, 2], [2, 1]], v, [3, 3]), axis, keepdims=keepdims)
+            weights = tf.reshape(tf.range(1.0, 1.0 + tf.cast(tf.size(s), tf.float32)), tf.shape(s))
+            loss = tf.reduce_sum(s * weights)
+        return tape.gradient(loss, v)
+
+    return (tf.function(run)() if in_function else run()).numpy().tolist()
+
+
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("axis, expected", [(0, [1.0, 3.0, 2.0]), (1, [1.0, 2.0, 3.0]), (-1, [1.0, 2.0, 3.0]),
+                                            (None, [1.0, 1.0, 1.0]), ([0, 1], [1.0, 1.0, 1.0])])
+def test_reduce_sum_gradient_matches_tensorflow(axis, expected, keepdims):
+    assert reduce_sum_grad(axis, keepdims) == expected
+
+
+def test_slice_and_reduce_sum_gradients_in_a_function_and_reduce_max_has_none():
+    assert reduce_sum_grad(0, False, in_function=True) == [1.0, 3.0, 2.0]
+    v = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        s = tf.sparse.slice(sparse([[0, 0], [1, 2], [2, 1]], v, [3, 3]), [1, 0], [2, 3])
+        loss = tf.reduce_sum(s.values * tf.constant([10.0, 100.0]))
+    assert tape.gradient(loss, v).numpy().tolist() == [0.0, 10.0, 100.0]
+    with tf.GradientTape() as tape:
+        m = tf.sparse.reduce_max(sparse([[0, 0], [1, 2], [2, 1]], v, [3, 3]), 0)
+    with pytest.raises(LookupError, match="gradient registry has no entry for: SparseReduceMax"):
+        tape.gradient(m, v)

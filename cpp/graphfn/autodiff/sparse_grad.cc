@@ -65,6 +65,31 @@ Status sparse_reorder_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   return b.status();
 }
 
+// The slice's values came from input entries in order: their gradients go back there.
+Status sparse_slice_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  if (!in.output_grads[1]) return Status::OK();
+  (*g)[1] = b.op("SparseSliceGrad", {in.output_grads[1], in.inputs[0], in.inputs[3], in.outputs[0]});
+  return b.status();
+}
+
+// Each entry gets the gradient of the output element it was summed into: the output gradient,
+// reshaped with the reduced dims kept as 1, read at index // (dense_shape // kept_shape).
+Status sparse_reduce_sum_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  if (!dy(in)) return Status::OK();
+  const GradValue &indices = in.inputs[0], &shape = in.inputs[2];
+  const GradValue rank = b.op("Size", {shape});
+  const GradValue axes = b.op("FloorMod", {b.op("Reshape", {in.inputs[3], b.int_vector({-1})}), rank});
+  const GradValue dims = b.op("Range", {b.scalar(DType::kInt32, 0), rank, b.scalar(DType::kInt32, 1)});
+  const GradValue matches = b.op("Equal", {b.op("ExpandDims", {dims, b.scalar(DType::kInt32, 1)}),
+                                           b.op("ExpandDims", {axes, b.scalar(DType::kInt32, 0)})});
+  const GradValue reduced = b.op("Any", {matches, b.scalar(DType::kInt32, 1)});
+  const GradValue kept = b.op("SelectV2", {reduced, b.ones_like(shape), shape});
+  const GradValue grad = b.op("Reshape", {dy(in), kept});
+  const GradValue scale = b.op("FloorDiv", {shape, kept});
+  (*g)[1] = b.op("GatherNd", {grad, b.op("FloorDiv", {indices, scale})});
+  return b.status();
+}
+
 Status sparse_add_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   if (!in.output_grads[1]) return Status::OK();
   const std::vector<GradValue> grads =
@@ -98,9 +123,14 @@ void register_sparse_gradients(OpRegistry& reg) {
   reg.set_gradient("SparseTensorDenseMatMul", sparse_dense_matmul_grad);
   reg.set_gradient("SparseReorder", sparse_reorder_grad);
   reg.set_gradient("SparseAdd", sparse_add_grad);
+  reg.set_gradient("SparseSlice", sparse_slice_grad);
+  reg.set_gradient("SparseReduceSum", sparse_reduce_sum_grad);
   reg.set_gradient("SparseTensorDenseAdd", sparse_dense_add_grad);
   reg.set_gradient("SparseFillEmptyRows", sparse_fill_empty_rows_grad);
-  for (const char* op : {"SparseReshape", "SparseAddGrad", "SparseFillEmptyRowsGrad"}) reg.set_not_differentiable(op);
+  // TF declares SparseAddGrad and SparseSliceGrad not differentiable; SparseReshape,
+  // SparseReduceMax and the sparse-output reductions have no gradient entry (TF's LookupError).
+  reg.set_not_differentiable("SparseAddGrad");
+  reg.set_not_differentiable("SparseSliceGrad");
 }
 
 }  // namespace graphfn

@@ -1,5 +1,5 @@
 // Kernels of the sparse ops that move entries around (ops/sparse_ops.cc): SparseToDense,
-// SparseReorder, SparseReshape, SparseSlice, SparseFillEmptyRows(+Grad). Each
+// SparseReorder, SparseReshape, SparseSlice(+Grad), SparseFillEmptyRows(+Grad). Each
 // validates its three component tensors with the messages of TF's kernel for that op.
 #include <algorithm>
 #include <string>
@@ -248,6 +248,59 @@ struct SparseSliceKernel {
   }
 };
 
+// The gradient of SparseSlice's values: each output entry's gradient goes back to the input entry
+// it was (the entries keep their order), zero for the entries the slice left out.
+template <typename T>
+struct SparseSliceGradKernel {
+  static Status compute(KernelContext& c) {
+    const Tensor &grad = c.input(0), &in_ix = c.input(1), &start_t = c.input(2), &out_ix = c.input(3);
+    if (in_ix.rank() != 2 || out_ix.rank() != 2) {
+      return errors::InvalidArgument("Input and output indices should be matrices but received shapes: ",
+                                     in_ix.shape().to_string(), " and ", out_ix.shape().to_string());
+    }
+    if (grad.rank() != 1) {
+      return errors::InvalidArgument("Input backprop_val_grad should be a vector but received shape: ",
+                                     grad.shape().to_string());
+    }
+    if (in_ix.dim(1) != out_ix.dim(1)) {
+      return errors::InvalidArgument("The input and output should have the same ndims: got: ", in_ix.dim(1), " and ",
+                                     out_ix.dim(1));
+    }
+    if (out_ix.dim(0) > in_ix.dim(0)) {
+      return errors::InvalidArgument("# rows of output_indices should be not greater than of input_indices, got ",
+                                     out_ix.dim(0), " and ", in_ix.dim(0));
+    }
+    if (grad.dim(0) != out_ix.dim(0)) {
+      return errors::InvalidArgument("# elements of backprop_val_grad and # rows of output_indices should match "
+                                     "(#nnz of sum): got ", grad.dim(0), " and ", out_ix.dim(0));
+    }
+    const int rank = static_cast<int>(in_ix.dim(1));
+    if (start_t.rank() != 1 || start_t.dim(0) != rank) {
+      return errors::InvalidArgument("Expected input_start to be a vector of length ", rank, " but got length ",
+                                     start_t.num_elements());
+    }
+    const std::vector<int64_t> in = index_values(in_ix), out = index_values(out_ix), start = index_values(start_t);
+    const int64_t n = in_ix.dim(0), m = out_ix.dim(0);
+    Tensor* result = nullptr;
+    GRAPHFN_RETURN_IF_ERROR(c.allocate_output(0, Shape{n}, &result));
+    T* r = result->data<T>();
+    std::fill(r, r + n, T(0));
+    const T* g = grad.data<T>();
+    int64_t j = 0;
+    for (int64_t i = 0; i < n && j < m; ++i) {
+      bool same = true;
+      for (int d = 0; d < rank && same; ++d) {
+        same = static_cast<__int128>(in[i * rank + d]) == static_cast<__int128>(out[j * rank + d]) + start[d];
+      }
+      if (same) r[i] = g[j++];
+    }
+    if (j != m) {
+      return errors::Internal("Elements of backprop_val_grad aren't all propagated. Num elements:", m, ", used: ", j);
+    }
+    return Status::OK();
+  }
+};
+
 // --- SparseFillEmptyRows ---------------------------------------------------------------------
 
 template <typename T>
@@ -364,6 +417,7 @@ void register_sparse_kernels(OpRegistry& reg) {
   register_kernels<SparseReorderKernel>(reg, "SparseReorder", AllTypes{});
   reg.set_kernel("SparseReshape", DType::kInvalid, &sparse_reshape_kernel);
   register_kernels<SparseSliceKernel>(reg, "SparseSlice", AllTypes{});
+  register_kernels<SparseSliceGradKernel>(reg, "SparseSliceGrad", NumericTypes{});
   register_kernels<SparseFillEmptyRowsKernel>(reg, "SparseFillEmptyRows", AllTypes{});
   register_kernels<SparseFillEmptyRowsGradKernel>(reg, "SparseFillEmptyRowsGrad", NumericTypes{});
 }

@@ -73,6 +73,11 @@ Status sparse_slice_shape(InferenceContext& c) {
   return Status::OK();
 }
 
+Status sparse_slice_grad_shape(InferenceContext& c) {
+  c.set_output(0, c.type_attr("T"), Shape{static_dim(c, 1, 0)});
+  return Status::OK();
+}
+
 Status sparse_add_shape(InferenceContext& c) {
   set_sparse_outputs(c, sparse_rank(c, 0, 2), c.type_attr("T"));
   return Status::OK();
@@ -167,6 +172,9 @@ void register_sparse_ops(OpRegistry& reg) {
   reg.op("SparseSlice").input("indices: int64").input("values: T").input("shape: int64").input("start: int64")
       .input("size: int64").output("output_indices: int64").output("output_values: T").output("output_shape: int64")
       .attr("T: type").shape_fn(sparse_slice_shape, true);
+  reg.op("SparseSliceGrad").input("backprop_val_grad: T").input("input_indices: int64").input("input_start: int64")
+      .input("output_indices: int64").output("val_grad: T").attr("T: {numbertype}")
+      .shape_fn(sparse_slice_grad_shape, true);
   reg.op("SparseAdd").input("a_indices: int64").input("a_values: T").input("a_shape: int64")
       .input("b_indices: int64").input("b_values: T").input("b_shape: int64").input("thresh: Treal")
       .output("sum_indices: int64").output("sum_values: T").output("sum_shape: int64")
