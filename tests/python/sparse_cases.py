@@ -248,3 +248,4 @@ CASES += [_SLICE_GRAD % args for args in (
     ("[[5., 7.]]", "[1, 0]", "[[0, 2], [1, 1]]"), ("[5., 7.]", "[1, 0]", "[[0, 2, 0], [1, 1, 0]]"))]
 CASES += ["R.SparseSliceGrad(backprop_val_grad=tf.constant([5., 7.]), input_indices=i64([0, 0]), "
           "input_start=i64([1, 0]), output_indices=i64([[0, 2], [1, 1]]))"]
+CASES += ["tf.sparse.reshape(st, %s)" % shape for shape in ("[5, -1]", "[5, 2]", "[-1, -1]", "[0, -1]")]

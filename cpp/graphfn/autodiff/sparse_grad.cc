@@ -127,10 +127,9 @@ void register_sparse_gradients(OpRegistry& reg) {
   reg.set_gradient("SparseReduceSum", sparse_reduce_sum_grad);
   reg.set_gradient("SparseTensorDenseAdd", sparse_dense_add_grad);
   reg.set_gradient("SparseFillEmptyRows", sparse_fill_empty_rows_grad);
-  // TF declares SparseAddGrad and SparseSliceGrad not differentiable; SparseReshape,
-  // SparseReduceMax and the sparse-output reductions have no gradient entry (TF's LookupError).
+  // TF declares SparseAddGrad not differentiable; SparseReshape, SparseSliceGrad, SparseReduceMax
+  // and the sparse-output reductions have no gradient entry (TF's LookupError).
   reg.set_not_differentiable("SparseAddGrad");
-  reg.set_not_differentiable("SparseSliceGrad");
 }
 
 }  // namespace graphfn

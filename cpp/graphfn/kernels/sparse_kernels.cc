@@ -169,12 +169,13 @@ Status sparse_reshape_kernel(KernelContext& c) {
       return errors::InvalidArgument("reshape cannot infer the missing input size for an empty tensor unless all "
                                      "specified input sizes are non-zero");
     }
-    out_dims[unknown] = dense_size / product;
-    if (out_dims[unknown] * product != dense_size) {
+    if (dense_size % product != 0) {
+      out_dims[unknown] = 1;  // TF's message shows the -1 as 1
       return errors::InvalidArgument("Input to reshape is a SparseTensor with ", dense_size,
                                      " dense values, but the requested shape requires a multiple of ", product,
                                      ". input_shape=", bracketed(in_dims), " output_shape=", bracketed(out_dims));
     }
+    out_dims[unknown] = dense_size / product;
   } else if (product != dense_size) {
     return errors::InvalidArgument("Input to reshape is a tensor with ", dense_size,
                                    " dense values, but the requested shape has ", product,

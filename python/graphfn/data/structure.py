@@ -9,7 +9,7 @@ from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.framework.tensor_spec import TensorSpec
-from graphfn.framework.type_spec import TypeSpec
+from graphfn.framework.type_spec import BatchableTypeSpec, TypeSpec
 from graphfn.ops import array_ops
 
 
@@ -45,12 +45,11 @@ def flatten(value):
 
 
 def _expands(value):
-    """Whether `value` (a leaf) is a composite tensor or its spec, which tf.data carries as its
-    flat tensors. A dataset (a reduce function's argument in group_by_window) stays one leaf."""
-    if not isinstance(value, (CompositeTensor, TypeSpec)):
-        return False
-    from graphfn.data.dataset_spec import DatasetSpec  # (dataset_spec imports this module)
-    return not isinstance(value if isinstance(value, TypeSpec) else value._type_spec, DatasetSpec)
+    """Whether `value` (a leaf) is a batchable composite tensor (SparseTensor, RaggedTensor) or its
+    spec, which tf.data carries as its flat tensors. Other composites, such as a dataset (a
+    group_by_window reduce function's argument), stay one leaf."""
+    spec = value if isinstance(value, TypeSpec) else getattr(value, "_type_spec", None)
+    return isinstance(spec, BatchableTypeSpec) and isinstance(value, (CompositeTensor, TypeSpec))
 
 
 def _composite_leaf(spec, leaves):

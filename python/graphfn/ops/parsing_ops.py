@@ -6,9 +6,9 @@ import collections
 
 from graphfn import _core
 from graphfn.framework import dtypes
-from graphfn.framework.sparse_tensor import SparseTensor
 from graphfn.ops import array_ops
 from graphfn.ops._op_table import node
+from graphfn.ops.sparse_tensor import SparseTensor
 from graphfn.util.tf_export import tf_export
 
 

@@ -1,12 +1,9 @@
 """tf.sparse: the SparseTensor functions, as TF's sparse_ops.py builds them on the sparse kernels
-(cpp/graphfn/ops/sparse_ops.cc) and on dense ops. The class is framework/sparse_tensor.py."""
-
-import numpy as np
+(cpp/graphfn/ops/sparse_ops.cc) and on dense ops. The class is ops/sparse_tensor.py."""
 
 from graphfn.framework import dtypes
 from graphfn.framework import errors
 from graphfn.framework.name_scope import name_scope
-from graphfn.framework.sparse_tensor import SparseTensor
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops import array_ops
@@ -16,19 +13,14 @@ from graphfn.ops import math_ops
 from graphfn.ops import reduction_ops
 from graphfn.ops import shape_index
 from graphfn.ops._op_table import node, ops
+from graphfn.ops.sparse_tensor import SparseTensor
 from graphfn.util import nest
+from graphfn.util.lazy_numpy import numpy
 from graphfn.util.tf_export import tf_export
 
 
 def _int64(value, name=None):
     return array_ops.convert_to_tensor(value, dtype=dtypes.int64, name=name)
-
-
-def _known_dims(sp):
-    """The dense shape as Python ints when it is known now (eager), else None."""
-    if isinstance(sp.dense_shape, EagerTensor):
-        return [int(d) for d in sp.dense_shape.numpy()]
-    return sp.shape.as_list() if sp.shape.is_fully_defined() else None
 
 
 def _rank(sp):
@@ -110,34 +102,17 @@ def reshape(sp_input, shape, name=None):
     with name_scope(name or "SparseReshape"):
         shape_arg = shape
         shape = _int64(shape, name="shape")
-        dims = _known_dims(sp_input)
-        if dims is not None and isinstance(shape, EagerTensor):
-            _check_reshape(dims, [int(d) for d in shape.numpy()])
         target = _python_ints(shape_arg)
         indices, dense_shape = ops.SparseReshape(sp_input.indices, sp_input.dense_shape, shape)
         result = SparseTensor(indices, array_ops.identity(sp_input.values), dense_shape)
         if target is not None and sp_input.shape.is_fully_defined() and target.count(-1) <= 1:
             total = sp_input.shape.num_elements()
-            known = int(np.prod([d for d in target if d != -1], dtype=np.int64))
+            known = int(numpy().prod([d for d in target if d != -1], dtype=numpy().int64))
             if -1 in target and known:
                 target[target.index(-1)] = total // known
             if -1 not in target:
                 _with_static_shape(result, target)
         return result
-
-
-def _check_reshape(dims, target):
-    """TF's Python-side checks of tf.sparse.reshape when both shapes are known."""
-    if target.count(-1) > 1:
-        return  # the kernel's message
-    total = int(np.prod(dims, dtype=np.int64)) if dims else 1
-    known = int(np.prod([d for d in target if d != -1], dtype=np.int64)) if target else 1
-    if -1 in target:
-        if known != 0 and total % known != 0:
-            raise ValueError("Cannot reshape a tensor with %d elements to shape %s (%s elements)."
-                             % (total, target, "?"))
-    elif known != total and all(d >= 0 for d in target):
-        raise ValueError("Cannot reshape a tensor with %d elements to shape %s (%d elements)." % (total, target, known))
 
 
 @tf_export("sparse.slice")
@@ -180,7 +155,7 @@ def _python_ints(value):
     if value is None or isinstance(value, SymbolicTensor):
         return None
     try:
-        return [int(v) for v in np.asarray(value).reshape(-1)]
+        return [int(v) for v in numpy().asarray(value).reshape(-1)]
     except (TypeError, ValueError):
         return None
 
@@ -443,7 +418,7 @@ def register_dispatch():
     if _registered:
         return
     _registered = True
-    from graphfn.framework import dispatch  # noqa: PLC0415 (lazily, as the registration)
+    from graphfn.framework import dispatch  # lazily: only a program with a SparseTensor registers
 
     def first_is_sparse(args, kwargs):
         x = args[0] if args else next(iter(kwargs.values()), None)
@@ -460,3 +435,8 @@ def register_dispatch():
             return _with_static_shape(result, sp.shape)
 
         dispatch.register_api(api, on_values, first_is_sparse, (SparseTensor,))
+
+
+SparseTensor.__mul__ = lambda self, other: sparse_dense_cwise(self, other, "mul")
+SparseTensor.__truediv__ = lambda self, other: sparse_dense_cwise(self, other, "div")
+SparseTensor._on_first_use = register_dispatch

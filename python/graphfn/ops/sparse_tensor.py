@@ -4,9 +4,8 @@ A SparseTensor is three tensors: `indices` (int64 [N, rank], the coordinates of 
 `values` ([N], any dtype) and `dense_shape` (int64 [rank]). It is a CompositeTensor
 (composite_tensor.py): functions take and return it, traced by its SparseTensorSpec, and
 tf.nest(expand_composites=True) flattens it into those three tensors. The ops are in
-python/graphfn/ops/sparse_ops.py."""
-
-import numpy as np
+python/graphfn/ops/sparse_ops.py, which also gives the class its operators (`*`, `/`) and makes
+tf.abs & co. take it when the first SparseTensor is made."""
 
 from graphfn.framework import dtypes
 from graphfn.framework.composite_tensor import CompositeTensor
@@ -15,6 +14,8 @@ from graphfn.framework.tensor import EagerTensor, SymbolicTensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.framework.type_spec import BatchableTypeSpec
+from graphfn.ops import array_ops
+from graphfn.util.lazy_numpy import numpy
 from graphfn.util.tf_export import tf_export
 
 
@@ -41,7 +42,7 @@ def _static_dense_shape(value, dense_shape):
     dims = None
     if not isinstance(value, SymbolicTensor):
         try:
-            dims = [int(d) for d in np.asarray(value).reshape(-1)]
+            dims = [int(d) for d in numpy().asarray(value).reshape(-1)]
         except (TypeError, ValueError):  # a list holding graph tensors
             dims = None
     if dims is not None:
@@ -58,7 +59,8 @@ class SparseTensor(CompositeTensor):
     """A tensor whose entries are listed by coordinates: `indices[i]` holds `values[i]`, every
     other element of the `dense_shape` tensor is zero (or a default)."""
 
-    _apis_dispatch = False  # whether tf.abs & co. take SparseTensors yet (sparse_ops.register_dispatch)
+    # Run when the first SparseTensor is made: sparse_ops.register_dispatch (tf.abs & co.).
+    _on_first_use = None
 
     @classmethod
     def from_value(cls, sparse_tensor_value):
@@ -67,12 +69,11 @@ class SparseTensor(CompositeTensor):
         return SparseTensor(sparse_tensor_value.indices, sparse_tensor_value.values, sparse_tensor_value.dense_shape)
 
     def __init__(self, indices, values, dense_shape):
-        from graphfn.ops import array_ops  # sparse_tensor is imported by the ops layer
         with name_scope("SparseTensor"):
-            indices = _converted(array_ops, indices, dtypes.int64, "indices")
-            values = _converted(array_ops, values, None, "values")
+            indices = _converted(indices, dtypes.int64, "indices")
+            values = _converted(values, None, "values")
             static_shape = dense_shape
-            dense_shape = _converted(array_ops, dense_shape, dtypes.int64, "dense_shape")
+            dense_shape = _converted(dense_shape, dtypes.int64, "dense_shape")
         indices_shape = _with_rank(TensorShape(indices.shape), 2)
         _with_rank(TensorShape(values.shape), 1)
         _with_rank(TensorShape(dense_shape.shape), 1)
@@ -82,10 +83,9 @@ class SparseTensor(CompositeTensor):
         self._values = values
         self._dense_shape = dense_shape
         self._dense_shape_default = _static_dense_shape(static_shape, dense_shape)
-        if not SparseTensor._apis_dispatch:
-            from graphfn.ops import sparse_ops
-            sparse_ops.register_dispatch()
-            SparseTensor._apis_dispatch = True
+        if SparseTensor._on_first_use is not None:
+            hook, SparseTensor._on_first_use = SparseTensor._on_first_use, None
+            hook()
 
     @property
     def indices(self):
@@ -138,14 +138,6 @@ class SparseTensor(CompositeTensor):
 
     __repr__ = __str__
 
-    def __mul__(self, other):
-        from graphfn.ops import sparse_ops
-        return sparse_ops.sparse_dense_cwise(self, other, "mul")
-
-    def __truediv__(self, other):
-        from graphfn.ops import sparse_ops
-        return sparse_ops.sparse_dense_cwise(self, other, "div")
-
     @property
     def _type_spec(self):
         return SparseTensorSpec(self._dense_shape_default, self.dtype)
@@ -162,7 +154,7 @@ class SparseTensor(CompositeTensor):
                          "framework.sparse_tensor.SparseTensor'>) to a Tensor." % self)
 
 
-def _converted(array_ops, value, dtype, name):
+def _converted(value, dtype, name):
     """convert_to_tensor with TF's "<name>: " prefix on a refused tensor's message."""
     try:
         return array_ops.convert_to_tensor(value, dtype=dtype, name=name)
