@@ -93,6 +93,8 @@ void register_io_kernels(OpRegistry& reg);
 void register_image_codec_kernels(OpRegistry& reg);
 void register_csv_kernels(OpRegistry& reg);
 void register_example_kernels(OpRegistry& reg);
+void register_ragged_ops(OpRegistry& reg);
+void register_ragged_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -120,6 +122,7 @@ void register_sparse_ops(OpRegistry& reg);
 void register_sparse_kernels(OpRegistry& reg);
 void register_sparse_math_kernels(OpRegistry& reg);
 void register_sparse_gradients(OpRegistry& reg);
+void register_ragged_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -163,6 +166,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_io_ops(reg);
   register_image_codec_ops(reg);
   register_sparse_ops(reg);
+  register_ragged_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -215,6 +219,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_image_codec_kernels(reg);
   register_sparse_kernels(reg);
   register_sparse_math_kernels(reg);
+  register_ragged_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -238,6 +243,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_lookup_gradients(reg);
   register_data_gradients(reg);
   register_sparse_gradients(reg);
+  register_ragged_gradients(reg);
 }
 
 }  // namespace

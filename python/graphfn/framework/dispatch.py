@@ -147,7 +147,8 @@ def _publish(api, wrapper):
             setattr(namespace, leaf, wrapper)
 
 
-def _exported(name):
+def exported_api(name):
+    """The function exported as tf.<name> (its original, if dispatch wrapped it), or None."""
     for exported, obj in tf_export_lib._EXPORTS:
         if exported == name:
             return original_api(obj)
@@ -157,7 +158,7 @@ def _exported(name):
 def _elementwise_apis(names):
     apis = []
     for name in names:
-        api = _exported(name)
+        api = exported_api(name)
         if api is not None and callable(api) and api not in apis:
             apis.append(api)
     return apis
@@ -201,7 +202,7 @@ def _annotation_types(annotation):
 
 
 def _matches(value, annotation):
-    import typing  # noqa: PLC0415
+    import typing  # noqa: PLC0415 (lazily: `import graphfn` does not need it)
     origin = typing.get_origin(annotation)
     if origin is None:
         if annotation is None or annotation is type(None):
