@@ -425,7 +425,7 @@ def register_dispatch():
         return isinstance(x, SparseTensor)
 
     for name in _VALUE_APIS:
-        api = dispatch._exported(name)
+        api = dispatch.exported_api(name)
         if api is None:
             continue
 
