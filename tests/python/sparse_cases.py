@@ -249,3 +249,22 @@ CASES += [_SLICE_GRAD % args for args in (
 CASES += ["R.SparseSliceGrad(backprop_val_grad=tf.constant([5., 7.]), input_indices=i64([0, 0]), "
           "input_start=i64([1, 0]), output_indices=i64([[0, 2], [1, 1]]))"]
 CASES += ["tf.sparse.reshape(st, %s)" % shape for shape in ("[5, -1]", "[5, 2]", "[-1, -1]", "[0, -1]")]
+# SparseSparseMaximum / Minimum (tf.sparse.maximum / minimum)
+CASES += ["tf.sparse.%s(st, tf.sparse.SparseTensor([[0, 1], [1, 2]], [-5, 7], [3, 4]))" % f for f in ("maximum", "minimum")]
+CASES += ["tf.sparse.maximum(st, tf.sparse.SparseTensor([[0, 0]], [1], [2, 2]))", "tf.sparse.minimum(su, su)",
+          "fn:tf.sparse.maximum(sp, tf.sparse.map_values(tf.negative, sp))"]
+_EXTREMUM = "R.%s(a_indices=%s, a_values=%s, a_shape=%s, b_indices=%s, b_values=%s, b_shape=%s)"
+for _op in ("SparseSparseMaximum", "SparseSparseMinimum"):
+    CASES += [_EXTREMUM % ((_op,) + args) for args in (
+        ("I", "V", "S", "i64([[0, 0], [0, 1]])", "tf.constant([3., -5.])", "S"),
+        ("I", "V", "S", "I", "V", "i64([3, 3])"), ("I", "V", "S", "I", "V", "i64([2, 3, 1])"),
+        ("i64([[0, 0], [5, 0]])", "V", "S", "I", "V", "S"), ("i64([[1, 0], [0, 0]])", "V", "S", "I", "V", "S"),
+        ("i64([1, 0])", "V", "S", "I", "V", "S"), ("I", "tf.constant([1.])", "S", "I", "V", "S"),
+        ("I", "tf.constant([[1., 2.]])", "S", "I", "V", "S"), ("I", "V", "i64([[2, 3]])", "I", "V", "S"),
+        ("i64([[0, 0, 0]])", "tf.constant([1.])", "S", "I", "V", "S"),
+        ("I", "tf.constant([1, 2])", "S", "I", "tf.constant([3, -4])", "S"),
+        ("I", "V", "S", "i64([[0, 0, 0]])", "tf.constant([1.])", "i64([2, 3, 1])"),
+        ("i64([[0, -1]])", "tf.constant([1.])", "S", "I", "V", "S"), ("I", "V", "S", "i64([[0, 0], [0, 3]])", "V", "S"),
+        ("I", "V", "i64([2, -3])", "I", "V", "i64([2, -3])"), ("E", "tf.constant([], tf.float32)", "S", "I", "V", "S"),
+        ("i64([[0, 0], [0, 0]])", "V", "S", "I", "V", "S"),
+        ("I", "tf.constant([1, 2], tf.int8)", "S", "I", "tf.constant([3, -2], tf.int8)", "S"))]

@@ -264,3 +264,13 @@ def test_slice_and_reduce_sum_gradients_in_a_function_and_reduce_max_has_none():
         m = tf.sparse.reduce_max(sparse([[0, 0], [1, 2], [2, 1]], v, [3, 3]), 0)
     with pytest.raises(LookupError, match="gradient registry has no entry for: SparseReduceMax"):
         tape.gradient(m, v)
+
+
+def test_sparse_maximum_gradient_refuses_with_tensorflows_text():
+    v = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        m = tf.sparse.maximum(sparse([[0, 0], [1, 1]], v, [2, 2]), sparse([[0, 0]], [3.0], [2, 2]))
+        loss = tf.reduce_sum(m.values)
+    with pytest.raises(tf.errors.UnimplementedError, match="Gradient for SparseSparseMaximum is currently not "
+                                                           "implemented yet."):
+        tape.gradient(loss, v)

@@ -90,6 +90,14 @@ Status sparse_reduce_sum_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   return b.status();
 }
 
+// TF registers these gradients only to refuse them.
+Status sparse_maximum_grad(GradBuilder&, const GradInputs&, Grads*) {
+  return errors::Unimplemented("Gradient for SparseSparseMaximum is currently not implemented yet.");
+}
+Status sparse_minimum_grad(GradBuilder&, const GradInputs&, Grads*) {
+  return errors::Unimplemented("Gradient for SparseSparseMinimum is currently not implemented yet.");
+}
+
 Status sparse_add_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   if (!in.output_grads[1]) return Status::OK();
   const std::vector<GradValue> grads =
@@ -124,6 +132,8 @@ void register_sparse_gradients(OpRegistry& reg) {
   reg.set_gradient("SparseReorder", sparse_reorder_grad);
   reg.set_gradient("SparseAdd", sparse_add_grad);
   reg.set_gradient("SparseSlice", sparse_slice_grad);
+  reg.set_gradient("SparseSparseMaximum", sparse_maximum_grad);
+  reg.set_gradient("SparseSparseMinimum", sparse_minimum_grad);
   reg.set_gradient("SparseReduceSum", sparse_reduce_sum_grad);
   reg.set_gradient("SparseTensorDenseAdd", sparse_dense_add_grad);
   reg.set_gradient("SparseFillEmptyRows", sparse_fill_empty_rows_grad);

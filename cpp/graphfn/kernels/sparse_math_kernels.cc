@@ -1,5 +1,5 @@
 // Kernels of the sparse ops that compute (ops/sparse_ops.cc): SparseAdd (+Grad),
-// SparseTensorDenseAdd, SparseTensorDenseMatMul and the reductions SparseReduceSum/Max with
+// SparseSparseMaximum/Minimum, SparseTensorDenseAdd, SparseTensorDenseMatMul and the reductions SparseReduceSum/Max with
 // dense or sparse results. Validation uses the messages of TF's kernels.
 #include <algorithm>
 #include <cmath>
@@ -175,6 +175,79 @@ struct SparseAddGradKernel {
     return Status::OK();
   }
 };
+
+// --- SparseSparseMaximum / SparseSparseMinimum: element-wise over the union of the entries -----
+
+// TF's ValidateSparseTensor (unordered): ranks, counts, and every index inside the dense shape.
+Status validate_sparse_operand(const Tensor& indices, const Tensor& values, const Tensor& shape) {
+  if (indices.rank() != 2) return errors::InvalidArgument("Sparse indices must be rank 2 but is rank ", indices.rank());
+  if (values.rank() != 1) return errors::InvalidArgument("Sparse values must be rank 1 but is rank ", values.rank());
+  if (shape.rank() != 1) return errors::InvalidArgument("Sparse shape must be rank 1 but is rank ", shape.rank());
+  if (indices.dim(0) != values.dim(0)) {
+    return errors::InvalidArgument("Number of elements in indices (", indices.dim(0), ") and values (", values.dim(0),
+                                   ") do not match");
+  }
+  if (indices.dim(1) != shape.dim(0)) {
+    return errors::InvalidArgument("Index rank (", indices.dim(1), ") and shape rank (", shape.dim(0), ") do not match");
+  }
+  const int rank = static_cast<int>(indices.dim(1));
+  const std::vector<int64_t> ix = index_values(indices), dims = index_values(shape);
+  for (int64_t i = 0; i < indices.dim(0); ++i) {
+    for (int d = 0; d < rank; ++d) {
+      const int64_t k = ix[i * rank + d];
+      if (k < 0 || k >= dims[d]) {
+        return errors::InvalidArgument("Sparse index tuple indices[", i, ", :] = ",
+                                       bracketed(std::vector<int64_t>(row(ix, i, rank), row(ix, i, rank) + rank), ", "), " is out of bounds");
+      }
+    }
+  }
+  return Status::OK();
+}
+
+template <typename T, bool kMax>
+Status sparse_sparse_extremum(KernelContext& c) {
+  GRAPHFN_RETURN_IF_ERROR(validate_sparse_operand(c.input(0), c.input(1), c.input(2)));
+  GRAPHFN_RETURN_IF_ERROR(validate_sparse_operand(c.input(3), c.input(4), c.input(5)));
+  const std::vector<int64_t> a_dims = index_values(c.input(2)), b_dims = index_values(c.input(5));
+  if (a_dims.size() != b_dims.size()) {
+    auto spaced = [](const std::vector<int64_t>& dims) {
+      std::string text;
+      for (size_t d = 0; d < dims.size(); ++d) text += (d ? " " : "") + std::to_string(dims[d]);
+      return text;
+    };
+    return errors::InvalidArgument("Operands do not have the same ranks; got shapes: ", spaced(a_dims), " and ",
+                                   spaced(b_dims));
+  }
+  for (size_t d = 0; d < a_dims.size(); ++d) {
+    if (a_dims[d] != b_dims[d]) {
+      return errors::InvalidArgument("Operands' shapes do not match: got ", a_dims[d], " and ", b_dims[d],
+                                     " for dimension ", d);
+    }
+  }
+  const int rank = static_cast<int>(a_dims.size());
+  const std::vector<int64_t> a = index_values(c.input(0)), b = index_values(c.input(3));
+  const T* av = c.input(1).data<T>();
+  const T* bv = c.input(4).data<T>();
+  // An entry missing from one operand is an implicit zero there.
+  const std::vector<MergedEntry> merged = merge_entries(a, c.input(0).dim(0), b, c.input(3).dim(0), rank);
+  const int64_t n = static_cast<int64_t>(merged.size());
+  Tensor *oi = nullptr, *ov = nullptr;
+  GRAPHFN_RETURN_IF_ERROR(c.allocate_output(0, Shape{n, rank}, &oi));
+  GRAPHFN_RETURN_IF_ERROR(c.allocate_output(1, Shape{n}, &ov));
+  int64_t* pi = oi->data<int64_t>();
+  T* pv = ov->data<T>();
+  for (int64_t k = 0; k < n; ++k) {
+    const MergedEntry& e = merged[k];
+    const T x = e.a >= 0 ? av[e.a] : T(0);
+    const T y = e.b >= 0 ? bv[e.b] : T(0);
+    pv[k] = kMax ? (x < y ? y : x) : (y < x ? y : x);
+    pi = std::copy_n(e.a >= 0 ? row(a, e.a, rank) : row(b, e.b, rank), rank, pi);
+  }
+  return Status::OK();
+}
+
+template <typename T> struct SparseSparseMaximumKernel { static Status compute(KernelContext& c) { return sparse_sparse_extremum<T, true>(c); } };
+template <typename T> struct SparseSparseMinimumKernel { static Status compute(KernelContext& c) { return sparse_sparse_extremum<T, false>(c); } };
 
 // --- SparseTensorDenseAdd --------------------------------------------------------------------
 
@@ -455,6 +528,8 @@ void register_sparse_math_kernels(OpRegistry& reg) {
   register_kernels<SparseAddGradKernel>(reg, "SparseAddGrad", NumericTypes{});
   register_kernels<SparseTensorDenseAddKernel>(reg, "SparseTensorDenseAdd", NumericTypes{});
   register_kernels<SparseTensorDenseMatMulKernel>(reg, "SparseTensorDenseMatMul", TypeList<float, double, int32_t>{});
+  register_kernels<SparseSparseMaximumKernel>(reg, "SparseSparseMaximum", NumericTypes{});
+  register_kernels<SparseSparseMinimumKernel>(reg, "SparseSparseMinimum", NumericTypes{});
   register_kernels<SparseReduceSumKernel>(reg, "SparseReduceSum", NumericTypes{});
   register_kernels<SparseReduceSumSparseKernel>(reg, "SparseReduceSumSparse", NumericTypes{});
   register_kernels<SparseReduceMaxKernel>(reg, "SparseReduceMax", NumericTypes{});

@@ -5,6 +5,8 @@
 // (kernels/sparse_kernels.cc, kernels/sparse_math_kernels.cc), which run with TF's messages.
 // SparseConcat is not here: its three list inputs are more than the registry's one list input per
 // op, so tf.sparse.concat is built in Python from ConcatV2 and SparseReorder.
+#include <string>
+
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/shape_inference.h"
 #include "graphfn/ops/array_shape_util.h"
@@ -80,6 +82,12 @@ Status sparse_slice_grad_shape(InferenceContext& c) {
 
 Status sparse_add_shape(InferenceContext& c) {
   set_sparse_outputs(c, sparse_rank(c, 0, 2), c.type_attr("T"));
+  return Status::OK();
+}
+
+Status sparse_sparse_extremum_shape(InferenceContext& c) {
+  c.set_output(0, DType::kInt64, Shape{kUnknown, sparse_rank(c, 0, 2)});
+  c.set_output(1, c.type_attr("T"), Shape{kUnknown});
   return Status::OK();
 }
 
@@ -179,6 +187,12 @@ void register_sparse_ops(OpRegistry& reg) {
       .input("b_indices: int64").input("b_values: T").input("b_shape: int64").input("thresh: Treal")
       .output("sum_indices: int64").output("sum_values: T").output("sum_shape: int64")
       .attr("T: {numbertype}").attr("Treal: {realnumbertype}").kernel_type_attr("T").shape_fn(sparse_add_shape, true);
+  for (const char* name : {"SparseSparseMaximum", "SparseSparseMinimum"}) {
+    const bool is_max = std::string(name) == "SparseSparseMaximum";
+    reg.op(name).input("a_indices: int64").input("a_values: T").input("a_shape: int64").input("b_indices: int64")
+        .input("b_values: T").input("b_shape: int64").output("output_indices: int64").output("output_values: T")
+        .attr(is_max ? "T: {realnumbertype}" : "T: {numbertype}").shape_fn(sparse_sparse_extremum_shape, true);
+  }
   reg.op("SparseAddGrad").input("backprop_val_grad: T").input("a_indices: int64").input("b_indices: int64")
       .input("sum_indices: int64").output("a_val_grad: T").output("b_val_grad: T").attr("T: {numbertype}")
       .shape_fn(sparse_add_grad_shape, true);

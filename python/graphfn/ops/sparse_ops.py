@@ -311,6 +311,26 @@ def add(a, b, threshold=0):
     return ops.SparseTensorDenseAdd(a.indices, a.values, a.dense_shape, b)
 
 
+@tf_export("sparse.maximum")
+def maximum(sp_a, sp_b, name=None):
+    """Element-wise max of two SparseTensors of one dense shape, over the union of their entries
+    (an entry missing from one is a zero there)."""
+    return _extremum("SparseSparseMaximum", sp_a, sp_b, name)
+
+
+@tf_export("sparse.minimum")
+def minimum(sp_a, sp_b, name=None):
+    """Element-wise min of two SparseTensors of one dense shape, over the union of their entries."""
+    return _extremum("SparseSparseMinimum", sp_a, sp_b, name)
+
+
+def _extremum(op, sp_a, sp_b, name):
+    sp_a, sp_b = _convert_sparse(sp_a, "sp_a"), _convert_sparse(sp_b, "sp_b")
+    indices, values = node(op, name or op)(sp_a.indices, sp_a.values, sp_a.dense_shape, sp_b.indices, sp_b.values,
+                                           sp_b.dense_shape)
+    return _with_static_shape(SparseTensor(indices, values, sp_a.dense_shape), sp_a.shape)
+
+
 def sparse_dense_cwise(sp, dense, op):
     """SparseTensor * dense (or /): the dense operand, broadcast to the dense shape, read at the
     entries (TF's SparseDenseCwiseMul/Div)."""
