@@ -77,6 +77,7 @@ from graphfn.ops import parsing_ops as _parsing_ops  # noqa: F401
 from graphfn.ops import image_codecs as _image_codecs  # noqa: F401
 from graphfn.file_io import gfile as _gfile, tf_record as _tf_record, train_names as _train_names  # noqa: F401
 from graphfn.framework import type_spec as _type_spec  # noqa: F401  (tf.TypeSpec: the composite-tensor base)
+from graphfn.ops import sparse_ops as _sparse_ops  # noqa: F401  (tf.sparse, tf.SparseTensor)
 from graphfn.ops import ragged_names as _ragged_names  # noqa: F401  (tf.RaggedTensor, tf.ragged.*: loaded on first use)
 from graphfn.framework import dispatch as _dispatch  # noqa: F401  (tf.experimental.dispatch_for_*)
 from graphfn.ops import extension_type as _extension_type  # noqa: F401  (tf.experimental.ExtensionType)

@@ -166,11 +166,6 @@ def test_parse_example_errors():
         tf.io.parse_example([[E1]], {"b": tf.io.FixedLenFeature([], tf.int64)})
 
 
-def test_var_len_feature_names_sparse_tensor():
-    with pytest.raises(NotImplementedError, match="SparseTensor"):
-        tf.io.parse_single_example(E1, {"s": tf.io.VarLenFeature(tf.float32)})
-
-
 def test_feature_reprs():
     assert repr(tf.io.FixedLenFeature(None, tf.float32)) == \
         "FixedLenFeature(shape=None, dtype=tf.float32, default_value=None)"

@@ -118,6 +118,10 @@ void register_random_gradients(OpRegistry& reg);
 void register_debug_gradients(OpRegistry& reg);
 void register_lookup_gradients(OpRegistry& reg);
 void register_data_gradients(OpRegistry& reg);
+void register_sparse_ops(OpRegistry& reg);
+void register_sparse_kernels(OpRegistry& reg);
+void register_sparse_math_kernels(OpRegistry& reg);
+void register_sparse_gradients(OpRegistry& reg);
 void register_ragged_gradients(OpRegistry& reg);
 
 namespace {
@@ -161,6 +165,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_data_ops(reg);
   register_io_ops(reg);
   register_image_codec_ops(reg);
+  register_sparse_ops(reg);
   register_ragged_ops(reg);
 
   register_cwise_binary_kernels(reg);
@@ -212,6 +217,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_csv_kernels(reg);
   register_example_kernels(reg);
   register_image_codec_kernels(reg);
+  register_sparse_kernels(reg);
+  register_sparse_math_kernels(reg);
   register_ragged_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
@@ -235,6 +242,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_debug_gradients(reg);
   register_lookup_gradients(reg);
   register_data_gradients(reg);
+  register_sparse_gradients(reg);
   register_ragged_gradients(reg);
 }
 

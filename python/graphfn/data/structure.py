@@ -1,12 +1,15 @@
 """Elements as TF's tf.data sees them: a nest of tuples, namedtuples and dicts (dicts in sorted
-key order) whose leaves are tensors. Python lists are not structure here, as in TF: a list is
-converted to one tensor. The C++ runtime sees only the flat list of tensors."""
+key order) whose leaves are tensors or composite tensors (a SparseTensor: several flat tensors,
+described by its TypeSpec). Python lists are not structure here, as in TF: a list is converted to
+one tensor. The C++ runtime sees only the flat list of tensors."""
 
 import collections
 
+from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.framework.tensor_spec import TensorSpec
+from graphfn.framework.type_spec import BatchableTypeSpec, TypeSpec
 from graphfn.ops import array_ops
 
 
@@ -35,7 +38,27 @@ def flatten(value):
         return [leaf for v in value for leaf in flatten(v)]
     if isinstance(value, dict):
         return [leaf for k in sorted(value) for leaf in flatten(value[k])]
+    if _expands(value):
+        spec = value if isinstance(value, TypeSpec) else value._type_spec
+        return list(spec._flat_tensor_specs) if value is spec else spec._to_tensor_list(value)
     return [value]
+
+
+def _expands(value):
+    """Whether `value` (a leaf) is a batchable composite tensor (SparseTensor, RaggedTensor) or its
+    spec, which tf.data carries as its flat tensors. Other composites, such as a dataset (a
+    group_by_window reduce function's argument), stay one leaf."""
+    spec = value if isinstance(value, TypeSpec) else getattr(value, "_type_spec", None)
+    return isinstance(spec, BatchableTypeSpec) and isinstance(value, (CompositeTensor, TypeSpec))
+
+
+def _composite_leaf(spec, leaves):
+    """A composite leaf of a structure from its flat parts: its spec when the parts are specs
+    (an element spec being built), else the value."""
+    parts = [next(leaves) for _ in spec._flat_tensor_specs]
+    if all(isinstance(p, TensorSpec) for p in parts):
+        return spec
+    return spec._from_tensor_list(parts)
 
 
 def pack(structure, flat):
@@ -50,6 +73,8 @@ def pack(structure, flat):
         if isinstance(s, dict):
             filled = {k: fill(s[k]) for k in sorted(s)}
             return _dict_like(s, [(k, filled[k]) for k in s])
+        if _expands(s):
+            return _composite_leaf(s if isinstance(s, TypeSpec) else s._type_spec, leaves)
         return next(leaves)
 
     return fill(structure)
@@ -57,7 +82,8 @@ def pack(structure, flat):
 
 def to_tensors(value):
     """The element with every leaf (including lists, NumPy arrays, strings) converted to a tensor."""
-    return map_structure(lambda v: v if isinstance(v, Tensor) else array_ops.convert_to_tensor(v), value)
+    return map_structure(
+        lambda v: v if isinstance(v, (Tensor, CompositeTensor)) else array_ops.convert_to_tensor(v), value)
 
 
 def spec_of(tensor, batched=False):

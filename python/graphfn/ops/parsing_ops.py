@@ -1,7 +1,6 @@
 """tf.io.parse_example / parse_single_example with FixedLenFeature, FixedLenSequenceFeature and
 VarLenFeature: one ParseExampleV2 op (cpp/graphfn/kernels/example_kernels.cc), eagerly or inside a
-function. VarLenFeature needs tf.sparse.SparseTensor, which graphfn does not have yet: it raises
-NotImplementedError (the op itself computes the sparse triple; tf.raw_ops.ParseExampleV2 returns it)."""
+function. A VarLenFeature is parsed into a tf.sparse.SparseTensor (the op's sparse triple)."""
 
 import collections
 
@@ -9,6 +8,7 @@ from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.ops import array_ops
 from graphfn.ops._op_table import node
+from graphfn.ops.sparse_tensor import SparseTensor
 from graphfn.util.tf_export import tf_export
 
 
@@ -32,7 +32,7 @@ class FixedLenSequenceFeature(collections.namedtuple(
 
 @tf_export("io.VarLenFeature")
 class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
-    """A feature of any length, parsed into a SparseTensor (not available in graphfn yet)."""
+    """A feature of any length, parsed into a SparseTensor."""
 
 
 def _empty(dtype):
@@ -99,20 +99,20 @@ def _spec_key(features):
 def _prepare(features):
     if not features:
         raise ValueError("Invalid argument: features cannot be empty.")
-    dense_keys, dense_defaults, dense_shapes = [], [], []
+    dense_keys, dense_defaults, dense_shapes, sparse_keys, sparse_types = [], [], [], [], []
     for key in sorted(features):
         feature = features[key]
         if isinstance(feature, VarLenFeature):
-            raise NotImplementedError(
-                "tf.io.VarLenFeature ('%s') is parsed into a tf.sparse.SparseTensor, which graphfn does not have "
-                "yet; use FixedLenFeature or FixedLenSequenceFeature(allow_missing=True)" % key)
+            sparse_keys.append(key)
+            sparse_types.append(dtypes.as_dtype(feature.dtype))
+            continue
         if not isinstance(feature, (FixedLenFeature, FixedLenSequenceFeature)):
             raise ValueError("Unsupported %s %s." % (type(feature).__name__, feature))
         default, shape = _dense_params(key, feature)
         dense_keys.append(key)
         dense_defaults.append(default)
         dense_shapes.append(shape)
-    return dense_keys, dense_defaults, dense_shapes, _empty(dtypes.string)
+    return dense_keys, dense_defaults, dense_shapes, sparse_keys, sparse_types, _empty(dtypes.string)
 
 
 def _parse(serialized, features, example_names, name):
@@ -123,12 +123,17 @@ def _parse(serialized, features, example_names, name):
         prepared = _prepare(features)
         if key is not None and len(_PREPARED) < 64:
             _PREPARED[key] = prepared
-    dense_keys, dense_defaults, dense_shapes, empty = prepared
+    dense_keys, dense_defaults, dense_shapes, sparse_keys, sparse_types, empty = prepared
     names = empty if example_names is None else array_ops.convert_to_tensor(example_names, dtypes.string)
-    outputs = node("ParseExampleV2", name)(
-        serialized, names, empty, array_ops.convert_to_tensor(dense_keys, dtypes.string), empty, dense_defaults,
-        num_sparse=0, sparse_types=[], ragged_value_types=[], ragged_split_types=[], dense_shapes=dense_shapes)
-    return dict(zip(dense_keys, list(outputs)))
+    keys = array_ops.convert_to_tensor(sparse_keys, dtypes.string) if sparse_keys else empty
+    outputs = list(node("ParseExampleV2", name)(
+        serialized, names, keys, array_ops.convert_to_tensor(dense_keys, dtypes.string), empty, dense_defaults,
+        num_sparse=len(sparse_keys), sparse_types=sparse_types, ragged_value_types=[], ragged_split_types=[],
+        dense_shapes=dense_shapes))
+    n = len(sparse_keys)
+    result = {key: SparseTensor(outputs[i], outputs[n + i], outputs[2 * n + i]) for i, key in enumerate(sparse_keys)}
+    result.update(zip(dense_keys, outputs[3 * n:]))
+    return result
 
 
 @tf_export("io.parse_example")
