@@ -13,18 +13,21 @@ namespace {
 bool is_split_space(char ch) { return ch == ' ' || (ch >= '\t' && ch <= '\r'); }
 
 // Appends the tokens of s to `tokens`: split at each `sep`, or, for an empty sep, at runs of
-// ASCII whitespace (no empty tokens). At most maxsplit splits when maxsplit >= 0.
+// ASCII whitespace (no empty tokens). At most maxsplit splits when maxsplit >= 0. An empty string
+// split at a separator is one empty token, as in TF (and Python's str.split).
 void split_one(std::string_view s, std::string_view sep, int64_t maxsplit, std::vector<std::string_view>* tokens) {
   int64_t splits = 0;
   if (sep.empty()) {
+    if (maxsplit == 0) {  // the string as it is, even empty, as TF gives it
+      tokens->push_back(s);
+      return;
+    }
     size_t i = 0;
     while (true) {
       while (i < s.size() && is_split_space(s[i])) ++i;
       if (i == s.size()) return;
-      if (maxsplit >= 0 && splits == maxsplit) {  // the rest, trailing whitespace stripped
-        size_t e = s.size();
-        while (e > i && is_split_space(s[e - 1])) --e;
-        tokens->push_back(s.substr(i, e - i));
+      if (maxsplit >= 0 && splits == maxsplit) {  // the rest, trailing whitespace kept
+        tokens->push_back(s.substr(i));
         return;
       }
       size_t j = i;
@@ -34,7 +37,6 @@ void split_one(std::string_view s, std::string_view sep, int64_t maxsplit, std::
       i = j;
     }
   }
-  if (s.empty()) return;  // no tokens, as TF
   size_t start = 0;
   while (maxsplit < 0 || splits < maxsplit) {
     const size_t at = s.find(sep, start);

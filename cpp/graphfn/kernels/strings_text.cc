@@ -216,11 +216,11 @@ bool parse_integer(const std::string& text, bool is_signed, int64_t lo, uint64_t
   return true;
 }
 
-// Decimal floats, inf/infinity/nan in any case; no hexadecimal and no "nan(...)".
+// Decimal and hexadecimal floats, inf/infinity/nan in any case (as TF reads them); no "nan(...)".
 template <typename T>
 bool parse_float(const std::string& text, T* out) {
   for (char ch : text) {
-    if (ch == 'x' || ch == 'X' || ch == '(' || ch == ' ') return false;
+    if (ch == '(' || is_ascii_space(ch)) return false;
   }
   errno = 0;
   char* end = nullptr;

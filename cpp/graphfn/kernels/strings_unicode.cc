@@ -79,7 +79,8 @@ Status decode_string(const DecodeOptions& o, const std::string& s, Emit&& emit) 
       if (o.errors == "strict") return errors::InvalidArgument("Invalid formatting on input string");
       if (o.errors == "ignore") continue;
       cp = o.replacement;
-    } else if (o.replace_controls && cp < 0x20) {
+    } else if (o.replace_controls && cp < 0x20) {  // C0 controls count as errors
+      if (o.errors == "ignore") continue;
       cp = o.replacement;
     }
     emit(cp, static_cast<int64_t>(start));
@@ -149,14 +150,17 @@ Status unicode_encode_kernel(KernelContext& c) {
   const Splits* splits = splits_t.data<Splits>();
   const int64_t num_splits = splits_t.num_elements();
   const int64_t num_values = values.num_elements();
-  if (num_splits == 0) return errors::InvalidArgument("Input_splits must not be empty");
-  if (splits[0] != 0) return errors::InvalidArgument("First value in input_splits must be zero");
+  if (num_splits == 0 || splits[0] != 0) return errors::InvalidArgument("First value in input_splits must be zero.");
   for (int64_t k = 1; k < num_splits; ++k) {
-    if (splits[k] < splits[k - 1]) return errors::InvalidArgument("input_splits must be sorted in ascending order");
+    if (splits[k] > num_values) {
+      return errors::InvalidArgument("Values in input_splits must be less than or equal to input_tensor length.");
+    }
+    if (splits[k] < splits[k - 1]) {
+      return errors::InvalidArgument("Values in input_splits must be equal or in ascending order.");
+    }
   }
   if (splits[num_splits - 1] != num_values) {
-    return errors::InvalidArgument("Last value in input_splits must be equal to length of input_values: ",
-                                   static_cast<int64_t>(splits[num_splits - 1]), " vs. ", num_values);
+    return errors::InvalidArgument("Last value in input_splits must be equal to length of input_tensor.");
   }
   Tensor& out_tensor = c.allocate_output(0);
   std::string* out = out_tensor.data<std::string>();

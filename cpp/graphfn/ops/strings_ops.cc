@@ -28,16 +28,21 @@ Status check_string_attr(InferenceContext& c, const char* name, std::initializer
                                  list, "\n\t; NodeDef: {{node ", c.op().name, "}}; ", summarize_op_def(c.op()));
 }
 
-Status scalar_input(InferenceContext& c, int i) {
+// A rank check: graph building words it as TF's shape functions do; eager calls as TF's kernel
+// does (`eager_text` followed by the shape), when it has its own text.
+Status rank_input(InferenceContext& c, int i, int rank, const char* eager_text = nullptr) {
   const Shape& s = c.input_shape(i);
-  if (s.known_rank() && s.rank() != 0) return errors::InvalidArgument("Shape must be rank 0 but is rank ", s.rank());
-  return Status::OK();
+  if (!s.known_rank() || s.rank() == rank) return Status::OK();
+  if (c.is_eager() && eager_text) return errors::InvalidArgument(eager_text, s.to_string());
+  return errors::InvalidArgument("Shape must be rank ", rank, " but is rank ", s.rank());
 }
 
-Status vector_input(InferenceContext& c, int i) {
-  const Shape& s = c.input_shape(i);
-  if (s.known_rank() && s.rank() != 1) return errors::InvalidArgument("Shape must be rank 1 but is rank ", s.rank());
-  return Status::OK();
+Status scalar_input(InferenceContext& c, int i, const char* eager_text = nullptr) {
+  return rank_input(c, i, 0, eager_text);
+}
+
+Status vector_input(InferenceContext& c, int i, const char* eager_text = nullptr) {
+  return rank_input(c, i, 1, eager_text);
 }
 
 Status same_shape_as_input(InferenceContext& c, DType dt) {
@@ -53,6 +58,9 @@ Status substr_shape(InferenceContext& c) {
   GRAPHFN_RETURN_IF_ERROR(check_string_attr(c, "unit", kUnits, "BYTE"));
   const Shape& pos = c.input_shape(1);
   const Shape& len = c.input_shape(2);
+  if (!c.is_eager() && pos.known_rank() && len.known_rank() && pos.rank() != len.rank()) {
+    return errors::InvalidArgument("Shape must be rank ", len.rank(), " but is rank ", pos.rank());
+  }
   if (pos.fully_defined() && len.fully_defined() && pos != len) {
     return errors::InvalidArgument("pos and len should have the same shape, got: ", pos.to_string(), " vs. ",
                                    len.to_string());
@@ -117,8 +125,8 @@ Status reduce_join_shape(InferenceContext& c) {
 }
 
 Status split_shape(InferenceContext& c) {
-  GRAPHFN_RETURN_IF_ERROR(vector_input(c, 0));
-  GRAPHFN_RETURN_IF_ERROR(scalar_input(c, 1));
+  GRAPHFN_RETURN_IF_ERROR(vector_input(c, 0, "input must be a vector, got shape: "));
+  GRAPHFN_RETURN_IF_ERROR(scalar_input(c, 1, "sep must be a scalar, got shape: "));
   c.set_output(0, DType::kInt64, Shape{Shape::kUnknownDim, 2});
   c.set_output(1, DType::kString, Shape{Shape::kUnknownDim});
   c.set_output(2, DType::kInt64, Shape{2});
@@ -187,8 +195,8 @@ void register_strings_ops(OpRegistry& reg) {
   reg.op("RegexReplace").input("input: string").input("pattern: string").input("rewrite: string")
       .output("output: string").attr("replace_global: bool = true")
       .shape_fn([](InferenceContext& c) {
-        GRAPHFN_RETURN_IF_ERROR(scalar_input(c, 1));
-        GRAPHFN_RETURN_IF_ERROR(scalar_input(c, 2));
+        GRAPHFN_RETURN_IF_ERROR(scalar_input(c, 1, "Pattern must be scalar, but received "));
+        GRAPHFN_RETURN_IF_ERROR(scalar_input(c, 2, "Rewrite must be scalar, but received "));
         return same_shape_as_input(c, DType::kString);
       }, true);
   reg.op("StaticRegexReplace").input("input: string").output("output: string").attr("pattern: string")
@@ -196,7 +204,7 @@ void register_strings_ops(OpRegistry& reg) {
       .shape_fn([](InferenceContext& c) { return same_shape_as_input(c, DType::kString); }, true);
   reg.op("RegexFullMatch").input("input: string").input("pattern: string").output("output: bool")
       .shape_fn([](InferenceContext& c) {
-        GRAPHFN_RETURN_IF_ERROR(scalar_input(c, 1));
+        GRAPHFN_RETURN_IF_ERROR(scalar_input(c, 1, "Pattern must be scalar, but received "));
         return same_shape_as_input(c, DType::kBool);
       }, true);
   reg.op("StaticRegexFullMatch").input("input: string").output("output: bool").attr("pattern: string")

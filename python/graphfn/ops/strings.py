@@ -192,7 +192,7 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
     elif _is_python_text(pad_values):
         left_pad = right_pad = pad_values
     else:
-        raise ValueError("pad_values must be a string, tuple of strings, or None.")
+        raise TypeError("pad_values must be a string, tuple of strings, or None.")
     if padding_width is not None and padding_width < 1:
         raise ValueError("padding_width must be greater than 0.")
     if padding_width is not None and pad_values is None:
