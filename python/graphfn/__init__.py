@@ -77,6 +77,9 @@ from graphfn.ops import parsing_ops as _parsing_ops  # noqa: F401
 from graphfn.ops import image_codecs as _image_codecs  # noqa: F401
 from graphfn.ops import strings as _strings_ops  # noqa: F401
 from graphfn.file_io import gfile as _gfile, tf_record as _tf_record, train_names as _train_names  # noqa: F401
+from graphfn.framework import type_spec as _type_spec  # noqa: F401  (tf.TypeSpec: the composite-tensor base)
+from graphfn.ops import ragged_names as _ragged_names  # noqa: F401  (tf.RaggedTensor, tf.ragged.*: loaded on first use)
+from graphfn.framework import dispatch as _dispatch  # noqa: F401  (tf.experimental.dispatch_for_*)
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"
@@ -101,3 +104,6 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | set(_LAZY))
+
+
+_tf_export.install_lazy(_sys.modules[__name__], only_top_level=True)  # after __getattr__: tf.RaggedTensor & co. on first use

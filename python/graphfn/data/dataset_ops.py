@@ -15,6 +15,7 @@ from graphfn.data.traced import TracedFunction
 from graphfn.framework import dtypes
 from graphfn.framework import errors
 from graphfn.framework import random_seed
+from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.framework.tensor_spec import TensorSpec
@@ -64,7 +65,7 @@ def _build(op_name, make, *args):
 
 
 @tf_export("data.Dataset")
-class DatasetV2:
+class DatasetV2(CompositeTensor):
     """A sequence of elements, each a nest of tensors described by element_spec."""
 
     def __init__(self, node, element_spec):
@@ -407,9 +408,6 @@ class DatasetV2:
 
     @property
     def _type_spec(self):
-        return DatasetSpec(self._element_spec)
-
-    def __tf_tracing_type__(self, context):
         return DatasetSpec(self._element_spec)
 
 

@@ -1,15 +1,16 @@
 """tf.data.DatasetSpec: the type of a dataset (its element_spec), and how a dataset passed to a
 graphfn.function is traced: by this spec, as TF does, so that datasets with equal element specs
-share one concrete function. The traced graph receives the dataset as an input (a scalar
-resource placeholder named after the parameter); each call feeds the dataset's resource tensor
-(`DatasetV2._variant_tensor`). The function layer sees only duck-typed hooks
-(`_graph_placeholder`, `_variant_tensor`, `_cast_argument`): it sits below graphfn.data."""
+share one concrete function. A DatasetSpec is a TypeSpec (framework/type_spec.py, graphfn's one
+composite-tensor mechanism) with one component: the dataset's resource tensor
+(`DatasetV2._variant_tensor`), which the traced graph receives as a scalar resource placeholder
+named after the parameter and each call feeds."""
 
 from graphfn.data import structure
 from graphfn.framework import dtypes
 from graphfn.framework import errors
 from graphfn.framework.tensor_shape import TensorShape
-from graphfn.function.trace_type_protocol import TraceType
+from graphfn.framework.tensor_spec import TensorSpec
+from graphfn.framework.type_spec import TypeSpec
 from graphfn.util.tf_export import tf_export
 
 
@@ -26,10 +27,9 @@ def _leaf_supertype(a, b):
 
 
 @tf_export("data.DatasetSpec")
-class DatasetSpec(TraceType):
+class DatasetSpec(TypeSpec):
     """The type of a dataset: its element_spec (and TF's dataset shape, a scalar)."""
 
-    _graphfn_type_spec = True  # accepted in a function's input_signature, as TF's TypeSpecs are
     # Set by dataset_ops (which imports this module): tf.data.Dataset, and the dataset class a
     # traced function receives for a dataset parameter.
     _value_type = None
@@ -54,6 +54,22 @@ class DatasetSpec(TraceType):
     @staticmethod
     def from_value(value):
         return DatasetSpec(value.element_spec)
+
+    # Components: the dataset's resource tensor -------------------------------------------------
+
+    @property
+    def _component_specs(self):
+        return TensorSpec((), dtypes.resource)
+
+    def _to_components(self, value):
+        return value._variant_tensor
+
+    def _from_components(self, components):
+        """The dataset a traced function receives: its resource tensor is a graph input."""
+        return DatasetSpec._argument_type(components, self._element_spec)
+
+    def _serialize(self):
+        return (self._element_spec, self._dataset_shape)
 
     # Types -------------------------------------------------------------------------------------
 
@@ -85,18 +101,7 @@ class DatasetSpec(TraceType):
         return all(a.is_compatible_with(b) for a, b in zip(structure.flatten(self._element_spec),
                                                            structure.flatten(other._element_spec)))
 
-    def __tf_tracing_type__(self, context):
-        return self  # get_concrete_function(spec) and input_signature trace the spec itself
-
-    # Tracing (hooks the function layer calls) --------------------------------------------------
-
-    def placeholder_value(self, placeholder_context):
-        raise NotImplementedError("a DatasetSpec's placeholder is made by graphfn's tracing (_graph_placeholder)")
-
-    def _graph_placeholder(self, graph, name):
-        """The dataset a traced function receives: a resource placeholder of `graph`."""
-        handle = graph.add_placeholder(dtypes.resource.as_datatype_enum, (), name)
-        return DatasetSpec._argument_type(handle, self._element_spec)
+    # Tracing ------------------------------------------------------------------------------------
 
     def _cast_argument(self, value):
         """A call's argument for a parameter of this spec (input_signature): a dataset whose

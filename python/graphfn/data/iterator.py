@@ -53,7 +53,7 @@ class NumpyIterator:
     def __init__(self, dataset):
         if nested.has_datasets(dataset.element_spec):
             raise TypeError("`tf.data.Dataset.as_numpy_iterator()` is not supported for datasets that produce values "
-                            "of type %s" % (type(dataset).__mro__[-2],))
+                            "of type %s" % (next(c for c in type(dataset).__mro__ if c.__name__ == "DatasetV2"),))
         self._iterator = OwnedIterator(dataset)
 
     def __iter__(self):

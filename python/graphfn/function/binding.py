@@ -133,10 +133,10 @@ def _cast(value, spec):
     """`value` matched to the spec structure `spec`, its leaves tensors of the specs' dtypes."""
     if isinstance(spec, TensorSpec):
         return _cast_leaf(value, spec)
-    if getattr(spec, "_graphfn_type_spec", False):  # tf.data.DatasetSpec
+    if getattr(spec, "_graphfn_type_spec", False):  # a TypeSpec: RaggedTensorSpec, DatasetSpec, ...
         try:
             return spec._cast_argument(value)
-        except AttributeError as e:
+        except (AttributeError, TypeError) as e:
             raise _BindingError(str(e)) from None
     if isinstance(value, TensorSpec):
         return value  # get_concrete_function(spec)

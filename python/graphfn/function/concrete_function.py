@@ -4,6 +4,7 @@ import itertools
 
 from graphfn import _core
 from graphfn import context
+from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function.function_type import FunctionType, output_type_of
@@ -29,7 +30,7 @@ class ConcreteFunction:
         self._function_type = function_type  # parameters with their trace types
         self._arguments = arguments          # traced argument values (placeholders and literals)
         self._structured_outputs = structured_outputs
-        self._output_is_tensor = [isinstance(o, Tensor) for o in nest.flatten(structured_outputs)]
+        self._output_is_tensor = [isinstance(o, Tensor) for o in nest.flatten(structured_outputs, expand_composites=True)]
         # The captured variables the function reads: a tape active at a call watches them (as TF
         # does), so their gradients flow through the call.
         self._variables = tuple(variables)
@@ -59,8 +60,7 @@ class ConcreteFunction:
         for param in self._function_type.parameters:
             traced = self._arguments[param.name]
             if param.name not in bound.arguments:
-                if any(isinstance(v, Tensor) or getattr(type(v), "_variant_tensor", None) is not None
-                       for v in nest.flatten(traced)):
+                if any(isinstance(v, (Tensor, CompositeTensor)) for v in nest.flatten(traced)):
                     raise TypeError("missing a required argument: '%s'" % param.name)
                 continue
             _check_and_flatten(param, traced, bound.arguments[param.name], flat)
@@ -102,12 +102,13 @@ class ConcreteFunction:
         """The Python structure the function returned, with the run's tensors in it."""
         results = iter(results)
         flat_outputs = [next(results) if is_tensor else value for is_tensor, value in
-                        zip(self._output_is_tensor, nest.flatten(self._structured_outputs))]
-        return nest.pack_sequence_as(self._structured_outputs, flat_outputs)
+                        zip(self._output_is_tensor, nest.flatten(self._structured_outputs, expand_composites=True))]
+        return nest.pack_sequence_as(self._structured_outputs, flat_outputs, expand_composites=True)
 
     @property
     def _output_structure(self):
-        """How the C++ call cache packs results (a _core.OutputStructure, built once)."""
+        """How the C++ call cache packs results (a _core.OutputStructure, built once), or None
+        when the results hold composites, which only Python packs."""
         if self._output_structure_cache is None:
             self._output_structure_cache = describe_outputs(self._structured_outputs)
         return self._output_structure_cache
@@ -201,8 +202,8 @@ class _InferenceFunction:
 
 
 def _spec_or_value(value):
-    if getattr(type(value), "_variant_tensor", None) is not None:
-        return value._type_spec  # a tf.data dataset parameter: its DatasetSpec
+    if isinstance(value, CompositeTensor):
+        return value._type_spec  # a composite parameter (RaggedTensor, dataset, ...): its TypeSpec
     if isinstance(value, Tensor):
         return TensorSpec(value.shape, value.dtype, value._op_name if hasattr(value, "_op_name") else None)
     return value
@@ -223,9 +224,9 @@ def _check_and_flatten(param, traced, value, flat):
             if not isinstance(v, Tensor):
                 v = _core.to_tensor(v, t._dtype_enum)
             flat.append(v)
-        elif getattr(type(t), "_variant_tensor", None) is not None:  # a tf.data dataset parameter
+        elif isinstance(t, CompositeTensor):  # a composite parameter: its flat component tensors
             try:
-                flat.append(t._type_spec._cast_argument(v)._variant_tensor)
+                flat.extend(nest.flatten(t._type_spec._cast_argument(v), expand_composites=True))
             except AttributeError as e:
                 raise TypeError(str(e)) from None
         elif not (t == v or (t != t and v != v)):
@@ -242,6 +243,8 @@ class _TensorSlot:
 def describe_outputs(structured_outputs):
     """The C++ description of a function's return structure: tensor leaves are numbered in nest's
     flattening order (the order of the graph's results); other leaves are constants (None)."""
+    if any(isinstance(leaf, CompositeTensor) for leaf in nest.flatten(structured_outputs)):
+        return None
     numbers = itertools.count()
     slots = nest.map_structure(lambda leaf: _TensorSlot(next(numbers)) if isinstance(leaf, Tensor) else leaf,
                                structured_outputs)
@@ -266,5 +269,9 @@ def _describe(value):
 
 
 def make_function_type(parameters, structured_outputs):
-    return FunctionType(parameters, output_type_of(structured_outputs,
-                                                   lambda t: TensorSpec(t.shape, t.dtype) if isinstance(t, Tensor) else t))
+    def output_type(t):
+        if isinstance(t, CompositeTensor):
+            return t._type_spec
+        return TensorSpec(t.shape, t.dtype) if isinstance(t, Tensor) else t
+
+    return FunctionType(parameters, output_type_of(structured_outputs, output_type))

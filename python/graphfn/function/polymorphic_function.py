@@ -72,7 +72,9 @@ class Function(_core.FunctionBase):
         result = concrete._call_flat(flat)
         # The C++ cache keeps the call's key only if it would feed exactly these tensors.
         _register_call_key_hooks()
-        self._fast_insert(args, kwargs, flat, concrete._function, concrete._output_structure, concrete._variables)
+        outputs = concrete._output_structure
+        if outputs is not None:  # composite results are packed in Python
+            self._fast_insert(args, kwargs, flat, concrete._function, outputs, concrete._variables)
         return result
 
     def get_concrete_function(self, *args, **kwargs):

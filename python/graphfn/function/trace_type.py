@@ -10,6 +10,7 @@ import weakref
 
 from graphfn import _core
 from graphfn.framework import dtypes
+from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function.trace_type_protocol import TraceType, custom_trace_type
@@ -178,8 +179,8 @@ def trace_type_for_call_cache(value):
     that become tensors, containers C++ does not walk, and values without a trace type."""
     if isinstance(value, (Tensor, TensorSpec, Variable, list, tuple, dict, weakref.ref)) or is_ndarray(value):
         return None
-    if getattr(type(value), "_variant_tensor", None) is not None:
-        return None  # a tf.data dataset feeds its resource tensor, which the C++ cache does not gather
+    if isinstance(value, CompositeTensor):
+        return None  # a composite feeds its component tensors, which the C++ cache does not gather
     try:
         return trace_type(value)
     except TypeError:
@@ -226,10 +227,11 @@ def common_supertype(a, b):
 
 @tf_export("type_spec_from_value")
 def type_spec_from_value(value):
-    """The spec of a value: a VariableSpec for a Variable (no alias), else the TensorSpec of the
-    tensor it is or converts to; TF's TypeError for anything else. (graphfn has no composite
-    tensors yet, so None, ragged and sparse values are not specs here; TF gives NoneTensorSpec
-    for None.)"""
+    """The spec of a value: a composite's TypeSpec, a VariableSpec for a Variable (no alias), else
+    the TensorSpec of the tensor it is or converts to; TF's TypeError for anything else. (TF gives
+    NoneTensorSpec for None; graphfn does not.)"""
+    if isinstance(value, CompositeTensor):
+        return value._type_spec
     if isinstance(value, Variable):
         return VariableSpec(value.shape, value.dtype, value._trainable, None)
     if isinstance(value, Tensor):

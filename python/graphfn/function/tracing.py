@@ -6,6 +6,7 @@ import inspect
 from graphfn import _core
 from graphfn import context
 from graphfn.framework import dtypes
+from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.framework.tensor import SymbolicTensor, Tensor
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.function import trace_type as trace_types
@@ -37,7 +38,7 @@ def _placeholder(graph, leaf, param_name, traced_variables):
     if isinstance(leaf, Tensor):
         return graph.add_placeholder(leaf._dtype_enum, leaf.shape.dims, param_name)
     custom = leaf if trace_types.is_custom(leaf) else trace_type_protocol.custom_trace_type(leaf)
-    if hasattr(custom, "_graph_placeholder"):  # a tf.data DatasetSpec: the dataset is a graph input
+    if hasattr(custom, "_graph_placeholder"):  # a TypeSpec: each flat component is a graph input
         return custom._graph_placeholder(graph, param_name)
     if custom is not None:  # TF's tracing protocol: the function sees the type's placeholder value
         return custom.placeholder_value(trace_type_protocol.PlaceholderContext())
@@ -49,6 +50,8 @@ def _output(value, graph, python_function):
     an Identity node; None stays None."""
     if value is None:
         return None
+    if isinstance(value, CompositeTensor):  # a RaggedTensor, ...: each flat component is an output
+        return nest.map_structure(lambda v: _output(v, graph, python_function), value, expand_composites=True)
     if hasattr(value, "__tf_tensor__"):
         value = value.__tf_tensor__()
     if isinstance(value, SymbolicTensor) and not value._same_graph(graph):
@@ -69,7 +72,7 @@ def _output(value, graph, python_function):
 def _control_output(graph, result):
     """TF's control outputs: a NoOp after the stateful ops that must run, which every returned
     tensor waits for (made before the output Identity nodes, which refer to it)."""
-    leaves = [v for v in nest.flatten(result) if v is not None]
+    leaves = [v for v in nest.flatten(result, expand_composites=True) if v is not None]
     if not leaves:
         return None
     return graph.add_control_output_node([v for v in leaves if isinstance(v, SymbolicTensor)])
@@ -92,7 +95,7 @@ def trace(python_function, name, signature, arguments, variable_creation):
         result = python_function(*call.args, **call.kwargs)
         control_output = _control_output(graph, result)
         structured_outputs = nest.map_structure(lambda v: _output(v, graph, python_function), result)
-    flat_outputs = [t for t in nest.flatten(structured_outputs) if t is not None]
+    flat_outputs = [t for t in nest.flatten(structured_outputs, expand_composites=True) if t is not None]
     graph.finish_trace(flat_outputs, control_output)  # results wait for it; automatic control deps
     inputs = _graph_inputs(traced_arguments)
     function_type = make_function_type(parameters, structured_outputs)
@@ -103,7 +106,8 @@ def trace(python_function, name, signature, arguments, variable_creation):
 
 def _feeding_leaves(arguments):
     """The argument leaves that feed placeholders, in placeholder order: tensors and arrays,
-    each distinct variable's handle once (aliased variables share one placeholder), and datasets."""
+    each distinct variable's handle once (aliased variables share one placeholder), and the flat
+    component tensors of composites (ragged tensors, datasets, ...)."""
     seen = set()
     for value in arguments.values():
         for leaf in nest.flatten(value):
@@ -113,8 +117,8 @@ def _feeding_leaves(arguments):
                     yield leaf.handle
             elif isinstance(leaf, Tensor) or is_ndarray(leaf):
                 yield leaf
-            elif getattr(type(leaf), "_variant_tensor", None) is not None:
-                yield leaf._variant_tensor  # a tf.data dataset: its resource tensor (a placeholder when traced)
+            elif isinstance(leaf, CompositeTensor):
+                yield from nest.flatten(leaf, expand_composites=True)  # placeholders when traced
 
 
 def _graph_inputs(traced_arguments):

@@ -1,15 +1,27 @@
 """Flattening nested Python structures (lists, tuples, namedtuples, dicts) and rebuilding them.
 
-Dicts are traversed in sorted key order, as TensorFlow's nest does."""
+Dicts are traversed in sorted key order, as TensorFlow's nest does. With expand_composites=True,
+a composite tensor (framework/composite_tensor.py) is a structure too: its children are its
+spec's components, and a TypeSpec's children are its component specs."""
 
+from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.util.tf_export import tf_export
 
 
-def _children(structure):
+def _is_type_spec(value):
+    return getattr(type(value), "_graphfn_type_spec", False)  # type_spec.TypeSpec (it imports this module)
+
+
+def _children(structure, expand_composites=False):
     if isinstance(structure, dict):
         return [structure[k] for k in sorted(structure, key=_sort_key)]
     if isinstance(structure, (list, tuple)):
         return list(structure)
+    if expand_composites:
+        if isinstance(structure, CompositeTensor):
+            return [structure._type_spec._to_components(structure)]
+        if _is_type_spec(structure):
+            return [structure._component_specs]
     return None
 
 
@@ -17,42 +29,49 @@ def _sort_key(key):
     return (type(key).__name__, key) if isinstance(key, (int, float, str)) else (type(key).__name__, repr(key))
 
 
-def flatten(structure):
+def flatten(structure, expand_composites=False):
     """The leaves of `structure`, depth first."""
-    children = _children(structure)
+    children = _children(structure, expand_composites)
     if children is None:
         return [structure]
     out = []
     for child in children:
-        out.extend(flatten(child))
+        out.extend(flatten(child, expand_composites))
     return out
 
 
-def map_structure(fn, structure):
+def map_structure(fn, structure, expand_composites=False):
     """A structure of the same shape with fn applied to every leaf."""
-    return pack_sequence_as(structure, [fn(leaf) for leaf in flatten(structure)])
+    return pack_sequence_as(structure, [fn(leaf) for leaf in flatten(structure, expand_composites)],
+                            expand_composites)
 
 
-def pack_sequence_as(structure, flat):
+def pack_sequence_as(structure, flat, expand_composites=False):
     """Rebuilds `structure` with its leaves replaced, in order, by `flat`."""
     leaves = iter(flat)
-    result = _pack(structure, leaves)
+    result = _pack(structure, leaves, expand_composites)
     return result
 
 
-def _pack(structure, leaves):
+def _pack(structure, leaves, expand_composites=False):
     if isinstance(structure, dict):
-        rebuilt = {k: _pack(structure[k], leaves) for k in sorted(structure, key=_sort_key)}
+        rebuilt = {k: _pack(structure[k], leaves, expand_composites) for k in sorted(structure, key=_sort_key)}
         return type(structure)((k, rebuilt[k]) for k in structure)
     if isinstance(structure, tuple) and hasattr(structure, "_fields"):
-        return type(structure)(*[_pack(v, leaves) for v in structure])
+        return type(structure)(*[_pack(v, leaves, expand_composites) for v in structure])
     if isinstance(structure, (list, tuple)):
-        return type(structure)(_pack(v, leaves) for v in structure)
+        return type(structure)(_pack(v, leaves, expand_composites) for v in structure)
+    if expand_composites:
+        if isinstance(structure, CompositeTensor):
+            spec = structure._type_spec
+            return spec._from_components(_pack(spec._component_specs, leaves, True))
+        if _is_type_spec(structure):
+            return structure._from_components(_pack(structure._component_specs, leaves, True))
     return next(leaves)
 
 
-def is_nested(structure):
-    return _children(structure) is not None
+def is_nested(structure, expand_composites=False):
+    return _children(structure, expand_composites) is not None
 
 
 class _Dot:
@@ -64,11 +83,11 @@ def _describe(structure):
     return "type=%s str=%s" % (type(structure).__name__, structure)
 
 
-def assert_same_structure(nest1, nest2, check_types=True):
+def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
     """Raises ValueError (TypeError for differing sequence types) with TF's message unless both
     structures have the same nesting."""
     try:
-        _assert_same(nest1, nest2, check_types)
+        _assert_same(nest1, nest2, check_types, expand_composites)
     except (ValueError, TypeError) as e:
         dots = [map_structure(lambda _: _Dot(), s) for s in (nest1, nest2)]
         raise type(e)("The two structures don't have the same nested structure.\n\nFirst structure: %s\n\n"
@@ -76,13 +95,26 @@ def assert_same_structure(nest1, nest2, check_types=True):
                       "Entire second structure:\n%s" % (_describe(nest1), _describe(nest2), e, dots[0], dots[1])) from None
 
 
-def _assert_same(a, b, check_types):
-    a_seq, b_seq = is_nested(a), is_nested(b)
+def _composite_spec(value):
+    if isinstance(value, CompositeTensor):
+        return value._type_spec
+    return value if _is_type_spec(value) else None
+
+
+def _assert_same(a, b, check_types, expand_composites=False):
+    a_seq, b_seq = is_nested(a, expand_composites), is_nested(b, expand_composites)
     if a_seq != b_seq:
         seq, leaf = (a, b) if a_seq else (b, a)
         raise ValueError('Substructure "%s" is a sequence, while substructure "%s" is not'
                          % (_describe(seq), _describe(leaf)))
     if not a_seq:
+        return
+    spec_a, spec_b = (_composite_spec(a), _composite_spec(b)) if expand_composites else (None, None)
+    if spec_a is not None or spec_b is not None:
+        if (spec_a is None or spec_b is None or type(spec_a) is not type(spec_b)
+                or spec_a.most_specific_common_supertype([spec_b]) is None):
+            raise ValueError("Incompatible CompositeTensor TypeSpecs: %s vs. %s"
+                             % (_describe_spec(spec_a, a), _describe_spec(spec_b, b)))
         return
     if check_types:
         if type(a) is not type(b):
@@ -94,14 +126,17 @@ def _assert_same(a, b, check_types):
                              "str=%s, while second structure has keys type=list str=%s" % (list(a), list(b)))
     children_a, children_b = _children(a), _children(b)
     for x, y in zip(children_a, children_b):
-        _assert_same(x, y, check_types)
+        _assert_same(x, y, check_types, expand_composites)
     if len(children_a) != len(children_b):
         raise ValueError("The two structures don't have the same number of elements. First structure: %s. "
                          "Second structure: %s" % (_describe(a), _describe(b)))
 
 
-# The public tf.nest: TF's signatures and errors over the functions above. `expand_composites`
-# is accepted; graphfn has no composite tensors yet, so it changes nothing.
+def _describe_spec(spec, value):
+    return _describe(value) if spec is None else "type=%s str=%s" % (type(spec).__name__, spec)
+
+
+# The public tf.nest: TF's signatures and errors over the functions above.
 
 def _flat_sequence_or_error(flat_sequence):
     if not isinstance(flat_sequence, (list, tuple)):
@@ -112,23 +147,23 @@ def _flat_sequence_or_error(flat_sequence):
 
 @tf_export("nest.flatten")
 def public_flatten(structure, expand_composites=False):
-    return flatten(structure)
+    return flatten(structure, expand_composites)
 
 
 @tf_export("nest.pack_sequence_as")
 def public_pack_sequence_as(structure, flat_sequence, expand_composites=False):
     flat = _flat_sequence_or_error(flat_sequence)
-    if not is_nested(structure):
+    if not is_nested(structure, expand_composites):
         if len(flat) != 1:
             raise ValueError("The target structure is of type `%s`\n  %s\nHowever the input is a sequence (%s) of "
                              "length %d.\n  %s\nnest cannot guarantee that it is safe to map one to the other."
                              % (type(structure), structure, type(flat_sequence), len(flat), flat_sequence))
         return flat[0]
-    atoms = len(flatten(structure))
+    atoms = len(flatten(structure, expand_composites))
     if atoms != len(flat):
         raise ValueError("Could not pack sequence. Structure had %d atoms, but flat_sequence had %d items.  "
                          "Structure: %s, flat_sequence: %s." % (atoms, len(flat), structure, flat_sequence))
-    return pack_sequence_as(structure, flat)
+    return pack_sequence_as(structure, flat, expand_composites)
 
 
 @tf_export("nest.map_structure")
@@ -141,15 +176,16 @@ def public_map_structure(func, *structure, **kwargs):
         if key not in ("check_types", "expand_composites"):
             raise ValueError("Only valid keyword arguments are `check_types` and `expand_composites`, not: `%s`" % key)
     check_types = kwargs.get("check_types", True)
+    expand = kwargs.get("expand_composites", False)
     for other in structure[1:]:
-        assert_same_structure(structure[0], other, check_types=check_types)
-    leaves = [flatten(s) for s in structure]
-    return pack_sequence_as(structure[0], [func(*args) for args in zip(*leaves)])
+        assert_same_structure(structure[0], other, check_types=check_types, expand_composites=expand)
+    leaves = [flatten(s, expand) for s in structure]
+    return pack_sequence_as(structure[0], [func(*args) for args in zip(*leaves)], expand)
 
 
 @tf_export("nest.assert_same_structure")
 def public_assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
-    assert_same_structure(nest1, nest2, check_types=check_types)
+    assert_same_structure(nest1, nest2, check_types=check_types, expand_composites=expand_composites)
 
 
 @tf_export("nest.is_nested")

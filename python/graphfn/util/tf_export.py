@@ -44,13 +44,17 @@ def tf_export_lazy(name, module, attribute):
     _LAZY_EXPORTS[name] = (module, attribute)
 
 
-def install_lazy(package):
-    """Publishes the lazy exports: each namespace answers its lazy names on first access."""
+def install_lazy(package, only_top_level=False):
+    """Publishes the lazy exports: each namespace answers its lazy names on first access.
+    `only_top_level`: just the package's own lazy names (tf.RaggedTensor), chained to the
+    package's module __getattr__, which is defined after the first install."""
     import importlib  # lazily: only install time needs it
 
     by_namespace = {}
     for name, target in _LAZY_EXPORTS.items():
         *path, leaf = name.split(".")
+        if only_top_level and path:
+            continue
         by_namespace.setdefault(tuple(path), {})[leaf] = target
     for path, names in by_namespace.items():
         namespace = package
