@@ -7,6 +7,7 @@ import numpy as np
 # The inputs of the raw ops the table calls, in order (TF's raw_ops take them by keyword).
 RAW_INPUTS = {
     "StringSplitV2": ["input", "sep"],
+    "StringSplit": ["input", "delimiter"],
     "UnicodeDecode": ["input"],
     "UnicodeDecodeWithOffsets": ["input"],
     "UnicodeEncode": ["input_values", "input_splits"],

@@ -1,5 +1,5 @@
-// The kernels behind ragged string results: StringSplitV2 (tokens as a sparse [row, column]
-// listing, as TF's op gives them) and StringNGrams (n-grams of ragged rows, with padding).
+// The kernels behind ragged string results: StringSplitV2 and StringSplit (tokens as a sparse
+// [row, column] listing, as TF's ops give them) and StringNGrams (n-grams of ragged rows, with padding).
 #include <algorithm>
 #include <string>
 #include <string_view>
@@ -48,10 +48,26 @@ void split_one(std::string_view s, std::string_view sep, int64_t maxsplit, std::
   tokens->push_back(s.substr(start));
 }
 
-Status string_split_v2_kernel(KernelContext& c) {
+// StringSplit (v1): split at any byte of `delimiter`, or between every byte when it is empty.
+void split_any_of(std::string_view s, std::string_view delimiter, bool skip_empty,
+                  std::vector<std::string_view>* tokens) {
+  if (s.empty()) return;  // no tokens, even with skip_empty false (TF's)
+  if (delimiter.empty()) {
+    for (size_t i = 0; i < s.size(); ++i) tokens->push_back(s.substr(i, 1));
+    return;
+  }
+  size_t start = 0;
+  for (size_t i = 0; i <= s.size(); ++i) {
+    if (i < s.size() && delimiter.find(s[i]) == std::string_view::npos) continue;
+    if (!skip_empty || i > start) tokens->push_back(s.substr(start, i - start));
+    start = i + 1;
+  }
+}
+
+// Splits every string of input 0 with split(string, tokens) and writes the sparse listing.
+template <typename SplitOne>
+Status split_rows(KernelContext& c, SplitOne split) {
   const Tensor& in = c.input(0);
-  const std::string& sep = c.input(1).data<std::string>()[0];
-  const int64_t maxsplit = c.attrs.get_int("maxsplit", -1);
   const std::string* s = in.data<std::string>();
   const int64_t rows = in.num_elements();
   std::vector<std::string_view> tokens;
@@ -60,7 +76,7 @@ Status string_split_v2_kernel(KernelContext& c) {
   int64_t widest = 0;
   for (int64_t r = 0; r < rows; ++r) {
     const size_t before = tokens.size();
-    split_one(s[r], sep, maxsplit, &tokens);
+    split(s[r], &tokens);
     row_ends[r] = static_cast<int64_t>(tokens.size());
     widest = std::max<int64_t>(widest, static_cast<int64_t>(tokens.size() - before));
   }
@@ -82,6 +98,22 @@ Status string_split_v2_kernel(KernelContext& c) {
   shape->data<int64_t>()[0] = rows;
   shape->data<int64_t>()[1] = widest;
   return Status::OK();
+}
+
+Status string_split_v2_kernel(KernelContext& c) {
+  const std::string& sep = c.input(1).data<std::string>()[0];
+  const int64_t maxsplit = c.attrs.get_int("maxsplit", -1);
+  return split_rows(c, [&](std::string_view s, std::vector<std::string_view>* tokens) {
+    split_one(s, sep, maxsplit, tokens);
+  });
+}
+
+Status string_split_kernel(KernelContext& c) {
+  const std::string& delimiter = c.input(1).data<std::string>()[0];
+  const bool skip_empty = c.attrs.get_bool("skip_empty", true);
+  return split_rows(c, [&](std::string_view s, std::vector<std::string_view>* tokens) {
+    split_any_of(s, delimiter, skip_empty, tokens);
+  });
 }
 
 struct NGramOptions {
@@ -179,6 +211,7 @@ Status string_ngrams_kernel(KernelContext& c) {
 
 void register_strings_split_kernels(OpRegistry& reg) {
   reg.set_kernel("StringSplitV2", DType::kInvalid, &string_split_v2_kernel);
+  reg.set_kernel("StringSplit", DType::kInvalid, &string_split_kernel);
   reg.set_kernel("StringNGrams", DType::kInt32, &string_ngrams_kernel<int32_t>);
   reg.set_kernel("StringNGrams", DType::kInt64, &string_ngrams_kernel<int64_t>);
 }

@@ -2,7 +2,7 @@
 // StringUpper, StringStrip, Substr, StringToNumber, the hash buckets), joins (StringJoin,
 // ReduceJoin), regular expressions (RegexReplace, RegexFullMatch and their Static forms), Unicode
 // (UnicodeDecode[WithOffsets], UnicodeEncode, UnicodeTranscode, UnicodeScript) and the ops whose
-// results are ragged (StringSplitV2, StringNGrams: values plus row splits or indices).
+// results are ragged (StringSplitV2, StringSplit, StringNGrams: values plus row splits or indices).
 #include <algorithm>
 #include <initializer_list>
 #include <string>
@@ -124,13 +124,18 @@ Status reduce_join_shape(InferenceContext& c) {
   return Status::OK();
 }
 
-Status split_shape(InferenceContext& c) {
-  GRAPHFN_RETURN_IF_ERROR(vector_input(c, 0, "input must be a vector, got shape: "));
-  GRAPHFN_RETURN_IF_ERROR(scalar_input(c, 1, "sep must be a scalar, got shape: "));
+// A split's sparse listing of tokens: indices [n, 2], values [n], dense shape [2].
+Status split_outputs(InferenceContext& c) {
   c.set_output(0, DType::kInt64, Shape{Shape::kUnknownDim, 2});
   c.set_output(1, DType::kString, Shape{Shape::kUnknownDim});
   c.set_output(2, DType::kInt64, Shape{2});
   return Status::OK();
+}
+
+Status split_shape(InferenceContext& c) {
+  GRAPHFN_RETURN_IF_ERROR(vector_input(c, 0, "input must be a vector, got shape: "));
+  GRAPHFN_RETURN_IF_ERROR(scalar_input(c, 1, "sep must be a scalar, got shape: "));
+  return split_outputs(c);
 }
 
 // Decoding: one row per input string, so the splits have num_elements + 1 entries.
@@ -233,6 +238,13 @@ void register_strings_ops(OpRegistry& reg) {
       .attr("Tsplits: {int32, int64} = DT_INT64").shape_fn(unicode_encode_shape, true);
   reg.op("StringSplitV2").input("input: string").input("sep: string").output("indices: int64")
       .output("values: string").output("shape: int64").attr("maxsplit: int = -1").shape_fn(split_shape, true);
+  reg.op("StringSplit").input("input: string").input("delimiter: string").output("indices: int64")
+      .output("values: string").output("shape: int64").attr("skip_empty: bool = true")
+      .shape_fn([](InferenceContext& c) {
+        GRAPHFN_RETURN_IF_ERROR(vector_input(c, 0, "input must be a vector, got shape: "));
+        GRAPHFN_RETURN_IF_ERROR(scalar_input(c, 1, "delimiter must be a scalar, got shape: "));
+        return split_outputs(c);
+      }, true);
   reg.op("StringNGrams").input("data: string").input("data_splits: Tsplits").output("ngrams: string")
       .output("ngrams_splits: Tsplits").attr("separator: string").attr("ngram_widths: list(int)")
       .attr("left_pad: string").attr("right_pad: string").attr("pad_width: int").attr("preserve_short_sequences: bool")

@@ -3,6 +3,8 @@ cpp/graphfn/ops/strings_ops.cc (TF's raw op names and attrs). to_hash_bucket_fas
 live in string_hash.py; the ragged-returning functions (split, unicode_decode, ...) in
 strings_ragged.py."""
 
+import sys
+
 from graphfn.framework import dtypes
 from graphfn.ops import array_ops
 from graphfn.ops import math_ops
@@ -152,9 +154,9 @@ def _dense_rows(values):
 @tf_export("strings.unicode_encode")
 def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
     """Encodes the innermost dimension of int32 code points as one string per row."""
-    ragged = _ragged_module()
-    if ragged is not None and isinstance(input, ragged.RaggedTensor):
-        return _ragged_unicode_encode(input, output_encoding, errors, replacement_char, name)
+    if _is_ragged(input):
+        from graphfn.ops import strings_ragged
+        return strings_ragged.ragged_unicode_encode(input, output_encoding, errors, replacement_char, name)
     input = array_ops.convert_to_tensor(input, dtypes.int32)
     rank = input.shape.rank
     if rank is None:
@@ -167,16 +169,10 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
     return array_ops.reshape(encoded, leading)
 
 
-def _ragged_module():
-    try:
-        from graphfn.ops import ragged_tensor
-    except ImportError:
-        return None
-    return ragged_tensor
-
-
-def _ragged_unicode_encode(input, output_encoding, errors, replacement_char, name):  # noqa: A002
-    raise NotImplementedError("unicode_encode of a RaggedTensor")
+def _is_ragged(value):
+    """Whether value is a RaggedTensor (without loading the ragged module when nothing has)."""
+    module = sys.modules.get("graphfn.ops.ragged_tensor")
+    return module is not None and isinstance(value, module.RaggedTensor)
 
 
 @tf_export("strings.ngrams")
@@ -199,6 +195,10 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
         raise ValueError("pad_values must be provided if padding_width is set.")
     widths = [ngram_width] if isinstance(ngram_width, int) else list(ngram_width)
     pad_width = 0 if pad_values is None else (-1 if padding_width is None else padding_width)
+    if _is_ragged(data):
+        from graphfn.ops import strings_ragged
+        return strings_ragged.ragged_ngrams(data, widths, separator, left_pad, right_pad, pad_width,
+                                            preserve_short_sequences, name)
     data = _strings(data)
     rank = data.shape.rank
     if rank is None:
