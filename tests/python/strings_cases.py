@@ -237,6 +237,9 @@ CASES = [
     'raw("StringSplit", ["a,b;;c", ""], ",;")',
     'raw("StringSplit", ["a,b;;c", ""], ",;", skip_empty=False)',
     'raw("StringSplit", ["ab"], "")',
+    # a message holding bytes that are not UTF-8: TF's Python fails to decode it
+    'tf.strings.to_number(b"\\xff")',
+    'tf.strings.substr(b"\\xff", 3, 1)',
     # static shapes while tracing
     'static_shape(lambda s: tf.strings.length(s), ([None, 3], tf.string))',
     'static_shape(lambda s: tf.strings.substr(s, 0, 1), ([2, None], tf.string))',

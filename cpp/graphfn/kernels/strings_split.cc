@@ -165,6 +165,12 @@ Status string_ngrams_kernel(KernelContext& c) {
   for (int64_t w : widths) {
     if (w <= 0) return errors::InvalidArgument("ngram_widths must contain positive values");
   }
+  // Bound the output before making it: TF would try (and run out of memory) on widths or padding
+  // in the billions; graphfn fails first.
+  const int64_t kMaxGramTokens = int64_t{1} << 31;
+  if (o.pad_width >= kMaxGramTokens) {
+    return errors::ResourceExhausted("StringNGrams: pad_width ", o.pad_width, " is too large");
+  }
   const Tensor& data = c.input(0);
   const Tensor& splits_t = c.input(1);
   const Splits* splits = splits_t.data<Splits>();
@@ -188,6 +194,17 @@ Status string_ngrams_kernel(KernelContext& c) {
   Tensor& out_splits_t = c.allocate_output(1);
   Splits* out_splits = out_splits_t.data<Splits>();
   if (num_splits > 0) out_splits[0] = 0;
+  int64_t tokens_planned = 0;  // pads and words over all n-grams
+  for (int64_t row = 0; row + 1 < num_splits; ++row) {
+    const int64_t length = static_cast<int64_t>(splits[row + 1] - splits[row]);
+    for (int64_t w : widths) {
+      const int64_t count = std::max<int64_t>(0, length + 2 * std::min(o.padding_for(w), kMaxGramTokens) - w + 1);
+      if (w > kMaxGramTokens || count > kMaxGramTokens / w ||
+          (tokens_planned += count * w) > kMaxGramTokens) {
+        return errors::ResourceExhausted("StringNGrams: the n-grams would hold more than 2^31 tokens");
+      }
+    }
+  }
   for (int64_t row = 0; row + 1 < num_splits; ++row) {
     const std::string* start = values + splits[row];
     const int64_t length = static_cast<int64_t>(splits[row + 1] - splits[row]);
