@@ -237,6 +237,15 @@ CASES = [
     'raw("StringSplit", ["a,b;;c", ""], ",;")',
     'raw("StringSplit", ["a,b;;c", ""], ",;", skip_empty=False)',
     'raw("StringSplit", ["ab"], "")',
+    # format
+    'tf.strings.format("x={} y={}", (1, [1.5, 2.0]))',
+    'tf.strings.format("x={}", (1, 2))',
+    'tf.strings.format("{}", [tf.range(10)], summarize=2)',
+    'tf.strings.format("{}", ["ab"])',
+    'tf.strings.format("v: <>", tf.constant([[1, 2], [3, 4]]), placeholder="<>")',
+    'tf.strings.format("no placeholders", [])',
+    'tf.strings.format("{} and {}", [tf.constant(True), tf.constant([b"x", b"y"])])',
+    'in_graph(lambda x: tf.strings.format("got {}", [x], summarize=-1), tf.range(8))',
     # a message holding bytes that are not UTF-8: TF's Python fails to decode it
     'tf.strings.to_number(b"\\xff")',
     'tf.strings.substr(b"\\xff", 3, 1)',

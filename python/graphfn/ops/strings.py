@@ -240,3 +240,17 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
     # Every row has as many n-grams (the rows are equally long): the dense result TF gives.
     per_row = array_ops.size(grams, out_type=dtypes.int64) // math_ops.maximum(num_rows, 1)
     return array_ops.reshape(grams, array_ops.concat([leading, array_ops.reshape(per_row, [1])], 0))
+
+
+@tf_export("strings.format")
+def string_format(template, inputs, placeholder="{}", summarize=3, name=None):
+    """The template with each placeholder replaced by one input's printed text (as tf.print
+    shows tensors, `summarize` elements at each end of a dimension)."""
+    if isinstance(inputs, Tensor):
+        inputs = [inputs]
+    expected = len(template.split(placeholder)) - 1
+    if len(inputs) != expected:
+        raise ValueError("The template expects %d tensors, but the inputs only has %d. Please ensure the number of "
+                         "placeholders in template matches inputs length." % (expected, len(inputs)))
+    tensors = [array_ops.convert_to_tensor(v) for v in inputs]
+    return node("StringFormat", name)(tensors, template=template, placeholder=placeholder, summarize=summarize)
