@@ -122,6 +122,7 @@ void register_random_gradients(OpRegistry& reg);
 void register_debug_gradients(OpRegistry& reg);
 void register_lookup_gradients(OpRegistry& reg);
 void register_data_gradients(OpRegistry& reg);
+void register_strings_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -242,6 +243,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_debug_gradients(reg);
   register_lookup_gradients(reg);
   register_data_gradients(reg);
+  register_strings_gradients(reg);
 }
 
 }  // namespace
