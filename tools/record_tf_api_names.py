@@ -30,7 +30,7 @@ def walk(module, prefix, names, seen):
         # Only TF's API namespaces (tensorflow._api.v2.*): tf.dtensor also exposes the internal
         # `python` package.
         if (isinstance(value, types.ModuleType) and id(value) not in seen
-                and value.__name__.startswith("tensorflow._api.")):
+                and (value.__name__.startswith("tensorflow._api.") or value.__name__ == "tensorflow.experimental")):
             seen.add(id(value))
             walk(value, path + ".", names, seen)
 

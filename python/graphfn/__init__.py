@@ -81,6 +81,7 @@ from graphfn.file_io import gfile as _gfile, tf_record as _tf_record, train_name
 from graphfn.framework import type_spec as _type_spec  # noqa: F401  (tf.TypeSpec: the composite-tensor base)
 from graphfn.ops import ragged_names as _ragged_names  # noqa: F401  (tf.RaggedTensor, tf.ragged.*: loaded on first use)
 from graphfn.framework import dispatch as _dispatch  # noqa: F401  (tf.experimental.dispatch_for_*)
+from graphfn.ops import extension_type as _extension_type  # noqa: F401  (tf.experimental.ExtensionType)
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"

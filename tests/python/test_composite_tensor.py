@@ -72,8 +72,10 @@ def test_nest_expand_composites():
                            "TensorSpec(shape=(2,), dtype=tf.int32, name=None)]")
     doubled = tf.nest.map_structure(lambda t: t * 2, p, expand_composites=True)
     assert isinstance(doubled, Pair) and doubled.b.numpy().tolist() == [6, 8]
-    packed = tf.nest.pack_sequence_as(p, [tf.constant([7]), tf.constant([8])], expand_composites=True)
-    assert packed.a.numpy().tolist() == [7]
+    packed = tf.nest.pack_sequence_as(p, [tf.constant([7, 7]), tf.constant([8, 8])], expand_composites=True)
+    assert packed.a.numpy().tolist() == [7, 7]
+    with pytest.raises(ValueError, match=r"Tensor's shape \(1,\) is not compatible with supplied shape \(2,\)."):
+        tf.nest.pack_sequence_as(p, [tf.constant([7]), tf.constant([8])], expand_composites=True)
     tf.nest.assert_same_structure(p, pair([9, 9, 9], [9, 9, 9]), expand_composites=True)
     with pytest.raises(ValueError, match="Incompatible CompositeTensor TypeSpecs: type=PairSpec str=PairSpec"
                                          r"\(TensorShape\(\[2\]\), tf.int32\) vs. type=PairSpec str=PairSpec"):

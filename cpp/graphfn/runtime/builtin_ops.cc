@@ -99,6 +99,8 @@ void register_strings_split_kernels(OpRegistry& reg);
 void register_strings_hash_kernels(OpRegistry& reg);
 void register_csv_kernels(OpRegistry& reg);
 void register_example_kernels(OpRegistry& reg);
+void register_ragged_ops(OpRegistry& reg);
+void register_ragged_kernels(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -123,6 +125,7 @@ void register_debug_gradients(OpRegistry& reg);
 void register_lookup_gradients(OpRegistry& reg);
 void register_data_gradients(OpRegistry& reg);
 void register_strings_gradients(OpRegistry& reg);
+void register_ragged_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -166,6 +169,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_io_ops(reg);
   register_image_codec_ops(reg);
   register_strings_ops(reg);
+  register_ragged_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -221,6 +225,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_strings_unicode_kernels(reg);
   register_strings_split_kernels(reg);
   register_strings_hash_kernels(reg);
+  register_ragged_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -244,6 +249,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_lookup_gradients(reg);
   register_data_gradients(reg);
   register_strings_gradients(reg);
+  register_ragged_gradients(reg);
 }
 
 }  // namespace

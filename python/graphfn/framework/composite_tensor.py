@@ -1,17 +1,16 @@
-"""tf.__internal__.CompositeTensor: a value made of several tensors, described by a TypeSpec
-(type_spec.py). This module defines only the base class, so that every layer (tf.nest, the
-function layer, tf.data) can recognise composites without importing their implementations."""
+"""CompositeTensor (TF's tf.__internal__.CompositeTensor): a value made of several tensors,
+described by a TypeSpec (type_spec.py). This module defines only the base class, so that every
+layer (tf.nest, the function layer, tf.data) can recognise composites without importing their
+implementations."""
 
 import abc
 
-from graphfn.util.tf_export import tf_export
 
-
-@tf_export("__internal__.CompositeTensor")
 class CompositeTensor(metaclass=abc.ABCMeta):
     """A value whose `_type_spec` (a TypeSpec) says how it splits into component tensors."""
 
     __slots__ = ()
+    _graphfn_composite = True  # how util/nest.py (a lower layer) recognises composites
 
     @property
     @abc.abstractmethod

@@ -59,18 +59,30 @@ def _add_dispatch_types(types):
     global _dispatch_types
     new = tuple(t for t in types if isinstance(t, type) and t not in _dispatch_types and t is not object)
     _dispatch_types = _dispatch_types + new
+    _type_is_dispatched.clear()
+    _type_needs_look.clear()
+
+
+_type_is_dispatched = {}  # argument type -> whether it is (a subclass of) a registered type
+_type_needs_look = {}     # argument type -> whether a wrapper must look closer (a registered type, a list)
+
+
+def _dispatched(value):
+    t = type(value)
+    answer = _type_is_dispatched.get(t)
+    if answer is None:
+        answer = _type_is_dispatched[t] = issubclass(t, _dispatch_types)
+        _type_needs_look[t] = answer or t in (list, tuple)
+    return answer
 
 
 def _has_dispatch_type(args, kwargs):
+    """Whether an argument, or an element of a list or tuple argument, has a registered type."""
     for value in args:
-        if isinstance(value, _dispatch_types):
-            return True
-        if type(value) in (list, tuple) and any(isinstance(v, _dispatch_types) for v in value):
+        if _dispatched(value) or (type(value) in (list, tuple) and any(_dispatched(v) for v in value)):
             return True
     for value in kwargs.values():
-        if isinstance(value, _dispatch_types):
-            return True
-        if type(value) in (list, tuple) and any(isinstance(v, _dispatch_types) for v in value):
+        if _dispatched(value) or (type(value) in (list, tuple) and any(_dispatched(v) for v in value)):
             return True
     return False
 
@@ -118,9 +130,18 @@ def _wrap(api):
     if wrapper is not None:
         return wrapper
 
+    cache = _type_needs_look
+
     @functools.wraps(api)
     def wrapper(*args, **kwargs):
-        if _dispatch_types and _has_dispatch_type(args, kwargs):
+        # The common call (tensors and Python scalars) costs one dict lookup per argument.
+        for value in args:
+            if cache.get(type(value), True):
+                break
+        else:
+            if not kwargs:
+                return api(*args)
+        if _has_dispatch_type(args, kwargs):
             result = _dispatch(api, args, kwargs)
             if result is not NotImplemented:
                 return result
@@ -147,7 +168,8 @@ def _publish(api, wrapper):
             setattr(namespace, leaf, wrapper)
 
 
-def _exported(name):
+def exported_api(name):
+    """The function exported as tf.<name> (its original, if dispatch wrapped it), or None."""
     for exported, obj in tf_export_lib._EXPORTS:
         if exported == name:
             return original_api(obj)
@@ -157,7 +179,7 @@ def _exported(name):
 def _elementwise_apis(names):
     apis = []
     for name in names:
-        api = _exported(name)
+        api = exported_api(name)
         if api is not None and callable(api) and api not in apis:
             apis.append(api)
     return apis
@@ -201,7 +223,7 @@ def _annotation_types(annotation):
 
 
 def _matches(value, annotation):
-    import typing  # noqa: PLC0415
+    import typing  # noqa: PLC0415 (lazily: `import graphfn` does not need it)
     origin = typing.get_origin(annotation)
     if origin is None:
         if annotation is None or annotation is type(None):

@@ -18,14 +18,14 @@ from graphfn.framework import dtypes
 from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.framework.tensor_spec import TensorSpec
-from graphfn.function.trace_type_protocol import TraceType
 from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
 
 
-@tf_export("TypeSpec", "types.experimental.TypeSpec")
-class TypeSpec(TraceType):
-    """The type of a composite value; subclasses define the five abstract members."""
+@tf_export("TypeSpec")
+class TypeSpec(metaclass=abc.ABCMeta):
+    """The type of a composite value; subclasses define the five abstract members. It is a
+    tf.types.experimental.TraceType (function/trace_type.py registers it as one)."""
 
     _graphfn_type_spec = True  # accepted in a function's input_signature
     __slots__ = ()
@@ -154,7 +154,6 @@ class TypeSpec(TraceType):
         return self._deserialize, (self._serialize(),)
 
 
-@tf_export("experimental.BatchableTypeSpec")
 class BatchableTypeSpec(TypeSpec):
     """A TypeSpec whose values can be batched and unbatched (tf.data's batch/unbatch, map_fn):
     subclasses define `_batch(batch_size)` and `_unbatch()`; values are encoded as a list of

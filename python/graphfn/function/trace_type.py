@@ -13,6 +13,7 @@ from graphfn.framework import dtypes
 from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
+from graphfn.framework.type_spec import TypeSpec
 from graphfn.function.trace_type_protocol import TraceType, custom_trace_type
 from graphfn.util.lazy_numpy import is_ndarray
 from graphfn.util.tf_export import tf_export
@@ -247,3 +248,4 @@ def type_spec_from_value(value):
 _OWN_TYPES = (Literal, Sequence, Mapping, Weakref, VariableSpec, TensorSpec)
 for _own in _OWN_TYPES:
     TraceType.register(_own)
+TraceType.register(TypeSpec)  # composite types: their specs trace them (a TypeSpec's own methods)

@@ -51,7 +51,7 @@ def _outputs(graph, structure, op_return_value=None):
             return v._with_flow(ops.Identity(v.flow))
         return ops.Identity(_to_graph_tensor(v))
     with context.graph_context(graph):
-        return nest.map_structure(output, structure)
+        return nest.map_structure(output, structure, expand_composites=True)  # composites: their components
 
 
 # cond ------------------------------------------------------------------------------------------
@@ -69,17 +69,18 @@ def _branches(outer, name, selector, fns, labels, api, is_case):
         graph = _core.subgraph(outer, name + "/")
         results.append(_outputs(graph, _trace(graph, fn), selector))
         branches.append(graph)
-    flats = [[t for t in tensor_array_ops.to_flows(nest.flatten(out)) if t is not None] for out in results]
+    flats = [[t for t in tensor_array_ops.to_flows(nest.flatten(out, expand_composites=True)) if t is not None]
+             for out in results]
     for i in range(1, len(results)):
         first, other = results[0], results[i]
-        leaves = [len(nest.flatten(first)), len(nest.flatten(other))]
+        leaves = [len(nest.flatten(first, expand_composites=True)), len(nest.flatten(other, expand_composites=True))]
         if leaves[0] != leaves[1]:
             raise AssertionError(str(leaves))
         if len(flats[0]) != len(flats[i]):
             raise ValueError("Lengths of branch outputs of %s must match.\nlen(graphs[0].outputs): %d\n"
                              "len(graphs[%d].outputs): %d\n" % (api.split(".")[-1], len(flats[0]), i, len(flats[i])))
         try:
-            nest.assert_same_structure(first, other)
+            nest.assert_same_structure(first, other, expand_composites=True)
         except (ValueError, TypeError) as e:
             raise TypeError(_MISMATCH % (labels[0], labels[i], api, labels[0], first, labels[i], other, e)) from None
         for t, f in zip(flats[0], flats[i]):
@@ -90,9 +91,9 @@ def _branches(outer, name, selector, fns, labels, api, is_case):
         graph.finish_trace(flat_out)
     flat = _core.make_branches(outer, name, selector, branches, is_case)
     flat = iter(flat)
-    leaves = nest.flatten(results[0])
+    leaves = nest.flatten(results[0], expand_composites=True)
     outputs = [None if t is None else next(flat) for t in leaves]
-    return nest.pack_sequence_as(results[0], tensor_array_ops.from_flows(leaves, outputs, leaves))
+    return nest.pack_sequence_as(results[0], tensor_array_ops.from_flows(leaves, outputs, leaves), expand_composites=True)
 
 
 @tf_export("cond")

@@ -1,11 +1,12 @@
 """The ragged package's public objects, gathered for ragged_names' lazy exports. Importing this
-module loads RaggedTensor and registers its dispatch."""
+module loads RaggedTensor with all its methods and registers its dispatch."""
 
 from graphfn.ops.ragged_tensor import (  # noqa: F401
     RaggedTensor, RaggedTensorSpec, row_splits_to_segment_ids, segment_ids_to_row_splits)
 from graphfn.ops.ragged_factory import constant, ragged_range  # noqa: F401
 from graphfn.ops.ragged_ops import boolean_mask, map_flat_values  # noqa: F401
 from graphfn.ops import ragged_ops as _ragged_ops
+from graphfn.ops import ragged_getitem as _ragged_getitem  # noqa: F401  (installs RaggedTensor.__getitem__)
 
 
 def stack(values, axis=0, name=None):

@@ -1,7 +1,7 @@
 """Converting between ragged and dense tensors: RaggedTensor.from_tensor, to_tensor and
 merge_dims, composed of dense ops (so they run in graphs and carry gradients to the values)."""
 
-import graphfn as tf
+from graphfn.ops import ragged_dense as dense
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_shape import TensorShape
@@ -11,7 +11,7 @@ from graphfn.ops.ragged_tensor import RaggedTensor, row_splits_to_segment_ids
 def from_tensor(tensor, lengths, padding, ragged_rank, splits_dtype):
     if isinstance(tensor, RaggedTensor):
         raise TypeError("tensor must be a Tensor, got a RaggedTensor")
-    tensor = tf.convert_to_tensor(tensor)
+    tensor = dense.convert_to_tensor(tensor)
     if lengths is not None and padding is not None:
         raise ValueError("Specify argument `lengths` or `padding`, but not both.")
     if not isinstance(ragged_rank, int):
@@ -25,59 +25,82 @@ def from_tensor(tensor, lengths, padding, ragged_rank, splits_dtype):
                          "rank(tensor)=%d." % (ragged_rank, rank))
     if splits_dtype not in (dtypes.int32, dtypes.int64):
         raise ValueError("row_splits_dtype must be int32 or int64")
-    shape = tf.shape(tensor, out_type=splits_dtype)
+    shape = dense.shape(tensor, out_type=splits_dtype)
     if ragged_rank > 1:
         # The innermost ragged dimension from the outer dimensions flattened, then the outer
         # dimensions as uniform rows.
         outer = shape[:ragged_rank]
-        flat = tf.reshape(tensor, tf.concat([[-1], shape[ragged_rank:]], axis=0))
+        flat = dense.reshape(tensor, dense.concat([[-1], shape[ragged_rank:]], axis=0))
         if lengths is not None:
-            lengths = tf.reshape(lengths, [-1])
+            lengths = dense.reshape(lengths, [-1])
         result = from_tensor(flat, lengths, padding, 1, splits_dtype)
         for axis in range(ragged_rank - 1, 0, -1):
-            nrows = tf.reduce_prod(outer[:axis])
-            splits = tf.range(nrows + 1, dtype=splits_dtype) * outer[axis]
+            nrows = dense.reduce_prod(outer[:axis])
+            splits = dense.range(nrows + 1, dtype=splits_dtype) * outer[axis]
             result = RaggedTensor.from_row_splits(result, splits, validate=False)
         return result
     nrows, ncols = shape[0], shape[1]
     if lengths is None and padding is None:
-        values = tf.reshape(tensor, tf.concat([[-1], shape[2:]], axis=0))
-        splits = tf.range(nrows + 1, dtype=splits_dtype) * ncols
+        values = dense.reshape(tensor, dense.concat([[-1], shape[2:]], axis=0))
+        splits = dense.range(nrows + 1, dtype=splits_dtype) * ncols
         return RaggedTensor.from_row_splits(values, splits, validate=False)
     if padding is not None:
-        padding = tf.convert_to_tensor(padding, dtype=tensor.dtype)
-        not_padding = tf.not_equal(tensor, padding)
+        padding = dense.convert_to_tensor(padding, dtype=tensor.dtype)
+        not_padding = dense.not_equal(tensor, padding)
         inner_axes = list(range(2, rank)) if rank is not None else None
         if inner_axes:
-            not_padding = tf.reduce_any(not_padding, axis=inner_axes)
-        positions = tf.range(1, ncols + 1, dtype=splits_dtype)
-        lengths = tf.reduce_max(tf.cast(not_padding, splits_dtype) * positions, axis=1)
-        lengths = tf.maximum(lengths, tf.zeros_like(lengths))
+            not_padding = dense.reduce_any(not_padding, axis=inner_axes)
+        positions = dense.range(1, ncols + 1, dtype=splits_dtype)
+        lengths = dense.reduce_max(dense.cast(not_padding, splits_dtype) * positions, axis=1)
+        lengths = dense.maximum(lengths, dense.zeros_like(lengths))
     else:
-        lengths = tf.cast(tf.convert_to_tensor(lengths), splits_dtype)
-        lengths = tf.minimum(lengths, ncols)
-    mask = tf.sequence_mask(lengths, ncols)
-    values = tf.boolean_mask(tensor, mask)
+        lengths = dense.cast(dense.convert_to_tensor(lengths), splits_dtype)
+        lengths = dense.minimum(lengths, ncols)
+    mask = dense.sequence_mask(lengths, ncols)
+    values = dense.boolean_mask(tensor, mask)
     return RaggedTensor.from_row_lengths(values, lengths, validate=False)
 
 
 def _coordinates(rt):
     """For each flat value, its index in the dense tensor: [row, col_1, ..., col_k] (int64)."""
     flat = rt.flat_values
-    current = tf.range(tf.shape(flat, out_type=dtypes.int64)[0])
+    current = dense.range(dense.shape(flat, out_type=dtypes.int64)[0])
     columns = []
     for splits in reversed(rt.nested_row_splits):
-        splits = tf.cast(splits, dtypes.int64)
-        rowids = tf.gather(row_splits_to_segment_ids(splits), current)
-        columns.insert(0, current - tf.gather(splits, rowids))
+        splits = dense.cast(splits, dtypes.int64)
+        rowids = dense.gather(row_splits_to_segment_ids(splits), current)
+        columns.insert(0, current - dense.gather(splits, rowids))
         current = rowids
-    return tf.stack([current] + columns, axis=1)
+    return dense.stack([current] + columns, axis=1)
+
+
+def _padded(value, default):
+    """A ragged (or dense) value as a dense tensor: each row gathered into a row of the longest
+    row's length, the missing entries taken from `default` (a row appended to the values)."""
+    if not isinstance(value, RaggedTensor):
+        return value
+    values = _padded(value.values, default)
+    dtype = value.row_splits_dtype
+    lengths = value.row_lengths()
+    width = dense.reduce_max(dense.concat([lengths, dense.zeros([1], dtype)], axis=0))
+    columns = dense.range(width, dtype=dtype)
+    inside = dense.reshape(columns, [1, -1]) < dense.reshape(lengths, [-1, 1])
+    nvals = dense.shape(values, out_type=dtype)[0]
+    index = dense.where(inside, dense.reshape(value.row_starts(), [-1, 1]) + dense.reshape(columns, [1, -1]), nvals)
+    filler = dense.broadcast_to(dense.cast(default, values.dtype) if default.dtype != values.dtype else default,
+                                dense.concat([[1], dense.shape(values)[1:]], axis=0))
+    return dense.gather(dense.concat([values, filler], axis=0), index)
 
 
 def to_tensor(rt, default_value=None, shape=None):
+    if shape is None:
+        flat = rt.flat_values
+        default = dense.zeros([], flat.dtype) if default_value is None else \
+            dense.convert_to_tensor(default_value, dtype=flat.dtype)
+        return _padded(rt, default)
     flat = rt.flat_values
     ragged_rank = rt.ragged_rank
-    bounding = tf.cast(rt.bounding_shape(), dtypes.int64)
+    bounding = dense.cast(rt.bounding_shape(), dtypes.int64)
     coords = _coordinates(rt)
     if shape is not None:
         shape = TensorShape(shape) if not isinstance(shape, Tensor) else shape
@@ -86,24 +109,24 @@ def to_tensor(rt, default_value=None, shape=None):
                 raise ValueError("Shapes %s and %s are incompatible" % (shape, rt.shape))
             dims = shape.dims
             if dims is not None:
-                wanted = tf.stack([tf.constant(d, dtypes.int64) if d is not None else bounding[i]
+                wanted = dense.stack([dense.constant(d, dtypes.int64) if d is not None else bounding[i]
                                    for i, d in enumerate(dims)])
                 bounding = wanted
         else:
-            bounding = tf.cast(shape, dtypes.int64)
+            bounding = dense.cast(shape, dtypes.int64)
         # Values outside the requested shape are dropped.
         outer = bounding[:ragged_rank + 1]
-        keep = tf.reduce_all(coords < outer, axis=1)
-        coords = tf.boolean_mask(coords, keep)
-        flat = tf.boolean_mask(flat, keep)
+        keep = dense.reduce_all(coords < outer, axis=1)
+        coords = dense.boolean_mask(coords, keep)
+        flat = dense.boolean_mask(flat, keep)
         # Inner (uniform) dimensions keep the values' own sizes.
-        bounding = tf.concat([outer, tf.shape(flat, out_type=dtypes.int64)[1:]], axis=0)
+        bounding = dense.concat([outer, dense.shape(flat, out_type=dtypes.int64)[1:]], axis=0)
     if default_value is None:
-        base = tf.zeros(bounding, flat.dtype)
+        base = dense.zeros(bounding, flat.dtype)
     else:
-        default = tf.convert_to_tensor(default_value, dtype=flat.dtype)
-        base = tf.broadcast_to(default, bounding)
-    result = tf.tensor_scatter_nd_update(base, coords, flat)
+        default = dense.convert_to_tensor(default_value, dtype=flat.dtype)
+        base = dense.broadcast_to(default, bounding)
+    result = dense.tensor_scatter_nd_update(base, coords, flat)
     static = _static_dense_shape(rt, shape)
     if static is not None and hasattr(result, "set_shape") and not hasattr(result, "numpy"):
         result.set_shape(static)
@@ -142,8 +165,8 @@ def _merge(value, outer, inner):
     if outer == inner:
         return value
     if not isinstance(value, RaggedTensor):
-        shape = tf.shape(value)
-        return tf.reshape(value, tf.concat([shape[:outer], [-1], shape[inner + 1:]], axis=0))
+        shape = dense.shape(value)
+        return dense.reshape(value, dense.concat([shape[:outer], [-1], shape[inner + 1:]], axis=0))
     if outer == 0:
         return _merge(value.values, 0, inner - 1)
     if outer > 1:
@@ -151,10 +174,31 @@ def _merge(value, outer, inner):
     # Axis 1 absorbs axis 2, then the rest one at a time.
     values = value.values
     if isinstance(values, RaggedTensor):
-        splits = tf.gather(values.row_splits, value.row_splits)
+        splits = dense.gather(values.row_splits, value.row_splits)
         merged = RaggedTensor.from_row_splits(values.values, splits, validate=False)
     else:
-        shape = tf.shape(values, out_type=value.row_splits_dtype)
-        flat = tf.reshape(values, tf.concat([[-1], shape[2:]], axis=0))
+        shape = dense.shape(values, out_type=value.row_splits_dtype)
+        flat = dense.reshape(values, dense.concat([[-1], shape[2:]], axis=0))
         merged = RaggedTensor.from_row_splits(flat, value.row_splits * shape[1], validate=False)
     return _merge(merged, 1, inner - 1)
+
+
+def _from_tensor_method(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None,
+                        row_splits_dtype=dtypes.int64):
+    """RaggedTensor.from_tensor: rows of a dense tensor, trimmed by `lengths` or trailing `padding`."""
+    return from_tensor(tensor, lengths, padding, ragged_rank, dtypes.as_dtype(row_splits_dtype))
+
+
+def _to_tensor_method(self, default_value=None, name=None, shape=None):
+    """RaggedTensor.to_tensor: a dense tensor, short rows padded with `default_value`."""
+    return to_tensor(self, default_value, shape)
+
+
+def _merge_dims_method(self, outer_axis, inner_axis):
+    """RaggedTensor.merge_dims: dimensions outer_axis..inner_axis merged into one."""
+    return merge_dims(self, outer_axis, inner_axis)
+
+
+RaggedTensor.from_tensor = classmethod(_from_tensor_method)
+RaggedTensor.to_tensor = _to_tensor_method
+RaggedTensor.merge_dims = _merge_dims_method

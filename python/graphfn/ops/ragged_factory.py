@@ -2,10 +2,10 @@
 
 import numpy as np
 
-import graphfn as tf
+from graphfn.ops import ragged_dense as dense
 from graphfn.framework import dtypes
-from graphfn.framework import errors
 from graphfn.framework.tensor import Tensor
+from graphfn.ops._op_table import ops
 from graphfn.ops.ragged_tensor import RaggedTensor
 
 
@@ -51,7 +51,7 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None, 
             raise ValueError("Invalid pylist=%r: incompatible with ragged_rank=%d" % (pylist, ragged_rank))
         if inner_shape is not None and inner_shape:
             raise ValueError("Invalid pylist=%r: incompatible with dim(inner_shape)=%d" % (pylist, len(inner_shape)))
-        return tf.constant(pylist, dtype)
+        return dense.constant(pylist, dtype)
     depths, list_depths = set(), set()
     _scalar_depths(pylist, 0, depths, list_depths)
     if len(depths) > 1:
@@ -86,10 +86,10 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None, 
             flat.extend(row)
         nested_splits.append(np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)]))
         rows = flat
-    with tf.name_scope("RaggedConstant"):
+    with dense.name_scope("RaggedConstant"):
         result = _flat_values(rows, dtype, inner_shape, scalar_depth, ragged_rank)
         for splits in reversed(nested_splits):
-            result = RaggedTensor._from_splits(result, tf.constant(splits, row_splits_dtype))
+            result = RaggedTensor._from_splits(result, dense.constant(splits, row_splits_dtype))
     return result
 
 
@@ -102,17 +102,17 @@ def _flat_values(items, dtype, inner_shape, scalar_depth, ragged_rank):
     if inner_shape is not None:
         if item_shape is not None and item_shape != inner_shape:
             if item_shape == () and items:
-                values = tf.constant(items, dtype)
-                return tf.broadcast_to(tf.reshape(values, [-1] + [1] * len(inner_shape)), [len(items)] + list(inner_shape))
+                values = dense.constant(items, dtype)
+                return dense.broadcast_to(dense.reshape(values, [-1] + [1] * len(inner_shape)), [len(items)] + list(inner_shape))
             raise ValueError("Too many elements provided.")
         item_shape = inner_shape
     if not items:
         if item_shape is None:
             inner_rank = max(0, (scalar_depth or 0) - ragged_rank - 1)
             item_shape = (0,) * inner_rank
-        return tf.zeros((0,) + tuple(item_shape), dtype or dtypes.float32) if (dtype or dtypes.float32) != dtypes.string \
-            else tf.constant(np.zeros((0,) + tuple(item_shape), dtype=object), dtypes.string, name="values")
-    return tf.constant(items, dtype, name="values")
+        return dense.zeros((0,) + tuple(item_shape), dtype or dtypes.float32) if (dtype or dtypes.float32) != dtypes.string \
+            else dense.constant(np.zeros((0,) + tuple(item_shape), dtype=object), dtypes.string, name="values")
+    return dense.constant(items, dtype, name="values")
 
 
 def _dense(pylist, dtype, inner_shape):
@@ -120,17 +120,11 @@ def _dense(pylist, dtype, inner_shape):
     if shape is None:
         raise ValueError("inner values have inconsistent shape")
     if not pylist:
-        return tf.zeros((0,) + tuple(inner_shape or ()), dtype or dtypes.float32)
-    return tf.constant(pylist, dtype)
+        return dense.zeros((0,) + tuple(inner_shape or ()), dtype or dtypes.float32)
+    return dense.constant(pylist, dtype)
 
 
 # tf.ragged.range --------------------------------------------------------------------------------
-
-def _op_error(message):
-    device = "/job:localhost/replica:0/task:0/device:CPU:0"
-    return errors.InvalidArgumentError(None, None, "{{function_node __wrapped__RaggedRange_device_%s}} %s "
-                                       "[Op:RaggedRange] name: " % (device, message))
-
 
 def _range_dtype(values, dtype):
     if dtype is not None:
@@ -140,7 +134,7 @@ def _range_dtype(values, dtype):
         if isinstance(v, Tensor):
             found.append(v.dtype)
         else:
-            found.append(tf.convert_to_tensor(v).dtype)
+            found.append(dense.convert_to_tensor(v).dtype)
     for candidate in (dtypes.float64, dtypes.float32, dtypes.int64, dtypes.int32):
         if candidate in found:
             return candidate
@@ -148,7 +142,8 @@ def _range_dtype(values, dtype):
 
 
 def ragged_range(starts, limits=None, deltas=1, dtype=None, name=None, row_splits_dtype=dtypes.int64):
-    """Row i is tf.range(starts[i], limits[i], deltas[i]); scalars apply to every row."""
+    """Row i is tf.range(starts[i], limits[i], deltas[i]); scalars apply to every row (TF's
+    RaggedRange op: kernels/ragged_kernels.cc)."""
     row_splits_dtype = dtypes.as_dtype(row_splits_dtype)
     if limits is None:
         starts, limits = 0, starts
@@ -156,39 +151,7 @@ def ragged_range(starts, limits=None, deltas=1, dtype=None, name=None, row_split
     if dtype not in (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64):
         raise TypeError("Value for attr 'T' of %s is not in the list of allowed values: bfloat16, float, double, "
                         "int32, int64" % dtype.name)
-    starts, limits, deltas = [tf.cast(tf.convert_to_tensor(v), dtype) if isinstance(v, Tensor)
-                              else tf.convert_to_tensor(v, dtype=dtype) for v in (starts, limits, deltas)]
-    args = (starts, limits, deltas)
-    for t in args:
-        if t.shape.rank is not None and t.shape.rank > 1:
-            raise _op_error("starts must be a scalar or vector") if t is starts else (
-                _op_error("limits must be a scalar or vector") if t is limits else
-                _op_error("deltas must be a scalar or vector"))
-    sizes = {t.shape[0] for t in args if t.shape.rank == 1 and t.shape[0] is not None}
-    if len(sizes) > 1:
-        raise _op_error("starts, limits, and deltas must have the same shape")
-    vector = next((t for t in args if t.shape.rank == 1), None)
-    if vector is not None:
-        n = tf.shape(vector)[0]
-        starts, limits, deltas = [t if t.shape.rank == 1 else tf.fill([n], t) for t in args]
-    else:
-        starts, limits, deltas = [tf.reshape(t, [1]) for t in args]
-    if hasattr(deltas, "numpy") and tf.executing_eagerly() and (deltas.numpy() == 0).any():
-        raise _op_error("Requires delta != 0")
-    if dtype.is_integer:
-        up = tf.maximum((limits - starts + deltas - 1) // tf.where(deltas > 0, deltas, tf.ones_like(deltas)),
-                        tf.zeros_like(deltas))
-        down = tf.maximum((starts - limits - deltas - 1) // tf.where(deltas < 0, -deltas, tf.ones_like(deltas)),
-                          tf.zeros_like(deltas))
-        lengths = tf.where(deltas > 0, tf.where(starts < limits, up, tf.zeros_like(up)),
-                           tf.where(starts > limits, down, tf.zeros_like(down)))
-    else:
-        lengths = tf.math.ceil(tf.abs((limits - starts) / deltas))
-        lengths = tf.where(tf.logical_or(tf.logical_and(deltas > 0, starts < limits),
-                                         tf.logical_and(deltas < 0, starts > limits)), lengths, tf.zeros_like(lengths))
-    lengths = tf.cast(lengths, row_splits_dtype)
-    splits = tf.concat([tf.zeros([1], row_splits_dtype), tf.cumsum(lengths)], axis=0)
-    rowids = tf.repeat(tf.range(tf.shape(lengths, out_type=row_splits_dtype)[0], dtype=row_splits_dtype), lengths)
-    positions = tf.range(splits[-1], dtype=row_splits_dtype) - tf.gather(splits, rowids)
-    values = tf.gather(starts, rowids) + tf.cast(positions, dtype) * tf.gather(deltas, rowids)
-    return RaggedTensor._from_splits(values, splits, cached_row_lengths=lengths, cached_value_rowids=rowids)
+    starts, limits, deltas = [dense.cast(dense.convert_to_tensor(v), dtype) if isinstance(v, Tensor)
+                              else dense.convert_to_tensor(v, dtype=dtype) for v in (starts, limits, deltas)]
+    splits, values = ops.RaggedRange(starts, limits, deltas, Tsplits=row_splits_dtype)
+    return RaggedTensor._from_splits(values, splits)

@@ -1,7 +1,7 @@
 """RaggedTensor.__getitem__: rows by index or slice, then the inner dimensions (slices of
 ragged dimensions, any index of uniform ones), as TF's ragged indexing allows."""
 
-import graphfn as tf
+from graphfn.ops import ragged_dense as dense
 from graphfn.framework import errors
 from graphfn.framework.tensor import Tensor
 from graphfn.ops.ragged_tensor import RaggedTensor, _eager
@@ -71,8 +71,8 @@ def _row(rt, index):
                 % (index + n))
         if index < 0:
             index += n
-    index = tf.cast(index, splits.dtype)
-    index = tf.where(index < 0, index + nrows, index)
+    index = dense.cast(index, splits.dtype)
+    index = dense.where(index < 0, index + nrows, index)
     start, limit = splits[index], splits[index + 1]
     if isinstance(rt.values, RaggedTensor):
         return _rows_range(rt.values, start, limit)
@@ -81,7 +81,7 @@ def _row(rt, index):
 
 def _rows_range(rt, start, limit):
     """Rows start..limit of rt (tensors) as a RaggedTensor."""
-    return ragged_ops.gather(rt, tf.range(start, limit, dtype=rt.row_splits_dtype))
+    return ragged_ops.gather(rt, dense.range(start, limit, dtype=rt.row_splits_dtype))
 
 
 def _slice_bounds(length, s, dtype):
@@ -89,27 +89,29 @@ def _slice_bounds(length, s, dtype):
     step = 1 if s.step is None else _index(s.step)
     if isinstance(step, int) and step == 0:
         raise ValueError("slice step cannot be zero")
-    step_t = tf.cast(step, dtype) * tf.ones_like(length)
-    zero = tf.zeros_like(length)
+    step_t = dense.cast(step, dtype) * dense.ones_like(length)
+    zero = dense.zeros_like(length)
 
     def bound(value, default_pos, default_neg):
         if value is None:
-            return tf.where(step_t > 0, default_pos, default_neg)
-        v = tf.cast(_index(value), dtype) * tf.ones_like(length)
-        v = tf.where(v < 0, v + length, v)
-        low = tf.where(step_t > 0, zero, -tf.ones_like(length))
-        high = tf.where(step_t > 0, length, length - 1)
-        return tf.minimum(tf.maximum(v, low), high)
+            return dense.where(step_t > 0, default_pos, default_neg)
+        v = dense.cast(_index(value), dtype) * dense.ones_like(length)
+        v = dense.where(v < 0, v + length, v)
+        low = dense.where(step_t > 0, zero, -dense.ones_like(length))
+        high = dense.where(step_t > 0, length, length - 1)
+        return dense.minimum(dense.maximum(v, low), high)
 
     start = bound(s.start, zero, length - 1)
-    stop = bound(s.stop, length, -tf.ones_like(length))
+    stop = bound(s.stop, length, -dense.ones_like(length))
     return start, stop, step_t
 
 
 def _rows(rt, s):
     """The rows a slice selects (step may be negative)."""
+    if s == slice(None):
+        return rt
     dtype = rt.row_splits_dtype
-    nrows = tf.reshape(tf.cast(rt.nrows(), dtype), [1])
+    nrows = dense.reshape(dense.cast(rt.nrows(), dtype), [1])
     start, stop, step = _slice_bounds(nrows, s, dtype)
     indices = ragged_factory.ragged_range(start, stop, step, row_splits_dtype=dtype).values
     return ragged_ops.gather(rt, indices)
@@ -149,3 +151,10 @@ def _inner_values(values, key):
         return _inner(values, key)
     return values[(slice(None),) + tuple(key)]
 
+
+
+def _getitem_method(self, key):
+    return getitem(self, key)
+
+
+RaggedTensor.__getitem__ = _getitem_method

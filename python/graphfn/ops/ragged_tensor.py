@@ -7,11 +7,14 @@ so functions trace it by its RaggedTensorSpec and tf.nest(expand_composites=True
 tensors. Operations on ragged tensors (ragged_ops.py) work on flat_values and the row splits
 with dense ops, eagerly and in graphs, so gradients reach flat_values.
 
-This module is loaded on first use of a ragged name (graphfn/ops/ragged_names.py)."""
+The class is completed by the modules that use it: ragged_conversion.py adds from_tensor,
+to_tensor and merge_dims, ragged_getitem.py indexing, ragged_ops.py the operators; import
+graphfn.ops.ragged (all of them) to use RaggedTensor. The public names load it on first use
+(graphfn/ops/ragged_names.py)."""
 
 import numpy as np
 
-import graphfn as tf
+from graphfn.ops import ragged_dense as dense
 from graphfn.framework import dtypes
 from graphfn.framework import errors
 from graphfn.framework.composite_tensor import CompositeTensor
@@ -24,13 +27,13 @@ _SPLITS_DTYPES = (dtypes.int32, dtypes.int64)
 
 
 def _eager(t):
-    return isinstance(t, Tensor) and tf.executing_eagerly() and type(t).__name__ == "EagerTensor"
+    return isinstance(t, Tensor) and dense.executing_eagerly() and type(t).__name__ == "EagerTensor"
 
 
 def convert_values(values, name="values"):
     if isinstance(values, RaggedTensor):
         return values
-    return tf.convert_to_tensor(values)
+    return dense.convert_to_tensor(values)
 
 
 def convert_partition(tensor, dtype=None, name="row_splits"):
@@ -39,14 +42,14 @@ def convert_partition(tensor, dtype=None, name="row_splits"):
         if tensor.dtype not in _SPLITS_DTYPES:
             raise ValueError("%s must have dtype int32 or int64" % name)
         if dtype is not None and tensor.dtype != dtype:
-            tensor = tf.cast(tensor, dtype)
+            tensor = dense.cast(tensor, dtype)
         return tensor
     if isinstance(tensor, np.ndarray) and tensor.dtype in (np.int32, np.int64) and dtype is None:
-        return tf.convert_to_tensor(tensor)
+        return dense.convert_to_tensor(tensor)
     try:
-        return tf.convert_to_tensor(tensor, dtype=dtype or dtypes.int64)
+        return dense.convert_to_tensor(tensor, dtype=dtype or dtypes.int64)
     except (TypeError, ValueError):
-        t = tf.convert_to_tensor(tensor)
+        t = dense.convert_to_tensor(tensor)
         if t.dtype not in _SPLITS_DTYPES:
             raise ValueError("%s must have dtype int32 or int64" % name) from None
         return t
@@ -71,7 +74,7 @@ def _nvals(values):
     """The number of rows of `values` (its first dimension), as a tensor of splits' dtype."""
     if isinstance(values, RaggedTensor):
         return values.nrows()
-    return tf.shape(values, out_type=dtypes.int64)[0]
+    return dense.shape(values, out_type=dtypes.int64)[0]
 
 
 def _invalid(message):
@@ -149,7 +152,7 @@ class RaggedTensor(CompositeTensor):
         if validate and _eager(row_lengths) and (row_lengths.numpy() < 0).any():
             raise _invalid("Arguments to from_row_lengths do not form a valid RaggedTensor:nonnegative\n"
                            "Condition x >= 0 did not hold element-wise:")
-        splits = tf.concat([tf.zeros([1], row_lengths.dtype), tf.cumsum(row_lengths)], axis=0)
+        splits = dense.concat([dense.zeros([1], row_lengths.dtype), dense.cumsum(row_lengths)], axis=0)
         if validate and _eager(splits) and (isinstance(values, RaggedTensor) or _eager(values)):
             _validate_nvals(values, splits.numpy()[-1])
         return cls._from_splits(values, splits, cached_row_lengths=row_lengths)
@@ -162,13 +165,13 @@ class RaggedTensor(CompositeTensor):
         dtype = value_rowids.dtype
         if nrows is None:
             if value_rowids.shape.rank is not None and value_rowids.shape[0] == 0:
-                nrows = tf.constant(0, dtype)
+                nrows = dense.constant(0, dtype)
             else:
-                last = tf.gather(value_rowids, tf.shape(value_rowids, out_type=dtype)[0] - 1)
-                nrows = tf.cond(tf.size(value_rowids) > 0, lambda: last + 1, lambda: tf.constant(0, dtype)) \
-                    if not _eager(value_rowids) else (last + 1 if int(tf.size(value_rowids)) else tf.constant(0, dtype))
+                last = dense.gather(value_rowids, dense.shape(value_rowids, out_type=dtype)[0] - 1)
+                nrows = dense.cond(dense.size(value_rowids) > 0, lambda: last + 1, lambda: dense.constant(0, dtype)) \
+                    if not _eager(value_rowids) else (last + 1 if int(dense.size(value_rowids)) else dense.constant(0, dtype))
         else:
-            nrows = tf.cast(tf.convert_to_tensor(nrows), dtype)
+            nrows = dense.cast(dense.convert_to_tensor(nrows), dtype)
         if validate and _eager(value_rowids):
             ids = value_rowids.numpy()
             diffs = np.diff(ids)
@@ -182,8 +185,8 @@ class RaggedTensor(CompositeTensor):
             if ids.size and ids[-1] >= int(nrows.numpy()):
                 raise _invalid("Arguments to from_value_rowids do not form a valid RowPartition:bound\n"
                                "Condition x < y did not hold element-wise:")
-        lengths = tf.math.unsorted_segment_sum(tf.ones_like(value_rowids), value_rowids, nrows)
-        splits = tf.concat([tf.zeros([1], dtype), tf.cumsum(lengths)], axis=0)
+        lengths = dense.unsorted_segment_sum(dense.ones_like(value_rowids), value_rowids, nrows)
+        splits = dense.concat([dense.zeros([1], dtype), dense.cumsum(lengths)], axis=0)
         if validate and _eager(splits) and (isinstance(values, RaggedTensor) or _eager(values)):
             _validate_nvals(values, splits.numpy()[-1])
         return cls._from_splits(values, splits, cached_row_lengths=lengths, cached_value_rowids=value_rowids,
@@ -194,15 +197,15 @@ class RaggedTensor(CompositeTensor):
         values = convert_values(values)
         row_starts = convert_partition(row_starts, _values_splits_dtype(values), "row_starts")
         _check_rank1(row_starts, "row_starts")
-        nvals = tf.cast(tf.reshape(_nvals(values), [1]), row_starts.dtype)
-        return cls.from_row_splits(values, tf.concat([row_starts, nvals], axis=0), validate=validate)
+        nvals = dense.cast(dense.reshape(_nvals(values), [1]), row_starts.dtype)
+        return cls.from_row_splits(values, dense.concat([row_starts, nvals], axis=0), validate=validate)
 
     @classmethod
     def from_row_limits(cls, values, row_limits, name=None, validate=True):
         values = convert_values(values)
         row_limits = convert_partition(row_limits, _values_splits_dtype(values), "row_limits")
         _check_rank1(row_limits, "row_limits")
-        return cls.from_row_splits(values, tf.concat([tf.zeros([1], row_limits.dtype), row_limits], axis=0),
+        return cls.from_row_splits(values, dense.concat([dense.zeros([1], row_limits.dtype), row_limits], axis=0),
                                    validate=validate)
 
     @classmethod
@@ -210,15 +213,15 @@ class RaggedTensor(CompositeTensor):
         values = convert_values(values)
         dtype = _values_splits_dtype(values) or (uniform_row_length.dtype if isinstance(uniform_row_length, Tensor)
                                                  else dtypes.int64)
-        length = tf.cast(tf.convert_to_tensor(uniform_row_length), dtype)
-        nvals = tf.cast(_nvals(values), dtype)
+        length = dense.cast(dense.convert_to_tensor(uniform_row_length), dtype)
+        nvals = dense.cast(_nvals(values), dtype)
         if nrows is None:
-            nrows = tf.cond(length > 0, lambda: nvals // tf.maximum(length, 1), lambda: tf.constant(0, dtype)) \
-                if not _eager(length) else (nvals // length if int(length) else tf.constant(0, dtype))
-        nrows = tf.cast(tf.convert_to_tensor(nrows), dtype)
+            nrows = dense.cond(length > 0, lambda: nvals // dense.maximum(length, 1), lambda: dense.constant(0, dtype)) \
+                if not _eager(length) else (nvals // length if int(length) else dense.constant(0, dtype))
+        nrows = dense.cast(dense.convert_to_tensor(nrows), dtype)
         if validate and _eager(length) and _eager(nrows) and int(length) * int(nrows) != int(nvals):
             raise _invalid("Arguments to from_uniform_row_length do not form a valid RaggedTensor")
-        splits = tf.range(nrows + 1, dtype=dtype) * length
+        splits = dense.range(nrows + 1, dtype=dtype) * length
         static = int(uniform_row_length) if isinstance(uniform_row_length, int) else (
             int(length.numpy()) if _eager(length) else None)
         return cls._from_splits(values, splits, cached_nrows=nrows, uniform_row_length=static)
@@ -257,12 +260,6 @@ class RaggedTensor(CompositeTensor):
         for rowids, nrows in reversed(list(zip(nested_value_rowids, nested_nrows))):
             result = cls.from_value_rowids(result, rowids, nrows, validate=validate)
         return result
-
-    @classmethod
-    def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None,
-                    row_splits_dtype=dtypes.int64):
-        from graphfn.ops import ragged_conversion  # noqa: PLC0415 (the conversions live there)
-        return ragged_conversion.from_tensor(tensor, lengths, padding, ragged_rank, dtypes.as_dtype(row_splits_dtype))
 
     # Properties --------------------------------------------------------------------------------
 
@@ -305,7 +302,7 @@ class RaggedTensor(CompositeTensor):
     def uniform_row_length(self):
         if self._uniform_row_length is None:
             return None
-        return tf.constant(self._uniform_row_length, self._row_splits.dtype)
+        return dense.constant(self._uniform_row_length, self._row_splits.dtype)
 
     @property
     def shape(self):
@@ -331,10 +328,10 @@ class RaggedTensor(CompositeTensor):
             return self._nrows
         static = self.shape[0]
         if static is not None:
-            n = tf.constant(static, self._row_splits.dtype)
+            n = dense.constant(static, self._row_splits.dtype)
         else:
-            n = tf.shape(self._row_splits, out_type=self._row_splits.dtype)[0] - 1
-        return n if out_type is None else tf.cast(n, out_type)
+            n = dense.shape(self._row_splits, out_type=self._row_splits.dtype)[0] - 1
+        return n if out_type is None else dense.cast(n, out_type)
 
     def row_starts(self, name=None):
         return self._row_splits[:-1]
@@ -356,8 +353,8 @@ class RaggedTensor(CompositeTensor):
             return self._row_lengths
         if isinstance(self._values, RaggedTensor):
             return self.with_values(self._values.row_lengths(axis - 1))
-        shape = tf.shape(self._values, out_type=self._row_splits.dtype)
-        return self.with_values(tf.ones(shape[:axis - 1], self._row_splits.dtype) * shape[axis - 1])
+        shape = dense.shape(self._values, out_type=self._row_splits.dtype)
+        return self.with_values(dense.ones(shape[:axis - 1], self._row_splits.dtype) * shape[axis - 1])
 
     def value_rowids(self, name=None):
         if self._value_rowids is None:
@@ -384,16 +381,16 @@ class RaggedTensor(CompositeTensor):
         rt = self
         while isinstance(rt, RaggedTensor):
             lengths = rt.row_lengths()
-            dims.append(tf.cond(tf.size(lengths) > 0, lambda: tf.reduce_max(lengths),
-                                lambda: tf.zeros([], lengths.dtype)) if not _eager(lengths)
-                        else (tf.reduce_max(lengths) if int(tf.size(lengths)) else tf.zeros([], lengths.dtype)))
+            dims.append(dense.cond(dense.size(lengths) > 0, lambda: dense.reduce_max(lengths),
+                                lambda: dense.zeros([], lengths.dtype)) if not _eager(lengths)
+                        else (dense.reduce_max(lengths) if int(dense.size(lengths)) else dense.zeros([], lengths.dtype)))
             rt = rt._values
-        dims = [tf.cast(d, out_type) for d in dims]
-        inner = tf.shape(rt, out_type=out_type)[1:]
-        shape = tf.concat([tf.stack(dims), inner], axis=0)
+        dims = [dense.cast(d, out_type) for d in dims]
+        inner = dense.shape(rt, out_type=out_type)[1:]
+        shape = dense.concat([dense.stack(dims), inner], axis=0)
         if axis is None:
             return shape
-        return tf.gather(shape, axis)
+        return dense.gather(shape, axis)
 
     # New tensors with the same partition --------------------------------------------------------
 
@@ -417,19 +414,11 @@ class RaggedTensor(CompositeTensor):
         if self._row_splits.dtype == dtype:
             return self
         values = self._values.with_row_splits_dtype(dtype) if isinstance(self._values, RaggedTensor) else self._values
-        cast = (lambda t: None if t is None else tf.cast(t, dtype))
-        return RaggedTensor(values, tf.cast(self._row_splits, dtype), cast(self._row_lengths),
+        cast = (lambda t: None if t is None else dense.cast(t, dtype))
+        return RaggedTensor(values, dense.cast(self._row_splits, dtype), cast(self._row_lengths),
                             cast(self._value_rowids), cast(self._nrows), self._uniform_row_length, internal=True)
 
-    def merge_dims(self, outer_axis, inner_axis):
-        from graphfn.ops import ragged_conversion  # noqa: PLC0415
-        return ragged_conversion.merge_dims(self, outer_axis, inner_axis)
-
     # Conversion --------------------------------------------------------------------------------
-
-    def to_tensor(self, default_value=None, name=None, shape=None):
-        from graphfn.ops import ragged_conversion  # noqa: PLC0415
-        return ragged_conversion.to_tensor(self, default_value, shape)
 
     def _is_eager(self):
         return all(_eager(t) for t in (self.flat_values,) + self.nested_row_splits)
@@ -474,15 +463,19 @@ class RaggedTensor(CompositeTensor):
 
     # Python protocol ---------------------------------------------------------------------------
 
+    def __iter__(self):
+        """The rows (eagerly, or in a graph when the number of rows is static: the loop unrolls)."""
+        n = int(self.nrows().numpy()) if self._is_eager() else self.shape[0]
+        if n is None:
+            raise TypeError("graphfn cannot iterate over a RaggedTensor whose number of rows is unknown inside a "
+                            "tf.function yet; loop over tf.range(rt.nrows()) and index rt[i] instead")
+        return (self[i] for i in range(n))
+
     def __bool__(self):
         raise TypeError("RaggedTensor may not be used as a boolean.")
 
     def __hash__(self):
         raise TypeError("RaggedTensor is unhashable.")
-
-    def __getitem__(self, key):
-        from graphfn.ops import ragged_getitem  # noqa: PLC0415
-        return ragged_getitem.getitem(self, key)
 
     def __tf_tracing_type__(self, context):
         return self._type_spec
@@ -511,9 +504,9 @@ def row_splits_to_segment_ids(splits, name=None, out_type=None):
     splits = convert_partition(splits, name="splits")
     _check_rank1(splits, "splits")
     out_type = splits.dtype if out_type is None else dtypes.as_dtype(out_type)
-    lengths = splits[1:] - splits[:-1]
-    nrows = tf.shape(lengths, out_type=splits.dtype)[0]
-    return tf.cast(tf.repeat(tf.range(nrows, dtype=splits.dtype), lengths), out_type)
+    # Value j's row is the number of row limits <= j: a binary search per value.
+    positions = dense.range(splits[-1], dtype=splits.dtype)
+    return dense.searchsorted(splits[1:], positions, side="right", out_type=out_type)
 
 
 def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, name=None):
@@ -521,11 +514,11 @@ def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, nam
     segment_ids = convert_partition(segment_ids, name="segment_ids")
     out_type = segment_ids.dtype if out_type is None else dtypes.as_dtype(out_type)
     if num_segments is None:
-        num_segments = tf.cond(tf.size(segment_ids) > 0, lambda: tf.reduce_max(segment_ids) + 1,
-                               lambda: tf.zeros([], segment_ids.dtype))
-    lengths = tf.math.unsorted_segment_sum(tf.ones_like(segment_ids), segment_ids,
-                                           tf.cast(num_segments, segment_ids.dtype))
-    return tf.cast(tf.concat([tf.zeros([1], segment_ids.dtype), tf.cumsum(lengths)], axis=0), out_type)
+        num_segments = dense.cond(dense.size(segment_ids) > 0, lambda: dense.reduce_max(segment_ids) + 1,
+                               lambda: dense.zeros([], segment_ids.dtype))
+    lengths = dense.unsorted_segment_sum(dense.ones_like(segment_ids), segment_ids,
+                                           dense.cast(num_segments, segment_ids.dtype))
+    return dense.cast(dense.concat([dense.zeros([1], segment_ids.dtype), dense.cumsum(lengths)], axis=0), out_type)
 
 
 class RaggedTensorSpec(BatchableTypeSpec):

@@ -181,7 +181,7 @@ def _dense_rows(values):
 def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
     """Encodes the innermost dimension of int32 code points as one string per row."""
     if _is_ragged(input):
-        from graphfn.ops import strings_ragged
+        from graphfn.ops import strings_ragged  # noqa: PLC0415 (it imports this module)
         return strings_ragged.ragged_unicode_encode(input, output_encoding, errors, replacement_char, name)
     input = array_ops.convert_to_tensor(input, dtypes.int32)
     rank = input.shape.rank
@@ -222,7 +222,7 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
     widths = [ngram_width] if isinstance(ngram_width, int) else list(ngram_width)
     pad_width = 0 if pad_values is None else (-1 if padding_width is None else padding_width)
     if _is_ragged(data):
-        from graphfn.ops import strings_ragged
+        from graphfn.ops import strings_ragged  # noqa: PLC0415 (it imports this module)
         return strings_ragged.ragged_ngrams(data, widths, separator, left_pad, right_pad, pad_width,
                                             preserve_short_sequences, name)
     data = _strings(data)

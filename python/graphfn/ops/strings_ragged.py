@@ -17,8 +17,8 @@ from graphfn.util.tf_export import tf_export
 def _ragged():
     # Through graphfn.ops.ragged, which registers RaggedTensor's dispatch (tf.strings.length of a
     # split's result and the like), as the public tf.ragged names do.
-    from graphfn.ops import ragged  # noqa: F401
-    from graphfn.ops import ragged_tensor
+    from graphfn.ops import ragged  # noqa: F401,PLC0415 (lazily: `import graphfn` does not load ragged)
+    from graphfn.ops import ragged_tensor  # noqa: PLC0415 (lazily, as above)
     return ragged_tensor
 
 

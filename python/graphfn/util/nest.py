@@ -4,12 +4,16 @@ Dicts are traversed in sorted key order, as TensorFlow's nest does. With expand_
 a composite tensor (framework/composite_tensor.py) is a structure too: its children are its
 spec's components, and a TypeSpec's children are its component specs."""
 
-from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.util.tf_export import tf_export
 
 
+# Composites are recognised by class markers: framework/ (a higher layer) defines them.
+def _is_composite(value):
+    return getattr(type(value), "_graphfn_composite", False)  # framework.composite_tensor.CompositeTensor
+
+
 def _is_type_spec(value):
-    return getattr(type(value), "_graphfn_type_spec", False)  # type_spec.TypeSpec (it imports this module)
+    return getattr(type(value), "_graphfn_type_spec", False)  # framework.type_spec.TypeSpec
 
 
 def _children(structure, expand_composites=False):
@@ -18,7 +22,7 @@ def _children(structure, expand_composites=False):
     if isinstance(structure, (list, tuple)):
         return list(structure)
     if expand_composites:
-        if isinstance(structure, CompositeTensor):
+        if _is_composite(structure):
             return [structure._type_spec._to_components(structure)]
         if _is_type_spec(structure):
             return [structure._component_specs]
@@ -62,12 +66,22 @@ def _pack(structure, leaves, expand_composites=False):
     if isinstance(structure, (list, tuple)):
         return type(structure)(_pack(v, leaves, expand_composites) for v in structure)
     if expand_composites:
-        if isinstance(structure, CompositeTensor):
+        if _is_composite(structure):
             spec = structure._type_spec
-            return spec._from_components(_pack(spec._component_specs, leaves, True))
+            components = _pack(spec._component_specs, leaves, True)
+            _check_component_shapes(spec._component_specs, components)
+            return spec._from_components(components)
         if _is_type_spec(structure):
             return structure._from_components(_pack(structure._component_specs, leaves, True))
     return next(leaves)
+
+
+def _check_component_shapes(specs, components):
+    """As TF: a composite rebuilt from tensors whose shapes do not fit its components is an error."""
+    for spec, value in zip(flatten(specs, True), flatten(components, True)):
+        spec_shape, shape = getattr(spec, "shape", None), getattr(value, "shape", None)
+        if spec_shape is not None and hasattr(shape, "is_compatible_with") and not spec_shape.is_compatible_with(shape):
+            raise ValueError("Tensor's shape %s is not compatible with supplied shape %s." % (shape, spec_shape))
 
 
 def is_nested(structure, expand_composites=False):
@@ -96,7 +110,7 @@ def assert_same_structure(nest1, nest2, check_types=True, expand_composites=Fals
 
 
 def _composite_spec(value):
-    if isinstance(value, CompositeTensor):
+    if _is_composite(value):
         return value._type_spec
     return value if _is_type_spec(value) else None
 
