@@ -1,7 +1,7 @@
 """tf.strings on string tensors of any shape: thin wrappers over the C++ ops of
 cpp/graphfn/ops/strings_ops.cc (TF's raw op names and attrs). to_hash_bucket_fast and as_string
-live in string_hash.py; the ragged-returning functions (split, unicode_decode, ...) in
-strings_ragged.py."""
+live in string_hash.py; the functions that return or take RaggedTensors (split, unicode_decode,
+unicode_encode, ngrams, ...) in strings_ragged.py."""
 
 import functools
 import sys
@@ -177,12 +177,9 @@ def _dense_rows(values):
     return array_ops.reshape(values, [-1]), splits, num_rows, leading
 
 
-@tf_export("strings.unicode_encode")
-def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
-    """Encodes the innermost dimension of int32 code points as one string per row."""
-    if _is_ragged(input):
-        from graphfn.ops import strings_ragged  # noqa: PLC0415 (it imports this module)
-        return strings_ragged.ragged_unicode_encode(input, output_encoding, errors, replacement_char, name)
+def dense_unicode_encode(input, output_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
+    """unicode_encode of a dense tensor (strings_ragged.unicode_encode is the public function):
+    the innermost dimension of int32 code points becomes one string per row."""
     input = array_ops.convert_to_tensor(input, dtypes.int32)
     rank = input.shape.rank
     if rank is None:
@@ -201,10 +198,10 @@ def _is_ragged(value):
     return module is not None and isinstance(value, module.RaggedTensor)
 
 
-@tf_export("strings.ngrams")
 def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None,
-           preserve_short_sequences=False, name=None):
-    """The n-grams of the innermost dimension of `data`, joined with `separator`."""
+           preserve_short_sequences=False, name=None, ragged_ngrams=None):
+    """tf.strings.ngrams (exported by strings_ragged, which gives `ragged_ngrams` for
+    RaggedTensor data): the n-grams of the innermost dimension of `data`."""
     if pad_values is None:
         left_pad = right_pad = ""
     elif isinstance(pad_values, (list, tuple)):
@@ -222,8 +219,7 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
     widths = [ngram_width] if isinstance(ngram_width, int) else list(ngram_width)
     pad_width = 0 if pad_values is None else (-1 if padding_width is None else padding_width)
     if _is_ragged(data):
-        from graphfn.ops import strings_ragged  # noqa: PLC0415 (it imports this module)
-        return strings_ragged.ragged_ngrams(data, widths, separator, left_pad, right_pad, pad_width,
+        return ragged_ngrams(data, widths, separator, left_pad, right_pad, pad_width,
                                             preserve_short_sequences, name)
     data = _strings(data)
     rank = data.shape.rank

@@ -148,8 +148,8 @@ def unicode_split_with_offsets(input, input_encoding, errors="replace", replacem
 def ragged_unicode_encode(input, output_encoding, errors, replacement_char, name):  # noqa: A002
     """unicode_encode of a RaggedTensor: its innermost rows become strings."""
     if input.flat_values.shape.rank > 1:
-        return input.with_flat_values(strings.unicode_encode(input.flat_values, output_encoding, errors,
-                                                             replacement_char))
+        return input.with_flat_values(strings.dense_unicode_encode(input.flat_values, output_encoding, errors,
+                                                                   replacement_char))
     if input.ragged_rank > 1:
         return input.with_values(ragged_unicode_encode(input.values, output_encoding, errors, replacement_char, name))
     values = array_ops.convert_to_tensor(input.values, dtypes.int32) if not isinstance(input.values, Tensor) \
@@ -167,3 +167,21 @@ def ragged_ngrams(data, widths, separator, left_pad, right_pad, pad_width, prese
         data.values, data.row_splits, separator=separator, ngram_widths=widths, left_pad=left_pad,
         right_pad=right_pad, pad_width=pad_width, preserve_short_sequences=preserve_short_sequences)
     return _ragged().RaggedTensor.from_row_splits(grams, gram_splits, validate=False)
+
+
+@tf_export("strings.unicode_encode")
+def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
+    """Encodes the innermost dimension (or the innermost ragged rows) of int32 code points as one
+    string per row."""
+    if strings._is_ragged(input):
+        return ragged_unicode_encode(input, output_encoding, errors, replacement_char, name)
+    return strings.dense_unicode_encode(input, output_encoding, errors, replacement_char, name)
+
+
+@tf_export("strings.ngrams")
+def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None,
+           preserve_short_sequences=False, name=None):
+    """The n-grams of the innermost dimension of `data` (a dense tensor, or a RaggedTensor's rows),
+    joined with `separator`."""
+    return strings.ngrams(data, ngram_width, separator, pad_values, padding_width, preserve_short_sequences, name,
+                          ragged_ngrams=ragged_ngrams)
