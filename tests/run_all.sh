@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
 
 # System packages the build uses, installed in one apt-get call when any is missing: Catch2 (the
-# C++ tests), zlib (compressed TFRecord files), libjpeg-turbo, libpng and giflib (the image codec ops);
+# C++ tests), zlib (compressed TFRecord files), libjpeg-turbo, libpng and giflib (the image codec ops),
+# RE2 and ICU (tf.strings);
 # cpp/CMakeLists.txt finds the libraries.
 missing=()
 if [ ! -f /usr/include/catch2/catch.hpp ] && [ ! -f /usr/include/catch2/catch_all.hpp ]; then missing+=(catch2); fi
@@ -17,6 +18,8 @@ if [ ! -f /usr/include/catch2/catch.hpp ] && [ ! -f /usr/include/catch2/catch_al
 [ -f /usr/include/jpeglib.h ] || missing+=(libjpeg62-turbo-dev)
 [ -f /usr/include/png.h ] || missing+=(libpng-dev)
 [ -f /usr/include/gif_lib.h ] || missing+=(libgif-dev)
+[ -f /usr/include/re2/re2.h ] || missing+=(libre2-dev)
+[ -f /usr/include/unicode/uscript.h ] || missing+=(libicu-dev)
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "== installing ${missing[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -75,6 +75,8 @@ from graphfn.data import readers as _data_readers, selection as _data_selection,
 from graphfn.ops import io_ops as _io_ops  # noqa: F401
 from graphfn.ops import parsing_ops as _parsing_ops  # noqa: F401
 from graphfn.ops import image_codecs as _image_codecs  # noqa: F401
+from graphfn.ops import strings as _strings_ops  # noqa: F401
+from graphfn.ops import strings_ragged as _strings_ragged  # noqa: F401
 from graphfn.file_io import gfile as _gfile, tf_record as _tf_record, train_names as _train_names  # noqa: F401
 from graphfn.framework import type_spec as _type_spec  # noqa: F401  (tf.TypeSpec: the composite-tensor base)
 from graphfn.ops import sparse_ops as _sparse_ops  # noqa: F401  (tf.sparse, tf.SparseTensor)

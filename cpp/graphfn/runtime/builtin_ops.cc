@@ -44,6 +44,7 @@ void register_lookup_ops(OpRegistry& reg);
 void register_data_ops(OpRegistry& reg);
 void register_io_ops(OpRegistry& reg);
 void register_image_codec_ops(OpRegistry& reg);
+void register_strings_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
@@ -91,6 +92,11 @@ void register_lookup_kernels(OpRegistry& reg);
 void register_data_kernels(OpRegistry& reg);
 void register_io_kernels(OpRegistry& reg);
 void register_image_codec_kernels(OpRegistry& reg);
+void register_strings_text_kernels(OpRegistry& reg);
+void register_strings_regex_kernels(OpRegistry& reg);
+void register_strings_unicode_kernels(OpRegistry& reg);
+void register_strings_split_kernels(OpRegistry& reg);
+void register_strings_hash_kernels(OpRegistry& reg);
 void register_csv_kernels(OpRegistry& reg);
 void register_example_kernels(OpRegistry& reg);
 void register_ragged_ops(OpRegistry& reg);
@@ -122,6 +128,7 @@ void register_sparse_ops(OpRegistry& reg);
 void register_sparse_kernels(OpRegistry& reg);
 void register_sparse_math_kernels(OpRegistry& reg);
 void register_sparse_gradients(OpRegistry& reg);
+void register_strings_gradients(OpRegistry& reg);
 void register_ragged_gradients(OpRegistry& reg);
 
 namespace {
@@ -166,6 +173,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_io_ops(reg);
   register_image_codec_ops(reg);
   register_sparse_ops(reg);
+  register_strings_ops(reg);
   register_ragged_ops(reg);
 
   register_cwise_binary_kernels(reg);
@@ -219,6 +227,11 @@ void register_builtin_ops(OpRegistry& reg) {
   register_image_codec_kernels(reg);
   register_sparse_kernels(reg);
   register_sparse_math_kernels(reg);
+  register_strings_text_kernels(reg);
+  register_strings_regex_kernels(reg);
+  register_strings_unicode_kernels(reg);
+  register_strings_split_kernels(reg);
+  register_strings_hash_kernels(reg);
   register_ragged_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
@@ -243,6 +256,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_lookup_gradients(reg);
   register_data_gradients(reg);
   register_sparse_gradients(reg);
+  register_strings_gradients(reg);
   register_ragged_gradients(reg);
 }
 
