@@ -13,8 +13,8 @@ _openblas.locate()
 from graphfn.framework import dtypes as _dtypes
 from graphfn.framework import errors
 from graphfn.framework.dtypes import (  # noqa: F401
-    DType, as_dtype, bool, double, float32, float64, int8, int16, int32, int64, string,
-    uint8)
+    DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64, half,
+    int8, int16, int32, int64, string, uint8, uint16, uint32, uint64)
 from graphfn.framework.tensor import Tensor  # noqa: F401
 from graphfn.framework.tensor_shape import TensorShape  # noqa: F401
 from graphfn import context as _context  # noqa: F401
@@ -76,6 +76,8 @@ from graphfn.ops import io_ops as _io_ops  # noqa: F401
 from graphfn.ops import parsing_ops as _parsing_ops  # noqa: F401
 from graphfn.ops import image_codecs as _image_codecs  # noqa: F401
 from graphfn.file_io import gfile as _gfile, tf_record as _tf_record, train_names as _train_names  # noqa: F401
+from graphfn.ops import complex_ops as _complex_ops  # noqa: F401
+from graphfn.ops import bitwise_ops as _bitwise_ops  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"

@@ -93,6 +93,12 @@ void register_io_kernels(OpRegistry& reg);
 void register_image_codec_kernels(OpRegistry& reg);
 void register_csv_kernels(OpRegistry& reg);
 void register_example_kernels(OpRegistry& reg);
+void register_dtype_cwise_kernels(OpRegistry& reg);
+void register_dtype_reduction_kernels(OpRegistry& reg);
+void register_dtype_matmul_kernels(OpRegistry& reg);
+void register_complex_ops(OpRegistry& reg);
+void register_complex_kernels(OpRegistry& reg);
+void register_complex_gradients(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -158,6 +164,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_data_ops(reg);
   register_io_ops(reg);
   register_image_codec_ops(reg);
+  register_complex_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -208,6 +215,10 @@ void register_builtin_ops(OpRegistry& reg) {
   register_csv_kernels(reg);
   register_example_kernels(reg);
   register_image_codec_kernels(reg);
+  register_dtype_cwise_kernels(reg);
+  register_dtype_reduction_kernels(reg);
+  register_dtype_matmul_kernels(reg);
+  register_complex_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -230,6 +241,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_debug_gradients(reg);
   register_lookup_gradients(reg);
   register_data_gradients(reg);
+  register_complex_gradients(reg);
 }
 
 }  // namespace

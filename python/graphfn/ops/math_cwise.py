@@ -186,8 +186,18 @@ def saturate_cast(value, dtype, name=None):
     with name_scope(name or "saturate_cast") as scope:
         value = array_ops.convert_to_tensor(value)
         dtype = dtypes.as_dtype(dtype)
+        if value.dtype.is_complex:
+            # Complex to complex clamps both parts; complex to real keeps the real part (as TF).
+            from graphfn.ops import complex_ops  # noqa: PLC0415 (complex_ops imports this module's peers)
+            if dtype.is_complex:
+                in_real, out_real = value.dtype.real_dtype, dtype.real_dtype
+                if in_real.min < out_real.min or in_real.max > out_real.max:
+                    parts = [saturate_cast(part, out_real) for part in (complex_ops.real(value), complex_ops.imag(value))]
+                    return complex_ops.complex(parts[0], parts[1], name=scope)
+                return math_ops.cast(value, dtype, name=scope)
+            value = complex_ops.real(value)
         if value.dtype not in (dtypes.bool, dtypes.string) and dtype not in (dtypes.bool, dtypes.string):
-            low, high = _saturation_limits(value.dtype, dtype)
+            low, high = _saturation_limits(value.dtype, dtype.real_dtype)
             value = clip_ops.clip_by_value(value, _core.to_tensor(low, value._dtype_enum),
                                            _core.to_tensor(high, value._dtype_enum), name="clamp")
         return math_ops.cast(value, dtype, name=scope)
