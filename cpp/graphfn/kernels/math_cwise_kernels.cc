@@ -94,14 +94,18 @@ Status check_integer_divisor_nonzero(const Tensor& divisor) {
     }                                                                                      \
   };
 #define GRAPHFN_BINARY(NAME, A, B, TYPES, ORDER, KTYPES, SCALAR, CHECK, GRAD)                      \
-  template <typename T>                                                                    \
+  template <typename Stored>                                                               \
   struct NAME##CwiseKernel {                                                               \
     static Status compute(KernelContext& c) {                                              \
+      using T = ComputeType<Stored>;                                                       \
       if constexpr (CHECK && std::is_integral_v<T>) {                                      \
         GRAPHFN_RETURN_IF_ERROR(check_integer_divisor_nonzero<T>(c.input(1)));              \
       }                                                                                    \
-      broadcast_binary_loop<T, T>(c.input(0), c.input(1), c.allocate_output(0),            \
-                                  [](T a, T b) -> T { return SCALAR; });                   \
+      broadcast_binary_loop<Stored, Stored>(                                               \
+          c.input(0), c.input(1), c.allocate_output(0), [](Stored a0, Stored b0) -> Stored { \
+            const T a = static_cast<T>(a0), b = static_cast<T>(b0);                        \
+            return static_cast<Stored>(SCALAR);                                            \
+          });                                                                              \
       return Status::OK();                                                                 \
     }                                                                                      \
   };

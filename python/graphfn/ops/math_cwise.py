@@ -111,8 +111,9 @@ def _same_dtype(x, y):
 
 # TF's truediv table: which float type an integer division computes in (None: as it is).
 _TRUEDIV_DTYPES = {"uint8": dtypes.float32, "int8": dtypes.float32, "int16": dtypes.float32,
-                   "int32": dtypes.float64, "int64": dtypes.float64,
-                   "float32": None, "float64": None}
+                   "uint16": dtypes.float32, "int32": dtypes.float64, "int64": dtypes.float64,
+                   "uint32": dtypes.float64, "uint64": dtypes.float64, "float16": None, "bfloat16": None,
+                   "float32": None, "float64": None, "complex64": None, "complex128": None}
 _TRUEDIV_NAMES = ("tf.uint8", "tf.int8", "tf.uint16", "tf.int16", "tf.uint32", "tf.int32", "tf.uint64", "tf.int64",
                   "tf.bfloat16", "tf.float16", "tf.float32", "tf.float64", "tf.complex64", "tf.complex128")
 
