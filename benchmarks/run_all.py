@@ -38,6 +38,7 @@ SUITES = [
     ("bench_autograph", "AutoGraph conversion", 7),
     ("bench_gradients", "gradients", 15),
     ("bench_indexing", "sorting and n-d indexing", 5),
+    ("bench_dtypes", "float16, bfloat16 and complex matmul", 5),
 ]
 LIBRARY_ORDER = ["graphfn", "NumPy", "TensorFlow", "JAX jit"]
 

@@ -13,8 +13,8 @@ _openblas.locate()
 from graphfn.framework import dtypes as _dtypes
 from graphfn.framework import errors
 from graphfn.framework.dtypes import (  # noqa: F401
-    DType, as_dtype, bool, double, float32, float64, int8, int16, int32, int64, string,
-    uint8)
+    DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64, half,
+    int8, int16, int32, int64, string, uint8, uint16, uint32, uint64)
 from graphfn.framework.tensor import Tensor  # noqa: F401
 from graphfn.framework.tensor_shape import TensorShape  # noqa: F401
 from graphfn import context as _context  # noqa: F401
@@ -83,6 +83,8 @@ from graphfn.ops import sparse_ops as _sparse_ops  # noqa: F401  (tf.sparse, tf.
 from graphfn.ops import ragged_names as _ragged_names  # noqa: F401  (tf.RaggedTensor, tf.ragged.*: loaded on first use)
 from graphfn.framework import dispatch as _dispatch  # noqa: F401  (tf.experimental.dispatch_for_*)
 from graphfn.ops import extension_type as _extension_type  # noqa: F401  (tf.experimental.ExtensionType)
+from graphfn.ops import complex_ops as _complex_ops  # noqa: F401
+from graphfn.ops import bitwise_ops as _bitwise_ops  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"

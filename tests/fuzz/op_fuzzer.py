@@ -33,7 +33,8 @@ ALLOWED = (tf.errors.OpError, TypeError, ValueError, OverflowError)
 # computes (ReadFile reads random paths: a missing file is NotFoundError).
 SKIPPED_OPS = {"PrintV2", "WriteFile"}
 
-DTYPES = [tf.float32, tf.float64, tf.int32, tf.int64, tf.int16, tf.int8, tf.uint8, tf.bool, tf.string]
+DTYPES = [tf.float32, tf.float64, tf.int32, tf.int64, tf.int16, tf.int8, tf.uint8, tf.bool, tf.string,
+          tf.float16, tf.bfloat16, tf.complex64, tf.complex128, tf.uint16, tf.uint32, tf.uint64]
 # DataType numbers to try for type attrs: graphfn's, TF's others (graphfn has no tensors for
 # them), and numbers naming no DataType.
 DTYPE_CODES = [1, 2, 3, 4, 5, 6, 7, 9, 10, 20] * 3 + [0, 8, 14, 19, 21, 22, 23, 24, 30, 40, 99, -1, 300, 2**40]
@@ -127,9 +128,13 @@ class CallMaker:
             values = np.array([self.pick(["", "a", "bc", "%s {}"]) for _ in range(n)], dtype=object)
         elif dtype == tf.bool:
             values = np.array([self.c.int(0, 1) == 1 for _ in range(n)])
-        elif dtype in (tf.float32, tf.float64):
+        elif dtype.is_floating or dtype.is_complex:
             values = np.array([self.pick([0.0, 1.0, -1.5, self.c.float(), math.nan, math.inf, 1e30])
-                               for _ in range(n)], dtype=dtype.as_numpy_dtype)
+                               for _ in range(n)])
+            if dtype.is_complex:
+                values = values + 1j * np.array([self.pick([0.0, 2.5, -1.0, math.nan]) for _ in range(n)])
+            with np.errstate(over="ignore", invalid="ignore"):  # 1e30 is inf in float16
+                values = values.astype(dtype.as_numpy_dtype)
         else:
             info = np.iinfo(dtype.as_numpy_dtype)
             values = np.array([self.pick([0, 1, 2, 3, -1, -2, int(info.max), int(info.min)])

@@ -12,6 +12,10 @@ inline const GradValue& x(const GradInputs& in) { return in.inputs[0]; }
 inline const GradValue& y(const GradInputs& in) { return in.inputs[1]; }
 inline const GradValue& out(const GradInputs& in) { return in.outputs[0]; }
 inline const GradValue& dy(const GradInputs& in) { return in.output_grads[0]; }
+// TF's gradients of products conjugate the other factor when it is complex.
+inline GradValue conj_if_complex(GradBuilder& b, const GradValue& v) {
+  return is_complex(b.dtype(v)) ? b.op("Conj", {v}) : v;
+}
 
 inline AttrMap attrs(std::initializer_list<std::pair<const char*, AttrValue>> items) {
   AttrMap m;

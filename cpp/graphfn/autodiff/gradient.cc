@@ -1,5 +1,8 @@
 #include "graphfn/autodiff/gradient.h"
 
+#include <Eigen/Core>
+#include <complex>
+
 #include <atomic>
 
 #include "graphfn/ir/op_registry.h"
@@ -37,11 +40,16 @@ Tensor scalar_tensor(DType dt, double value) {
     *t.data<T>() = static_cast<T>(value);
   });
   if (!ok && dt == DType::kBool) *t.data<bool>() = value != 0;
+  if (!ok && dt == DType::kHalf) *t.data<Eigen::half>() = Eigen::half(static_cast<float>(value));
+  if (!ok && dt == DType::kBFloat16) *t.data<Eigen::bfloat16>() = Eigen::bfloat16(static_cast<float>(value));
+  if (!ok && dt == DType::kComplex64) *t.data<std::complex<float>>() = static_cast<float>(value);
+  if (!ok && dt == DType::kComplex128) *t.data<std::complex<double>>() = value;
   return t;
 }
 
 bool is_trainable_dtype(DType dt) {
-  return dt == DType::kFloat32 || dt == DType::kFloat64 || dt == DType::kResource;
+  // TF's trainable dtypes: the floating and complex ones (and handles to variables of them).
+  return is_floating(dt) || is_complex(dt) || dt == DType::kResource;
 }
 
 std::vector<GradValue> GradBuilder::op_n(const std::string& op_name, const std::vector<GradValue>& inputs,

@@ -29,7 +29,11 @@ Status matmul_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
     if (kKind == kBatchMatMulV3) attrs.set("Tout", b.dtype(*target));
     return b.op(op, {p, q}, attrs);
   };
-  const GradValue &a = x(in), &bb = y(in), &d = dy(in);
+  // MatMul's transposes do not conjugate: TF conjugates complex operands first (the batched
+  // ops' adjoints already conjugate).
+  const GradValue a = kBatch ? x(in) : grad::conj_if_complex(b, x(in));
+  const GradValue bb = kBatch ? y(in) : grad::conj_if_complex(b, y(in));
+  const GradValue& d = dy(in);
   GradValue ga, gb;
   target = &a;
   ga = !ta ? mm(d, bb, false, !tb) : tb ? mm(bb, d, true, true) : mm(bb, d, false, true);

@@ -30,12 +30,20 @@ void store(GradBuilder& b, const GradInputs& in, const grad_expr::Grads& grads, 
 void store(GradBuilder&, const GradInputs&, grad_expr::NotDifferentiable, Grads*) {}
 void store(GradBuilder&, const GradInputs&, grad_expr::NoGradient, Grads*) {}
 
+// TF's complex gradients are conj(f'(x)) * dy: the column's dy * f'(x), conjugated with dy
+// conjugated first. Tags pass through.
+Expr conjugate_if(bool complex, const Expr& e) { return complex ? grad_expr::op("Conj", e) : e; }
+template <typename Tag>
+Tag conjugate_if(bool, Tag tag) { return tag; }
+
 // x, y (the output) and dy as expressions; the column's value is the input's gradient.
 #define GRAPHFN_UNARY(NAME, TYPES, OUT, KTYPES, ARRAY, SCALAR, GRAD)                              \
   auto NAME##_gradient(GradBuilder& b, const GradInputs& in) {                                   \
     using namespace grad_expr;                                                                   \
-    [[maybe_unused]] const Expr x{&b, grad::x(in)}, y{&b, grad::out(in)}, dy{&b, grad::dy(in)};  \
-    return GRAD;                                                                                 \
+    const bool complex = is_complex(b.dtype(grad::x(in)));                                       \
+    [[maybe_unused]] const Expr x{&b, grad::x(in)}, y{&b, grad::out(in)},                        \
+        dy{&b, complex ? b.op("Conj", {grad::dy(in)}) : grad::dy(in)};                           \
+    return conjugate_if(complex, GRAD);                                                          \
   }                                                                                              \
   Status NAME##_grad(GradBuilder& b, const GradInputs& in, Grads* g) {                           \
     store(b, in, NAME##_gradient(b, in), g);                                                     \

@@ -18,13 +18,15 @@ Status sub_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
 }
 
 Status mul_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
-  return grad::binary(b, in, b.op("Mul", {dy(in), y(in)}), b.op("Mul", {x(in), dy(in)}), g);
+  const GradValue xc = grad::conj_if_complex(b, x(in)), yc = grad::conj_if_complex(b, y(in));
+  return grad::binary(b, in, b.op("Mul", {dy(in), yc}), b.op("Mul", {xc, dy(in)}), g);
 }
 
 // d(x/y) = dy/y, -dy*x/y^2.
 Status real_div_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
-  const GradValue neg_x_over_y2 = b.op("RealDiv", {b.op("RealDiv", {b.op("Neg", {x(in)}), y(in)}), y(in)});
-  return grad::binary(b, in, b.op("RealDiv", {dy(in), y(in)}), b.op("Mul", {dy(in), neg_x_over_y2}), g);
+  const GradValue xc = grad::conj_if_complex(b, x(in)), yc = grad::conj_if_complex(b, y(in));
+  const GradValue neg_x_over_y2 = b.op("RealDiv", {b.op("RealDiv", {b.op("Neg", {xc}), yc}), yc});
+  return grad::binary(b, in, b.op("RealDiv", {dy(in), yc}), b.op("Mul", {dy(in), neg_x_over_y2}), g);
 }
 
 // x mod y = x - floor(x/y)*y.

@@ -62,10 +62,33 @@ bool fits(long long v) {
          v <= static_cast<long long>(std::numeric_limits<T>::max());
 }
 
+// A Python number as a scalar of dtype `want`, rounded by NumPy (float16, bfloat16: TF rounds
+// Python numbers to them the same way, to nearest even).
+Tensor from_numpy_scalar(py::handle value, DType want) {
+  py::object quiet = numpy_module().attr("errstate")(py::arg("over") = "ignore", py::arg("invalid") = "ignore");
+  quiet.attr("__enter__")();
+  py::array arr;
+  try {
+    arr = numpy_module().attr("asarray")(value, numpy_dtype(want));
+  } catch (...) {
+    quiet.attr("__exit__")(py::none(), py::none(), py::none());
+    throw;
+  }
+  quiet.attr("__exit__")(py::none(), py::none(), py::none());
+  Tensor t(want, Shape());
+  std::memcpy(t.raw_data(), arr.data(), t.bytes());
+  return t;
+}
+
 // A Python int as a tensor of dtype `want` (or int32/int64 when want is kInvalid).
 Tensor from_py_int(py::handle value, DType want) {
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow > 0 && want == DType::kUInt64) {  // 2**63 .. 2**64-1 fit uint64
+    const unsigned long long u = PyLong_AsUnsignedLongLong(value.ptr());
+    if (!PyErr_Occurred()) return Tensor::scalar(static_cast<uint64_t>(u));
+    PyErr_Clear();
+  }
   if (overflow) throw py::value_error("Can't convert Python int " + py_display(value) + " to a tensor: out of range of int64");
   if (want == DType::kInvalid) want = fits<int32_t>(v) ? DType::kInt32 : DType::kInt64;
   Tensor t(want, Shape());
@@ -79,6 +102,13 @@ Tensor from_py_int(py::handle value, DType want) {
     case DType::kUInt8: *t.data<uint8_t>() = static_cast<uint8_t>(v); break;
     case DType::kFloat32: *t.data<float>() = static_cast<float>(v); break;
     case DType::kFloat64: *t.data<double>() = static_cast<double>(v); break;
+    case DType::kUInt16: *t.data<uint16_t>() = static_cast<uint16_t>(v); break;
+    case DType::kUInt32: *t.data<uint32_t>() = static_cast<uint32_t>(v); break;
+    case DType::kUInt64: *t.data<uint64_t>() = static_cast<uint64_t>(v); break;
+    case DType::kComplex64: *t.data<std::complex<float>>() = static_cast<float>(v); break;
+    case DType::kComplex128: *t.data<std::complex<double>>() = static_cast<double>(v); break;
+    case DType::kHalf:
+    case DType::kBFloat16: return from_numpy_scalar(value, want);
     default: ok = false;
   }
   if (!ok) cannot_convert(value, want);
@@ -90,6 +120,17 @@ Tensor from_py_float(py::handle value, DType want) {
   const double v = PyFloat_AsDouble(value.ptr());
   if (want == DType::kInvalid || want == DType::kFloat32) return Tensor::scalar(static_cast<float>(v));
   if (want == DType::kFloat64) return Tensor::scalar(v);
+  if (want == DType::kComplex64) return Tensor::scalar(std::complex<float>(static_cast<float>(v)));
+  if (want == DType::kComplex128) return Tensor::scalar(std::complex<double>(v));
+  if (want == DType::kHalf || want == DType::kBFloat16) return from_numpy_scalar(value, want);
+  cannot_convert(value, want);
+}
+
+// Python complex numbers are complex128 unless asked for complex64; nothing else takes them.
+Tensor from_py_complex(py::handle value, DType want) {
+  const std::complex<double> v(PyComplex_RealAsDouble(value.ptr()), PyComplex_ImagAsDouble(value.ptr()));
+  if (want == DType::kInvalid || want == DType::kComplex128) return Tensor::scalar(v);
+  if (want == DType::kComplex64) return Tensor::scalar(std::complex<float>(v));
   cannot_convert(value, want);
 }
 
@@ -105,6 +146,18 @@ Tensor from_string_array(const py::array& arr) {
   std::string* out = t.data<std::string>();
   for (size_t i = 0; i < items.size(); ++i) out[i] = py_string_bytes(items[i]);
   return t;
+}
+
+// Whether nested lists/tuples hold a Python float or bool: TF refuses to mix those with complex
+// numbers (ints mix), where NumPy would upcast them silently.
+bool has_float_or_bool_leaf(py::handle value) {
+  if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) {
+    for (py::handle item : value) {
+      if (has_float_or_bool_leaf(item)) return true;
+    }
+    return false;
+  }
+  return PyFloat_Check(value.ptr()) || PyBool_Check(value.ptr());
 }
 
 // `from_python_list` is true when the array came from nested Python lists: then float64 means
@@ -127,6 +180,11 @@ Tensor from_numpy(py::array arr, DType want, bool from_python_list, bool allow_c
     return from_string_array(arr);
   }
   DType natural = dtype_from_numpy(arr.dtype());
+  if (from_python_list && is_complex(natural)) {
+    // Python complex numbers mix with no other kind of element, and become no real dtype.
+    if (has_float_or_bool_leaf(original)) throw py::value_error("Can't convert Python sequence with mixed types to Tensor.");
+    if (want != DType::kInvalid && !is_complex(want) && arr.size() > 0) cannot_convert(original, want);
+  }
   if (from_python_list) {
     if (natural == DType::kFloat64) natural = DType::kFloat32;
     if (natural == DType::kInt64) {
@@ -140,7 +198,8 @@ Tensor from_numpy(py::array arr, DType want, bool from_python_list, bool allow_c
   if (want != DType::kInvalid && want != natural) {
     // An empty list has no values to lose: [] converts to any dtype (TF: tf.constant([], tf.int32)).
     const bool lossy = arr.size() > 0 &&
-                       ((is_floating(natural) && !is_floating(want)) || want == DType::kString ||
+                       ((is_floating(natural) && !is_floating(want) && !is_complex(want)) ||
+                        (is_complex(natural) && !is_complex(want)) || want == DType::kString ||
                         (want == DType::kBool && natural != DType::kBool));
     // NumPy arrays are cast silently (as TF does); Python lists only when casting is allowed.
     if (lossy && from_python_list && !allow_cast) cannot_convert(original, want);
@@ -151,7 +210,17 @@ Tensor from_numpy(py::array arr, DType want, bool from_python_list, bool allow_c
     cannot_convert(original, want);
   }
   // asarray(order="C"), not ascontiguousarray: the latter turns 0-d arrays into shape (1,).
-  py::array contiguous = numpy_module().attr("asarray")(arr, numpy_dtype(target), py::arg("order") = "C");
+  // Out-of-range values become inf in float16/bfloat16 silently, as in TF (NumPy would warn).
+  py::object quiet = numpy_module().attr("errstate")(py::arg("over") = "ignore", py::arg("invalid") = "ignore");
+  quiet.attr("__enter__")();
+  py::array contiguous;
+  try {
+    contiguous = numpy_module().attr("asarray")(arr, numpy_dtype(target), py::arg("order") = "C");
+  } catch (...) {
+    quiet.attr("__exit__")(py::none(), py::none(), py::none());
+    throw;
+  }
+  quiet.attr("__exit__")(py::none(), py::none(), py::none());
   Tensor t(target, shape_of(contiguous));
   if (t.num_elements() > 0) std::memcpy(t.raw_data(), contiguous.data(), t.bytes());
   return t;
@@ -169,6 +238,17 @@ py::dtype numpy_dtype(DType dt) {
     case DType::kInt64: return py::dtype::of<int64_t>();
     case DType::kUInt8: return py::dtype::of<uint8_t>();
     case DType::kBool: return py::dtype::of<bool>();
+    case DType::kUInt16: return py::dtype::of<uint16_t>();
+    case DType::kUInt32: return py::dtype::of<uint32_t>();
+    case DType::kUInt64: return py::dtype::of<uint64_t>();
+    case DType::kComplex64: return py::dtype("complex64");
+    case DType::kComplex128: return py::dtype("complex128");
+    case DType::kHalf: return py::dtype("float16");
+    case DType::kBFloat16: {
+      // NumPy has no bfloat16: ml_dtypes' (as TF and JAX use), imported on first use.
+      static py::object* bfloat16 = new py::object(py::module_::import("ml_dtypes").attr("bfloat16"));
+      return py::dtype::from_args(*bfloat16);
+    }
     default: return py::dtype("O");
   }
 }
@@ -176,6 +256,7 @@ py::dtype numpy_dtype(DType dt) {
 DType dtype_from_numpy(const py::dtype& dt) {
   const char kind = dt.kind();
   const auto size = dt.itemsize();
+  if (kind == 'f' && size == 2) return DType::kHalf;
   if (kind == 'f' && size == 4) return DType::kFloat32;
   if (kind == 'f' && size == 8) return DType::kFloat64;
   if (kind == 'i' && size == 1) return DType::kInt8;
@@ -183,6 +264,12 @@ DType dtype_from_numpy(const py::dtype& dt) {
   if (kind == 'i' && size == 4) return DType::kInt32;
   if (kind == 'i' && size == 8) return DType::kInt64;
   if (kind == 'u' && size == 1) return DType::kUInt8;
+  if (kind == 'u' && size == 2) return DType::kUInt16;
+  if (kind == 'u' && size == 4) return DType::kUInt32;
+  if (kind == 'u' && size == 8) return DType::kUInt64;
+  if (kind == 'c' && size == 8) return DType::kComplex64;
+  if (kind == 'c' && size == 16) return DType::kComplex128;
+  if (kind == 'V' && size == 2 && py::str(dt.attr("name")).cast<std::string>() == "bfloat16") return DType::kBFloat16;
   if (kind == 'b') return DType::kBool;
   if (kind == 'U' || kind == 'S' || kind == 'O') return DType::kString;
   throw py::type_error("graphfn does not support NumPy dtype " + py::str(static_cast<const py::object&>(dt)).cast<std::string>());
@@ -260,7 +347,7 @@ Tensor to_tensor(py::handle value, DType want, bool allow_cast) {
     return from_py_int(value, want);
   }
   if (PyFloat_CheckExact(p)) return from_py_float(value, want);
-  if (PyComplex_Check(p) && want != DType::kInvalid) cannot_convert(value, want);  // no complex dtypes  // not np.float64 (a float subclass)
+  if (PyComplex_CheckExact(p)) return from_py_complex(value, want);  // not np.complex128 (a subclass)
   if (PyUnicode_Check(p) || PyBytes_Check(p)) {
     if (want != DType::kInvalid && want != DType::kString) cannot_convert(value, want);
     return Tensor::scalar(py_string_bytes(value));

@@ -56,7 +56,11 @@ std::string Tensor::debug_string(int max_elements) const {
   const int64_t n = std::min<int64_t>(num_elements_, max_elements);
   for (int64_t i = 0; i < n; ++i) {
     if (i) os << ", ";
-    visit_dtype(dtype_, AllTypes{}, [&](auto tag) {
+    if (dtype_ == DType::kHalf || dtype_ == DType::kBFloat16) {
+      os << half_bits_to_float(dtype_, data<uint16_t>()[i]);
+      continue;
+    }
+    visit_dtype(dtype_, Concat<AllTypes, ComplexTypes, WideUnsignedTypes>{}, [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>) {
         os << static_cast<int>(data<T>()[i]);

@@ -57,7 +57,7 @@ bool tf_type_word(const std::string& word, std::vector<int>* out) {
     append({6, 5, 3, 9, 4});
   } else if (word == "alltypes") {
     append(kRealNumberTypes);
-    append({10, 7});
+    append({8, 18, 10, 7});
   } else {
     for (int t = 1; t < kNumTfDataTypes; ++t) {
       if (word == kTypes[t].string_name || word == kTypes[t].python_name) {

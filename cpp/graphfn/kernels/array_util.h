@@ -26,7 +26,7 @@ inline Status allocate_checked(KernelContext& c, int i, Tensor** out) {
   return c.allocate_output(i, c.output_shapes[i], out);
 }
 
-// Calls fn(E{}) with the storage type for dt.
+// Calls fn(E{}) with the storage type for dt (complex128's 16 bytes move as std::complex<double>).
 template <typename Fn>
 void visit_storage(DType dt, Fn&& fn) {
   if (dt == DType::kString) return fn(std::string());
@@ -34,6 +34,7 @@ void visit_storage(DType dt, Fn&& fn) {
     case 1: return fn(uint8_t{});
     case 2: return fn(uint16_t{});
     case 4: return fn(uint32_t{});
+    case 16: return fn(std::complex<double>{});
     default: return fn(uint64_t{});
   }
 }

@@ -41,17 +41,30 @@ T truncate_mod(T a, T b) {
 
 namespace {
 
-template <typename T, typename Out, typename ArrayFn, typename ScalarFn>
+template <typename T>
+constexpr bool kReducedFloat = std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>;
+// The type a kernel computes in: float for float16/bfloat16 (each op rounds its float result to
+// the stored type, as TF's Eigen kernels do), the stored type otherwise.
+template <typename T>
+using ComputeType = std::conditional_t<kReducedFloat<T>, float, T>;
+
+template <typename Stored, typename Out, typename ArrayFn, typename ScalarFn>
 Status run_unary(KernelContext& c, ArrayFn array, ScalarFn scalar) {
   const Tensor& x = c.input(0);
   Tensor& y = c.allocate_output(0);
   const int64_t n = x.num_elements();
-  if constexpr (std::is_floating_point_v<T>) {
-    Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> in(x.data<T>(), n);
+  if constexpr (kReducedFloat<Stored>) {
+    using StoredOut = std::conditional_t<std::is_same_v<Out, bool>, bool, Stored>;
+    const Eigen::Array<float, Eigen::Dynamic, 1> in =
+        Eigen::Map<const Eigen::Array<Stored, Eigen::Dynamic, 1>>(x.data<Stored>(), n).template cast<float>();
+    const Eigen::Array<Out, Eigen::Dynamic, 1> result = array(in);
+    Eigen::Map<Eigen::Array<StoredOut, Eigen::Dynamic, 1>>(y.data<StoredOut>(), n) = result.template cast<StoredOut>();
+  } else if constexpr (std::is_floating_point_v<Stored>) {
+    Eigen::Map<const Eigen::Array<Stored, Eigen::Dynamic, 1>> in(x.data<Stored>(), n);
     Eigen::Map<Eigen::Array<Out, Eigen::Dynamic, 1>> out(y.data<Out>(), n);
     out = array(in);
   } else {
-    const T* in = x.data<T>();
+    const Stored* in = x.data<Stored>();
     Out* out = y.data<Out>();
     for (int64_t i = 0; i < n; ++i) out[i] = scalar(in[i]);
   }
@@ -72,22 +85,27 @@ Status check_integer_divisor_nonzero(const Tensor& divisor) {
 }
 
 #define GRAPHFN_UNARY(NAME, TYPES, OUT, KTYPES, ARRAY, SCALAR, GRAD)                        \
-  template <typename T>                                                                    \
+  template <typename Stored>                                                               \
   struct NAME##CwiseKernel {                                                               \
     static Status compute(KernelContext& c) {                                              \
-      return run_unary<T, OUT>(                                                            \
+      using T = ComputeType<Stored>;                                                       \
+      return run_unary<Stored, OUT>(                                                       \
           c, [](const auto& x) { return ARRAY; }, [](T x) -> OUT { return SCALAR; });      \
     }                                                                                      \
   };
 #define GRAPHFN_BINARY(NAME, A, B, TYPES, ORDER, KTYPES, SCALAR, CHECK, GRAD)                      \
-  template <typename T>                                                                    \
+  template <typename Stored>                                                               \
   struct NAME##CwiseKernel {                                                               \
     static Status compute(KernelContext& c) {                                              \
+      using T = ComputeType<Stored>;                                                       \
       if constexpr (CHECK && std::is_integral_v<T>) {                                      \
         GRAPHFN_RETURN_IF_ERROR(check_integer_divisor_nonzero<T>(c.input(1)));              \
       }                                                                                    \
-      broadcast_binary_loop<T, T>(c.input(0), c.input(1), c.allocate_output(0),            \
-                                  [](T a, T b) -> T { return SCALAR; });                   \
+      broadcast_binary_loop<Stored, Stored>(                                               \
+          c.input(0), c.input(1), c.allocate_output(0), [](Stored a0, Stored b0) -> Stored { \
+            const T a = static_cast<T>(a0), b = static_cast<T>(b0);                        \
+            return static_cast<Stored>(SCALAR);                                            \
+          });                                                                              \
       return Status::OK();                                                                 \
     }                                                                                      \
   };

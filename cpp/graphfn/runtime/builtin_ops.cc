@@ -101,6 +101,12 @@ void register_csv_kernels(OpRegistry& reg);
 void register_example_kernels(OpRegistry& reg);
 void register_ragged_ops(OpRegistry& reg);
 void register_ragged_kernels(OpRegistry& reg);
+void register_dtype_cwise_kernels(OpRegistry& reg);
+void register_dtype_reduction_kernels(OpRegistry& reg);
+void register_dtype_matmul_kernels(OpRegistry& reg);
+void register_complex_ops(OpRegistry& reg);
+void register_complex_kernels(OpRegistry& reg);
+void register_complex_gradients(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -175,6 +181,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_sparse_ops(reg);
   register_strings_ops(reg);
   register_ragged_ops(reg);
+  register_complex_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -233,6 +240,10 @@ void register_builtin_ops(OpRegistry& reg) {
   register_strings_split_kernels(reg);
   register_strings_hash_kernels(reg);
   register_ragged_kernels(reg);
+  register_dtype_cwise_kernels(reg);
+  register_dtype_reduction_kernels(reg);
+  register_dtype_matmul_kernels(reg);
+  register_complex_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -258,6 +269,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_sparse_gradients(reg);
   register_strings_gradients(reg);
   register_ragged_gradients(reg);
+  register_complex_gradients(reg);
 }
 
 }  // namespace

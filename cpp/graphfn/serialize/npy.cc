@@ -22,6 +22,10 @@ struct NumericCode {
 constexpr NumericCode kCodes[] = {
     {DType::kFloat32, "<f4"}, {DType::kFloat64, "<f8"}, {DType::kInt32, "<i4"}, {DType::kInt64, "<i8"},
     {DType::kInt16, "<i2"},   {DType::kInt8, "|i1"},    {DType::kUInt8, "|u1"}, {DType::kBool, "|b1"},
+    {DType::kHalf, "<f2"},    {DType::kUInt16, "<u2"},  {DType::kUInt32, "<u4"}, {DType::kUInt64, "<u8"},
+    {DType::kComplex64, "<c8"}, {DType::kComplex128, "<c16"},
+    // NumPy has no bfloat16: np.save writes ml_dtypes' bfloat16 (TF's .numpy()) as 2 raw bytes.
+    {DType::kBFloat16, "<V2"},
 };
 
 // The header: a Python dict literal with exactly 'descr', 'fortran_order' and 'shape'.
@@ -122,7 +126,8 @@ class HeaderParser {
 Status parse_descr(const std::string& descr, DType* dt, size_t* item_bytes) {
   for (const NumericCode& code : kCodes) {
     // NumPy may write byte-sized types with '<' or '|'.
-    if (descr == code.descr || (dtype_size(code.dtype) == 1 && descr == std::string("<") + (code.descr + 1))) {
+    if (descr == code.descr || (dtype_size(code.dtype) == 1 && descr == std::string("<") + (code.descr + 1)) ||
+        (code.dtype == DType::kBFloat16 && descr == "|V2")) {
       *dt = code.dtype;
       *item_bytes = dtype_size(code.dtype);
       return Status::OK();
@@ -136,7 +141,7 @@ Status parse_descr(const std::string& descr, DType* dt, size_t* item_bytes) {
     return Status::OK();
   }
   if (!descr.empty() && descr[0] == '>') return bad("big-endian arrays ('" + descr + "') are not supported");
-  return bad("dtype '" + descr + "' is not supported (use float32/64, int8/16/32/64, uint8, bool or bytes 'S')");
+  return bad("dtype '" + descr + "' is not supported (use float16/32/64, int8/16/32/64, uint8/16/32/64, complex64/128, bool, '<V2' for bfloat16 or bytes 'S')");
 }
 
 uint64_t read_le(const char* p, int n) {

@@ -48,7 +48,7 @@ def _is_variable(value):
 
 
 def _is_trainable(value):
-    return value.dtype.is_floating
+    return value.dtype.is_floating or value.dtype.is_complex
 
 
 @tf_export("GradientTape", "autodiff.GradientTape")

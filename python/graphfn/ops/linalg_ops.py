@@ -32,17 +32,16 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     use_v3 = output_type is not None and (output_type != a.dtype or output_type != b.dtype)
     sparse = bool(a_is_sparse or b_is_sparse)
     # TF conjugates the operands it folds into an adjoint (batched: the transposed ones,
-    # rank 2: the adjoint ones); conj rejects bool and string. Real dtypes only here, so
-    # after that the adjoint is the transpose.
+    # rank 2: the adjoint ones); conj rejects bool and string and changes complex values.
     if not sparse and (_batched(a) or _batched(b)):
-        _check_conjugable(a, transpose_a)
-        _check_conjugable(b, transpose_b)
+        a = _conjugated(a, transpose_a)
+        b = _conjugated(b, transpose_b)
         adj_a, adj_b = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
         if use_v3:
             return ops.BatchMatMulV3(a, b, Tout=output_type, adj_x=adj_a, adj_y=adj_b)
         return ops.BatchMatMulV2(a, b, adj_x=adj_a, adj_y=adj_b)
-    _check_conjugable(a, adjoint_a)
-    _check_conjugable(b, adjoint_b)
+    a = _conjugated(a, adjoint_a)
+    b = _conjugated(b, adjoint_b)
     ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
     if sparse and a.dtype == dtypes.float32 and b.dtype == dtypes.float32:
         return ops.SparseMatMul(a, b, transpose_a=ta, transpose_b=tb, a_is_sparse=bool(a_is_sparse),
@@ -52,9 +51,11 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     return ops.MatMul(a, b, transpose_a=ta, transpose_b=tb)
 
 
-def _check_conjugable(x, conjugated):
-    if conjugated and x.dtype in (dtypes.bool, dtypes.string):
+def _conjugated(x, conjugate):
+    """x, conjugated when asked and complex (TF's conj; it rejects bool and string)."""
+    if conjugate and x.dtype in (dtypes.bool, dtypes.string):
         raise TypeError("Expected numeric or variant tensor, got dtype %r." % (x.dtype,))
+    return ops.Conj(x) if conjugate and x.dtype.is_complex else x
 
 
 def _batched(t):

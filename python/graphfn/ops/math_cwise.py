@@ -111,8 +111,9 @@ def _same_dtype(x, y):
 
 # TF's truediv table: which float type an integer division computes in (None: as it is).
 _TRUEDIV_DTYPES = {"uint8": dtypes.float32, "int8": dtypes.float32, "int16": dtypes.float32,
-                   "int32": dtypes.float64, "int64": dtypes.float64,
-                   "float32": None, "float64": None}
+                   "uint16": dtypes.float32, "int32": dtypes.float64, "int64": dtypes.float64,
+                   "uint32": dtypes.float64, "uint64": dtypes.float64, "float16": None, "bfloat16": None,
+                   "float32": None, "float64": None, "complex64": None, "complex128": None}
 _TRUEDIV_NAMES = ("tf.uint8", "tf.int8", "tf.uint16", "tf.int16", "tf.uint32", "tf.int32", "tf.uint64", "tf.int64",
                   "tf.bfloat16", "tf.float16", "tf.float32", "tf.float64", "tf.complex64", "tf.complex128")
 
@@ -186,8 +187,18 @@ def saturate_cast(value, dtype, name=None):
     with name_scope(name or "saturate_cast") as scope:
         value = array_ops.convert_to_tensor(value)
         dtype = dtypes.as_dtype(dtype)
+        if value.dtype.is_complex:
+            # Complex to complex clamps both parts; complex to real keeps the real part (as TF).
+            from graphfn.ops import complex_ops  # noqa: PLC0415 (complex_ops imports this module's peers)
+            if dtype.is_complex:
+                in_real, out_real = value.dtype.real_dtype, dtype.real_dtype
+                if in_real.min < out_real.min or in_real.max > out_real.max:
+                    parts = [saturate_cast(part, out_real) for part in (complex_ops.real(value), complex_ops.imag(value))]
+                    return complex_ops.complex(parts[0], parts[1], name=scope)
+                return math_ops.cast(value, dtype, name=scope)
+            value = complex_ops.real(value)
         if value.dtype not in (dtypes.bool, dtypes.string) and dtype not in (dtypes.bool, dtypes.string):
-            low, high = _saturation_limits(value.dtype, dtype)
+            low, high = _saturation_limits(value.dtype, dtype.real_dtype)
             value = clip_ops.clip_by_value(value, _core.to_tensor(low, value._dtype_enum),
                                            _core.to_tensor(high, value._dtype_enum), name="clamp")
         return math_ops.cast(value, dtype, name=scope)

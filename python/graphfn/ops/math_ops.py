@@ -68,6 +68,9 @@ def negative(x, name=None):
 
 @tf_export("abs", "math.abs")
 def abs(x, name=None):  # noqa: A001
+    dtype = getattr(x, "dtype", None)  # tensors and variables
+    if isinstance(dtype, dtypes.DType) and dtype.is_complex:  # |z| has the real dtype (ComplexAbs)
+        return node("ComplexAbs", name)(x, Tout=x.dtype.real_dtype)
     return node("Abs", name)(x)
 
 
@@ -167,7 +170,8 @@ def cast(x, dtype, name=None):
 # TF's truediv: integer inputs are cast to a float type first (int8/int16/uint8 -> float32,
 # int32/int64 -> float64); floats divide as they are.
 _TRUEDIV_FLOAT = {"int8": dtypes.float32, "int16": dtypes.float32, "uint8": dtypes.float32,
-                  "int32": dtypes.float64, "int64": dtypes.float64}
+                  "uint16": dtypes.float32, "int32": dtypes.float64, "int64": dtypes.float64,
+                  "uint32": dtypes.float64, "uint64": dtypes.float64}
 
 
 @tf_export("truediv", "math.truediv")

@@ -56,5 +56,6 @@ TEST_CASE("attr specs parse defaults and allowed types", "[ir][registry]") {
   CHECK(truncate->has_default);
   CHECK(std::get<bool>(truncate->default_value) == false);
   const OpDef* sqrt = OpRegistry::global().find("Sqrt");
-  CHECK(sqrt->find_attr("T")->allowed == std::vector<DType>{DType::kFloat32, DType::kFloat64});
+  CHECK(sqrt->find_attr("T")->allowed == std::vector<DType>{DType::kBFloat16, DType::kHalf, DType::kFloat32,
+                                                            DType::kFloat64, DType::kComplex64, DType::kComplex128});
 }

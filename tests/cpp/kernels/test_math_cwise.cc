@@ -39,13 +39,19 @@ const std::vector<TableEntry>& table() {
   return entries;
 }
 
+// Whether a kernel type list has float (the integer-only ops have no float kernel).
+template <typename List> struct HasFloat;
+template <typename... Ts> struct HasFloat<TypeList<Ts...>> {
+  static constexpr bool value = (std::is_same_v<Ts, float> || ...);
+};
+
 // The scalar form of each unary entry, for float and double inputs (bools widened to double).
 template <typename T>
 double scalar_form(const std::string& op, T x) {
   using std::isnan;
 #define GRAPHFN_UNARY(NAME, TYPES, OUT, KTYPES, ARRAY, SCALAR, GRAD)          \
   if (op == #NAME) {                                                         \
-    if constexpr (std::is_same_v<KTYPES, IntTypes>) return 0;  /* no float kernel */ \
+    if constexpr (!HasFloat<KTYPES>::value) return 0;  /* no float kernel */         \
     else return static_cast<double>(static_cast<OUT>(SCALAR));               \
   }
 #define GRAPHFN_BINARY(...)

@@ -1,0 +1,112 @@
+// MatMul and BatchMatMulV2/V3 for float16, bfloat16, complex64 and complex128 (the dtypes TF
+// registers beyond the real ones of kernels/matmul.cc). float16/bfloat16 multiply in float
+// (Eigen's vectorised GEMM) and round each result element once; complex products use Eigen's
+// complex GEMM; BatchMatMul's adj_x/adj_y conjugate complex operands, as TF's do.
+#include <Eigen/Core>
+#include <complex>
+#include <vector>
+
+#include "graphfn/kernels/kernel_context.h"
+
+namespace graphfn {
+namespace {
+
+template <typename T>
+constexpr bool kReducedFloat = std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>;
+template <typename T>
+using ComputeType = std::conditional_t<kReducedFloat<T>, float, T>;
+template <typename T>
+using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Operand `p` (stored rows x cols, row-major) as the compute-type matrix the product uses:
+// transposed when `transpose`, conjugated too when `conjugate` (complex adjoints).
+template <typename T>
+RowMajor<ComputeType<T>> operand(const T* p, int64_t rows, int64_t cols, bool transpose, bool conjugate) {
+  using C = ComputeType<T>;
+  Eigen::Map<const RowMajor<T>> stored(p, rows, cols);
+  RowMajor<C> m = stored.template cast<C>();
+  if constexpr (!std::is_same_v<C, float>) {
+    if (conjugate) m = m.conjugate().eval();
+  }
+  if (transpose) return m.transpose();
+  return m;
+}
+
+// out[m, n] = op(a) * op(b) for one pair of matrices.
+template <typename T>
+void matmul_2d(const T* a, int64_t a_rows, int64_t a_cols, bool ta, bool ca, const T* b, int64_t b_rows,
+               int64_t b_cols, bool tb, bool cb, T* out) {
+  using C = ComputeType<T>;
+  const RowMajor<C> product = operand(a, a_rows, a_cols, ta, ca) * operand(b, b_rows, b_cols, tb, cb);
+  if constexpr (std::is_same_v<T, Eigen::bfloat16>) {
+    // TF's bfloat16 products truncate the float result (measured: [[0.1, 1.5], [-2.25, 3.3]] x
+    // [[0.3, -1.5], [2, 0.7]] gives 3.015625 where rounding would give 3.03125).
+    const float* p = product.data();
+    for (Eigen::Index i = 0; i < product.size(); ++i) {
+      out[i] = Eigen::numext::bit_cast<Eigen::bfloat16>(static_cast<uint16_t>(Eigen::numext::bit_cast<uint32_t>(p[i]) >> 16));
+    }
+  } else {
+    Eigen::Map<RowMajor<T>>(out, product.rows(), product.cols()) = product.template cast<T>();
+  }
+}
+
+template <typename T>
+struct MatMulKernel {
+  static Status compute(KernelContext& c) {
+    const Tensor& a = c.input(0);
+    const Tensor& b = c.input(1);
+    Tensor& out = c.allocate_output(0);
+    if (out.num_elements() == 0) return Status::OK();
+    const bool ta = c.attrs.get_bool("transpose_a", false), tb = c.attrs.get_bool("transpose_b", false);
+    matmul_2d(a.data<T>(), a.dim(0), a.dim(1), ta, false, b.data<T>(), b.dim(0), b.dim(1), tb, false, out.data<T>());
+    return Status::OK();
+  }
+};
+
+// The flat batch index of an operand (batch dims `dims`, right-aligned to the output's) for
+// the output's batch position `index`: broadcast dims (size 1) stay at 0.
+int64_t operand_batch(const std::vector<int64_t>& dims, const std::vector<int64_t>& index) {
+  int64_t flat = 0;
+  const size_t offset = index.size() - dims.size();
+  for (size_t d = 0; d < dims.size(); ++d) flat = flat * dims[d] + (dims[d] == 1 ? 0 : index[offset + d]);
+  return flat;
+}
+
+template <typename T>
+struct BatchMatMulKernel {
+  static Status compute(KernelContext& c) {
+    const Tensor& x = c.input(0);
+    const Tensor& y = c.input(1);
+    Tensor& out = c.allocate_output(0);
+    if (out.num_elements() == 0) return Status::OK();
+    const bool adj_x = c.attrs.get_bool("adj_x", false), adj_y = c.attrs.get_bool("adj_y", false);
+    const int xr = x.rank(), yr = y.rank(), orank = out.rank();
+    const int64_t xm = x.dim(xr - 2), xk = x.dim(xr - 1), ym = y.dim(yr - 2), yk = y.dim(yr - 1);
+    const std::vector<int64_t> xb(x.shape().dims().begin(), x.shape().dims().end() - 2);
+    const std::vector<int64_t> yb(y.shape().dims().begin(), y.shape().dims().end() - 2);
+    const std::vector<int64_t> ob(out.shape().dims().begin(), out.shape().dims().end() - 2);
+    const int64_t out_matrix = out.dim(orank - 2) * out.dim(orank - 1);
+    std::vector<int64_t> index(ob.size(), 0);
+    for (int64_t batch = 0; batch < out.num_elements() / out_matrix; ++batch) {
+      const T* xp = x.data<T>() + operand_batch(xb, index) * xm * xk;
+      const T* yp = y.data<T>() + operand_batch(yb, index) * ym * yk;
+      matmul_2d(xp, xm, xk, adj_x, adj_x, yp, ym, yk, adj_y, adj_y, out.data<T>() + batch * out_matrix);
+      for (int d = static_cast<int>(ob.size()) - 1; d >= 0; --d) {  // the odometer over batch dims
+        if (++index[d] < ob[d]) break;
+        index[d] = 0;
+      }
+    }
+    return Status::OK();
+  }
+};
+
+}  // namespace
+
+void register_dtype_matmul_kernels(OpRegistry& reg) {
+  using Types = Concat<HalfTypes, ComplexTypes>;
+  register_kernels<MatMulKernel>(reg, "MatMul", Types{});
+  register_kernels<BatchMatMulKernel>(reg, "BatchMatMulV2", Types{});
+  register_kernels<BatchMatMulKernel>(reg, "BatchMatMulV3", Types{});
+}
+
+}  // namespace graphfn

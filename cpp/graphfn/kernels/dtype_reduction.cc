@@ -1,0 +1,109 @@
+// Sum/Mean/Prod/Max/Min for float16, bfloat16, complex64/128 and uint16/32/64 (TF registers
+// them all, except Max/Min for complex). float16/bfloat16 accumulate in float and round the
+// result once, as TF's kernels do for whole-tensor and innermost-axis reductions; unsigned
+// sums wrap; unsigned means accumulate in 64 bits (TF: the mean of [2**32-1, 5] as uint32 is
+// 2147483650).
+#include <Eigen/Core>
+#include <complex>
+#include <limits>
+
+#include "graphfn/kernels/functors.h"
+#include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/reduction.h"
+#include "graphfn/ops/reduction_ops.h"
+
+namespace graphfn {
+namespace {
+
+template <typename T>
+constexpr bool kReducedFloat = std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>;
+// What a reduction over T accumulates in.
+template <typename T>
+using AccOf = std::conditional_t<kReducedFloat<T>, float, T>;
+
+template <typename T>
+struct SumReducer {
+  using Acc = AccOf<T>;
+  static constexpr bool kIdentityFinish = !kReducedFloat<T>;
+  template <typename In> static constexpr bool kFastRow = false;
+  static Acc init() { return Acc(0); }
+  template <typename X> static Acc step(Acc a, X x, int64_t) { return functors::wrap_add(a, static_cast<Acc>(x)); }
+  static T finish(Acc a, int64_t) { return static_cast<T>(a); }
+};
+
+template <typename T>
+struct ProdReducer {
+  using Acc = AccOf<T>;
+  static constexpr bool kIdentityFinish = !kReducedFloat<T>;
+  template <typename In> static constexpr bool kFastRow = false;
+  static Acc init() { return Acc(1); }
+  template <typename X> static Acc step(Acc a, X x, int64_t) { return functors::wrap_mul(a, static_cast<Acc>(x)); }
+  static T finish(Acc a, int64_t) { return static_cast<T>(a); }
+};
+
+template <typename T>
+struct MeanReducer {
+  using Acc = std::conditional_t<std::is_integral_v<T>, uint64_t, AccOf<T>>;
+  static constexpr bool kIdentityFinish = false;
+  template <typename In> static constexpr bool kFastRow = false;
+  static Acc init() { return Acc(0); }
+  template <typename X> static Acc step(Acc a, X x, int64_t) { return functors::wrap_add(a, static_cast<Acc>(x)); }
+  static T finish(Acc a, int64_t count) {
+    if constexpr (std::is_integral_v<T>) {
+      return count == 0 ? T(0) : static_cast<T>(a / static_cast<uint64_t>(count));
+    } else {
+      using Real = decltype(std::abs(a));
+      return static_cast<T>(a / static_cast<Real>(count));  // 0/0 = NaN for empty reductions, as in TF
+    }
+  }
+};
+
+// NaN-propagating; the identities are -inf/+inf for floats, the range's ends for integers.
+template <typename T, bool kMax>
+struct ExtremumReducer {
+  using Acc = AccOf<T>;
+  static constexpr bool kIdentityFinish = !kReducedFloat<T>;
+  template <typename In> static constexpr bool kFastRow = false;
+  static Acc init() {
+    if constexpr (std::is_integral_v<Acc>) {
+      return kMax ? std::numeric_limits<Acc>::lowest() : std::numeric_limits<Acc>::max();
+    } else {
+      return kMax ? -std::numeric_limits<Acc>::infinity() : std::numeric_limits<Acc>::infinity();
+    }
+  }
+  template <typename X> static Acc step(Acc a, X x, int64_t) {
+    return kMax ? functors::Maximum::apply(a, static_cast<Acc>(x)) : functors::Minimum::apply(a, static_cast<Acc>(x));
+  }
+  static T finish(Acc a, int64_t) { return static_cast<T>(a); }
+};
+template <typename T> using MaxReducer = ExtremumReducer<T, true>;
+template <typename T> using MinReducer = ExtremumReducer<T, false>;
+
+template <template <typename> class R>
+struct Reduce {
+  template <typename T>
+  struct Kernel {
+    static Status compute(KernelContext& c) {
+      const Tensor& in = c.input(0);
+      std::vector<bool> reduced;
+      GRAPHFN_RETURN_IF_ERROR(reduction_axes(c.input(1), in.rank(), &reduced));
+      Tensor& out = c.allocate_output(0);
+      reduction::reduce<R<T>>(in.data<T>(), in.shape(), reduced, out.data<T>());
+      return Status::OK();
+    }
+  };
+};
+
+}  // namespace
+
+void register_dtype_reduction_kernels(OpRegistry& reg) {
+  using AllNew = Concat<HalfTypes, ComplexTypes, WideUnsignedTypes>;
+  using Ordered = Concat<HalfTypes, WideUnsignedTypes>;
+  register_kernels<Reduce<SumReducer>::Kernel>(reg, "Sum", AllNew{});
+  register_kernels<Reduce<MeanReducer>::Kernel>(reg, "Mean", AllNew{});
+  register_kernels<Reduce<ProdReducer>::Kernel>(reg, "Prod", AllNew{});
+  register_kernels<Reduce<MaxReducer>::Kernel>(reg, "Max", Ordered{});
+  register_kernels<Reduce<MinReducer>::Kernel>(reg, "Min", Ordered{});
+}
+
+}  // namespace graphfn
