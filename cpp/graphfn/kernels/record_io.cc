@@ -36,9 +36,11 @@ uint64_t record_get_u64(const char* p) {
   return v;
 }
 
+#if !defined(GRAPHFN_HAVE_ZLIB)
 Status record_no_zlib() {
   return errors::Unimplemented("this graphfn was built without zlib: compressed TFRecord files are not available");
 }
+#endif
 
 class RecordFileSource : public ByteSource {
  public:
