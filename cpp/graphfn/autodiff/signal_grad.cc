@@ -4,6 +4,7 @@
 //   FFT:   N * ifft(g) = conj(fft(conj(g)))      IFFT: fft(g) / N = conj(ifft(conj(g)))
 //   RFFT:  real(fft(conj(g zero-padded to the full spectrum))), zero-padded to the input's shape
 //   IRFFT: rfft(g) * [1, 2, ..., 2, 1 (even) or 2 (odd)] / N, as TF's
+// TF 2.21 registers no gradient for RFFT3D and IRFFT3D; neither does graphfn.
 #include <complex>
 #include <string>
 
@@ -113,10 +114,8 @@ void register_signal_gradients(OpRegistry& reg) {
   reg.set_gradient("IFFT3D", complex_fft_grad<3, true>);
   reg.set_gradient("RFFT", rfft_grad<1>);
   reg.set_gradient("RFFT2D", rfft_grad<2>);
-  reg.set_gradient("RFFT3D", rfft_grad<3>);
   reg.set_gradient("IRFFT", irfft_grad<1>);
   reg.set_gradient("IRFFT2D", irfft_grad<2>);
-  reg.set_gradient("IRFFT3D", irfft_grad<3>);
 }
 
 }  // namespace graphfn

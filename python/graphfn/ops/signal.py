@@ -26,7 +26,10 @@ def _tf():
 
 def _static_int_list(value):
     """The value as a list of Python ints when known now (Python, NumPy or eager), else None."""
-    if isinstance(value, Tensor):
+    if isinstance(value, (list, tuple)):
+        items = [_static_int_list(v) for v in value]
+        return None if any(i is None for i in items) else [v for i in items for v in i]
+    if _tf().is_tensor(value):
         try:
             value = value.numpy()
         except Exception:  # a graph tensor: only known when the graph runs
@@ -69,7 +72,7 @@ def _pad_inner_to(x, rank, target):
     """Zero-pads the last `rank` dims of x up to `target` (a list of ints or a tensor)."""
     tf = _tf()
     dims = _inner_dims(x, rank)
-    if isinstance(dims, list) and not isinstance(target, Tensor):
+    if isinstance(dims, list) and not tf.is_tensor(target):
         amounts = [max(0, int(t) - d) for t, d in zip(target, dims)]
         if not any(amounts):
             return x
@@ -185,23 +188,35 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     tf = _tf()
     with name_scope(name or "frame"):
         signal = array_ops.convert_to_tensor(signal, name="signal")
+        _rank_at_least(signal, 1)
+        static = [_static_int_list(frame_length), _static_int_list(frame_step)]
         frame_length = tf.convert_to_tensor(frame_length, tf.int32, name="frame_length")
         frame_step = tf.convert_to_tensor(frame_step, tf.int32, name="frame_step")
         rank = signal.shape.rank
         if rank is not None:
-            _rank_at_least(signal, 1)
             axis = axis + rank if axis < 0 else axis
+            length = signal.shape[axis]
         else:
             axis = tf.where(axis < 0, axis + tf.rank(signal), axis)
-        length = tf.shape(signal)[axis]
+            length = None
+        if length is not None and None not in static:  # sizes known now: static shapes in graphs
+            frame_length, frame_step = static[0][0], static[1][0]
+        else:
+            length = tf.shape(signal)[axis]
         if pad_end:
             num_frames = -(-length // frame_step)
-            padded = tf.maximum(0, (num_frames - 1) * frame_step + frame_length - length)
-            paddings = tf.one_hot(axis, tf.rank(signal), on_value=padded, off_value=0, dtype=tf.int32)
-            paddings = tf.stack([tf.zeros_like(paddings), paddings], 1)
+            padded = (num_frames - 1) * frame_step + frame_length - length
+            padded = max(0, padded) if isinstance(padded, int) else tf.maximum(0, padded)
+            if rank is not None:
+                paddings = [[0, 0]] * rank
+                paddings[axis] = [0, padded]
+            else:
+                paddings = tf.one_hot(axis, tf.rank(signal), on_value=padded, off_value=0, dtype=tf.int32)
+                paddings = tf.stack([tf.zeros_like(paddings), paddings], 1)
             signal = tf.pad(signal, paddings, constant_values=tf.cast(pad_value, signal.dtype))
         else:
-            num_frames = tf.maximum(0, 1 + (length - frame_length) // frame_step)
+            num_frames = 1 + (length - frame_length) // frame_step
+            num_frames = max(0, num_frames) if isinstance(num_frames, int) else tf.maximum(0, num_frames)
         starts = tf.range(num_frames) * frame_step
         indices = tf.expand_dims(starts, 1) + tf.expand_dims(tf.range(frame_length), 0)
         return tf.gather(signal, indices, axis=axis)
@@ -213,9 +228,10 @@ def _raised_cosine_window(default_name, window_length, periodic, dtype, name, a,
         dtype = dtypes.as_dtype(dtype)
         if not dtype.is_floating:
             raise ValueError("dtype must be a floating point type. Found %s" % dtype)
+        static = _static_int_list(window_length)
         window_length = tf.convert_to_tensor(window_length, tf.int32, name="window_length")
         _scalar(window_length)
-        if _static_int_list(window_length) == [1]:
+        if static == [1]:
             return tf.ones([1], dtype)
         periodic = tf.cast(tf.convert_to_tensor(periodic, tf.bool), tf.int32)
         even = 1 - window_length % 2
@@ -252,12 +268,10 @@ def stft(signals, frame_length, frame_step, fft_length=None, window_fn=hann_wind
     with name_scope(name or "stft"):
         signals = array_ops.convert_to_tensor(signals, name="signals")
         _rank_at_least(signals, 1)
-        frame_length = tf.convert_to_tensor(frame_length, name="frame_length")
-        _scalar(frame_length)
-        frame_step = tf.convert_to_tensor(frame_step, name="frame_step")
-        _scalar(frame_step)
         if fft_length is None:
             fft_length = _enclosing_power_of_two(frame_length)
+        _scalar(tf.convert_to_tensor(frame_length, name="frame_length"))
+        _scalar(tf.convert_to_tensor(frame_step, name="frame_step"))
         framed = frame(signals, frame_length, frame_step, pad_end=pad_end)
         if window_fn is not None:
             framed = framed * window_fn(frame_length, dtype=framed.dtype)
@@ -285,12 +299,12 @@ def inverse_stft(stfts, frame_length, frame_step, fft_length=None, window_fn=han
     with name_scope(name or "inverse_stft"):
         stfts = array_ops.convert_to_tensor(stfts, name="stfts")
         _rank_at_least(stfts, 2)
+        if fft_length is None:
+            fft_length = _enclosing_power_of_two(frame_length)
         frame_length = tf.convert_to_tensor(frame_length, name="frame_length")
         _scalar(frame_length)
         frame_step = tf.convert_to_tensor(frame_step, name="frame_step")
         _scalar(frame_step)
-        if fft_length is None:
-            fft_length = _enclosing_power_of_two(frame_length)
         frames = irfft(stfts, [fft_length])
         frames = frames[..., :frame_length]
         missing = tf.maximum(0, frame_length - tf.shape(frames)[-1])
@@ -317,7 +331,7 @@ def linear_to_mel_weight_matrix(num_mel_bins=20, num_spectrogram_bins=129, sampl
     tf = _tf()
     with name_scope(name or "linear_to_mel_weight_matrix"):
         dtype = dtypes.as_dtype(dtype)
-        if isinstance(sample_rate, Tensor) and _static_float(sample_rate) is not None:
+        if _tf().is_tensor(sample_rate) and _static_float(sample_rate) is not None:
             sample_rate = _static_float(sample_rate)  # an eager value is checked like a number
         _check_mel_arguments(num_mel_bins, sample_rate, lower_edge_hertz, upper_edge_hertz, dtype)
         sample_rate = tf.cast(sample_rate, dtype)
@@ -348,7 +362,7 @@ def _check_mel_arguments(num_mel_bins, sample_rate, lower_edge_hertz, upper_edge
         raise ValueError("lower_edge_hertz must be non-negative. Got: %s" % lower_edge_hertz)
     if lower_edge_hertz >= upper_edge_hertz:
         raise ValueError("lower_edge_hertz %.1f >= upper_edge_hertz %.1f" % (lower_edge_hertz, upper_edge_hertz))
-    if not isinstance(sample_rate, Tensor):
+    if not _tf().is_tensor(sample_rate):
         if sample_rate <= 0.0:
             raise ValueError("sample_rate must be positive. Got: %s" % sample_rate)
         if upper_edge_hertz > sample_rate / 2:
@@ -387,7 +401,11 @@ def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002 (TF
         # X_k = 2 Re(exp(-i pi k / 2N) * rfft(x padded to 2N)_k), k < N.
         phase = tf.complex(zero, -tf.range(length_float) * math.pi * 0.5 / length_float)
         scale = 2.0 * tf.exp(phase)
-        result = tf.math.real(rfft(x, fft_length=[2 * length])[..., :length] * scale)
+        # Real and imaginary parts are cut to N separately: sliced float tensors differentiate
+        # in every dtype.
+        spectrum = rfft(x, fft_length=[2 * length])
+        real, imag = tf.math.real(spectrum)[..., :length], tf.math.imag(spectrum)[..., :length]
+        result = real * tf.math.real(scale) - imag * tf.math.imag(scale)
         if norm == "ortho":
             first = 0.5 * tf.math.rsqrt(length_float)
             rest = first * math.sqrt(2.0)
