@@ -73,6 +73,8 @@ VALUES = [
     ('tf.signal.dct(tf.constant(X, tf.float64))', ('float64', [2, 8], [[6.5, 5.1789258, -10.9144435, -1.9412985, -1.0606602, 13.1778794, 4.1382271, -4.0315733], [15.0, -3.0231649, 2.4546133, -3.835674, 13.4350288, 0.3406345, -3.3128347, -0.1790164]])),
     ('tf.signal.mfccs_from_log_mel_spectrograms(X)', ('float32', [2, 8], [[1.625, 1.2947314, -2.7286108, -0.4853246, -0.2651649, 3.2944698, 1.0345569, -1.0078933], [3.75, -0.7557911, 0.6136533, -0.9589184, 3.358757, 0.0851582, -0.8282087, -0.0447543]])),
     ('tf.signal.mfccs_from_log_mel_spectrograms([[1., 2., 3., 4.]])', ('float32', [1, 4], [[7.0710678, -2.2304425, 1e-07, -0.1585124]])),
+    ('tf.signal.overlap_and_add(X, 3)', ('float32', [11], [0.5, -1.25, 2.0, 5.0, -0.75, 0.5, 2.5, -0.25, -1.0, 0.5, 3.0])),
+    ('tf.signal.overlap_and_add(tf.reshape(tf.range(24.), [2, 3, 4]), 2)', ('float32', [2, 8], [[0.0, 1.0, 6.0, 8.0, 14.0, 16.0, 10.0, 11.0], [12.0, 13.0, 30.0, 32.0, 38.0, 40.0, 22.0, 23.0]])),
 ]
 
 ERRORS = [
@@ -105,6 +107,8 @@ ERRORS = [
     ('tf.signal.dct(X, axis=0)', 'NotImplementedError', 'axis must be -1. Got: 0'),
     ("tf.signal.dct(X, norm='l2')", 'ValueError', "Unknown normalization. Expected None or 'ortho', got: l2"),
     ('tf.signal.stft(tf.constant(1.), 4, 2)', 'ValueError', 'Shape () must have rank at least 1'),
+    ('tf.signal.overlap_and_add(X[0], 2)', 'ValueError', 'Shape (8,) must have rank at least 2'),
+    ('tf.signal.overlap_and_add(X, 1.5)', 'ValueError', "frame_step must be an integer. Got <dtype: 'float32'>"),
 ]
 
 GRADIENTS = [

@@ -140,11 +140,11 @@ def _inverse_real_fft(rank):
 for _rank in (1, 2, 3):
     for _op in ("FFT", "IFFT"):
         _name = _op.lower() + _SUFFIX[_rank].lower()
-        globals()[_name] = tf_export("signal." + _name, "spectral." + _name)(_complex_fft(_op + _SUFFIX[_rank], _rank))
+        globals()[_name] = tf_export("signal." + _name)(_complex_fft(_op + _SUFFIX[_rank], _rank))
     _name = "rfft" + _SUFFIX[_rank].lower()
-    globals()[_name] = tf_export("signal." + _name, "spectral." + _name)(_real_fft(_rank))
+    globals()[_name] = tf_export("signal." + _name)(_real_fft(_rank))
     _name = "irfft" + _SUFFIX[_rank].lower()
-    globals()[_name] = tf_export("signal." + _name, "spectral." + _name)(_inverse_real_fft(_rank))
+    globals()[_name] = tf_export("signal." + _name)(_inverse_real_fft(_rank))
 
 
 def _shifts(x, axes, sign):
@@ -278,8 +278,21 @@ def stft(signals, frame_length, frame_step, fft_length=None, window_fn=hann_wind
         return rfft(framed, [fft_length])
 
 
-def _overlap_and_add(frames, frame_step):
+@tf_export("signal.overlap_and_add")
+def overlap_and_add(signal, frame_step, name=None):
     """Sums frames [..., n, length] placed frame_step apart: [..., (n - 1) * frame_step + length]."""
+    tf = _tf()
+    with name_scope(name or "overlap_and_add"):
+        signal = array_ops.convert_to_tensor(signal, name="signal")
+        _rank_at_least(signal, 2)
+        frame_step = tf.convert_to_tensor(frame_step, name="frame_step")
+        _scalar(frame_step)
+        if not frame_step.dtype.is_integer:
+            raise ValueError("frame_step must be an integer. Got %s" % frame_step.dtype)
+        return _overlap_and_add(signal, frame_step)
+
+
+def _overlap_and_add(frames, frame_step):
     tf = _tf()
     rank = tf.rank(frames)
     num_frames, length = tf.shape(frames)[-2], tf.shape(frames)[-1]
