@@ -1,12 +1,13 @@
 // Kernels of ops/signal_ops.cc. The transforms are Eigen's FFT module (unsupported/Eigen/FFT,
 // its kissfft backend): 1-D transforms along one axis at a time, the real ones on the innermost
-// axis. Forward transforms are unscaled, inverse ones divide by the length, as TF's.
+// axis, lines spread over graphfn's thread pool. Forward transforms are unscaled, inverse ones divide by the length, as TF's.
 #include <algorithm>
 #include <complex>
 #include <vector>
 
 #include <unsupported/Eigen/FFT>
 
+#include "graphfn/core/thread_pool.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/ops/array_shape_util.h"
 
@@ -21,6 +22,11 @@ Eigen::FFT<R>& thread_fft() {
   return fft;
 }
 
+// Lines of at least this many samples in all go to one shard of the thread pool.
+constexpr int64_t kSamplesPerShard = 1 << 15;
+
+int64_t lines_per_shard(int64_t line_length) { return std::max<int64_t>(1, kSamplesPerShard / std::max<int64_t>(1, line_length)); }
+
 // Transforms every line of `data` (shape `dims`, row-major) along `axis` in place.
 template <typename R>
 void fft_along_axis(std::complex<R>* data, const std::vector<int64_t>& dims, int axis, bool inverse) {
@@ -29,11 +35,11 @@ void fft_along_axis(std::complex<R>* data, const std::vector<int64_t>& dims, int
   int64_t outer = 1, inner = 1;
   for (int i = 0; i < axis; ++i) outer *= dims[i];
   for (size_t i = axis + 1; i < dims.size(); ++i) inner *= dims[i];
-  Eigen::FFT<R>& fft = thread_fft<R>();
-  std::vector<std::complex<R>> line(n), result(n);
-  for (int64_t o = 0; o < outer; ++o) {
-    for (int64_t in = 0; in < inner; ++in) {
-      std::complex<R>* base = data + o * n * inner + in;
+  parallel_for(outer * inner, lines_per_shard(n), [&](int64_t first, int64_t last) {
+    Eigen::FFT<R>& fft = thread_fft<R>();
+    std::vector<std::complex<R>> line(n), result(n);
+    for (int64_t l = first; l < last; ++l) {
+      std::complex<R>* base = data + (l / inner) * n * inner + l % inner;
       for (int64_t j = 0; j < n; ++j) line[j] = base[j * inner];
       if (inverse) {
         fft.inv(result.data(), line.data(), n);
@@ -42,7 +48,7 @@ void fft_along_axis(std::complex<R>* data, const std::vector<int64_t>& dims, int
       }
       for (int64_t j = 0; j < n; ++j) base[j * inner] = result[j];
     }
-  }
+  });
 }
 
 std::vector<int64_t> dims_of(const Shape& s) { return std::vector<int64_t>(s.dims().begin(), s.dims().end()); }
@@ -176,9 +182,10 @@ struct RealForwardFft {
         copy_block(src, in_dims, block.data(), cropped);
         src = block.data();
       }
-      Eigen::FFT<R>& fft = thread_fft<R>();
-      const int64_t rows = out_count / (n / 2 + 1);
-      for (int64_t r = 0; r < rows; ++r) fft.fwd(dst + r * (n / 2 + 1), src + r * n, n);
+      parallel_for(out_count / (n / 2 + 1), lines_per_shard(n), [&](int64_t first, int64_t last) {
+        Eigen::FFT<R>& fft = thread_fft<R>();
+        for (int64_t r = first; r < last; ++r) fft.fwd(dst + r * (n / 2 + 1), src + r * n, n);
+      });
       for (int i = 0; i < kRank - 1; ++i) fft_along_axis<R>(dst, out_dims, rank - kRank + i, false);
       return Status::OK();
     }
@@ -225,9 +232,10 @@ struct RealInverseFft {
       std::vector<C> spectrum(half_count);
       copy_block(x.data<C>(), in_dims, spectrum.data(), half);
       for (int i = 0; i < kRank - 1; ++i) fft_along_axis<R>(spectrum.data(), half, rank - kRank + i, true);
-      Eigen::FFT<R>& fft = thread_fft<R>();
-      const int64_t rows = out_count / n;
-      for (int64_t r = 0; r < rows; ++r) fft.inv(dst + r * n, spectrum.data() + r * (n / 2 + 1), n);
+      parallel_for(out_count / n, lines_per_shard(n), [&](int64_t first, int64_t last) {
+        Eigen::FFT<R>& fft = thread_fft<R>();
+        for (int64_t r = first; r < last; ++r) fft.inv(dst + r * n, spectrum.data() + r * (n / 2 + 1), n);
+      });
       return Status::OK();
     }
   };
