@@ -5,12 +5,16 @@ differentiate like any other code."""
 
 import math
 
-import numpy as np
-
 from graphfn.framework import dtypes
+from graphfn.framework import tensor as tensor_lib
 from graphfn.framework.name_scope import name_scope
 from graphfn.framework.tensor import Tensor
 from graphfn.ops import array_ops
+from graphfn.ops import complex_ops
+from graphfn.ops import gradient_ops
+from graphfn.ops import math_cwise
+from graphfn.ops import math_ops
+from graphfn.ops import shape_index
 from graphfn.ops._op_table import node
 from graphfn.util.tf_export import tf_export
 
@@ -18,23 +22,19 @@ _COMPLEX_FOR_REAL = {"float32": dtypes.complex64, "float64": dtypes.complex128}
 _SUFFIX = {1: "", 2: "2D", 3: "3D"}
 
 
-def _tf():
-    import graphfn  # the public ops; imported on first use (graphfn imports this module)
-
-    return graphfn
-
-
 def _static_int_list(value):
     """The value as a list of Python ints when known now (Python, NumPy or eager), else None."""
     if isinstance(value, (list, tuple)):
         items = [_static_int_list(v) for v in value]
         return None if any(i is None for i in items) else [v for i in items for v in i]
-    if _tf().is_tensor(value):
+    if tensor_lib.is_tensor(value):
         try:
             value = value.numpy()
         except Exception:  # a graph tensor: only known when the graph runs
             return None
-    return [int(v) for v in np.reshape(np.asarray(value), [-1])]
+    if hasattr(value, "reshape"):  # a NumPy array or scalar
+        return [int(v) for v in value.reshape(-1).tolist()]
+    return [int(value)]
 
 
 def _rank_at_least(x, rank):
@@ -52,7 +52,7 @@ def _inner_dims(x, rank):
     static = x.shape.as_list()[-rank:] if x.shape.rank is not None else [None]
     if None not in static:
         return static
-    return _tf().shape(x)[-rank:]
+    return array_ops.shape(x)[-rank:]
 
 
 def _complex_fft(op_type, rank):
@@ -70,23 +70,21 @@ def _complex_fft(op_type, rank):
 
 def _pad_inner_to(x, rank, target):
     """Zero-pads the last `rank` dims of x up to `target` (a list of ints or a tensor)."""
-    tf = _tf()
     dims = _inner_dims(x, rank)
-    if isinstance(dims, list) and not tf.is_tensor(target):
+    if isinstance(dims, list) and not tensor_lib.is_tensor(target):
         amounts = [max(0, int(t) - d) for t, d in zip(target, dims)]
         if not any(amounts):
             return x
-        return tf.pad(x, [[0, 0]] * (x.shape.rank - rank) + [[0, a] for a in amounts])
-    amounts = tf.maximum(0, tf.cast(target, tf.int32) - tf.cast(dims, tf.int32))
-    outer = tf.zeros([tf.rank(x) - rank, 2], tf.int32)
-    return tf.pad(x, tf.concat([outer, tf.stack([tf.zeros_like(amounts), amounts], 1)], 0))
+        return shape_index.pad(x, [[0, 0]] * (x.shape.rank - rank) + [[0, a] for a in amounts])
+    amounts = math_ops.maximum(0, math_ops.cast(target, dtypes.int32) - math_ops.cast(dims, dtypes.int32))
+    outer = array_ops.zeros([array_ops.rank(x) - rank, 2], dtypes.int32)
+    return shape_index.pad(x, array_ops.concat([outer, array_ops.stack([array_ops.zeros_like(amounts), amounts], 1)], 0))
 
 
 def _real_fft(rank):
     op_type = "RFFT" + _SUFFIX[rank]
 
     def transform(input_tensor, fft_length=None, name=None):
-        tf = _tf()
         with name_scope(name or "rfft" + _SUFFIX[rank].lower()) as scope:
             x = array_ops.convert_to_tensor(input_tensor, dtype_hint=dtypes.float32, name="input_tensor")
             if x.dtype not in (dtypes.float32, dtypes.float64):
@@ -96,7 +94,7 @@ def _real_fft(rank):
                 fft_length = _inner_dims(x, rank)
             lengths = _static_int_list(fft_length)
             x = _pad_inner_to(x, rank, lengths if lengths is not None else fft_length)
-            fft_length = lengths if lengths is not None else tf.cast(fft_length, tf.int32)
+            fft_length = lengths if lengths is not None else math_ops.cast(fft_length, dtypes.int32)
             return node(op_type, scope)(x, fft_length, Tcomplex=_COMPLEX_FOR_REAL[x.dtype.name])
 
     transform.__name__ = op_type.lower()
@@ -110,7 +108,6 @@ def _inverse_real_fft(rank):
     op_type = "IRFFT" + _SUFFIX[rank]
 
     def transform(input_tensor, fft_length=None, name=None):
-        tf = _tf()
         with name_scope(name or "irfft" + _SUFFIX[rank].lower()) as scope:
             x = array_ops.convert_to_tensor(input_tensor, dtype_hint=dtypes.complex64, name="input_tensor")
             _rank_at_least(x, rank)
@@ -121,14 +118,14 @@ def _inverse_real_fft(rank):
                 if isinstance(dims, list):
                     fft_length = dims[:-1] + [2 * (dims[-1] - 1)]
                 else:
-                    fft_length = tf.concat([dims[:-1], 2 * (dims[-1:] - 1)], 0)
+                    fft_length = array_ops.concat([dims[:-1], 2 * (dims[-1:] - 1)], 0)
             lengths = _static_int_list(fft_length)
             if lengths is not None:
                 x = _pad_inner_to(x, rank, lengths[:-1] + [lengths[-1] // 2 + 1])
                 fft_length = lengths
             else:
-                fft_length = tf.cast(fft_length, tf.int32)
-                x = _pad_inner_to(x, rank, tf.concat([fft_length[:-1], fft_length[-1:] // 2 + 1], 0))
+                fft_length = math_ops.cast(fft_length, dtypes.int32)
+                x = _pad_inner_to(x, rank, array_ops.concat([fft_length[:-1], fft_length[-1:] // 2 + 1], 0))
             return node(op_type, scope)(x, fft_length, Treal=x.dtype.real_dtype)
 
     transform.__name__ = op_type.lower()
@@ -148,36 +145,33 @@ for _rank in (1, 2, 3):
 
 
 def _shifts(x, axes, sign):
-    tf = _tf()
     if axes is None:
         axes = tuple(range(x.shape.rank))
-        shift = tf.shape(x) // 2
+        shift = array_ops.shape(x) // 2
     elif isinstance(axes, int):
-        shift = tf.shape(x)[axes] // 2
+        shift = array_ops.shape(x)[axes] // 2
     else:
-        axes = tf.where(tf.less(axes, 0), axes + tf.rank(x), axes)
-        shift = tf.gather(tf.shape(x), axes) // 2
+        axes = array_ops.where(math_ops.less(axes, 0), axes + array_ops.rank(x), axes)
+        shift = array_ops.gather(array_ops.shape(x), axes) // 2
     return axes, shift if sign > 0 else -shift
 
 
 @tf_export("signal.fftshift")
 def fftshift(x, axes=None, name=None):
     """Rolls the zero frequency to the middle of `axes` (all axes by default), as np.fft.fftshift."""
-    tf = _tf()
     with name_scope(name or "fftshift"):
         x = array_ops.convert_to_tensor(x)
         axes, shift = _shifts(x, axes, 1)
-        return tf.roll(x, shift, axes)
+        return shape_index.roll(x, shift, axes)
 
 
 @tf_export("signal.ifftshift")
 def ifftshift(x, axes=None, name=None):
     """The inverse of fftshift (they differ for odd lengths)."""
-    tf = _tf()
     with name_scope(name or "ifftshift"):
         x = array_ops.convert_to_tensor(x)
         axes, shift = _shifts(x, axes, -1)
-        return tf.roll(x, shift, axes)
+        return shape_index.roll(x, shift, axes)
 
 
 @tf_export("signal.frame")
@@ -185,59 +179,57 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     """Slides a window of frame_length samples, frame_step apart, along `axis`: that axis becomes
     [num_frames, frame_length]. With pad_end, the end is padded with pad_value so that every
     sample is in a frame (ceil(length / frame_step) frames)."""
-    tf = _tf()
     with name_scope(name or "frame"):
         signal = array_ops.convert_to_tensor(signal, name="signal")
         _rank_at_least(signal, 1)
         static = [_static_int_list(frame_length), _static_int_list(frame_step)]
-        frame_length = tf.convert_to_tensor(frame_length, tf.int32, name="frame_length")
-        frame_step = tf.convert_to_tensor(frame_step, tf.int32, name="frame_step")
+        frame_length = array_ops.convert_to_tensor(frame_length, dtypes.int32, name="frame_length")
+        frame_step = array_ops.convert_to_tensor(frame_step, dtypes.int32, name="frame_step")
         rank = signal.shape.rank
         if rank is not None:
             axis = axis + rank if axis < 0 else axis
             length = signal.shape[axis]
         else:
-            axis = tf.where(axis < 0, axis + tf.rank(signal), axis)
+            axis = array_ops.where(axis < 0, axis + array_ops.rank(signal), axis)
             length = None
         if length is not None and None not in static:  # sizes known now: static shapes in graphs
             frame_length, frame_step = static[0][0], static[1][0]
         else:
-            length = tf.shape(signal)[axis]
+            length = array_ops.shape(signal)[axis]
         if pad_end:
             num_frames = -(-length // frame_step)
             padded = (num_frames - 1) * frame_step + frame_length - length
-            padded = max(0, padded) if isinstance(padded, int) else tf.maximum(0, padded)
+            padded = max(0, padded) if isinstance(padded, int) else math_ops.maximum(0, padded)
             if rank is not None:
                 paddings = [[0, 0]] * rank
                 paddings[axis] = [0, padded]
             else:
-                paddings = tf.one_hot(axis, tf.rank(signal), on_value=padded, off_value=0, dtype=tf.int32)
-                paddings = tf.stack([tf.zeros_like(paddings), paddings], 1)
-            signal = tf.pad(signal, paddings, constant_values=tf.cast(pad_value, signal.dtype))
+                paddings = array_ops.one_hot(axis, array_ops.rank(signal), on_value=padded, off_value=0, dtype=dtypes.int32)
+                paddings = array_ops.stack([array_ops.zeros_like(paddings), paddings], 1)
+            signal = shape_index.pad(signal, paddings, constant_values=math_ops.cast(pad_value, signal.dtype))
         else:
             num_frames = 1 + (length - frame_length) // frame_step
-            num_frames = max(0, num_frames) if isinstance(num_frames, int) else tf.maximum(0, num_frames)
-        starts = tf.range(num_frames) * frame_step
-        indices = tf.expand_dims(starts, 1) + tf.expand_dims(tf.range(frame_length), 0)
-        return tf.gather(signal, indices, axis=axis)
+            num_frames = max(0, num_frames) if isinstance(num_frames, int) else math_ops.maximum(0, num_frames)
+        starts = array_ops.range_(num_frames) * frame_step
+        indices = array_ops.expand_dims(starts, 1) + array_ops.expand_dims(array_ops.range_(frame_length), 0)
+        return array_ops.gather(signal, indices, axis=axis)
 
 
 def _raised_cosine_window(default_name, window_length, periodic, dtype, name, a, b):
-    tf = _tf()
     with name_scope(name or default_name):
         dtype = dtypes.as_dtype(dtype)
         if not dtype.is_floating:
             raise ValueError("dtype must be a floating point type. Found %s" % dtype)
         static = _static_int_list(window_length)
-        window_length = tf.convert_to_tensor(window_length, tf.int32, name="window_length")
+        window_length = array_ops.convert_to_tensor(window_length, dtypes.int32, name="window_length")
         _scalar(window_length)
         if static == [1]:
-            return tf.ones([1], dtype)
-        periodic = tf.cast(tf.convert_to_tensor(periodic, tf.bool), tf.int32)
+            return array_ops.ones([1], dtype)
+        periodic = math_ops.cast(array_ops.convert_to_tensor(periodic, dtypes.bool), dtypes.int32)
         even = 1 - window_length % 2
-        denominator = tf.cast(window_length + periodic * even - 1, dtype)
-        count = tf.cast(tf.range(window_length), dtype)
-        return tf.cast(a - b * tf.cos(tf.constant(2 * math.pi, dtype) * count / denominator), dtype)
+        denominator = math_ops.cast(window_length + periodic * even - 1, dtype)
+        count = math_ops.cast(array_ops.range_(window_length), dtype)
+        return math_ops.cast(a - b * math_cwise.cos(array_ops.constant(2 * math.pi, dtype) * count / denominator), dtype)
 
 
 @tf_export("signal.hann_window")
@@ -253,25 +245,23 @@ def hamming_window(window_length, periodic=True, dtype=dtypes.float32, name=None
 
 
 def _enclosing_power_of_two(value):
-    tf = _tf()
     static = _static_int_list(value)
     if static is not None:
         return int(2 ** math.ceil(math.log(static[0]) / math.log(2.0)))
-    return tf.cast(tf.pow(2.0, tf.math.ceil(tf.math.log(tf.cast(value, tf.float32)) / math.log(2.0))), value.dtype)
+    return math_ops.cast(math_ops.pow(2.0, math_cwise.ceil(math_ops.log(math_ops.cast(value, dtypes.float32)) / math.log(2.0))), value.dtype)
 
 
 @tf_export("signal.stft")
 def stft(signals, frame_length, frame_step, fft_length=None, window_fn=hann_window, pad_end=False, name=None):
     """Short-time Fourier transform: rfft of windowed frames of the innermost axis, giving
     [..., frames, fft_length // 2 + 1] (fft_length defaults to the power of 2 >= frame_length)."""
-    tf = _tf()
     with name_scope(name or "stft"):
         signals = array_ops.convert_to_tensor(signals, name="signals")
         _rank_at_least(signals, 1)
         if fft_length is None:
             fft_length = _enclosing_power_of_two(frame_length)
-        _scalar(tf.convert_to_tensor(frame_length, name="frame_length"))
-        _scalar(tf.convert_to_tensor(frame_step, name="frame_step"))
+        _scalar(array_ops.convert_to_tensor(frame_length, name="frame_length"))
+        _scalar(array_ops.convert_to_tensor(frame_step, name="frame_step"))
         framed = frame(signals, frame_length, frame_step, pad_end=pad_end)
         if window_fn is not None:
             framed = framed * window_fn(frame_length, dtype=framed.dtype)
@@ -281,11 +271,10 @@ def stft(signals, frame_length, frame_step, fft_length=None, window_fn=hann_wind
 @tf_export("signal.overlap_and_add")
 def overlap_and_add(signal, frame_step, name=None):
     """Sums frames [..., n, length] placed frame_step apart: [..., (n - 1) * frame_step + length]."""
-    tf = _tf()
     with name_scope(name or "overlap_and_add"):
         signal = array_ops.convert_to_tensor(signal, name="signal")
         _rank_at_least(signal, 2)
-        frame_step = tf.convert_to_tensor(frame_step, name="frame_step")
+        frame_step = array_ops.convert_to_tensor(frame_step, name="frame_step")
         _scalar(frame_step)
         if not frame_step.dtype.is_integer:
             raise ValueError("frame_step must be an integer. Got %s" % frame_step.dtype)
@@ -293,14 +282,13 @@ def overlap_and_add(signal, frame_step, name=None):
 
 
 def _overlap_and_add(frames, frame_step):
-    tf = _tf()
-    rank = tf.rank(frames)
-    num_frames, length = tf.shape(frames)[-2], tf.shape(frames)[-1]
-    positions = tf.expand_dims(tf.range(num_frames) * frame_step, 1) + tf.expand_dims(tf.range(length), 0)
-    moved = tf.transpose(frames, tf.concat([[rank - 2, rank - 1], tf.range(rank - 2)], 0))
-    total = tf.maximum(0, (num_frames - 1) * frame_step + length)
-    summed = tf.math.unsorted_segment_sum(moved, positions, total)
-    return tf.transpose(summed, tf.concat([tf.range(1, rank - 1), [0]], 0))
+    rank = array_ops.rank(frames)
+    num_frames, length = array_ops.shape(frames)[-2], array_ops.shape(frames)[-1]
+    positions = array_ops.expand_dims(array_ops.range_(num_frames) * frame_step, 1) + array_ops.expand_dims(array_ops.range_(length), 0)
+    moved = array_ops.transpose(frames, array_ops.concat([[rank - 2, rank - 1], array_ops.range_(rank - 2)], 0))
+    total = math_ops.maximum(0, (num_frames - 1) * frame_step + length)
+    summed = gradient_ops.unsorted_segment_sum(moved, positions, total)
+    return array_ops.transpose(summed, array_ops.concat([array_ops.range_(1, rank - 1), [0]], 0))
 
 
 @tf_export("signal.inverse_stft")
@@ -308,21 +296,20 @@ def inverse_stft(stfts, frame_length, frame_step, fft_length=None, window_fn=han
     """The inverse of stft up to the window: irfft of each frame, cropped or zero-padded to
     frame_length, windowed and overlap-added (use inverse_stft_window_fn for perfect
     reconstruction; graphfn does not have it yet)."""
-    tf = _tf()
     with name_scope(name or "inverse_stft"):
         stfts = array_ops.convert_to_tensor(stfts, name="stfts")
         _rank_at_least(stfts, 2)
         if fft_length is None:
             fft_length = _enclosing_power_of_two(frame_length)
-        frame_length = tf.convert_to_tensor(frame_length, name="frame_length")
+        frame_length = array_ops.convert_to_tensor(frame_length, name="frame_length")
         _scalar(frame_length)
-        frame_step = tf.convert_to_tensor(frame_step, name="frame_step")
+        frame_step = array_ops.convert_to_tensor(frame_step, name="frame_step")
         _scalar(frame_step)
         frames = irfft(stfts, [fft_length])
         frames = frames[..., :frame_length]
-        missing = tf.maximum(0, frame_length - tf.shape(frames)[-1])
-        paddings = tf.concat([tf.zeros([tf.rank(frames) - 1, 2], tf.int32), [[0, missing]]], 0)
-        frames = tf.pad(frames, paddings)
+        missing = math_ops.maximum(0, frame_length - array_ops.shape(frames)[-1])
+        paddings = array_ops.concat([array_ops.zeros([array_ops.rank(frames) - 1, 2], dtypes.int32), [[0, missing]]], 0)
+        frames = shape_index.pad(frames, paddings)
         if window_fn is not None:
             frames = frames * window_fn(frame_length, dtype=stfts.dtype.real_dtype)
         return _overlap_and_add(frames, frame_step)
@@ -333,7 +320,7 @@ _MEL_HIGH_FREQUENCY_Q = 1127.0
 
 
 def _hertz_to_mel(hertz):
-    return _MEL_HIGH_FREQUENCY_Q * _tf().math.log(1.0 + hertz / _MEL_BREAK_FREQUENCY_HERTZ)
+    return _MEL_HIGH_FREQUENCY_Q * math_ops.log(1.0 + hertz / _MEL_BREAK_FREQUENCY_HERTZ)
 
 
 @tf_export("signal.linear_to_mel_weight_matrix")
@@ -341,24 +328,23 @@ def linear_to_mel_weight_matrix(num_mel_bins=20, num_spectrogram_bins=129, sampl
                                 lower_edge_hertz=125.0, upper_edge_hertz=3800.0, dtype=dtypes.float32, name=None):
     """[num_spectrogram_bins, num_mel_bins] triangular filters, HTK's mel scale
     (1127 ln(1 + f / 700)); the DC bin's row is zero."""
-    tf = _tf()
     with name_scope(name or "linear_to_mel_weight_matrix"):
         dtype = dtypes.as_dtype(dtype)
-        if _tf().is_tensor(sample_rate) and _static_float(sample_rate) is not None:
+        if tensor_lib.is_tensor(sample_rate) and _static_float(sample_rate) is not None:
             sample_rate = _static_float(sample_rate)  # an eager value is checked like a number
         _check_mel_arguments(num_mel_bins, sample_rate, lower_edge_hertz, upper_edge_hertz, dtype)
-        sample_rate = tf.cast(sample_rate, dtype)
-        lower = tf.convert_to_tensor(lower_edge_hertz, dtype)
-        upper = tf.convert_to_tensor(upper_edge_hertz, dtype)
-        zero = tf.convert_to_tensor(0.0, dtype)
-        frequencies = tf.linspace(zero, sample_rate / 2.0, num_spectrogram_bins)[1:]  # no DC bin
-        bins_mel = tf.expand_dims(_hertz_to_mel(frequencies), 1)
-        edges = frame(tf.linspace(_hertz_to_mel(lower), _hertz_to_mel(upper), num_mel_bins + 2), 3, 1)
-        lower_mel, center_mel, upper_mel = (tf.reshape(t, [1, num_mel_bins]) for t in tf.split(edges, 3, axis=1))
+        sample_rate = math_ops.cast(sample_rate, dtype)
+        lower = array_ops.convert_to_tensor(lower_edge_hertz, dtype)
+        upper = array_ops.convert_to_tensor(upper_edge_hertz, dtype)
+        zero = array_ops.convert_to_tensor(0.0, dtype)
+        frequencies = shape_index.linspace(zero, sample_rate / 2.0, num_spectrogram_bins)[1:]  # no DC bin
+        bins_mel = array_ops.expand_dims(_hertz_to_mel(frequencies), 1)
+        edges = frame(shape_index.linspace(_hertz_to_mel(lower), _hertz_to_mel(upper), num_mel_bins + 2), 3, 1)
+        lower_mel, center_mel, upper_mel = (array_ops.reshape(t, [1, num_mel_bins]) for t in shape_index.split(edges, 3, axis=1))
         rising = (bins_mel - lower_mel) / (center_mel - lower_mel)
         falling = (upper_mel - bins_mel) / (upper_mel - center_mel)
-        weights = tf.maximum(zero, tf.minimum(rising, falling))
-        return tf.pad(weights, [[1, 0], [0, 0]])
+        weights = math_ops.maximum(zero, math_ops.minimum(rising, falling))
+        return shape_index.pad(weights, [[1, 0], [0, 0]])
 
 
 def _static_float(t):
@@ -375,7 +361,7 @@ def _check_mel_arguments(num_mel_bins, sample_rate, lower_edge_hertz, upper_edge
         raise ValueError("lower_edge_hertz must be non-negative. Got: %s" % lower_edge_hertz)
     if lower_edge_hertz >= upper_edge_hertz:
         raise ValueError("lower_edge_hertz %.1f >= upper_edge_hertz %.1f" % (lower_edge_hertz, upper_edge_hertz))
-    if not _tf().is_tensor(sample_rate):
+    if not tensor_lib.is_tensor(sample_rate):
         if sample_rate <= 0.0:
             raise ValueError("sample_rate must be positive. Got: %s" % sample_rate)
         if upper_edge_hertz > sample_rate / 2:
@@ -389,7 +375,6 @@ def _check_mel_arguments(num_mel_bins, sample_rate, lower_edge_hertz, upper_edge
 def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002 (TF's names)
     """The type-II discrete cosine transform of the innermost axis (norm None or "ortho"),
     computed from an rfft of twice the length. graphfn has type II only."""
-    tf = _tf()
     if type not in (1, 2, 3, 4):
         raise ValueError("Types I, II, III and IV (I)DCT are supported.")
     if type != 2:
@@ -401,28 +386,28 @@ def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002 (TF
     if norm not in (None, "ortho"):
         raise ValueError("Unknown normalization. Expected None or 'ortho', got: %s" % norm)
     with name_scope(name or "dct"):
-        x = tf.convert_to_tensor(input)
+        x = array_ops.convert_to_tensor(input)
         if n is not None:
             length = x.shape[-1]
             if length is not None and n < length:
                 x = x[..., :n]
             elif length is None or n > length:
                 x = _pad_inner_to(x, 1, [n])
-        length = x.shape[-1] if x.shape[-1] is not None else tf.shape(x)[-1]
-        length_float = tf.cast(length, x.dtype)
-        zero = tf.cast(0.0, x.dtype)
+        length = x.shape[-1] if x.shape[-1] is not None else array_ops.shape(x)[-1]
+        length_float = math_ops.cast(length, x.dtype)
+        zero = math_ops.cast(0.0, x.dtype)
         # X_k = 2 Re(exp(-i pi k / 2N) * rfft(x padded to 2N)_k), k < N.
-        phase = tf.complex(zero, -tf.range(length_float) * math.pi * 0.5 / length_float)
-        scale = 2.0 * tf.exp(phase)
+        phase = complex_ops.complex(zero, -array_ops.range_(length_float) * math.pi * 0.5 / length_float)
+        scale = 2.0 * math_ops.exp(phase)
         # Real and imaginary parts are cut to N separately: sliced float tensors differentiate
         # in every dtype.
         spectrum = rfft(x, fft_length=[2 * length])
-        real, imag = tf.math.real(spectrum)[..., :length], tf.math.imag(spectrum)[..., :length]
-        result = real * tf.math.real(scale) - imag * tf.math.imag(scale)
+        real, imag = complex_ops.real(spectrum)[..., :length], complex_ops.imag(spectrum)[..., :length]
+        result = real * complex_ops.real(scale) - imag * complex_ops.imag(scale)
         if norm == "ortho":
-            first = 0.5 * tf.math.rsqrt(length_float)
+            first = 0.5 * math_cwise.rsqrt(length_float)
             rest = first * math.sqrt(2.0)
-            result = result * tf.pad(tf.expand_dims(first, 0), [[0, length - 1]], constant_values=rest)
+            result = result * shape_index.pad(array_ops.expand_dims(first, 0), [[0, length - 1]], constant_values=rest)
         return result
 
 
@@ -430,13 +415,12 @@ def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002 (TF
 def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None):
     """Mel-frequency cepstral coefficients: the type-II DCT of each log-mel spectrum, scaled by
     1 / sqrt(2 num_mel_bins) (HTK's scaling)."""
-    tf = _tf()
     with name_scope(name or "mfccs_from_log_mel_spectrograms"):
-        spectrograms = tf.convert_to_tensor(log_mel_spectrograms, dtype=tf.float32)
+        spectrograms = array_ops.convert_to_tensor(log_mel_spectrograms, dtype=dtypes.float32)
         bins = spectrograms.shape[-1] if spectrograms.shape.rank else None
         if bins == 0:
             raise ValueError("num_mel_bins must be positive. Got: %s" % (spectrograms,))
         if bins is None:
-            bins = tf.shape(spectrograms)[-1]
+            bins = array_ops.shape(spectrograms)[-1]
         coefficients = dct(spectrograms, type=2)
-        return coefficients * tf.math.rsqrt(tf.cast(bins, coefficients.dtype) * 2.0)
+        return coefficients * math_cwise.rsqrt(math_ops.cast(bins, coefficients.dtype) * 2.0)
