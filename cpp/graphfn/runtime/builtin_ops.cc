@@ -107,6 +107,9 @@ void register_dtype_matmul_kernels(OpRegistry& reg);
 void register_complex_ops(OpRegistry& reg);
 void register_complex_kernels(OpRegistry& reg);
 void register_complex_gradients(OpRegistry& reg);
+void register_signal_ops(OpRegistry& reg);
+void register_signal_kernels(OpRegistry& reg);
+void register_signal_gradients(OpRegistry& reg);
 
 void register_math_gradients(OpRegistry& reg);
 void register_array_gradients(OpRegistry& reg);
@@ -182,6 +185,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_strings_ops(reg);
   register_ragged_ops(reg);
   register_complex_ops(reg);
+  register_signal_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -244,6 +248,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_dtype_reduction_kernels(reg);
   register_dtype_matmul_kernels(reg);
   register_complex_kernels(reg);
+  register_signal_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -270,6 +275,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_strings_gradients(reg);
   register_ragged_gradients(reg);
   register_complex_gradients(reg);
+  register_signal_gradients(reg);
 }
 
 }  // namespace

@@ -138,6 +138,7 @@ TEST_CASE("every registered op has a gradient function or is declared not differ
       "DecodeCSV", "ParseExampleV2", "ReadFile", "WriteFile",  // file and parsing ops (docs/io.md)
       "DecodeAndCropJpeg", "DecodeBmp", "DecodeGif", "DecodeImage", "DecodeJpeg", "DecodePng", "EncodeJpeg",
       "EncodeJpegVariableQuality", "EncodePng", "ExtractJpegShape",  // image codecs
+      "RFFT3D", "IRFFT3D",  // tf.signal (docs/signal.md)
       "SparseReshape", "SparseReduceMax", "SparseReduceMaxSparse", "SparseReduceSumSparse",
       "SparseFillEmptyRowsGrad", "SparseSliceGrad",  // sparse (docs/sparse.md)
       "StaticRegexFullMatch", "RegexFullMatch", "StaticRegexReplace", "StringLength", "StringLower", "StringNGrams",
