@@ -72,6 +72,7 @@ from graphfn.data import dataset_ops as _dataset_ops  # noqa: F401
 from graphfn.data import transformations as _data_transformations  # noqa: F401
 from graphfn.data import writers as _data_writers  # noqa: F401
 from graphfn.data import readers as _data_readers, selection as _data_selection, options as _data_options, saving as _data_saving  # noqa: F401,E501
+from graphfn.data.ragged_batching import dense_to_ragged_batch as _dense_to_ragged_batch  # noqa: F401,E501  (ragged tf.data)
 from graphfn.ops import io_ops as _io_ops  # noqa: F401
 from graphfn.ops import parsing_ops as _parsing_ops  # noqa: F401
 from graphfn.ops import image_codecs as _image_codecs  # noqa: F401

@@ -117,7 +117,7 @@ def test_names_and_constants():
     assert isinstance(D.range(3).batch(2), tf.data.Dataset)
 
 
-@pytest.mark.parametrize("name", ["experimental.SqlDataset", "experimental.RandomDataset", "experimental.dense_to_ragged_batch"])
+@pytest.mark.parametrize("name", ["experimental.SqlDataset", "experimental.RandomDataset"])
 def test_missing_tf_data_names_say_so(name):
     module = tf.data
     *path, leaf = name.split(".")

@@ -2,16 +2,18 @@
 version. This is TF's mechanism (tf.experimental.dispatch_for_api and the element-wise
 decorators), and graphfn's RaggedTensor registers through it like any user type.
 
-An API gets a dispatching wrapper only once something registers for it (so `import graphfn`
-and programs without composite types pay nothing): the wrapper replaces the API's public names
-(tf.add, tf.math.add) and, when an argument is an instance of a registered type, tries the
-handlers, newest first; otherwise, or when every handler returns NotImplemented, the API runs
-as usual."""
+An API starts dispatching only once something registers for it (so `import graphfn` and
+programs without composite types pay nothing). Registering turns the API's own function object
+into a dispatching one (see _redirect), so a reference taken before the registration (`f =
+tf.reduce_sum` before the first RaggedTensor loads the ragged modules) dispatches too. When an
+argument is an instance of a registered type, the handlers are tried, newest first; otherwise,
+or when every handler returns NotImplemented, the API's plain body runs as usual."""
 
 import collections.abc
 import functools
 import inspect
 import sys
+import types
 
 from graphfn.util import tf_export as tf_export_lib
 from graphfn.util.tf_export import tf_export
@@ -51,8 +53,18 @@ _unary_apis = set()
 _binary_apis = set()
 
 
+_plain = {}              # API redirected in place -> a copy of its plain body
+
+
 def original_api(api):
+    """The API itself (the key of the tables above), given it or its wrapper."""
     return _originals.get(api, api)
+
+
+def plain_api(api):
+    """A callable running `api` without dispatch."""
+    api = _originals.get(api, api)
+    return _plain.get(api, api)
 
 
 def _add_dispatch_types(types):
@@ -110,47 +122,115 @@ def _dispatch(api, args, kwargs):
             x = bound.arguments.pop(names[0])
             for x_type, handler in reversed(_unary_handlers):
                 if isinstance(x, x_type):
-                    result = handler(functools.partial(api, **bound.arguments), x)
+                    result = handler(functools.partial(plain_api(api), **bound.arguments), x)
                     if result is not NotImplemented:
                         return result
         elif api in _binary_apis and len(names) >= 2:
             x, y = bound.arguments.pop(names[0]), bound.arguments.pop(names[1])
             for x_type, y_type, handler in reversed(_binary_handlers):
                 if isinstance(x, x_type) and isinstance(y, y_type):
-                    result = handler(functools.partial(api, **bound.arguments), x, y)
+                    result = handler(functools.partial(plain_api(api), **bound.arguments), x, y)
                     if result is not NotImplemented:
                         return result
     return NotImplemented
 
 
 def _wrap(api):
-    """The dispatching wrapper of `api`, made once; it takes over the API's public names."""
+    """Makes `api` dispatch, once: a Python function is redirected in place (its identity, and
+    every reference to it, stay); other callables get a wrapper that takes over their public
+    names (tf.add, tf.math.add)."""
     api = original_api(api)
-    wrapper = _wrappers.get(api)
-    if wrapper is not None:
-        return wrapper
+    if api in _wrappers:
+        return _wrappers[api]
+    redirect = type(api) is types.FunctionType
+    plain = _copy_function(api) if redirect else api
 
-    cache = _type_needs_look
-
-    @functools.wraps(api)
-    def wrapper(*args, **kwargs):
-        # The common call (tensors and Python scalars) costs one dict lookup per argument.
-        for value in args:
-            if cache.get(type(value), True):
-                break
-        else:
-            if not kwargs:
-                return api(*args)
+    def look_closer(args, kwargs):
         if _has_dispatch_type(args, kwargs):
             result = _dispatch(api, args, kwargs)
             if result is not NotImplemented:
                 return result
-        return api(*args, **kwargs)
+        return plain(*args, **kwargs)
+
+    if redirect:
+        _plain[api] = plain
+        _redirect(api, plain, look_closer)
+        _wrappers[api] = api
+        return api
+
+    needs_look = _type_needs_look.get
+
+    @functools.wraps(api)
+    def wrapper(*args, **kwargs):
+        for value in args:  # as the trampoline of _redirect
+            if needs_look(type(value), True):
+                break
+        else:
+            if not kwargs:
+                return plain(*args)
+        return look_closer(args, kwargs)
 
     _wrappers[api] = wrapper
     _originals[wrapper] = api
     _publish(api, wrapper)
     return wrapper
+
+
+def _copy_function(function):
+    copy = types.FunctionType(function.__code__, function.__globals__, function.__name__,
+                              function.__defaults__, function.__closure__)
+    copy.__kwdefaults__ = function.__kwdefaults__
+    copy.__dict__.update(function.__dict__)
+    copy.__qualname__ = function.__qualname__
+    copy.__doc__ = function.__doc__
+    copy.__module__ = function.__module__
+    return copy
+
+
+# The code a redirected API runs. Its globals are the API's module, so what it needs comes as
+# keyword-only defaults. The common call (tensors and Python scalars) costs one dict lookup per
+# argument before the plain body runs; other calls go to `look_closer`.
+_TRAMPOLINE = """
+def outer():
+    %(free)s = None
+    def trampoline(*args, _graphfn_plain=None, _graphfn_needs_look=None, _graphfn_look_closer=None, **kwargs):
+        for value in args:
+            if _graphfn_needs_look(type(value), True):
+                break
+        else:
+            if not kwargs:
+                return _graphfn_plain(*args)
+        return _graphfn_look_closer(args, kwargs)
+        %(uses)s
+    return trampoline
+"""
+_trampolines = {}  # number of closure cells -> the trampoline's code
+
+
+def _trampoline_code(free_count):
+    """A function's code can only be swapped for code with as many free variables as the
+    function has closure cells, so the trampoline names `free_count` unused ones."""
+    code = _trampolines.get(free_count)
+    if code is None:
+        names = ["_free%d" % i for i in range(free_count)]
+        namespace = {}
+        exec(_TRAMPOLINE % {"free": " = ".join(names + ["_unused"]),  # noqa: S102 (fixed text)
+                            "uses": ", ".join(names) or "pass"}, namespace)
+        code = _trampolines[free_count] = namespace["outer"]().__code__
+    return code
+
+
+def _redirect(function, plain, look_closer):
+    """Makes `function` (a Python function) dispatch in place, keeping the function object, its
+    name, signature and docs, so that references taken earlier dispatch too."""
+    signature = inspect.signature(function)
+    old = function.__code__
+    function.__code__ = _trampoline_code(len(old.co_freevars)).replace(
+        co_name=old.co_name, co_qualname=old.co_qualname, co_filename=old.co_filename,
+        co_firstlineno=old.co_firstlineno)
+    function.__kwdefaults__ = {"_graphfn_plain": plain, "_graphfn_needs_look": _type_needs_look.get,
+                               "_graphfn_look_closer": look_closer}
+    function.__signature__ = signature
 
 
 def _publish(api, wrapper):

@@ -22,3 +22,4 @@ def _as_ragged(value):
     if rank is not None and rank >= 2:
         return RaggedTensor.from_tensor(value)
     return value
+from graphfn.ops import ragged_sparse as _ragged_sparse  # noqa: F401,E402  (installs RaggedTensor.to_sparse / from_sparse)

@@ -3,7 +3,6 @@ cpp/graphfn/ops/strings_ops.cc (TF's raw op names and attrs). to_hash_bucket_fas
 live in string_hash.py; the functions that return or take RaggedTensors (split, unicode_decode,
 unicode_encode, ngrams, ...) in strings_ragged.py."""
 
-import functools
 import sys
 
 from graphfn.framework import dtypes
@@ -18,19 +17,6 @@ from graphfn.util.tf_export import tf_export
 _STRING_TYPES = (str, bytes)
 
 
-def ragged_elementwise(api):
-    """Lets an element-wise API take a RaggedTensor (the result keeps its partition) even when it
-    was looked up before anything loaded the ragged module, whose registration wraps TF's
-    element-wise APIs: `tf.strings.length(tf.strings.split(x))` fetches `length` before `split`
-    makes the first RaggedTensor."""
-    @functools.wraps(api)
-    def wrapper(*args, **kwargs):
-        if args and _is_ragged(args[0]):
-            return args[0].with_flat_values(api(args[0].flat_values, *args[1:], **kwargs))
-        return api(*args, **kwargs)
-    return wrapper
-
-
 def _strings(value):
     return array_ops.convert_to_tensor(value, dtypes.string)
 
@@ -43,28 +29,24 @@ def _run(op_type, name, raw_inputs, inputs, **attrs):
 
 
 @tf_export("strings.length")
-@ragged_elementwise
 def string_length(input, unit="BYTE", name=None):  # noqa: A002 (TF's argument names)
     """The length of each string, in bytes or in UTF-8 characters (int32)."""
     return _run("StringLength", name, [input], [_strings(input)], unit=unit)
 
 
 @tf_export("strings.lower")
-@ragged_elementwise
 def string_lower(input, encoding="", name=None):  # noqa: A002
     """Lower-cases each string: ASCII letters only, or all of Unicode with encoding='utf-8'."""
     return _run("StringLower", name, [input], [_strings(input)], encoding=encoding)
 
 
 @tf_export("strings.upper")
-@ragged_elementwise
 def string_upper(input, encoding="", name=None):  # noqa: A002
     """Upper-cases each string: ASCII letters only, or all of Unicode with encoding='utf-8'."""
     return _run("StringUpper", name, [input], [_strings(input)], encoding=encoding)
 
 
 @tf_export("strings.strip")
-@ragged_elementwise
 def string_strip(input, name=None):  # noqa: A002
     """Removes leading and trailing ASCII whitespace."""
     return _run("StringStrip", name, [input], [_strings(input)])
@@ -93,7 +75,6 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
 
 
 @tf_export("strings.substr")
-@ragged_elementwise
 def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002
     """Substrings from `pos` (negative counts from the end), `len` bytes or UTF-8 characters long."""
     raw = [input, pos, len]
@@ -105,21 +86,18 @@ def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002
 
 
 @tf_export("strings.to_number")
-@ragged_elementwise
 def string_to_number(input, out_type=dtypes.float32, name=None):  # noqa: A002
     """Parses each string as a number of `out_type` (float32, float64, int32, int64)."""
     return _run("StringToNumber", name, [input], [_strings(input)], out_type=dtypes.as_dtype(out_type))
 
 
 @tf_export("strings.to_hash_bucket_strong")
-@ragged_elementwise
 def string_to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002
     """SipHash-2-4 of each string under the two-int `key`, modulo num_buckets."""
     return _run("StringToHashBucketStrong", name, [input], [_strings(input)], num_buckets=num_buckets, key=list(key))
 
 
 @tf_export("strings.to_hash_bucket")
-@ragged_elementwise
 def string_to_hash_bucket(input, num_buckets, name=None):  # noqa: A002
     """TF's legacy 64-bit string hash modulo num_buckets (to_hash_bucket_fast is preferred)."""
     return _run("StringToHashBucket", name, [input], [_strings(input)], num_buckets=num_buckets)
@@ -130,7 +108,6 @@ def _is_python_text(value):
 
 
 @tf_export("strings.regex_replace")
-@ragged_elementwise
 def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # noqa: A002
     """Replaces matches of the RE2 `pattern` with `rewrite` (\\1 names a group)."""
     if _is_python_text(pattern) and _is_python_text(rewrite):
@@ -141,7 +118,6 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # n
 
 
 @tf_export("strings.regex_full_match")
-@ragged_elementwise
 def regex_full_match(input, pattern, name=None):  # noqa: A002
     """Whether each whole string matches the RE2 `pattern`."""
     if _is_python_text(pattern):
@@ -150,14 +126,12 @@ def regex_full_match(input, pattern, name=None):  # noqa: A002
 
 
 @tf_export("strings.unicode_script")
-@ragged_elementwise
 def unicode_script(input, name=None):  # noqa: A002
     """The ICU script code (UScriptCode) of each int32 code point; -1 for invalid ones."""
     return _run("UnicodeScript", name, [input], [array_ops.convert_to_tensor(input, dtypes.int32)])
 
 
 @tf_export("strings.unicode_transcode")
-@ragged_elementwise
 def unicode_transcode(input, input_encoding, output_encoding, errors="replace", replacement_char=65533,  # noqa: A002
                       replace_control_characters=False, name=None):
     """Re-encodes each string from input_encoding to output_encoding."""
