@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/reduced_precision.h"
 
 namespace graphfn {
 namespace {
@@ -12,8 +13,6 @@ namespace {
 using CastableTypes = Concat<TypeList<float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool>, HalfTypes,
                              ComplexTypes, WideUnsignedTypes>;
 
-template <typename T> struct IsComplex : std::false_type {};
-template <typename T> struct IsComplex<std::complex<T>> : std::true_type {};
 
 template <typename T>
 constexpr bool kIsReducedFloat = std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>;

@@ -8,17 +8,12 @@
 #include "graphfn/kernels/broadcast.h"
 #include "graphfn/kernels/functors.h"
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/reduced_precision.h"
 
 namespace graphfn {
 namespace {
 
-template <typename T>
-constexpr bool kReducedFloat = std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>;
-template <typename T>
-using ComputeType = std::conditional_t<kReducedFloat<T>, float, T>;
 
-template <typename T> struct IsComplex : std::false_type {};
-template <typename T> struct IsComplex<std::complex<T>> : std::true_type {};
 
 // Complex powers: the functors' integer-power loop does not apply.
 struct ComplexAwarePow {
@@ -28,7 +23,7 @@ struct ComplexAwarePow {
 };
 
 template <typename F>
-struct Binary {
+struct ComputedBinary {
   template <typename T>
   struct Kernel {
     static Status compute(KernelContext& c) {
@@ -51,7 +46,7 @@ struct Binary {
 };
 
 template <typename T>
-struct ZerosLikeKernel {
+struct ZerosLikeWideKernel {
   static Status compute(KernelContext& c) {
     Tensor& out = c.allocate_output(0);
     T* p = out.data<T>();
@@ -61,7 +56,7 @@ struct ZerosLikeKernel {
 };
 
 template <typename T>
-struct OnesLikeKernel {
+struct OnesLikeWideKernel {
   static Status compute(KernelContext& c) {
     Tensor& out = c.allocate_output(0);
     T* p = out.data<T>();
@@ -72,7 +67,7 @@ struct OnesLikeKernel {
 
 // AddN: the inputs summed left to right, rounding after each addition (as a chain of AddV2).
 template <typename T>
-struct AddNKernel {
+struct AddNWideKernel {
   static Status compute(KernelContext& c) {
     using C = ComputeType<T>;
     Tensor& out = c.allocate_output(0);
@@ -90,7 +85,7 @@ struct AddNKernel {
 
 template <typename F, typename Types>
 void register_binary(OpRegistry& reg, const char* op, Types types) {
-  register_kernels<Binary<F>::template Kernel>(reg, op, types);
+  register_kernels<ComputedBinary<F>::template Kernel>(reg, op, types);
 }
 
 }  // namespace
@@ -118,9 +113,9 @@ void register_dtype_cwise_kernels(OpRegistry& reg) {
   register_binary<functors::BitwiseAnd>(reg, "BitwiseAnd", WideUnsignedTypes{});
   register_binary<functors::BitwiseOr>(reg, "BitwiseOr", WideUnsignedTypes{});
   register_binary<functors::BitwiseXor>(reg, "BitwiseXor", WideUnsignedTypes{});
-  register_kernels<ZerosLikeKernel>(reg, "ZerosLike", AllNew{});
-  register_kernels<OnesLikeKernel>(reg, "OnesLike", AllNew{});
-  register_kernels<AddNKernel>(reg, "AddN", AllNew{});
+  register_kernels<ZerosLikeWideKernel>(reg, "ZerosLike", AllNew{});
+  register_kernels<OnesLikeWideKernel>(reg, "OnesLike", AllNew{});
+  register_kernels<AddNWideKernel>(reg, "AddN", AllNew{});
 }
 
 }  // namespace graphfn

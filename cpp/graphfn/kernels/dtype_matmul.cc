@@ -7,14 +7,11 @@
 #include <vector>
 
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/reduced_precision.h"
 
 namespace graphfn {
 namespace {
 
-template <typename T>
-constexpr bool kReducedFloat = std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>;
-template <typename T>
-using ComputeType = std::conditional_t<kReducedFloat<T>, float, T>;
 template <typename T>
 using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
@@ -34,7 +31,7 @@ RowMajor<ComputeType<T>> operand(const T* p, int64_t rows, int64_t cols, bool tr
 
 // out[m, n] = op(a) * op(b) for one pair of matrices.
 template <typename T>
-void matmul_2d(const T* a, int64_t a_rows, int64_t a_cols, bool ta, bool ca, const T* b, int64_t b_rows,
+void matmul_wide_2d(const T* a, int64_t a_rows, int64_t a_cols, bool ta, bool ca, const T* b, int64_t b_rows,
                int64_t b_cols, bool tb, bool cb, T* out) {
   using C = ComputeType<T>;
   const RowMajor<C> product = operand(a, a_rows, a_cols, ta, ca) * operand(b, b_rows, b_cols, tb, cb);
@@ -51,14 +48,14 @@ void matmul_2d(const T* a, int64_t a_rows, int64_t a_cols, bool ta, bool ca, con
 }
 
 template <typename T>
-struct MatMulKernel {
+struct MatMulWideKernel {
   static Status compute(KernelContext& c) {
     const Tensor& a = c.input(0);
     const Tensor& b = c.input(1);
     Tensor& out = c.allocate_output(0);
     if (out.num_elements() == 0) return Status::OK();
     const bool ta = c.attrs.get_bool("transpose_a", false), tb = c.attrs.get_bool("transpose_b", false);
-    matmul_2d(a.data<T>(), a.dim(0), a.dim(1), ta, false, b.data<T>(), b.dim(0), b.dim(1), tb, false, out.data<T>());
+    matmul_wide_2d(a.data<T>(), a.dim(0), a.dim(1), ta, false, b.data<T>(), b.dim(0), b.dim(1), tb, false, out.data<T>());
     return Status::OK();
   }
 };
@@ -90,7 +87,7 @@ struct BatchMatMulKernel {
     for (int64_t batch = 0; batch < out.num_elements() / out_matrix; ++batch) {
       const T* xp = x.data<T>() + operand_batch(xb, index) * xm * xk;
       const T* yp = y.data<T>() + operand_batch(yb, index) * ym * yk;
-      matmul_2d(xp, xm, xk, adj_x, adj_x, yp, ym, yk, adj_y, adj_y, out.data<T>() + batch * out_matrix);
+      matmul_wide_2d(xp, xm, xk, adj_x, adj_x, yp, ym, yk, adj_y, adj_y, out.data<T>() + batch * out_matrix);
       for (int d = static_cast<int>(ob.size()) - 1; d >= 0; --d) {  // the odometer over batch dims
         if (++index[d] < ob[d]) break;
         index[d] = 0;
@@ -104,7 +101,7 @@ struct BatchMatMulKernel {
 
 void register_dtype_matmul_kernels(OpRegistry& reg) {
   using Types = Concat<HalfTypes, ComplexTypes>;
-  register_kernels<MatMulKernel>(reg, "MatMul", Types{});
+  register_kernels<MatMulWideKernel>(reg, "MatMul", Types{});
   register_kernels<BatchMatMulKernel>(reg, "BatchMatMulV2", Types{});
   register_kernels<BatchMatMulKernel>(reg, "BatchMatMulV3", Types{});
 }

@@ -9,21 +9,20 @@
 
 #include "graphfn/kernels/functors.h"
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/reduced_precision.h"
 #include "graphfn/kernels/reduction.h"
 #include "graphfn/ops/reduction_ops.h"
 
 namespace graphfn {
 namespace {
 
-template <typename T>
-constexpr bool kReducedFloat = std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>;
 // What a reduction over T accumulates in.
 template <typename T>
-using AccOf = std::conditional_t<kReducedFloat<T>, float, T>;
+using WideAccOf = std::conditional_t<kReducedFloat<T>, float, T>;
 
 template <typename T>
-struct SumReducer {
-  using Acc = AccOf<T>;
+struct SumWideReducer {
+  using Acc = WideAccOf<T>;
   static constexpr bool kIdentityFinish = !kReducedFloat<T>;
   template <typename In> static constexpr bool kFastRow = false;
   static Acc init() { return Acc(0); }
@@ -32,8 +31,8 @@ struct SumReducer {
 };
 
 template <typename T>
-struct ProdReducer {
-  using Acc = AccOf<T>;
+struct ProdWideReducer {
+  using Acc = WideAccOf<T>;
   static constexpr bool kIdentityFinish = !kReducedFloat<T>;
   template <typename In> static constexpr bool kFastRow = false;
   static Acc init() { return Acc(1); }
@@ -42,8 +41,8 @@ struct ProdReducer {
 };
 
 template <typename T>
-struct MeanReducer {
-  using Acc = std::conditional_t<std::is_integral_v<T>, uint64_t, AccOf<T>>;
+struct MeanWideReducer {
+  using Acc = std::conditional_t<std::is_integral_v<T>, uint64_t, WideAccOf<T>>;
   static constexpr bool kIdentityFinish = false;
   template <typename In> static constexpr bool kFastRow = false;
   static Acc init() { return Acc(0); }
@@ -61,7 +60,7 @@ struct MeanReducer {
 // NaN-propagating; the identities are -inf/+inf for floats, the range's ends for integers.
 template <typename T, bool kMax>
 struct ExtremumReducer {
-  using Acc = AccOf<T>;
+  using Acc = WideAccOf<T>;
   static constexpr bool kIdentityFinish = !kReducedFloat<T>;
   template <typename In> static constexpr bool kFastRow = false;
   static Acc init() {
@@ -76,11 +75,11 @@ struct ExtremumReducer {
   }
   static T finish(Acc a, int64_t) { return static_cast<T>(a); }
 };
-template <typename T> using MaxReducer = ExtremumReducer<T, true>;
-template <typename T> using MinReducer = ExtremumReducer<T, false>;
+template <typename T> using MaxWideReducer = ExtremumReducer<T, true>;
+template <typename T> using MinWideReducer = ExtremumReducer<T, false>;
 
 template <template <typename> class R>
-struct Reduce {
+struct ReduceWide {
   template <typename T>
   struct Kernel {
     static Status compute(KernelContext& c) {
@@ -99,11 +98,11 @@ struct Reduce {
 void register_dtype_reduction_kernels(OpRegistry& reg) {
   using AllNew = Concat<HalfTypes, ComplexTypes, WideUnsignedTypes>;
   using Ordered = Concat<HalfTypes, WideUnsignedTypes>;
-  register_kernels<Reduce<SumReducer>::Kernel>(reg, "Sum", AllNew{});
-  register_kernels<Reduce<MeanReducer>::Kernel>(reg, "Mean", AllNew{});
-  register_kernels<Reduce<ProdReducer>::Kernel>(reg, "Prod", AllNew{});
-  register_kernels<Reduce<MaxReducer>::Kernel>(reg, "Max", Ordered{});
-  register_kernels<Reduce<MinReducer>::Kernel>(reg, "Min", Ordered{});
+  register_kernels<ReduceWide<SumWideReducer>::Kernel>(reg, "Sum", AllNew{});
+  register_kernels<ReduceWide<MeanWideReducer>::Kernel>(reg, "Mean", AllNew{});
+  register_kernels<ReduceWide<ProdWideReducer>::Kernel>(reg, "Prod", AllNew{});
+  register_kernels<ReduceWide<MaxWideReducer>::Kernel>(reg, "Max", Ordered{});
+  register_kernels<ReduceWide<MinWideReducer>::Kernel>(reg, "Min", Ordered{});
 }
 
 }  // namespace graphfn

@@ -9,6 +9,7 @@
 #include "graphfn/kernels/broadcast.h"
 #include "graphfn/kernels/functors.h"
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/reduced_precision.h"
 
 namespace graphfn {
 namespace functors {
@@ -41,12 +42,7 @@ T truncate_mod(T a, T b) {
 
 namespace {
 
-template <typename T>
-constexpr bool kReducedFloat = std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>;
-// The type a kernel computes in: float for float16/bfloat16 (each op rounds its float result to
-// the stored type, as TF's Eigen kernels do), the stored type otherwise.
-template <typename T>
-using ComputeType = std::conditional_t<kReducedFloat<T>, float, T>;
+// ComputeType (reduced_precision.h): float16/bfloat16 kernels compute in float and round each result.
 
 template <typename Stored, typename Out, typename ArrayFn, typename ScalarFn>
 Status run_unary(KernelContext& c, ArrayFn array, ScalarFn scalar) {

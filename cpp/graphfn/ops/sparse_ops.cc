@@ -14,19 +14,17 @@
 namespace graphfn {
 namespace {
 
-constexpr int64_t kUnknown = Shape::kUnknownDim;
-
 // Dim `d` of input i's static shape, or unknown.
 int64_t static_dim(InferenceContext& c, int i, int d) {
   const Shape& s = c.input_shape(i);
-  return s.known_rank() && s.rank() > d ? s.dim(d) : kUnknown;
+  return s.known_rank() && s.rank() > d ? s.dim(d) : Shape::kUnknownDim;
 }
 
 // The rank of the sparse operand whose dense shape is input `shape_input` and indices
 // `indices_input`: the shape vector's length, else the indices' second dim.
 int64_t sparse_rank(InferenceContext& c, int indices_input, int shape_input) {
   const int64_t from_shape = static_dim(c, shape_input, 0);
-  return from_shape != kUnknown ? from_shape : static_dim(c, indices_input, 1);
+  return from_shape != Shape::kUnknownDim ? from_shape : static_dim(c, indices_input, 1);
 }
 
 // A vector input's value when it is known now (eager, or a constant while tracing).
@@ -38,8 +36,8 @@ bool known_vector(InferenceContext& c, int i, std::vector<int64_t>* out) {
 // Outputs (indices [?, rank], values [?] of T, dense_shape [rank]) of an op that makes a new
 // SparseTensor.
 void set_sparse_outputs(InferenceContext& c, int64_t rank, DType values_dtype) {
-  c.set_output(0, DType::kInt64, Shape{kUnknown, rank});
-  c.set_output(1, values_dtype, Shape{kUnknown});
+  c.set_output(0, DType::kInt64, Shape{Shape::kUnknownDim, rank});
+  c.set_output(1, values_dtype, Shape{Shape::kUnknownDim});
   c.set_output(2, DType::kInt64, Shape{rank});
 }
 
@@ -53,7 +51,7 @@ Status sparse_to_dense_shape(InferenceContext& c) {
     return Status::OK();
   }
   const int64_t rank = static_dim(c, 1, 0);
-  c.set_output(0, c.type_attr("T"), rank == kUnknown ? Shape::unknown_rank() : unknown_dims(rank));
+  c.set_output(0, c.type_attr("T"), rank == Shape::kUnknownDim ? Shape::unknown_rank() : unknown_dims(rank));
   return Status::OK();
 }
 
@@ -86,8 +84,8 @@ Status sparse_add_shape(InferenceContext& c) {
 }
 
 Status sparse_sparse_extremum_shape(InferenceContext& c) {
-  c.set_output(0, DType::kInt64, Shape{kUnknown, sparse_rank(c, 0, 2)});
-  c.set_output(1, c.type_attr("T"), Shape{kUnknown});
+  c.set_output(0, DType::kInt64, Shape{Shape::kUnknownDim, sparse_rank(c, 0, 2)});
+  c.set_output(1, c.type_attr("T"), Shape{Shape::kUnknownDim});
   return Status::OK();
 }
 
@@ -106,7 +104,7 @@ Status sparse_dense_add_shape(InferenceContext& c) {
 Status sparse_dense_matmul_shape(InferenceContext& c) {
   const bool adj_a = c.attrs().get_bool("adjoint_a", false);
   const bool adj_b = c.attrs().get_bool("adjoint_b", false);
-  int64_t rows = kUnknown;
+  int64_t rows = Shape::kUnknownDim;
   std::vector<int64_t> a_dims;
   if (!c.is_eager() && known_vector(c, 2, &a_dims) && a_dims.size() == 2) rows = a_dims[adj_a ? 1 : 0];
   c.set_output(0, c.type_attr("T"), Shape{rows, static_dim(c, 3, adj_b ? 0 : 1)});
@@ -141,19 +139,19 @@ Status sparse_reduce_shape(InferenceContext& c) {
     return Status::OK();
   }
   const int64_t rank = sparse_rank(c, 0, 2);
-  c.set_output(0, t, keep && rank != kUnknown ? unknown_dims(rank) : Shape::unknown_rank());
+  c.set_output(0, t, keep && rank != Shape::kUnknownDim ? unknown_dims(rank) : Shape::unknown_rank());
   return Status::OK();
 }
 
 Status sparse_reduce_sparse_shape(InferenceContext& c) {
-  set_sparse_outputs(c, kUnknown, c.type_attr("T"));
+  set_sparse_outputs(c, Shape::kUnknownDim, c.type_attr("T"));
   return Status::OK();
 }
 
 Status sparse_fill_empty_rows_shape(InferenceContext& c) {
-  c.set_output(0, DType::kInt64, Shape{kUnknown, sparse_rank(c, 0, 2)});
-  c.set_output(1, c.type_attr("T"), Shape{kUnknown});
-  c.set_output(2, DType::kBool, Shape{kUnknown});
+  c.set_output(0, DType::kInt64, Shape{Shape::kUnknownDim, sparse_rank(c, 0, 2)});
+  c.set_output(1, c.type_attr("T"), Shape{Shape::kUnknownDim});
+  c.set_output(2, DType::kBool, Shape{Shape::kUnknownDim});
   c.set_output(3, DType::kInt64, Shape{static_dim(c, 0, 0)});
   return Status::OK();
 }

@@ -15,7 +15,7 @@ namespace graphfn {
 namespace {
 
 // TF checks a string attr's allowed values when the node is built: its message.
-Status check_string_attr(InferenceContext& c, const char* name, std::initializer_list<const char*> allowed,
+Status check_strings_choice_attr(InferenceContext& c, const char* name, std::initializer_list<const char*> allowed,
                          const char* fallback) {
   const std::string* value = c.attrs().get_string(name);
   const std::string v = value ? *value : fallback;
@@ -55,7 +55,7 @@ const std::initializer_list<const char*> kErrorModes = {"strict", "replace", "ig
 const std::initializer_list<const char*> kOutputEncodings = {"UTF-8", "UTF-16-BE", "UTF-32-BE"};
 
 Status substr_shape(InferenceContext& c) {
-  GRAPHFN_RETURN_IF_ERROR(check_string_attr(c, "unit", kUnits, "BYTE"));
+  GRAPHFN_RETURN_IF_ERROR(check_strings_choice_attr(c, "unit", kUnits, "BYTE"));
   const Shape& pos = c.input_shape(1);
   const Shape& len = c.input_shape(2);
   if (!c.is_eager() && pos.known_rank() && len.known_rank() && pos.rank() != len.rank()) {
@@ -132,7 +132,7 @@ Status split_outputs(InferenceContext& c) {
   return Status::OK();
 }
 
-Status split_shape(InferenceContext& c) {
+Status string_split_shape(InferenceContext& c) {
   GRAPHFN_RETURN_IF_ERROR(vector_input(c, 0, "input must be a vector, got shape: "));
   GRAPHFN_RETURN_IF_ERROR(scalar_input(c, 1, "sep must be a scalar, got shape: "));
   return split_outputs(c);
@@ -140,7 +140,7 @@ Status split_shape(InferenceContext& c) {
 
 // Decoding: one row per input string, so the splits have num_elements + 1 entries.
 Status unicode_decode_shape(InferenceContext& c, bool with_offsets) {
-  GRAPHFN_RETURN_IF_ERROR(check_string_attr(c, "errors", kErrorModes, "replace"));
+  GRAPHFN_RETURN_IF_ERROR(check_strings_choice_attr(c, "errors", kErrorModes, "replace"));
   const int64_t n = c.input_shape(0).num_elements();
   const DType splits = c.type_attr("Tsplits");
   c.set_output(0, splits == DType::kInvalid ? DType::kInt64 : splits, Shape{n < 0 ? Shape::kUnknownDim : n + 1});
@@ -150,8 +150,8 @@ Status unicode_decode_shape(InferenceContext& c, bool with_offsets) {
 }
 
 Status unicode_encode_shape(InferenceContext& c) {
-  GRAPHFN_RETURN_IF_ERROR(check_string_attr(c, "errors", {"ignore", "replace", "strict"}, "replace"));
-  GRAPHFN_RETURN_IF_ERROR(check_string_attr(c, "output_encoding", kOutputEncodings, ""));
+  GRAPHFN_RETURN_IF_ERROR(check_strings_choice_attr(c, "errors", {"ignore", "replace", "strict"}, "replace"));
+  GRAPHFN_RETURN_IF_ERROR(check_strings_choice_attr(c, "output_encoding", kOutputEncodings, ""));
   GRAPHFN_RETURN_IF_ERROR(vector_input(c, 0));
   GRAPHFN_RETURN_IF_ERROR(vector_input(c, 1));
   const Shape& splits = c.input_shape(1);
@@ -174,7 +174,7 @@ Status ngrams_shape(InferenceContext& c) {
 void register_strings_ops(OpRegistry& reg) {
   reg.op("StringLength").input("input: string").output("output: int32").attr("unit: string = 'BYTE'")
       .shape_fn([](InferenceContext& c) {
-        GRAPHFN_RETURN_IF_ERROR(check_string_attr(c, "unit", kUnits, "BYTE"));
+        GRAPHFN_RETURN_IF_ERROR(check_strings_choice_attr(c, "unit", kUnits, "BYTE"));
         return same_shape_as_input(c, DType::kInt32);
       }, true);
   for (const char* op : {"StringLower", "StringUpper"}) {
@@ -220,8 +220,8 @@ void register_strings_ops(OpRegistry& reg) {
       .attr("output_encoding: string").attr("errors: string = 'replace'").attr("replacement_char: int = 65533")
       .attr("replace_control_characters: bool = false")
       .shape_fn([](InferenceContext& c) {
-        GRAPHFN_RETURN_IF_ERROR(check_string_attr(c, "output_encoding", kOutputEncodings, ""));
-        GRAPHFN_RETURN_IF_ERROR(check_string_attr(c, "errors", kErrorModes, "replace"));
+        GRAPHFN_RETURN_IF_ERROR(check_strings_choice_attr(c, "output_encoding", kOutputEncodings, ""));
+        GRAPHFN_RETURN_IF_ERROR(check_strings_choice_attr(c, "errors", kErrorModes, "replace"));
         return same_shape_as_input(c, DType::kString);
       }, true);
   reg.op("UnicodeDecode").input("input: string").output("row_splits: Tsplits").output("char_values: int32")
@@ -237,7 +237,7 @@ void register_strings_ops(OpRegistry& reg) {
       .attr("errors: string = 'replace'").attr("output_encoding: string").attr("replacement_char: int = 65533")
       .attr("Tsplits: {int32, int64} = DT_INT64").shape_fn(unicode_encode_shape, true);
   reg.op("StringSplitV2").input("input: string").input("sep: string").output("indices: int64")
-      .output("values: string").output("shape: int64").attr("maxsplit: int = -1").shape_fn(split_shape, true);
+      .output("values: string").output("shape: int64").attr("maxsplit: int = -1").shape_fn(string_split_shape, true);
   reg.op("StringSplit").input("input: string").input("delimiter: string").output("indices: int64")
       .output("values: string").output("shape: int64").attr("skip_empty: bool = true")
       .shape_fn([](InferenceContext& c) {
