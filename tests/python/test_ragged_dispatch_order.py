@@ -9,8 +9,11 @@ import sys
 
 import pytest
 
+import graphfn
+
 SCRIPT = os.path.join(os.path.dirname(__file__), "ragged_dispatch_order_script.py")
-PYTHON_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "python")
+# The graphfn under test (the installed one in CI, the source tree with PYTHONPATH while developing).
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(graphfn.__file__)))
 
 EXPECTED = {
     "reduce_sum_inline": "tf.Tensor(6, shape=(), dtype=int32)\n",
@@ -34,7 +37,7 @@ EXPECTED = {
 @pytest.mark.parametrize("case", sorted(EXPECTED))
 def test_api_fetched_before_registration_dispatches(case):
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.path.abspath(PYTHON_DIR) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in [PACKAGE_PARENT, env.get("PYTHONPATH", "")] if p)
     done = subprocess.run([sys.executable, SCRIPT, "gf", case], capture_output=True, text=True, env=env,
                           timeout=300)
     assert done.returncode == 0, done.stderr
