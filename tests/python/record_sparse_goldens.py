@@ -1,25 +1,14 @@
 """Records sparse_goldens.json from TensorFlow 2.21 (run with ~/tf/bin/python)."""
 
-import json
 import os
 import re
 import sys
 
-import numpy as np  # noqa: F401  (for expressions)
-try:
-    import tensorflow as tf
-except ImportError:  # imported by the test, which needs only `evaluate`
-    tf = None
+import tensorflow as tf
 
 sys.path.insert(0, os.path.dirname(__file__))
 from sparse_cases import CASES, SETUP  # noqa: E402
-
-
-def evaluate(tf_module, expr, namespace):
-    if expr.startswith("fn:"):
-        fn = tf_module.function(eval("lambda sp: " + expr[3:], namespace))
-        return fn(namespace["sp"])
-    return eval(expr, namespace)
+from setup_goldens import record  # noqa: E402
 
 
 # TF's kernel messages start with the node ("{{function_node __wrapped__SparseAdd_device_...}} ")
@@ -32,19 +21,5 @@ def message_of(error):
     return _OP_SUFFIX.sub("", _NODE_PREFIX.sub("", str(error)))
 
 
-def run(tf_module, cases):
-    namespace = {"tf": tf_module, "np": np}
-    exec(SETUP, namespace)
-    out = []
-    for expr in cases:
-        try:
-            out.append([expr, "ok", repr(evaluate(tf_module, expr, namespace))])
-        except Exception as e:  # noqa: BLE001 (recording every error)
-            out.append([expr, type(e).__name__, message_of(e)])
-    return out
-
-
 if __name__ == "__main__":
-    with open(os.path.join(os.path.dirname(__file__), "sparse_goldens.json"), "w") as f:
-        json.dump(run(tf, CASES), f, indent=0)
-        f.write("\n")
+    record(tf, CASES, SETUP, "sp", "sp", "sparse_goldens.json", message_of=message_of)
