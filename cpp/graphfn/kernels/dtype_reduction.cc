@@ -78,31 +78,16 @@ struct ExtremumReducer {
 template <typename T> using MaxWideReducer = ExtremumReducer<T, true>;
 template <typename T> using MinWideReducer = ExtremumReducer<T, false>;
 
-template <template <typename> class R>
-struct ReduceWide {
-  template <typename T>
-  struct Kernel {
-    static Status compute(KernelContext& c) {
-      const Tensor& in = c.input(0);
-      std::vector<bool> reduced;
-      GRAPHFN_RETURN_IF_ERROR(reduction_axes(c.input(1), in.rank(), &reduced));
-      Tensor& out = c.allocate_output(0);
-      reduction::reduce<R<T>>(in.data<T>(), in.shape(), reduced, out.data<T>());
-      return Status::OK();
-    }
-  };
-};
-
 }  // namespace
 
 void register_dtype_reduction_kernels(OpRegistry& reg) {
   using AllNew = Concat<HalfTypes, ComplexTypes, WideUnsignedTypes>;
   using Ordered = Concat<HalfTypes, WideUnsignedTypes>;
-  register_kernels<ReduceWide<SumWideReducer>::Kernel>(reg, "Sum", AllNew{});
-  register_kernels<ReduceWide<MeanWideReducer>::Kernel>(reg, "Mean", AllNew{});
-  register_kernels<ReduceWide<ProdWideReducer>::Kernel>(reg, "Prod", AllNew{});
-  register_kernels<ReduceWide<MaxWideReducer>::Kernel>(reg, "Max", Ordered{});
-  register_kernels<ReduceWide<MinWideReducer>::Kernel>(reg, "Min", Ordered{});
+  register_kernels<reduction::OverAxes<SumWideReducer>::Kernel>(reg, "Sum", AllNew{});
+  register_kernels<reduction::OverAxes<MeanWideReducer>::Kernel>(reg, "Mean", AllNew{});
+  register_kernels<reduction::OverAxes<ProdWideReducer>::Kernel>(reg, "Prod", AllNew{});
+  register_kernels<reduction::OverAxes<MaxWideReducer>::Kernel>(reg, "Max", Ordered{});
+  register_kernels<reduction::OverAxes<MinWideReducer>::Kernel>(reg, "Min", Ordered{});
 }
 
 }  // namespace graphfn

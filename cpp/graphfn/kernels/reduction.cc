@@ -100,31 +100,16 @@ struct AllReducer {
   static bool finish(Acc a, int64_t) { return a; }
 };
 
-template <template <typename> class R>
-struct Reduce {
-  template <typename T>
-  struct Kernel {
-    static Status compute(KernelContext& c) {
-      const Tensor& in = c.input(0);
-      std::vector<bool> reduced;
-      GRAPHFN_RETURN_IF_ERROR(reduction_axes(c.input(1), in.rank(), &reduced));
-      Tensor& out = c.allocate_output(0);
-      reduction::reduce<R<T>>(in.data<T>(), in.shape(), reduced, out.data<T>());
-      return Status::OK();
-    }
-  };
-};
-
 template <typename T>
-using SumKernel = Reduce<SumReducer>::Kernel<T>;
+using SumKernel = reduction::OverAxes<SumReducer>::Kernel<T>;
 template <typename T>
-using MeanKernel = Reduce<MeanReducer>::Kernel<T>;
+using MeanKernel = reduction::OverAxes<MeanReducer>::Kernel<T>;
 template <typename T>
-using ProdKernel = Reduce<ProdReducer>::Kernel<T>;
+using ProdKernel = reduction::OverAxes<ProdReducer>::Kernel<T>;
 template <typename T>
-using MaxKernel = Reduce<MaxReducer>::Kernel<T>;
+using MaxKernel = reduction::OverAxes<MaxReducer>::Kernel<T>;
 template <typename T>
-using MinKernel = Reduce<MinReducer>::Kernel<T>;
+using MinKernel = reduction::OverAxes<MinReducer>::Kernel<T>;
 
 // EuclideanNorm: sqrt of the sum of squares (integers: the square root truncated, as TF's).
 template <typename T>
@@ -160,8 +145,8 @@ void register_reduction_kernels(OpRegistry& reg) {
   register_kernels<MinKernel>(reg, "Min", NumericTypes{});
   register_kernels<EuclideanNormKernel>(reg, "EuclideanNorm", NumericTypes{});
   for (DType tidx : {DType::kInt32, DType::kInt64}) {
-    reg.set_kernel("Any", tidx, &Reduce<AnyReducer>::Kernel<bool>::compute);
-    reg.set_kernel("All", tidx, &Reduce<AllReducer>::Kernel<bool>::compute);
+    reg.set_kernel("Any", tidx, &reduction::OverAxes<AnyReducer>::Kernel<bool>::compute);
+    reg.set_kernel("All", tidx, &reduction::OverAxes<AllReducer>::Kernel<bool>::compute);
   }
 }
 

@@ -21,6 +21,8 @@
 #include <vector>
 
 #include "graphfn/core/shape.h"
+#include "graphfn/kernels/kernel_context.h"
+#include "graphfn/ops/reduction_ops.h"
 
 namespace graphfn {
 namespace reduction {
@@ -124,6 +126,24 @@ void reduce(const In* in, const Shape& shape, const std::vector<bool>& reduced, 
     for (int64_t i = 0; i < n_out; ++i) out[i] = R::finish(result[i], count);
   }
 }
+
+// The kernel of Sum/Mean/Prod/Max/Min/Any/All for element type T: input 0 folded by R<T> over
+// the axes input 1 names (shared by the real dtypes, reduction.cc, and the wider ones,
+// dtype_reduction.cc).
+template <template <typename> class R>
+struct OverAxes {
+  template <typename T>
+  struct Kernel {
+    static Status compute(KernelContext& c) {
+      const Tensor& in = c.input(0);
+      std::vector<bool> reduced;
+      GRAPHFN_RETURN_IF_ERROR(reduction_axes(c.input(1), in.rank(), &reduced));
+      Tensor& out = c.allocate_output(0);
+      reduce<R<T>>(in.data<T>(), in.shape(), reduced, out.data<T>());
+      return Status::OK();
+    }
+  };
+};
 
 }  // namespace reduction
 }  // namespace graphfn

@@ -12,6 +12,7 @@ namespace graphfn {
 namespace {
 
 using sparse::bracketed;
+using sparse::check_sparse_triple;
 using sparse::index_values;
 using sparse::row;
 
@@ -98,22 +99,6 @@ struct SparseToDenseKernel {
     return Status::OK();
   }
 };
-
-// --- The [indices, values, shape] checks of TF's SparseTensor (SparseReorder, SparseSlice) ----
-
-Status check_sparse_triple(const Tensor& indices, const Tensor& values, const Tensor& shape) {
-  if (indices.rank() != 2) return errors::InvalidArgument("Sparse indices must be rank 2 but is rank ", indices.rank());
-  if (values.rank() != 1) return errors::InvalidArgument("Sparse values must be rank 1 but is rank ", values.rank());
-  if (shape.rank() != 1) return errors::InvalidArgument("Sparse shape must be rank 1 but is rank ", shape.rank());
-  if (indices.dim(0) != values.dim(0)) {
-    return errors::InvalidArgument("Number of elements in indices (", indices.dim(0), ") and values (", values.dim(0),
-                                   ") do not match");
-  }
-  if (indices.dim(1) != shape.dim(0)) {
-    return errors::InvalidArgument("Index rank (", indices.dim(1), ") and shape rank (", shape.dim(0), ") do not match");
-  }
-  return Status::OK();
-}
 
 template <typename T>
 struct SparseReorderKernel {

@@ -14,6 +14,7 @@ namespace graphfn {
 namespace {
 
 using sparse::bracketed;
+using sparse::check_sparse_triple;
 using sparse::index_values;
 using sparse::row;
 
@@ -180,16 +181,7 @@ struct SparseAddGradKernel {
 
 // TF's ValidateSparseTensor (unordered): ranks, counts, and every index inside the dense shape.
 Status validate_sparse_operand(const Tensor& indices, const Tensor& values, const Tensor& shape) {
-  if (indices.rank() != 2) return errors::InvalidArgument("Sparse indices must be rank 2 but is rank ", indices.rank());
-  if (values.rank() != 1) return errors::InvalidArgument("Sparse values must be rank 1 but is rank ", values.rank());
-  if (shape.rank() != 1) return errors::InvalidArgument("Sparse shape must be rank 1 but is rank ", shape.rank());
-  if (indices.dim(0) != values.dim(0)) {
-    return errors::InvalidArgument("Number of elements in indices (", indices.dim(0), ") and values (", values.dim(0),
-                                   ") do not match");
-  }
-  if (indices.dim(1) != shape.dim(0)) {
-    return errors::InvalidArgument("Index rank (", indices.dim(1), ") and shape rank (", shape.dim(0), ") do not match");
-  }
+  GRAPHFN_RETURN_IF_ERROR(check_sparse_triple(indices, values, shape));
   const int rank = static_cast<int>(indices.dim(1));
   const std::vector<int64_t> ix = index_values(indices), dims = index_values(shape);
   for (int64_t i = 0; i < indices.dim(0); ++i) {

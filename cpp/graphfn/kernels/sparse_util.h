@@ -101,5 +101,21 @@ Status output_gathered(KernelContext& c, int i, const Tensor& values, const std:
   return Status::OK();
 }
 
+// The ranks and counts of a SparseTensor's [indices, values, shape], in TF's words (SparseReorder,
+// SparseSlice, SparseSparseMaximum/Minimum).
+inline Status check_sparse_triple(const Tensor& indices, const Tensor& values, const Tensor& shape) {
+  if (indices.rank() != 2) return errors::InvalidArgument("Sparse indices must be rank 2 but is rank ", indices.rank());
+  if (values.rank() != 1) return errors::InvalidArgument("Sparse values must be rank 1 but is rank ", values.rank());
+  if (shape.rank() != 1) return errors::InvalidArgument("Sparse shape must be rank 1 but is rank ", shape.rank());
+  if (indices.dim(0) != values.dim(0)) {
+    return errors::InvalidArgument("Number of elements in indices (", indices.dim(0), ") and values (", values.dim(0),
+                                   ") do not match");
+  }
+  if (indices.dim(1) != shape.dim(0)) {
+    return errors::InvalidArgument("Index rank (", indices.dim(1), ") and shape rank (", shape.dim(0), ") do not match");
+  }
+  return Status::OK();
+}
+
 }  // namespace sparse
 }  // namespace graphfn
