@@ -29,6 +29,26 @@ double magnitude(T v) {
 
 // --- SparseAdd: a merge of two index lists, assumed sorted (unsorted input still merges) -----
 
+// Two sparse operands' dense shapes must be equal (SparseAdd, SparseSparseMaximum/Minimum), in TF's words.
+Status check_same_dense_shape(const std::vector<int64_t>& a_dims, const std::vector<int64_t>& b_dims) {
+  if (a_dims.size() != b_dims.size()) {
+    auto spaced = [](const std::vector<int64_t>& dims) {
+      std::string text;
+      for (size_t d = 0; d < dims.size(); ++d) text += (d ? " " : "") + std::to_string(dims[d]);
+      return text;
+    };
+    return errors::InvalidArgument("Operands do not have the same ranks; got shapes: ", spaced(a_dims), " and ",
+                                   spaced(b_dims));
+  }
+  for (size_t d = 0; d < a_dims.size(); ++d) {
+    if (a_dims[d] != b_dims[d]) {
+      return errors::InvalidArgument("Operands' shapes do not match: got ", a_dims[d], " and ", b_dims[d],
+                                     " for dimension ", d);
+    }
+  }
+  return Status::OK();
+}
+
 Status sparse_add_checks(KernelContext& c) {
   const Tensor &ai = c.input(0), &av = c.input(1), &as = c.input(2);
   const Tensor &bi = c.input(3), &bv = c.input(4), &bs = c.input(5), &thresh = c.input(6);
@@ -56,21 +76,7 @@ Status sparse_add_checks(KernelContext& c) {
                                    " and ", as.dim(0));
   }
   const std::vector<int64_t> a_dims = index_values(as), b_dims = index_values(bs);
-  if (a_dims.size() != b_dims.size()) {
-    auto spaced = [](const std::vector<int64_t>& dims) {
-      std::string text;
-      for (size_t d = 0; d < dims.size(); ++d) text += (d ? " " : "") + std::to_string(dims[d]);
-      return text;
-    };
-    return errors::InvalidArgument("Operands do not have the same ranks; got shapes: ", spaced(a_dims), " and ",
-                                   spaced(b_dims));
-  }
-  for (size_t d = 0; d < a_dims.size(); ++d) {
-    if (a_dims[d] != b_dims[d]) {
-      return errors::InvalidArgument("Operands' shapes do not match: got ", a_dims[d], " and ", b_dims[d],
-                                     " for dimension ", d);
-    }
-  }
+  GRAPHFN_RETURN_IF_ERROR(check_same_dense_shape(a_dims, b_dims));
   if (thresh.rank() != 0) {
     return errors::InvalidArgument("The magnitude threshold must be a scalar: got shape ", thresh.shape().to_string());
   }
@@ -201,21 +207,7 @@ Status sparse_sparse_extremum(KernelContext& c) {
   GRAPHFN_RETURN_IF_ERROR(validate_sparse_operand(c.input(0), c.input(1), c.input(2)));
   GRAPHFN_RETURN_IF_ERROR(validate_sparse_operand(c.input(3), c.input(4), c.input(5)));
   const std::vector<int64_t> a_dims = index_values(c.input(2)), b_dims = index_values(c.input(5));
-  if (a_dims.size() != b_dims.size()) {
-    auto spaced = [](const std::vector<int64_t>& dims) {
-      std::string text;
-      for (size_t d = 0; d < dims.size(); ++d) text += (d ? " " : "") + std::to_string(dims[d]);
-      return text;
-    };
-    return errors::InvalidArgument("Operands do not have the same ranks; got shapes: ", spaced(a_dims), " and ",
-                                   spaced(b_dims));
-  }
-  for (size_t d = 0; d < a_dims.size(); ++d) {
-    if (a_dims[d] != b_dims[d]) {
-      return errors::InvalidArgument("Operands' shapes do not match: got ", a_dims[d], " and ", b_dims[d],
-                                     " for dimension ", d);
-    }
-  }
+  GRAPHFN_RETURN_IF_ERROR(check_same_dense_shape(a_dims, b_dims));
   const int rank = static_cast<int>(a_dims.size());
   const std::vector<int64_t> a = index_values(c.input(0)), b = index_values(c.input(3));
   const T* av = c.input(1).data<T>();
