@@ -48,6 +48,7 @@ void find_all(void* h, char p, Routines<T>* r, std::string* missing) {
   find(h, lapacke + "orgqr", &r->orgqr, missing);
   find(h, lapacke + "gesdd", &r->gesdd, missing);
   find(h, std::string("cblas_") + p + "trsm", &r->trsm, missing);
+  find(h, std::string("cblas_") + p + "gemm", &r->gemm, missing);
 }
 
 Status load(Library& lib) {

@@ -28,6 +28,9 @@ struct Routines {
   int (*gesdd)(int layout, char jobz, int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt, int ldvt);
   void (*trsm)(int layout, int side, int uplo, int trans, int diag, int m, int n, T alpha, const T* a,
                int lda, T* b, int ldb);
+  // C = alpha * op(A) * op(B) + beta * C (row- or column-major by `layout`).
+  void (*gemm)(int layout, int trans_a, int trans_b, int m, int n, int k, T alpha, const T* a,
+               int lda, const T* b, int ldb, T beta, T* c, int ldc);
 };
 
 // Where the library is. The Python module sets the path of the installed scipy_openblas32
