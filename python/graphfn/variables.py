@@ -380,9 +380,9 @@ def _initial_tensor(initial_value, dtype):
     enum = 0 if dtype is None else dtypes.as_dtype(dtype).as_datatype_enum
     if isinstance(initial_value, Tensor):
         if enum and initial_value._dtype_enum != enum:
-            return _core.to_tensor(initial_value.numpy(), enum, True)
+            return _core.to_tensor(initial_value.numpy(), enum)
         return initial_value
-    return _core.to_tensor(initial_value, enum, True)
+    return _core.to_tensor(initial_value, enum)
 
 
 def _explicit_shape(shape, value_shape):

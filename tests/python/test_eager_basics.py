@@ -95,6 +95,35 @@ def test_constant_float_to_int_is_a_type_error():
     assert tf.constant(np.array([1.5, 2.5]), dtype=tf.int32).numpy().tolist() == [1, 2]
 
 
+# Recorded from TF 2.21: Python sequences follow the scalar rules (no lost fractions, no numbers
+# as bools) in tf.constant and tf.Variable too; NumPy values (scalars and arrays) are cast.
+@pytest.mark.parametrize("make, text", [
+    (lambda: tf.constant([1.5], tf.int32), "Cannot convert [1.5] to EagerTensor of dtype int32"),
+    (lambda: tf.constant([1, 2.0], tf.int32), "Cannot convert [1, 2.0] to EagerTensor of dtype int32"),
+    (lambda: tf.constant([[1.5]], tf.int64), "Cannot convert [[1.5]] to EagerTensor of dtype int64"),
+    (lambda: tf.constant([0, 1], tf.bool), "Cannot convert [0, 1] to EagerTensor of dtype bool"),
+    (lambda: tf.constant((1.5, 2.5), tf.uint8), "Cannot convert (1.5, 2.5) to EagerTensor of dtype uint8"),
+    (lambda: tf.constant([np.float32(1.5)], tf.int32),
+     "Cannot convert [np.float32(1.5)] to EagerTensor of dtype int32"),
+    (lambda: tf.constant([1.0, 2.0], tf.int32, shape=[2]), "Cannot convert [1.0, 2.0] to EagerTensor of dtype int32"),
+    (lambda: tf.Variable([1.5], dtype=tf.int32), "Cannot convert [1.5] to EagerTensor of dtype int32"),
+    (lambda: tf.Variable([[1.0], [2.5]], dtype=tf.int64), "Cannot convert [[1.0], [2.5]] to EagerTensor of dtype int64"),
+])
+def test_python_sequences_do_not_lose_fractions(make, text):
+    with pytest.raises(TypeError) as e:
+        make()
+    assert str(e.value) == text
+
+
+def test_lossless_python_sequences_and_numpy_values_convert():
+    assert tf.constant([True, 2], tf.int32).numpy().tolist() == [1, 2]
+    assert tf.constant([1.5], tf.complex64).numpy().tolist() == [1.5 + 0j]
+    assert tf.constant([1, 2], tf.float16).numpy().tolist() == [1.0, 2.0]
+    assert tf.constant([[]], tf.bool).shape == (1, 0)
+    assert tf.constant(np.float32(1.5), tf.int32).numpy() == 1
+    assert tf.constant(np.array([[1.5]]), tf.int64).numpy().tolist() == [[1]]
+
+
 def test_conversion_errors():
     with pytest.raises(ValueError, match="Can't convert non-rectangular Python sequence to Tensor."):
         tf.constant([[1, 2], [3]])

@@ -27,7 +27,7 @@ void bind_tensor(py::module_& m) {
 
   // Python values, tensors and objects with __tf_tensor__ (a Variable read while tracing gives a
   // graph tensor, which is returned as it is, dtype-checked).
-  m.def("to_tensor", [](py::handle value, int dtype, bool allow_cast) -> py::object {
+  m.def("to_tensor", [](py::handle value, int dtype) -> py::object {
         const DType want = dtype_from_number(dtype);
         py::object converted = as_tensor_input(value);
         if (const SymbolicTensor* t = symbolic_tensor_ptr(converted)) {
@@ -39,9 +39,9 @@ void bind_tensor(py::module_& m) {
           }
           return converted;
         }
-        return py::cast(to_tensor(converted, want, allow_cast));
+        return py::cast(to_tensor(converted, want));
       },
-      py::arg("value"), py::arg("dtype") = 0, py::arg("allow_cast") = false);
+      py::arg("value"), py::arg("dtype") = 0);
 }
 
 }  // namespace graphfn

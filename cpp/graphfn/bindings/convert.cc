@@ -162,7 +162,7 @@ bool has_float_or_bool_leaf(py::handle value) {
 
 // `from_python_list` is true when the array came from nested Python lists: then float64 means
 // "Python float" (-> float32) and int64 means "Python int" (-> int32 when every value fits).
-Tensor from_numpy(py::array arr, DType want, bool from_python_list, bool allow_cast, py::handle original) {
+Tensor from_numpy(py::array arr, DType want, bool from_python_list, py::handle original) {
   // An empty Python list has no elements to be lossy about: it takes any wanted dtype
   // (tf.reshape(x, []) gets an int32 shape).
   if (from_python_list && arr.size() == 0 && want != DType::kInvalid) return Tensor(want, shape_of(arr));
@@ -201,8 +201,9 @@ Tensor from_numpy(py::array arr, DType want, bool from_python_list, bool allow_c
                        ((is_floating(natural) && !is_floating(want) && !is_complex(want)) ||
                         (is_complex(natural) && !is_complex(want)) || want == DType::kString ||
                         (want == DType::kBool && natural != DType::kBool));
-    // NumPy arrays are cast silently (as TF does); Python lists only when casting is allowed.
-    if (lossy && from_python_list && !allow_cast) cannot_convert(original, want);
+    // NumPy arrays are cast silently (as TF does); Python lists never (tf.constant([1.5], tf.int32)
+    // is TF's TypeError, as tf.constant(1.5, tf.int32) is).
+    if (lossy && from_python_list) cannot_convert(original, want);
     target = want;
   }
   if (target == DType::kString) {
@@ -321,7 +322,7 @@ DType packed_tensors_dtype(py::handle sequence) {
 
 }  // namespace
 
-Tensor to_tensor(py::handle value, DType want, bool allow_cast) {
+Tensor to_tensor(py::handle value, DType want) {
   if (const Tensor* tp = eager_tensor_ptr(value)) {
     const Tensor& t = *tp;
     if (want != DType::kInvalid && t.dtype() != want) {
@@ -340,7 +341,7 @@ Tensor to_tensor(py::handle value, DType want, bool allow_cast) {
     const bool b = p == Py_True;
     if (want == DType::kInvalid || want == DType::kBool) return Tensor::scalar(b);
     if (!is_numeric(want)) cannot_convert(value, want);
-    return to_tensor(py::int_(b ? 1 : 0), want, allow_cast);  // Python bools are ints (True + t)
+    return to_tensor(py::int_(b ? 1 : 0), want);  // Python bools are ints (True + t)
   }
   if (PyLong_Check(p)) {
     if (want == DType::kBool || want == DType::kString) cannot_convert(value, want);
@@ -363,13 +364,22 @@ Tensor to_tensor(py::handle value, DType want, bool allow_cast) {
     } catch (py::error_already_set&) {
       throw py::value_error("Can't convert non-rectangular Python sequence to Tensor.");
     }
-    return from_numpy(arr, want, true, allow_cast, value);
+    // Python ints above int64's range make NumPy choose float64; asked for uint64 they may still
+    // fit exactly (tf.constant([1, 2**63], tf.uint64)), so NumPy converts them to it directly.
+    if (want == DType::kUInt64 && arr.dtype().kind() == 'f' && !has_float_or_bool_leaf(value)) {
+      try {
+        arr = numpy_module().attr("asarray")(value, numpy_dtype(want));
+      } catch (py::error_already_set&) {
+        cannot_convert(value, want);
+      }
+    }
+    return from_numpy(arr, want, true, value);
   }
   // NumPy arrays and scalars (np.float32(1), ...). Asking for `dtype` rather than
   // py::isinstance<py::array> keeps NumPy unimported until a value needs it.
   if (PyObject_HasAttrString(p, "dtype")) {
     py::array arr = numpy_module().attr("asarray")(value);
-    return from_numpy(arr, want, false, true, value);
+    return from_numpy(arr, want, false, value);
   }
   throw py::value_error("Attempt to convert a value (" + py::repr(value).cast<std::string>() +
                         ") with an unsupported type (" + py::repr(py::type::of(value)).cast<std::string>() +

@@ -11,9 +11,10 @@ namespace graphfn {
 namespace py = pybind11;
 
 // Converts `value` to a tensor. With want != kInvalid the result has that dtype: Python values
-// are converted to it and a mismatch raises TypeError like TF; `allow_cast` (tf.constant) also
-// lets NumPy arrays, lists and floats be cast. Raises TypeError/ValueError on failure.
-Tensor to_tensor(py::handle value, DType want, bool allow_cast = false);
+// are converted to it and a mismatch raises TypeError like TF (Python numbers and sequences of
+// them never lose a fraction or become bools; NumPy values are cast, as TF casts them). Raises
+// TypeError/ValueError on failure.
+Tensor to_tensor(py::handle value, DType want);
 
 // A Python str (as UTF-8) or bytes as bytes. A str that is not valid Unicode (a lone surrogate)
 // raises TF's ValueError; anything else, TypeError.

@@ -158,7 +158,7 @@ class Session:
             plan = self._plans.get(key)
             if plan is None:
                 plan = self._plans[key] = self._graph._session_plan(fed, fetched, targets)
-        tensors = [_core.to_tensor(v, t._dtype_enum, False) for t, v in zip(fed, fed_values)]
+        tensors = [_core.to_tensor(v, t._dtype_enum) for t, v in zip(fed, fed_values)]
         outputs = plan.run(tensors)
         fed_by_name = {t.name: v for t, v in zip(fed, fed_values)}
         # A fed tensor that is fetched gives back the fed array, as in TF.

@@ -142,7 +142,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
     if isinstance(value, TensorShape):
         value = _constant_dims(value)
     try:
-        t = _core.to_tensor(value, enum, True)
+        t = _core.to_tensor(value, enum)
     except (TypeError, ValueError):
         if isinstance(value, (list, tuple)) and has_tensor(value):  # graph tensors cannot be constants
             raise TypeError("Expected any non-tensor type, but got a tensor instead.") from None

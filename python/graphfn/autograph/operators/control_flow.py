@@ -447,4 +447,4 @@ def _placeholder(spec):
         value = np.full(dims, b"", dtype=object)
     else:
         value = np.zeros(dims, dtype=dtype.as_numpy_dtype)
-    return _core.to_tensor(value, dtype.as_datatype_enum, True)
+    return _core.to_tensor(value, dtype.as_datatype_enum)
