@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "graphfn/core/thread_pool.h"
@@ -60,28 +61,37 @@ void eigen_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, i
   if (ta && tb) assign(A.transpose(), B.transpose());
 }
 
-// C = op(A) * op(B) through cblas_?gemm, in row or column blocks over the pool when the
-// product holds work for more than one thread.
+// The row multiple at which a product may be cut into blocks without changing any result bit.
+// OpenBLAS's kernels sum an output element in an order that depends on its row's position in
+// the kernel's block of rows (12 for Haswell's and Zen's sgemm, measured; double's kernels any),
+// and on its column's in every way we tried, so products are only cut into row blocks, at
+// multiples of that size; 48 covers the other x86 kernels' row blocks (4, 8, 16, 24).
+int64_t row_alignment() {
+  static const int64_t align = [] {
+    const std::string core = lapack::core_name();
+    return core == "Haswell" || core == "Zen" ? int64_t{12} : int64_t{48};
+  }();
+  return align;
+}
+
+// C = op(A) * op(B) through cblas_?gemm, in row blocks over the pool when the product holds
+// work for more than one thread.
 template <typename T>
 void blas_gemm(const lapack::Routines<T>& r, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a,
                int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc, bool accumulate) {
-  auto block = [&](int64_t i0, int64_t rows, int64_t j0, int64_t cols) {
-    const T* ap = ta ? a + i0 : a + i0 * lda;
-    const T* bp = tb ? b + j0 * ldb : b + j0;
+  auto rows = [&](int64_t i0, int64_t i1) {
     r.gemm(lapack::kRowMajor, ta ? lapack::kCblasTrans : lapack::kCblasNoTrans,
-           tb ? lapack::kCblasTrans : lapack::kCblasNoTrans, static_cast<int>(rows), static_cast<int>(cols),
-           static_cast<int>(k), T(1), ap, static_cast<int>(lda), bp, static_cast<int>(ldb), accumulate ? T(1) : T(0),
-           c + i0 * ldc + j0, static_cast<int>(ldc));
+           tb ? lapack::kCblasTrans : lapack::kCblasNoTrans, static_cast<int>(i1 - i0), static_cast<int>(n),
+           static_cast<int>(k), T(1), ta ? a + i0 : a + i0 * lda, static_cast<int>(lda), b, static_cast<int>(ldb),
+           accumulate ? T(1) : T(0), c + i0 * ldc, static_cast<int>(ldc));
   };
+  const int64_t align = row_alignment();
   const double work = static_cast<double>(m) * n * k;
-  if (work < 2 * kShardWork || parallel_threads() < 2) return block(0, m, 0, n);
-  if (m >= n) {  // row blocks: each thread multiplies its rows of op(A) by all of op(B)
-    const int64_t min_rows = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(kShardWork / (double(n) * k))));
-    parallel_for(m, min_rows, [&](int64_t i0, int64_t i1) { block(i0, i1 - i0, 0, n); });
-  } else {
-    const int64_t min_cols = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(kShardWork / (double(m) * k))));
-    parallel_for(n, min_cols, [&](int64_t j0, int64_t j1) { block(0, m, j0, j1 - j0); });
-  }
+  if (work < 2 * kShardWork || m <= align || parallel_threads() < 2) return rows(0, m);
+  const int64_t blocks = (m + align - 1) / align;
+  const double block_work = static_cast<double>(align) * n * k;
+  const int64_t min_blocks = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(kShardWork / block_work)));
+  parallel_for(blocks, min_blocks, [&](int64_t b0, int64_t b1) { rows(b0 * align, std::min(m, b1 * align)); });
 }
 
 }  // namespace
