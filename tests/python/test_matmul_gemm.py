@@ -37,7 +37,7 @@ def _check(got, a, b, dtype, ta=False, tb=False):
 
 
 SIZES = [(1, 1, 1), (1, 7, 1), (7, 1, 7), (7, 33, 5), (33, 7, 257), (257, 33, 7), (257, 257, 33),
-         (1001, 7, 33), (33, 1001, 257), (1, 1001, 257), (257, 1001, 1)]
+         (1001, 7, 33), (33, 1001, 257), (1, 1001, 257), (257, 1001, 1), (1, 100003, 1)]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -86,6 +86,7 @@ def test_batch_matmul_empty_and_k_zero():
     ("ij,kj->ik", [(257, 129), (65, 129)]),
     ("ji,jk->ik", [(129, 257), (129, 33)]),
     ("bi,bi->b", [(33, 5000), (33, 5000)]),
+    ("ij,ij->", [(1001, 1001), (1001, 1001)]),
 ])
 def test_einsum_products(equation, shapes):
     rng = np.random.default_rng(7)

@@ -106,6 +106,18 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
     }
     return;
   }
+  if (m == 1 && n == 1) {
+    // A dot product (einsum's 'ij,ij->i' and 'ij,ij->' land here): Eigen's, vectorised along k;
+    // the panel loop would make one scalar chain of k multiply-adds, and cblas_sgemm took 10x
+    // longer than this for k = 10^6. (op(A) is one row: stride 1 unless stored as a column.)
+    using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+    using Strided = Eigen::Map<const Vec, 0, Eigen::InnerStride<>>;
+    const int64_t sa = ta ? lda : 1, sb = tb ? 1 : ldb;
+    const T dot = sa == 1 && sb == 1 ? Eigen::Map<const Vec>(a, k).dot(Eigen::Map<const Vec>(b, k))
+                                     : Strided(a, k, Eigen::InnerStride<>(sa)).dot(Strided(b, k, Eigen::InnerStride<>(sb)));
+    *c = accumulate ? *c + dot : dot;
+    return;
+  }
   const double work = static_cast<double>(m) * n * k;
   if (work < kLibraryWork) {
     const bool dense = lda == (ta ? m : k) && ldb == (tb ? k : n) && ldc == n;
