@@ -13,21 +13,21 @@ using namespace graphfn;
 namespace {
 
 // op(X)[i][j] of X stored row-major with leading dimension ld.
-double at(const std::vector<float>& x, int64_t ld, bool transposed, int64_t i, int64_t j) {
+double gemm_at(const std::vector<float>& x, int64_t ld, bool transposed, int64_t i, int64_t j) {
   return transposed ? x[j * ld + i] : x[i * ld + j];
 }
 
-std::vector<float> values(int64_t count, int seed) {
+std::vector<float> gemm_values(int64_t count, int seed) {
   std::vector<float> v(static_cast<size_t>(count));
   for (int64_t i = 0; i < count; ++i) v[i] = static_cast<float>(((i * 37 + seed * 11) % 19) - 9) / 8.0f;
   return v;
 }
 
-void check_product(bool ta, bool tb, int64_t m, int64_t n, int64_t k, bool accumulate) {
+void check_gemm_product(bool ta, bool tb, int64_t m, int64_t n, int64_t k, bool accumulate) {
   const int64_t pad = 3;  // every leading dimension is 3 wider than its matrix
   const int64_t lda = (ta ? m : k) + pad, ldb = (tb ? k : n) + pad, ldc = n + pad;
-  const std::vector<float> a = values((ta ? k : m) * lda, 1), b = values((tb ? n : k) * ldb, 2);
-  std::vector<float> c = values(m * ldc, 3);
+  const std::vector<float> a = gemm_values((ta ? k : m) * lda, 1), b = gemm_values((tb ? n : k) * ldb, 2);
+  std::vector<float> c = gemm_values(m * ldc, 3);
   const std::vector<float> before = c;
   gemm<float>(ta, tb, m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc, accumulate);
   for (int64_t i = 0; i < m; ++i) {
@@ -38,8 +38,8 @@ void check_product(bool ta, bool tb, int64_t m, int64_t n, int64_t k, bool accum
       }
       double want = accumulate ? before[i * ldc + j] : 0.0, scale = std::fabs(want);
       for (int64_t p = 0; p < k; ++p) {
-        want += at(a, lda, ta, i, p) * at(b, ldb, tb, p, j);
-        scale += std::fabs(at(a, lda, ta, i, p) * at(b, ldb, tb, p, j));
+        want += gemm_at(a, lda, ta, i, p) * gemm_at(b, ldb, tb, p, j);
+        scale += std::fabs(gemm_at(a, lda, ta, i, p) * gemm_at(b, ldb, tb, p, j));
       }
       REQUIRE(std::fabs(c[i * ldc + j] - want) <= 1e-5 * scale + 1e-30);
     }
@@ -52,10 +52,10 @@ TEST_CASE("gemm: strided operands, transposes and accumulation, tiny to threaded
   for (bool accumulate : {false, true}) {
     for (bool ta : {false, true}) {
       for (bool tb : {false, true}) {
-        check_product(ta, tb, 3, 5, 7, accumulate);        // the panel loop / Eigen
-        check_product(ta, tb, 1, 1, 301, accumulate);      // a dot product
-        check_product(ta, tb, 37, 29, 41, accumulate);     // the library, one thread
-        check_product(ta, tb, 203, 131, 97, accumulate);   // row blocks over the pool
+        check_gemm_product(ta, tb, 3, 5, 7, accumulate);        // the panel loop / Eigen
+        check_gemm_product(ta, tb, 1, 1, 301, accumulate);      // a dot product
+        check_gemm_product(ta, tb, 37, 29, 41, accumulate);     // the library, one thread
+        check_gemm_product(ta, tb, 203, 131, 97, accumulate);   // row blocks over the pool
       }
     }
   }
