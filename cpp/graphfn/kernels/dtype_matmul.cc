@@ -1,11 +1,12 @@
 // MatMul and BatchMatMulV2/V3 for float16, bfloat16, complex64 and complex128 (the dtypes TF
 // registers beyond the real ones of kernels/matmul.cc). float16/bfloat16 multiply in float
-// (Eigen's vectorised GEMM) and round each result element once; complex products use Eigen's
+// (kernels/gemm.h) and round each result element once; complex products use Eigen's
 // complex GEMM; BatchMatMul's adj_x/adj_y conjugate complex operands, as TF's do.
 #include <Eigen/Core>
 #include <complex>
 #include <vector>
 
+#include "graphfn/kernels/gemm.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/reduced_precision.h"
 
@@ -34,7 +35,17 @@ template <typename T>
 void matmul_wide_2d(const T* a, int64_t a_rows, int64_t a_cols, bool ta, bool ca, const T* b, int64_t b_rows,
                int64_t b_cols, bool tb, bool cb, T* out) {
   using C = ComputeType<T>;
-  const RowMajor<C> product = operand(a, a_rows, a_cols, ta, ca) * operand(b, b_rows, b_cols, tb, cb);
+  RowMajor<C> product;
+  if constexpr (kReducedFloat<T>) {
+    // Converted to float once, one float GEMM (kernels/gemm.h), each result rounded once.
+    const RowMajor<float> fa = Eigen::Map<const RowMajor<T>>(a, a_rows, a_cols).template cast<float>();
+    const RowMajor<float> fb = Eigen::Map<const RowMajor<T>>(b, b_rows, b_cols).template cast<float>();
+    const int64_t m = ta ? a_cols : a_rows, k = ta ? a_rows : a_cols, n = tb ? b_rows : b_cols;
+    product.resize(m, n);
+    gemm<float>(ta, tb, m, n, k, fa.data(), a_cols, fb.data(), b_cols, product.data(), n);
+  } else {
+    product = operand(a, a_rows, a_cols, ta, ca) * operand(b, b_rows, b_cols, tb, cb);
+  }
   if constexpr (std::is_same_v<T, Eigen::bfloat16>) {
     // TF's bfloat16 products truncate the float result (measured: [[0.1, 1.5], [-2.25, 3.3]] x
     // [[0.3, -1.5], [2, 0.7]] gives 3.015625 where rounding would give 3.03125).

@@ -3,8 +3,8 @@
 //            add up: a diagonal; an ellipsis dim of size 1 gets stride 0: broadcasting), copied
 //            (only when its layout does not already fit) into [batch, free, contracted] order,
 //            with labels no one else uses summed out;
-//   product: one matrix product per batch entry, [free_a, k] x [k, free_b] (Eigen's GEMM; a dot
-//            when both free parts are empty), split over two threads when large;
+//   product: one matrix product per batch entry, [free_a, k] x [k, free_b] (kernels/gemm.h for
+//            float/double, plain loops for the integers), over the threads when large;
 //   scatter: the [batch, free_a, free_b] result written to the output's strided view (a
 //            permutation, or a diagonal of zeros for repeated output labels).
 // One operand is the same with nothing to multiply.
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "graphfn/kernels/array_util.h"
+#include "graphfn/kernels/gemm.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/ops/einsum_spec.h"
 
@@ -239,37 +240,36 @@ void scatter(const T* src, const std::vector<int>& labels, const std::map<int, i
   strided_assign(src, contiguous_strides(dims), dst, dst_st, dims);
 }
 
+template <typename T>
+void batch_gemm_loops(const T* a, const T* b, T* c, int64_t batches, int64_t m, int64_t k, int64_t n, bool ta, bool tb);
+
 // c[b] = a[b] (m x k, or k x m when ta) * b[b] (k x n, or n x k when tb), for every batch entry.
 template <typename T>
 void batch_gemm(const T* a, const T* b, T* c, int64_t batches, int64_t m, int64_t k, int64_t n, bool ta, bool tb) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    // kernels/gemm.h: OpenBLAS over the intra-op pool (batches spread over it when small).
+    gemm_batched<T>(batches, ta, tb, m, n, k, a, nullptr, b, nullptr, c);
+  } else {
+    batch_gemm_loops(a, b, c, batches, m, k, n, ta, tb);
+  }
+}
+
+// The other types: plain loops (integer products wrap), batches split over a second thread.
+template <typename T>
+void batch_gemm_loops(const T* a, const T* b, T* c, int64_t batches, int64_t m, int64_t k, int64_t n, bool ta, bool tb) {
   auto one = [&](int64_t i) {
     const T* ap = a + i * m * k;
     const T* bp = b + i * k * n;
     T* cp = c + i * m * n;
-    if constexpr (std::is_floating_point_v<T>) {
-      using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-      using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
-      if (m == 1 && n == 1) {
-        *cp = Eigen::Map<const Vec>(ap, k).dot(Eigen::Map<const Vec>(bp, k));
-        return;
-      }
-      Eigen::Map<const Mat> A(ap, ta ? k : m, ta ? m : k), B(bp, tb ? n : k, tb ? k : n);
-      Eigen::Map<Mat> C(cp, m, n);
-      if (!ta && !tb) C.noalias() = A * B;
-      if (!ta && tb) C.noalias() = A * B.transpose();
-      if (ta && !tb) C.noalias() = A.transpose() * B;
-      if (ta && tb) C.noalias() = A.transpose() * B.transpose();
-    } else {
-      for (int64_t r = 0; r < m; ++r) {
-        for (int64_t col = 0; col < n; ++col) {
-          T s = T(0);
-          for (int64_t p = 0; p < k; ++p) {
-            const T x = ta ? ap[p * m + r] : ap[r * k + p];
-            const T y = tb ? bp[col * k + p] : bp[p * n + col];
-            s = wrap_add(s, wrap_mul(x, y));
-          }
-          cp[r * n + col] = s;
+    for (int64_t r = 0; r < m; ++r) {
+      for (int64_t col = 0; col < n; ++col) {
+        T s = T(0);
+        for (int64_t p = 0; p < k; ++p) {
+          const T x = ta ? ap[p * m + r] : ap[r * k + p];
+          const T y = tb ? bp[col * k + p] : bp[p * n + col];
+          s = wrap_add(s, wrap_mul(x, y));
         }
+        cp[r * n + col] = s;
       }
     }
   };

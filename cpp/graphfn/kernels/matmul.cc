@@ -1,135 +1,25 @@
-// Matrix product kernels (MatMul, SparseMatMul, BatchMatMulV2/V3). One 2-D routine does the work:
-//  - small or integer products: an i-k-j loop over fixed-width column panels, vectorised over
-//    the panel (Eigen's GEMM packs and blocks first, several times slower at these sizes);
-//  - large float products: Eigen's GEMM on row-major Maps (single-threaded; see the report in
-//    benchmarks/cpp/matmul_bench.cc for the measurements behind the threshold).
-// Integer products wrap (two's complement, like TF) by accumulating in an unsigned type.
-#include <Eigen/Core>
-#include <array>
+// Matrix product kernels (MatMul, SparseMatMul, BatchMatMulV2/V3). float and double products
+// go through kernels/gemm.h (the panel loop when tiny, else OpenBLAS over the intra-op pool);
+// the integer types and SparseMatMul's zero-skipping products use the panel loop of
+// kernels/gemm_panels.h. Integer products wrap (two's complement, like TF).
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "graphfn/kernels/broadcast.h"
+#include "graphfn/kernels/gemm.h"
+#include "graphfn/kernels/gemm_panels.h"
 #include "graphfn/kernels/kernel_context.h"
 
 namespace graphfn {
 namespace {
-
-// Accumulator: the float type itself, or an unsigned integer at least as wide as `int` (so
-// that products of 16-bit values are not promoted to signed int and overflow).
-template <typename C, bool = std::is_floating_point_v<C>>
-struct AccOf { using type = C; };
-template <typename C>
-struct AccOf<C, false> {
-  using type = std::conditional_t<(sizeof(C) <= 4), uint32_t, uint64_t>;
-};
-
-// m*k*n at and above which float products go to Eigen's GEMM (where it overtakes the panel
-// loop; benchmarks/cpp/matmul_bench.cc), and the column panel width of the loop.
-constexpr int64_t kEigenGemmWork = 16 * 16 * 16;
-constexpr int kPanel = 16;
 
 struct Dims {
   int64_t m, k, n;
   bool ta, tb;  // a is stored [k, m] / b is stored [n, k]
 };
 
-// Row-major transpose of an r x c matrix into dst (c x r).
 template <typename T>
-void transpose_into(const T* src, int64_t r, int64_t c, std::vector<T>* dst) {
-  dst->resize(static_cast<size_t>(r * c));
-  for (int64_t i = 0; i < r; ++i) {
-    for (int64_t j = 0; j < c; ++j) (*dst)[j * r + i] = src[i * c + j];
-  }
-}
-
-// GCC's loop vectoriser would vectorise the k loop across the unrolled j lanes (with
-// gathers, several times slower for 64-bit types); its SLP vectoriser handles the j lanes.
-#if defined(__GNUC__) && !defined(__clang__)
-#define GRAPHFN_SLP_ONLY __attribute__((optimize("no-tree-loop-vectorize")))
-#else
-#define GRAPHFN_SLP_ONLY
-#endif
-
-// Columns [0, N) of c[m, n] = a[m, k] * b[k, n] (row-major, untransposed; b and c keep their
-// row stride n). With N fixed the accumulators live in registers. kSkipA/kSkipB (SparseMatMul)
-// leave out terms whose factor from that side is 0, so 0 * inf or 0 * NaN there adds nothing.
-template <int N, bool kSkipA, bool kSkipB, typename A, typename B, typename C>
-GRAPHFN_SLP_ONLY void gemm_panel(const A* a, const B* b, C* c, int64_t m, int64_t k, int64_t n) {
-  using Acc = typename AccOf<C>::type;
-  for (int64_t i = 0; i < m; ++i) {
-    Acc acc[N > 0 ? N : 1] = {};
-    const A* arow = a + i * k;
-    for (int64_t p = 0; p < k; ++p) {
-      const Acc av = static_cast<Acc>(static_cast<C>(arow[p]));
-      if constexpr (kSkipA) {
-        if (av == Acc(0)) continue;
-      }
-      const B* brow = b + p * n;
-      for (int j = 0; j < N; ++j) {
-        const Acc bv = static_cast<Acc>(static_cast<C>(brow[j]));
-        if constexpr (kSkipB) {
-          acc[j] += bv == Acc(0) ? Acc(0) : av * bv;
-        } else {
-          acc[j] += av * bv;
-        }
-      }
-    }
-    C* crow = c + i * n;
-    for (int j = 0; j < N; ++j) crow[j] = static_cast<C>(acc[j]);
-  }
-}
-
-template <typename A, typename B, typename C>
-using PanelFn = void (*)(const A*, const B*, C*, int64_t, int64_t, int64_t);
-template <bool kSkipA, bool kSkipB, typename A, typename B, typename C, int... Ns>
-constexpr std::array<PanelFn<A, B, C>, sizeof...(Ns)> panel_table(std::integer_sequence<int, Ns...>) {
-  return {&gemm_panel<Ns, kSkipA, kSkipB, A, B, C>...};
-}
-
-// c[m, n] = a[m, k] * b[k, n] in column panels of kPanel, the last one narrower.
-template <bool kSkipA, bool kSkipB, typename A, typename B, typename C>
-void gemm_panels(const A* a, const B* b, C* c, int64_t m, int64_t k, int64_t n) {
-  static constexpr auto kByWidth =
-      panel_table<kSkipA, kSkipB, A, B, C>(std::make_integer_sequence<int, kPanel + 1>{});
-  int64_t j = 0;
-  for (; j + kPanel <= n; j += kPanel) gemm_panel<kPanel, kSkipA, kSkipB>(a, b + j, c + j, m, k, n);
-  if (j < n) kByWidth[n - j](a, b + j, c + j, m, k, n);
-}
-
-template <typename T>
-void gemm_eigen(const T* a, const T* b, T* c, const Dims& d) {
-  using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  Eigen::Map<const Mat> A(a, d.ta ? d.k : d.m, d.ta ? d.m : d.k);
-  Eigen::Map<const Mat> B(b, d.tb ? d.n : d.k, d.tb ? d.k : d.n);
-  Eigen::Map<Mat> out(c, d.m, d.n);
-  if (!d.ta && !d.tb) out.noalias() = A * B;
-  if (!d.ta && d.tb) out.noalias() = A * B.transpose();
-  if (d.ta && !d.tb) out.noalias() = A.transpose() * B;
-  if (d.ta && d.tb) out.noalias() = A.transpose() * B.transpose();
-}
-
-// One matrix product with optional transposes. `ta_buf`/`tb_buf` hold transposed copies for
-// the i-k-j loop; callers keep them across batches to reuse the memory.
-template <bool kSkipA = false, bool kSkipB = false, typename A, typename B, typename C>
-void matmul_2d(const A* a, const B* b, C* c, const Dims& d, std::vector<A>* ta_buf,
-               std::vector<B>* tb_buf) {
-  constexpr bool kDense = !kSkipA && !kSkipB;
-  if constexpr (kDense && std::is_floating_point_v<C> && std::is_same_v<A, C> && std::is_same_v<B, C>) {
-    // (The work estimate is in double: m*k*n of empty-ish operands could overflow int64.)
-    if (d.k > 0 && static_cast<double>(d.m) * d.k * d.n >= kEigenGemmWork) return gemm_eigen(a, b, c, d);
-  }
-  if (d.ta) {
-    transpose_into(a, d.k, d.m, ta_buf);
-    a = ta_buf->data();
-  }
-  if (d.tb) {
-    transpose_into(b, d.n, d.k, tb_buf);
-    b = tb_buf->data();
-  }
-  gemm_panels<kSkipA, kSkipB>(a, b, c, d.m, d.k, d.n);
-}
+constexpr bool kLibraryType = std::is_same_v<T, float> || std::is_same_v<T, double>;
 
 int64_t batch_count(const Shape& s) {
   int64_t n = 1;
@@ -176,13 +66,18 @@ Status batch_matmul(KernelContext& c) {
   d.n = ys.dim(ys.rank() - (d.tb ? 2 : 1));
   std::vector<int64_t> ix, iy;
   batch_pairs(xs, ys, out.shape(), &ix, &iy);
-  std::vector<A> ta_buf;
-  std::vector<B> tb_buf;
   const A* xp = x.data<A>();
   const B* yp = y.data<B>();
   C* op = out.data<C>();
-  for (size_t b = 0; b < ix.size(); ++b) {
-    matmul_2d(xp + ix[b] * d.m * d.k, yp + iy[b] * d.k * d.n, op + b * d.m * d.n, d, &ta_buf, &tb_buf);
+  if constexpr (kLibraryType<C> && std::is_same_v<A, C> && std::is_same_v<B, C>) {
+    gemm_batched<C>(static_cast<int64_t>(ix.size()), d.ta, d.tb, d.m, d.n, d.k, xp, ix.data(), yp, iy.data(), op);
+  } else {
+    std::vector<A> ta_buf;
+    std::vector<B> tb_buf;
+    for (size_t b = 0; b < ix.size(); ++b) {
+      panel_gemm::product(xp + ix[b] * d.m * d.k, yp + iy[b] * d.k * d.n, op + b * d.m * d.n, d.m, d.k, d.n, d.ta,
+                          d.tb, &ta_buf, &tb_buf);
+    }
   }
   return Status::OK();
 }
@@ -198,8 +93,14 @@ Status matmul(KernelContext& c) {
   d.n = out.dim(1);
   d.k = a.dim(d.ta ? 0 : 1);
   if (out.num_elements() == 0) return Status::OK();
-  std::vector<T> ta_buf, tb_buf;
-  matmul_2d<kSkipA, kSkipB>(a.data<T>(), c.input(1).data<T>(), out.data<T>(), d, &ta_buf, &tb_buf);
+  const T* ap = a.data<T>();
+  const T* bp = c.input(1).data<T>();
+  if constexpr (kLibraryType<T> && !kSkipA && !kSkipB) {
+    gemm<T>(d.ta, d.tb, d.m, d.n, d.k, ap, d.ta ? d.m : d.k, bp, d.tb ? d.k : d.n, out.data<T>(), d.n);
+  } else {
+    std::vector<T> ta_buf, tb_buf;
+    panel_gemm::product<kSkipA, kSkipB>(ap, bp, out.data<T>(), d.m, d.k, d.n, d.ta, d.tb, &ta_buf, &tb_buf);
+  }
   return Status::OK();
 }
 

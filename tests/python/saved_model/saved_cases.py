@@ -54,7 +54,14 @@ def _runner():
 
 def run_graphfn_run(*args, env=None):
     """Runs graphfn-run with `args` (and `env` added to the environment); the CompletedProcess
-    (text stdout/stderr)."""
+    (text stdout/stderr). A build-folder runner (graphfn from the source tree) is told where
+    OpenBLAS is, as the Python module is: its matrix products then run the same kernels as the
+    Python side's, bit for bit (without OpenBLAS they fall back to Eigen's)."""
+    if installed_from_source_tree() and "GRAPHFN_OPENBLAS_LIBRARY" not in (env or {}):
+        from graphfn.util import openblas
+        library = openblas.locate()
+        if library is not None:
+            env = {"GRAPHFN_OPENBLAS_LIBRARY": library, **(env or {})}
     return subprocess.run([_runner(), *map(str, args)], capture_output=True, text=True, timeout=120,
                           env=None if env is None else {**os.environ, **env})
 
