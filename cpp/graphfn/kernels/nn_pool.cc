@@ -74,23 +74,18 @@ struct MaxPoolKernel {
   }
 };
 
-// For output row m, each channel's first maximum as an index into `pixels` (the window's input
-// pixels in window order; -1 when no value exceeds lowest). Branch-free selects, so the channel
-// loop vectorises.
+// For output row m, each channel's first maximum as the input pixel holding it (-1 when no
+// value exceeds lowest). Branch-free selects, so the channel loop vectorises.
 template <typename T>
-void first_max_taps(const WindowLoops& L, const T* in, int64_t m, T* best, int32_t* tap,
-                    std::vector<int64_t>* pixels) {
+void first_max_pixels(const WindowLoops& L, const T* in, int64_t m, T* best, int64_t* at) {
   const int64_t ch = L.in_depth;
   std::fill(best, best + ch, std::numeric_limits<T>::lowest());
-  std::fill(tap, tap + ch, int32_t{-1});
-  pixels->clear();
+  std::fill(at, at + ch, int64_t{-1});
   L.for_window_inside(m, [&](int64_t pixel) {
-    const int32_t t = static_cast<int32_t>(pixels->size());
-    pixels->push_back(pixel);
     const T* x = in + pixel * ch;
     for (int64_t k = 0; k < ch; ++k) {
       const bool greater = best[k] < x[k];
-      tap[k] = greater ? t : tap[k];
+      at[k] = greater ? pixel : at[k];
       best[k] = greater ? x[k] : best[k];
     }
   });
@@ -119,8 +114,7 @@ struct MaxPoolGradKernel {
     const int64_t ch = L.in_depth;
     parallel_for(L.batch, 1, [&](int64_t i0, int64_t i1) {
       std::vector<T> best(static_cast<size_t>(ch));
-      std::vector<int32_t> tap(static_cast<size_t>(ch));
-      std::vector<int64_t> pixels;
+      std::vector<int64_t> at(static_cast<size_t>(ch));
       std::fill(d + i0 * L.in_pixels * ch, d + i1 * L.in_pixels * ch, T(0));  // this shard's images
       for (int64_t m = i0 * L.out_pixels; m < i1 * L.out_pixels; ++m) {
         const T* gm = g + m * ch;
@@ -133,9 +127,9 @@ struct MaxPoolGradKernel {
           });
           continue;
         }
-        first_max_taps(L, in, m, best.data(), tap.data(), &pixels);
+        first_max_pixels(L, in, m, best.data(), at.data());
         for (int64_t k = 0; k < ch; ++k) {
-          if (tap[k] >= 0) d[pixels[tap[k]] * ch + k] += gm[k];
+          if (at[k] >= 0) d[at[k] * ch + k] += gm[k];
         }
       }
     });
@@ -160,11 +154,10 @@ struct MaxPoolGradGradKernel {
     const int64_t ch = L.in_depth;
     parallel_for(L.batch * L.out_pixels, kPoolRowsPerShard, [&](int64_t m0, int64_t m1) {
       std::vector<T> best(static_cast<size_t>(ch));
-      std::vector<int32_t> tap(static_cast<size_t>(ch));
-      std::vector<int64_t> pixels;
+      std::vector<int64_t> at(static_cast<size_t>(ch));
       for (int64_t m = m0; m < m1; ++m) {
-        first_max_taps(L, in, m, best.data(), tap.data(), &pixels);
-        for (int64_t k = 0; k < ch; ++k) r[m * ch + k] = tap[k] >= 0 ? g[pixels[tap[k]] * ch + k] : T(0);
+        first_max_pixels(L, in, m, best.data(), at.data());
+        for (int64_t k = 0; k < ch; ++k) r[m * ch + k] = at[k] >= 0 ? g[at[k] * ch + k] : T(0);
       }
     });
     return Status::OK();
