@@ -39,8 +39,9 @@ SUITES = [
     ("bench_gradients", "gradients", 15),
     ("bench_indexing", "sorting and n-d indexing", 5),
     ("bench_dtypes", "float16, bfloat16 and complex matmul", 5),
+    ("bench_heavy_kernels", "heavy kernels", 5),
 ]
-LIBRARY_ORDER = ["graphfn", "NumPy", "TensorFlow", "JAX jit"]
+LIBRARY_ORDER = ["graphfn", "NumPy", "TensorFlow", "JAX jit", "PyTorch eager"]
 
 
 def run_benchmarks(repeat):
