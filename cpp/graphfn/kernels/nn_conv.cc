@@ -50,7 +50,9 @@ using MatrixMap = Eigen::Map<RowMatrix<S>, 0, Eigen::OuterStride<>>;
 
 // C = op(A) * op(B) + beta * C, row-major with leading dimensions; op transposes when asked.
 // float and double go to OpenBLAS when it loads, everything else (and a failed load) to Eigen.
-// (The one place to switch to kernels/gemm.h once it exists.)
+// Not kernels/gemm.h: it splits a product into row or column blocks by the thread count, and
+// OpenBLAS's edge kernels then sum some elements in another order (results differed between 1
+// and 3 threads in test_nn_conv_threads.py); one call per block keeps them thread-independent.
 template <typename S>
 void conv_gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const S* a, int64_t lda, const S* b,
                int64_t ldb, S beta, S* c, int64_t ldc) {
