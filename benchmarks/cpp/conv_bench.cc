@@ -17,8 +17,27 @@
 //       -L$D/onednn-*.data/data/lib -ldnnl -Wl,-rpath,$D/onednn-2026.1.0.data/data/lib -ldl -lpthread -o /tmp/conv_bench
 //   GRAPHFN_OPENBLAS_LIBRARY=.../scipy_openblas32/lib/libscipy_openblas.so /tmp/conv_bench
 //
-// Measurements: see the table at the end of this comment (ms per call, best of 5; 2-core AMD
-// EPYC VM, AVX2+FMA, shared with other builds).
+// (CONV_BENCH_CPU_TIME=1 reports CPU time; the "eigen" rows take the -march of this compile.)
+//
+// Measurements, 2026-11-26, 2-core AMD EPYC VM (AVX2+FMA, no AVX-512), 2 pool threads, load
+// average 11-17 (five helpers compiling), CPU ms per call (all threads), best of 5:
+//                                      fwd  bwd_in bwd_filt | conv2 (convnet) fwd bwd_in bwd_filt
+//   eigen 512 KB, -march=x86-64       40.6   40.5   35.3   |               21.4  22.3  21.8
+//     (the kernel before issue 19: what the portable build's Eigen GEMM gets, SSE2)
+//   eigen 512 KB, -march=haswell      14.4   16.4   17.5   |                6.8   7.3   7.7
+//   openblas 512 KB                   13.3-17.3 18.9 16.8  |                7.4   8.0   7.5
+//   openblas 2 MB                     14.1-14.2 14.1 13.8  |                7.1   6.9   8.7
+//   kernel (registered: OpenBLAS 2 MB,
+//     window-line im2col)             17.6-18.4 15.3 15.0  |                8.4   9.2   8.0
+//   convnet conv1 (1 input channel): registered 2.9-3.3 fwd, 3.3-4.6 bwd_filter vs 4.5-5.0 and
+//   4.4-5.5 for a per-tap im2col.
+// Wall-clock runs at that load vary 2-3x between runs; CPU time varies about +-15%.
+// OpenBLAS (runtime CPU dispatch: its Haswell kernels here) equals Eigen compiled for AVX2, and
+// is 2.3-2.8x faster than Eigen compiled for the baseline x86-64 the wheel targets.
+// oneDNN: the PyPI `onednn` wheel (2026.1.0, 93 MB; devel 0.2 MB) is the SYCL build and needs
+// dpcpp-cpp-rt and intel-opencl-rt (plus libtbb, libsvml, libimf at link time), so it was not
+// linked here; PyTorch's and TensorFlow's CPU convolutions are oneDNN, and
+// benchmarks/bench_heavy_kernels.py compares with them directly.
 #include <Eigen/Core>
 #include <algorithm>
 #include <cstdlib>
