@@ -63,6 +63,10 @@ _SCRIPT = textwrap.dedent("""
         out["avg_" + name] = a
         out["avg_grad_" + name] = raw.AvgPoolGrad(orig_input_shape=tf.constant(x.shape.as_list()), grad=g,
                                                   ksize=[1, k, k, 1], strides=[1, s, s, 1], padding=padding)
+    xe = r(5, 36, 28, 37)  # 2x2 stride 2 windows covering the input exactly
+    pe = raw.MaxPool(input=xe, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
+    out["pool_grad_covered"] = raw.MaxPoolGrad(orig_input=xe, orig_output=pe, grad=r(*pe.shape),
+                                               ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
     xb = r(9, 37, 29, 33)
     scale, offset = r(33), r(33)
     bn = raw.FusedBatchNormV3(x=xb, scale=scale, offset=offset, mean=tf.zeros([33]), variance=tf.ones([33]),
@@ -188,3 +192,19 @@ def test_int32_conv2d_stays_exact():
     y = tf.raw_ops.Conv2D(input=tf.constant(x, tf.int32), filter=tf.constant(w, tf.int32), strides=[1, 2, 2, 1],
                           padding="SAME")
     np.testing.assert_array_equal(y.numpy(), _conv_ref(x.astype(float), w.astype(float), 2, "SAME", 1).astype(np.int64))
+
+
+def test_max_pool_grad_tiling_windows_route_to_the_first_maximum():
+    # 2x2 stride 2 VALID windows tile the input (the kernel writes each pixel once); ties go to
+    # the first maximum in window order, uncovered pixels (the odd row and column) get zeros.
+    # Expected values recorded from TF 2.21.
+    x = tf.constant(np.array([[1, 3, 3, 0], [3, 2, -1, -1], [0, 0, 5, 5], [0, 0, 5, 5]], np.float32).reshape(1, 4, 4, 1))
+    p = tf.nn.max_pool2d(x, 2, 2, "VALID")
+    dx = tf.raw_ops.MaxPoolGrad(orig_input=x, orig_output=p, grad=tf.constant([[[[1.0], [2.0]], [[3.0], [4.0]]]]),
+                                ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
+    assert dx.numpy().reshape(4, 4).tolist() == [[0, 1, 2, 0], [0, 0, 0, 0], [3, 0, 4, 0], [0, 0, 0, 0]]
+    y = tf.constant(np.array([[7, -2, 4], [0, 0, 0], [1, 2, 3]], np.float32).reshape(1, 3, 3, 1))
+    p = tf.nn.max_pool2d(y, 2, 2, "VALID")
+    dy = tf.raw_ops.MaxPoolGrad(orig_input=y, orig_output=p, grad=tf.constant([[[[10.0]]]]), ksize=[1, 2, 2, 1],
+                                strides=[1, 2, 2, 1], padding="VALID")
+    assert dy.numpy().reshape(3, 3).tolist() == [[10, 0, 0], [0, 0, 0], [0, 0, 0]]
