@@ -110,19 +110,22 @@ void max_pool_grad_tiled_row(const WindowLoops& L, const T* in, const T* gm, int
   std::fill(best, best + ch, std::numeric_limits<T>::lowest());
   std::fill(tap, tap + ch, int32_t{-1});
   int32_t t = 0;
-  L.for_window_inside(m, [&](int64_t pixel) {
-    pixels[t] = pixel;
-    const T* x = in + pixel * ch;
-    for (int64_t k = 0; k < ch; ++k) {
-      const bool greater = best[k] < x[k];
-      tap[k] = greater ? t : tap[k];
-      best[k] = greater ? x[k] : best[k];
-    }
-    ++t;
-  });
+  L.for_window_inside(m, [&](int64_t pixel) { pixels[t++] = pixel; });
+  // Restrict-qualified copies: the buffers never overlap, and saying so lets the loops vectorise.
+  T* __restrict b = best;
+  int32_t* __restrict tp = tap;
   for (int32_t i = 0; i < t; ++i) {
-    T* dxp = d + pixels[i] * ch;
-    for (int64_t k = 0; k < ch; ++k) dxp[k] = tap[k] == i ? gm[k] : T(0);
+    const T* __restrict x = in + pixels[i] * ch;
+    for (int64_t k = 0; k < ch; ++k) {
+      const bool greater = b[k] < x[k];
+      tp[k] = greater ? i : tp[k];
+      b[k] = greater ? x[k] : b[k];
+    }
+  }
+  for (int32_t i = 0; i < t; ++i) {
+    T* __restrict dxp = d + pixels[i] * ch;
+    const T* __restrict gr = gm;
+    for (int64_t k = 0; k < ch; ++k) dxp[k] = tp[k] == i ? gr[k] : T(0);
   }
 }
 
