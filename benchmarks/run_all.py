@@ -39,7 +39,8 @@ SUITES = [
     ("bench_gradients", "gradients", 15),
     ("bench_indexing", "sorting and n-d indexing", 5),
     ("bench_dtypes", "float16, bfloat16 and complex matmul", 5),
-    ("bench_heavy_kernels", "heavy kernels", 5),
+    ("bench_matmul", "matrix products", 5),
+    ("bench_conv", "convolutions", 5),
 ]
 LIBRARY_ORDER = ["graphfn", "NumPy", "TensorFlow", "JAX jit", "PyTorch eager"]
 

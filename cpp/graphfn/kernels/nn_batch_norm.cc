@@ -2,13 +2,12 @@
 // per-channel sums (accumulated in double, about a per-channel shift, so a large mean costs no
 // precision), one that applies a per-channel affine map. Channels-last data runs as rows of C
 // (the inner loop vectorises over channels); channels-first as contiguous planes per channel.
-// Large inputs split their outer dimension between two threads (TF's kernels use both cores).
+// Large inputs split their outer dimension in two halves on the shared pool (core/thread_pool.h).
 #include <cmath>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <vector>
 
+#include "graphfn/core/thread_pool.h"
 #include "graphfn/kernels/kernel_context.h"
 
 namespace graphfn {
@@ -20,8 +19,9 @@ struct Layout {
   int64_t count() const { return outer * inner; }  // elements per channel
 };
 
-// Runs fn(begin, end, part) over [0, outer) in two halves on two threads when the data is large
-// enough to pay for a thread (~50 us), else once. (A shared thread pool may replace the thread.)
+// Runs fn(begin, end, part) over [0, outer) in two halves (parts 0 and 1) on the shared pool
+// when the data is large enough to pay for it (~50 us), else once as part 0. The halves do not
+// depend on the number of threads (one thread runs both), so neither do the results.
 constexpr int64_t kParallelElements = 1 << 18;
 
 template <typename Fn>
@@ -31,14 +31,15 @@ void split_outer(const Layout& l, Fn fn) {
     return;
   }
   const int64_t half = l.outer / 2;
-  std::thread helper;
-  try {
-    helper = std::thread([&] { fn(half, l.outer, 1); });
-  } catch (const std::system_error&) {  // no thread to be had: both halves here
-    fn(half, l.outer, 1);
-  }
-  fn(int64_t{0}, half, 0);
-  if (helper.joinable()) helper.join();
+  parallel_for(2, 1, [&](int64_t p0, int64_t p1) {
+    for (int64_t part = p0; part < p1; ++part) {
+      if (part == 0) {
+        fn(int64_t{0}, half, 0);
+      } else {
+        fn(half, l.outer, 1);
+      }
+    }
+  });
 }
 
 Layout layout_of(const Shape& s, const AttrMap& attrs) {

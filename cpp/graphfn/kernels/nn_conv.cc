@@ -1,14 +1,20 @@
 // Kernels of ops/nn_conv_ops.cc. Conv2D and Conv3D (and their backprops) are one N-D routine
 // over channels-last data with up to 3 spatial dims (2-D is 3-D with a unit last dim):
 //  - forward: im2col of a block of output pixels (rows: one per output pixel, columns: the
-//    window's values over every input channel), times the filter as a [window*in, out] matrix
-//    with Eigen's GEMM, written straight into the output;
+//    window's values over every input channel), times the filter as a [window*in, out] matrix,
+//    written straight into the output;
 //  - backprop input: dy block times the filter's transpose gives the column gradients, which
 //    col2im adds back into the input's gradient (per image, so threads never share a pixel);
-//  - backprop filter: im2col blocks' transpose times dy blocks, summed per thread, then across.
-// Blocks run on the shared pool (core/thread_pool.h). A 1x1 filter with unit strides and no
-// padding skips im2col: the input already is the column matrix. DepthwiseConv2dNative uses
-// direct loops vectorised over channels. int32 products wrap (as TF's), computed as uint32.
+//  - backprop filter: im2col blocks' transpose times dy blocks, summed into a fixed number of
+//    partial sums (chosen from the sizes, not the threads), then added in order.
+// The GEMMs are OpenBLAS's (cblas_sgemm/dgemm on one OpenBLAS thread, kernels/lapack.h), which
+// picks AVX2/FMA kernels at run time where the portable build's Eigen gets SSE2 only; int32 (and
+// float when OpenBLAS cannot be loaded) use Eigen. benchmarks/cpp/conv_bench.cc has the
+// measurements. Blocks run on the shared pool (core/thread_pool.h); the blocks do not depend on
+// the number of threads, so results are the same with one thread or many. A 1x1 filter with unit
+// strides and no padding skips im2col: the input already is the column matrix.
+// DepthwiseConv2dNative uses direct loops vectorised over channels. int32 products wrap (as
+// TF's), computed as uint32.
 #include <Eigen/Core>
 #include <algorithm>
 #include <cstring>
@@ -18,15 +24,20 @@
 
 #include "graphfn/core/thread_pool.h"
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/lapack.h"
 #include "graphfn/kernels/window_loops.h"
 
 namespace graphfn {
 namespace {
 
-// Bytes of column matrix one block aims at (docs/ops.md has the measurements).
-constexpr int64_t kColumnBlockBytes = 512 * 1024;
+// Bytes of column matrix one block aims at: larger blocks mean fewer, larger GEMM calls, which
+// OpenBLAS runs faster (2 MB: 13 ms against 16 ms for 512 KB on the forward row).
+constexpr int64_t kColumnBlockBytes = 2 * 1024 * 1024;
+// Backprop filter: rows of the whole problem per partial sum at least, and at most this many
+// partial sums (each one filter-sized buffer).
+constexpr int64_t kFilterPartials = 8;
 
-// The scalar Eigen multiplies: int32 as uint32 (wrapping without undefined behaviour).
+// The scalar the GEMMs multiply: int32 as uint32 (wrapping without undefined behaviour).
 template <typename T>
 using ConvScalar = std::conditional_t<std::is_same_v<T, int32_t>, uint32_t, T>;
 
@@ -37,20 +48,123 @@ using ConstMatrixMap = Eigen::Map<const RowMatrix<S>, 0, Eigen::OuterStride<>>;
 template <typename S>
 using MatrixMap = Eigen::Map<RowMatrix<S>, 0, Eigen::OuterStride<>>;
 
+// C = op(A) * op(B) + beta * C, row-major with leading dimensions; op transposes when asked.
+// float and double go to OpenBLAS when it loads, everything else (and a failed load) to Eigen.
+// Not kernels/gemm.h: it splits a product into row or column blocks by the thread count, and
+// OpenBLAS's edge kernels then sum some elements in another order (results differed between 1
+// and 3 threads in test_nn_conv_threads.py); one call per block keeps them thread-independent.
+template <typename S>
+void conv_gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const S* a, int64_t lda, const S* b,
+               int64_t ldb, S beta, S* c, int64_t ldc) {
+  if constexpr (std::is_same_v<S, float> || std::is_same_v<S, double>) {
+    const lapack::Routines<S>* r = nullptr;
+    const bool fits = std::max({m, n, k, lda, ldb, ldc}) < (int64_t{1} << 31);
+    if (fits && lapack::routines<S>(&r).ok()) {
+      r->gemm(lapack::kRowMajor, trans_a ? lapack::kCblasTrans : lapack::kCblasNoTrans,
+              trans_b ? lapack::kCblasTrans : lapack::kCblasNoTrans, static_cast<int>(m), static_cast<int>(n),
+              static_cast<int>(k), S(1), a, static_cast<int>(lda), b, static_cast<int>(ldb), beta, c,
+              static_cast<int>(ldc));
+      return;
+    }
+  }
+  MatrixMap<S> cm(c, m, n, Eigen::OuterStride<>(ldc));
+  if (beta == S(0)) cm.setZero();
+  const Eigen::OuterStride<> sa(lda), sb(ldb);
+  if (!trans_a && !trans_b) {
+    cm.noalias() += ConstMatrixMap<S>(a, m, k, sa) * ConstMatrixMap<S>(b, k, n, sb);
+  } else if (!trans_a && trans_b) {
+    cm.noalias() += ConstMatrixMap<S>(a, m, k, sa) * ConstMatrixMap<S>(b, n, k, sb).transpose();
+  } else if (trans_a && !trans_b) {
+    cm.noalias() += ConstMatrixMap<S>(a, k, m, sa).transpose() * ConstMatrixMap<S>(b, k, n, sb);
+  } else {
+    cm.noalias() += ConstMatrixMap<S>(a, k, m, sa).transpose() * ConstMatrixMap<S>(b, n, k, sb).transpose();
+  }
+}
+
+// Row m of group g's column matrix into row, taps one at a time (any groups and dilations).
+template <typename S>
+void im2col_row_by_tap(const WindowLoops& L, const S* in, int64_t g, int64_t m, S* row) {
+  const int64_t cg = L.group_in;
+  L.for_window(m, [&](int64_t pixel) {
+    if (pixel < 0) {
+      std::fill(row, row + cg, S(0));
+    } else if (cg == 1) {
+      *row = in[pixel * L.in_depth + g];
+    } else {
+      std::memcpy(row, in + pixel * L.in_depth + g * cg, sizeof(S) * cg);
+    }
+    row += cg;
+  });
+}
+
+// One window line along the innermost spatial dim that has taps: taps [0, window) read the
+// neighbouring input pixels start + tap; those outside [0, size) are zeros. `src` is the line's
+// pixel 0. One copy of the inside part between zero fills.
+template <typename S>
+S* copy_window_line(const S* src, int64_t start, int64_t size, int64_t window, int64_t c, S* row) {
+  const int64_t lo = std::clamp<int64_t>(-start, 0, window);
+  const int64_t hi = std::clamp<int64_t>(size - start, lo, window);
+  std::fill(row, row + lo * c, S(0));
+  if (hi > lo) std::memcpy(row + lo * c, src + (start + lo) * c, sizeof(S) * (hi - lo) * c);
+  std::fill(row + hi * c, row + window * c, S(0));
+  return row + window * c;
+}
+
+// Whether im2col_row_by_line applies: one group, and the line dim undilated. The line dim is
+// the last spatial dim, or the one before when the last is a unit dim (2-D ops).
+bool rows_by_line(const WindowLoops& L) {
+  const bool unit_last = L.in[2] == 1 && L.window[2] == 1 && L.pad[2] == 0;
+  return L.groups == 1 && L.dilation[unit_last ? 1 : 2] == 1;
+}
+
+// Row m of the column matrix, a window line at a time (see rows_by_line).
+template <typename S>
+void im2col_row_by_line(const WindowLoops& L, const S* in, int64_t m, S* row) {
+  const int64_t c = L.in_depth;
+  const int64_t b = m / L.out_pixels;
+  int64_t p = m % L.out_pixels;
+  const int64_t o2 = p % L.out[2];
+  p /= L.out[2];
+  const int64_t o1 = p % L.out[1], o0 = p / L.out[1];
+  const bool unit_last = L.in[2] == 1 && L.window[2] == 1 && L.pad[2] == 0;
+  for (int64_t f0 = 0; f0 < L.window[0]; ++f0) {
+    const int64_t i0 = o0 * L.stride[0] - L.pad[0] + f0 * L.dilation[0];
+    const bool in0 = i0 >= 0 && i0 < L.in[0];
+    const S* plane = in0 ? in + (b * L.in[0] + i0) * L.in[1] * L.in[2] * c : in;
+    if (unit_last) {  // the line runs along dim 1
+      const int64_t span = L.window[1] * c;
+      if (!in0) {
+        std::fill(row, row + span, S(0));
+        row += span;
+      } else {
+        row = copy_window_line(plane, o1 * L.stride[1] - L.pad[1], L.in[1], L.window[1], c, row);
+      }
+      continue;
+    }
+    for (int64_t f1 = 0; f1 < L.window[1]; ++f1) {
+      const int64_t i1 = o1 * L.stride[1] - L.pad[1] + f1 * L.dilation[1];
+      const int64_t span = L.window[2] * c;
+      if (!in0 || i1 < 0 || i1 >= L.in[1]) {
+        std::fill(row, row + span, S(0));
+        row += span;
+      } else {
+        row = copy_window_line(plane + i1 * L.in[2] * c, o2 * L.stride[2] - L.pad[2], L.in[2], L.window[2], c, row);
+      }
+    }
+  }
+}
+
 // Rows [m0, m1) of group g's column matrix into col ((m1 - m0) x columns).
 template <typename S>
 void im2col(const WindowLoops& L, const S* in, int64_t g, int64_t m0, int64_t m1, S* col) {
-  const int64_t cg = L.group_in;
+  const bool by_line = rows_by_line(L);
   for (int64_t m = m0; m < m1; ++m) {
     S* row = col + (m - m0) * L.columns;
-    L.for_window(m, [&](int64_t pixel) {
-      if (pixel < 0) {
-        std::fill(row, row + cg, S(0));
-      } else {
-        std::memcpy(row, in + pixel * L.in_depth + g * cg, sizeof(S) * cg);
-      }
-      row += cg;
-    });
+    if (by_line) {
+      im2col_row_by_line(L, in, m, row);
+    } else {
+      im2col_row_by_tap(L, in, g, m, row);
+    }
   }
 }
 
@@ -86,10 +200,8 @@ Status conv_forward(KernelContext& c) {
   const int64_t rows = L.batch * L.out_pixels;
   if (L.pointwise && L.groups == 1) {
     parallel_for(rows, 256, [&](int64_t m0, int64_t m1) {
-      ConstMatrixMap<S> x(in + m0 * L.in_depth, m1 - m0, L.in_depth, Eigen::OuterStride<>(L.in_depth));
-      ConstMatrixMap<S> f(w, L.in_depth, L.out_depth, Eigen::OuterStride<>(L.out_depth));
-      MatrixMap<S> y(out + m0 * L.out_depth, m1 - m0, L.out_depth, Eigen::OuterStride<>(L.out_depth));
-      y.noalias() = x * f;
+      conv_gemm<S>(false, false, m1 - m0, L.out_depth, L.in_depth, in + m0 * L.in_depth, L.in_depth, w,
+                   L.out_depth, S(0), out + m0 * L.out_depth, L.out_depth);
     });
     return Status::OK();
   }
@@ -101,11 +213,8 @@ Status conv_forward(KernelContext& c) {
       const int64_t m0 = bi * block, m1 = std::min(rows, m0 + block);
       for (int64_t grp = 0; grp < L.groups; ++grp) {
         im2col(L, in, grp, m0, m1, col.data());
-        ConstMatrixMap<S> x(col.data(), m1 - m0, L.columns, Eigen::OuterStride<>(L.columns));
-        ConstMatrixMap<S> f(w + grp * L.group_out, L.columns, L.group_out, Eigen::OuterStride<>(L.out_depth));
-        MatrixMap<S> y(out + m0 * L.out_depth + grp * L.group_out, m1 - m0, L.group_out,
-                       Eigen::OuterStride<>(L.out_depth));
-        y.noalias() = x * f;
+        conv_gemm<S>(false, false, m1 - m0, L.group_out, L.columns, col.data(), L.columns, w + grp * L.group_out,
+                     L.out_depth, S(0), out + m0 * L.out_depth + grp * L.group_out, L.out_depth);
       }
     }
   });
@@ -128,13 +237,11 @@ Status conv_backprop_input(KernelContext& c) {
   if (dy.num_elements() == 0) return Status::OK();
   const S* w = reinterpret_cast<const S*>(filter.data<T>());
   const S* dyp = reinterpret_cast<const S*>(dy.data<T>());
-  ConstMatrixMap<S> f(w, L.columns, L.out_depth, Eigen::OuterStride<>(L.out_depth));
   if (L.pointwise) {
     const int64_t rows = L.batch * L.out_pixels;
     parallel_for(rows, 256, [&](int64_t m0, int64_t m1) {
-      ConstMatrixMap<S> d(dyp + m0 * L.out_depth, m1 - m0, L.out_depth, Eigen::OuterStride<>(L.out_depth));
-      MatrixMap<S> x(dxp + m0 * L.in_depth, m1 - m0, L.in_depth, Eigen::OuterStride<>(L.in_depth));
-      x.noalias() = d * f.transpose();
+      conv_gemm<S>(false, true, m1 - m0, L.in_depth, L.out_depth, dyp + m0 * L.out_depth, L.out_depth, w,
+                   L.out_depth, S(0), dxp + m0 * L.in_depth, L.in_depth);
     });
     return Status::OK();
   }
@@ -144,9 +251,8 @@ Status conv_backprop_input(KernelContext& c) {
     for (int64_t image = i0; image < i1; ++image) {
       for (int64_t p0 = 0; p0 < L.out_pixels; p0 += block) {
         const int64_t m0 = image * L.out_pixels + p0, m1 = m0 + std::min(block, L.out_pixels - p0);
-        ConstMatrixMap<S> d(dyp + m0 * L.out_depth, m1 - m0, L.out_depth, Eigen::OuterStride<>(L.out_depth));
-        MatrixMap<S> cols(col.data(), m1 - m0, L.columns, Eigen::OuterStride<>(L.columns));
-        cols.noalias() = d * f.transpose();
+        conv_gemm<S>(false, true, m1 - m0, L.columns, L.out_depth, dyp + m0 * L.out_depth, L.out_depth, w,
+                     L.out_depth, S(0), col.data(), L.columns);
         col2im_add(L, col.data(), m0, m1, dxp);
       }
     }
@@ -172,26 +278,34 @@ Status conv_backprop_filter(KernelContext& c) {
   if (rows == 0) return Status::OK();
   const S* in = reinterpret_cast<const S*>(input.data<T>());
   const S* dyp = reinterpret_cast<const S*>(dy.data<T>());
-  std::mutex sum_mutex;
   const int64_t block = L.block_rows(sizeof(S), kColumnBlockBytes);
   const int64_t blocks = (rows + block - 1) / block;
-  parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
-    RowMatrix<S> partial = RowMatrix<S>::Zero(L.columns, L.out_depth);
+  // Blocks [p * blocks / parts, (p + 1) * blocks / parts) sum into partial p; the partials are
+  // added in order, so the result does not depend on how many threads ran them.
+  const int64_t parts = std::min(blocks, kFilterPartials);
+  std::vector<S> partials(static_cast<size_t>((parts - 1) * size));
+  parallel_for(parts, 1, [&](int64_t p0, int64_t p1) {
     std::vector<S> col(L.pointwise ? 0 : static_cast<size_t>(std::min(block, rows) * L.columns));
-    for (int64_t bi = b0; bi < b1; ++bi) {
-      const int64_t m0 = bi * block, m1 = std::min(rows, m0 + block);
-      const S* x = in + m0 * L.in_depth;
-      if (!L.pointwise) {
-        im2col(L, in, 0, m0, m1, col.data());
-        x = col.data();
+    for (int64_t part = p0; part < p1; ++part) {
+      S* sum = part == 0 ? dwp : partials.data() + (part - 1) * size;
+      S beta = S(0);
+      for (int64_t bi = part * blocks / parts; bi < (part + 1) * blocks / parts; ++bi) {
+        const int64_t m0 = bi * block, m1 = std::min(rows, m0 + block);
+        const S* x = in + m0 * L.in_depth;
+        if (!L.pointwise) {
+          im2col(L, in, 0, m0, m1, col.data());
+          x = col.data();
+        }
+        conv_gemm<S>(true, false, L.columns, L.out_depth, m1 - m0, x, L.columns, dyp + m0 * L.out_depth,
+                     L.out_depth, beta, sum, L.out_depth);
+        beta = S(1);
       }
-      ConstMatrixMap<S> cols(x, m1 - m0, L.columns, Eigen::OuterStride<>(L.columns));
-      ConstMatrixMap<S> d(dyp + m0 * L.out_depth, m1 - m0, L.out_depth, Eigen::OuterStride<>(L.out_depth));
-      partial.noalias() += cols.transpose() * d;
     }
-    std::lock_guard<std::mutex> lock(sum_mutex);
-    MatrixMap<S>(dwp, L.columns, L.out_depth, Eigen::OuterStride<>(L.out_depth)) += partial;
   });
+  for (int64_t part = 1; part < parts; ++part) {
+    const S* partial = partials.data() + (part - 1) * size;
+    for (int64_t i = 0; i < size; ++i) dwp[i] += partial[i];
+  }
   return Status::OK();
 }
 

@@ -74,26 +74,59 @@ struct MaxPoolKernel {
   }
 };
 
-// For output row m, each channel's first maximum as an index into `pixels` (the window's input
-// pixels in window order; -1 when no value exceeds lowest). Branch-free selects, so the channel
-// loop vectorises.
+// For output row m, each channel's first maximum as the input pixel holding it (-1 when no
+// value exceeds lowest). Branch-free selects, so the channel loop vectorises.
 template <typename T>
-void first_max_taps(const WindowLoops& L, const T* in, int64_t m, T* best, int32_t* tap,
-                    std::vector<int64_t>* pixels) {
+void first_max_pixels(const WindowLoops& L, const T* in, int64_t m, T* best, int64_t* at) {
   const int64_t ch = L.in_depth;
   std::fill(best, best + ch, std::numeric_limits<T>::lowest());
-  std::fill(tap, tap + ch, int32_t{-1});
-  pixels->clear();
+  std::fill(at, at + ch, int64_t{-1});
   L.for_window_inside(m, [&](int64_t pixel) {
-    const int32_t t = static_cast<int32_t>(pixels->size());
-    pixels->push_back(pixel);
     const T* x = in + pixel * ch;
     for (int64_t k = 0; k < ch; ++k) {
       const bool greater = best[k] < x[k];
-      tap[k] = greater ? t : tap[k];
+      at[k] = greater ? pixel : at[k];
       best[k] = greater ? x[k] : best[k];
     }
   });
+}
+
+// Windows that tile the input without overlap (strides equal to the window, no padding, e.g.
+// 2x2 stride 2 VALID): every input pixel is in at most one window.
+bool windows_tile(const WindowLoops& L) {
+  for (int i = 0; i < 3; ++i) {
+    if (L.stride[i] != L.window[i] || L.pad[i] != 0) return false;
+  }
+  return L.window_size <= (int64_t{1} << 20);
+}
+
+// MaxPoolGrad of output row m for tiling windows: each channel's first maximum as a tap number
+// (32-bit, so the select vectorises with float data), then every window pixel written once
+// (the gradient at its maximum, zero elsewhere) instead of zero-filled and scattered into.
+template <typename T>
+void max_pool_grad_tiled_row(const WindowLoops& L, const T* in, const T* gm, int64_t m, T* best, int32_t* tap,
+                             int64_t* pixels, T* d) {
+  const int64_t ch = L.in_depth;
+  std::fill(best, best + ch, std::numeric_limits<T>::lowest());
+  std::fill(tap, tap + ch, int32_t{-1});
+  int32_t t = 0;
+  L.for_window_inside(m, [&](int64_t pixel) { pixels[t++] = pixel; });
+  // Restrict-qualified copies: the buffers never overlap, and saying so lets the loops vectorise.
+  T* __restrict b = best;
+  int32_t* __restrict tp = tap;
+  for (int32_t i = 0; i < t; ++i) {
+    const T* __restrict x = in + pixels[i] * ch;
+    for (int64_t k = 0; k < ch; ++k) {
+      const bool greater = b[k] < x[k];
+      tp[k] = greater ? i : tp[k];
+      b[k] = greater ? x[k] : b[k];
+    }
+  }
+  for (int32_t i = 0; i < t; ++i) {
+    T* __restrict dxp = d + pixels[i] * ch;
+    const T* __restrict gr = gm;
+    for (int64_t k = 0; k < ch; ++k) dxp[k] = tp[k] == i ? gr[k] : T(0);
+  }
 }
 
 // MaxPoolGrad (2-D: first maximum) and MaxPool3DGrad (3-D: every tied maximum).
@@ -117,13 +150,22 @@ struct MaxPoolGradKernel {
     const T* out = output.data<T>();
     const T* g = grad.data<T>();
     const int64_t ch = L.in_depth;
+    const bool tiled = !all_ties && windows_tile(L);
+    // Tiling windows cover the input exactly when the output times the window spans it.
+    const bool covered = tiled && L.out[0] * L.window[0] == L.in[0] && L.out[1] * L.window[1] == L.in[1] &&
+                         L.out[2] * L.window[2] == L.in[2];
     parallel_for(L.batch, 1, [&](int64_t i0, int64_t i1) {
       std::vector<T> best(static_cast<size_t>(ch));
-      std::vector<int32_t> tap(static_cast<size_t>(ch));
-      std::vector<int64_t> pixels;
-      std::fill(d + i0 * L.in_pixels * ch, d + i1 * L.in_pixels * ch, T(0));  // this shard's images
+      std::vector<int64_t> at(static_cast<size_t>(ch));
+      if (!covered) std::fill(d + i0 * L.in_pixels * ch, d + i1 * L.in_pixels * ch, T(0));  // this shard's images
+      std::vector<int32_t> tap(tiled ? static_cast<size_t>(ch) : 0);
+      std::vector<int64_t> pixels(tiled ? static_cast<size_t>(L.window_size) : 0);
       for (int64_t m = i0 * L.out_pixels; m < i1 * L.out_pixels; ++m) {
         const T* gm = g + m * ch;
+        if (tiled) {
+          max_pool_grad_tiled_row(L, in, gm, m, best.data(), tap.data(), pixels.data(), d);
+          continue;
+        }
         if (all_ties) {
           const T* om = out + m * ch;
           L.for_window_inside(m, [&](int64_t pixel) {
@@ -133,9 +175,9 @@ struct MaxPoolGradKernel {
           });
           continue;
         }
-        first_max_taps(L, in, m, best.data(), tap.data(), &pixels);
+        first_max_pixels(L, in, m, best.data(), at.data());
         for (int64_t k = 0; k < ch; ++k) {
-          if (tap[k] >= 0) d[pixels[tap[k]] * ch + k] += gm[k];
+          if (at[k] >= 0) d[at[k] * ch + k] += gm[k];
         }
       }
     });
@@ -160,11 +202,10 @@ struct MaxPoolGradGradKernel {
     const int64_t ch = L.in_depth;
     parallel_for(L.batch * L.out_pixels, kPoolRowsPerShard, [&](int64_t m0, int64_t m1) {
       std::vector<T> best(static_cast<size_t>(ch));
-      std::vector<int32_t> tap(static_cast<size_t>(ch));
-      std::vector<int64_t> pixels;
+      std::vector<int64_t> at(static_cast<size_t>(ch));
       for (int64_t m = m0; m < m1; ++m) {
-        first_max_taps(L, in, m, best.data(), tap.data(), &pixels);
-        for (int64_t k = 0; k < ch; ++k) r[m * ch + k] = tap[k] >= 0 ? g[pixels[tap[k]] * ch + k] : T(0);
+        first_max_pixels(L, in, m, best.data(), at.data());
+        for (int64_t k = 0; k < ch; ++k) r[m * ch + k] = at[k] >= 0 ? g[at[k] * ch + k] : T(0);
       }
     });
     return Status::OK();

@@ -1,6 +1,6 @@
 """Heavy kernels (issue 19): matrix products, graphfn vs TensorFlow, JAX jit and PyTorch eager.
 
-    PYTHONPATH=python ~/tf/bin/python benchmarks/bench_heavy_kernels.py [--repeat 5] [--json out.json]
+    PYTHONPATH=python ~/tf/bin/python benchmarks/bench_matmul.py [--repeat 5] [--json out.json]
 
 Matrix product rows (matmul_rows): eager float32 matmul 1000x1000 and 256x256, a batched
 [64,128,128] x [64,128,128] matmul, float16 and bfloat16 512x512 matmul, and the MLP 784-128-10
