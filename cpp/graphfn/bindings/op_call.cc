@@ -8,6 +8,7 @@
 
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/defined_at.h"
+#include "graphfn/bindings/device_hook.h"
 #include "graphfn/bindings/eager_tensor_object.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/finalized_graph.h"
@@ -276,12 +277,19 @@ py::object call_eager(const OpHandle& h, const py::handle* inputs, int num_input
     if (type_index >= 0 && known[type_index] == DType::kInvalid) known[type_index] = tensors[pos].dtype();
     ++pos;
   });
+  const bool show_outputs = device_hook_pending() && run_device_hook(op.name.c_str());
   std::vector<Tensor> outputs;
   throw_if_error(execute_and_record(op, tensors, count, attrs, &outputs));
-  if (op.outputs.size() == 1 && !op.outputs[0].is_list()) return wrap_eager_tensor(std::move(outputs[0]));
-  py::tuple out(outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i) out[i] = wrap_eager_tensor(std::move(outputs[i]));
-  return std::move(out);
+  py::object result;
+  if (op.outputs.size() == 1 && !op.outputs[0].is_list()) {
+    result = wrap_eager_tensor(std::move(outputs[0]));
+  } else {
+    py::tuple out(outputs.size());
+    for (size_t i = 0; i < outputs.size(); ++i) out[i] = wrap_eager_tensor(std::move(outputs[i]));
+    result = std::move(out);
+  }
+  if (show_outputs) run_device_hook_outputs(op.name.c_str(), result);
+  return result;
 }
 
 // Adds the op to the graph being traced (tracing/op_builder.h). This converts the Python inputs
