@@ -32,6 +32,15 @@ void run_device_hook_outputs(const char* op_type, py::handle outputs) {
   hook(op_type, outputs);
 }
 
+void run_device_hook_log_only(const char* op_type) {
+  if (g_hook == nullptr) {
+    run_device_hook(op_type);  // marks the runtime initialized
+    return;
+  }
+  py::object hook = py::reinterpret_borrow<py::object>(g_hook);
+  hook(op_type, py::bool_(false));
+}
+
 void bind_device_hook(py::module_& m) {
   m.def("_set_device_hook", [](py::object hook) {
         PyObject* old = g_hook;
@@ -41,7 +50,8 @@ void bind_device_hook(py::module_& m) {
       },
       py::arg("hook"),
       "hook(op_type, outputs) is called for every eager op while set: before the op runs with outputs "
-      "None (a true result asks for a second call with the op's outputs); None removes it.");
+      "None (a true result asks for a second call with the op's outputs), or with False for an op "
+      "only to log; None removes it.");
   m.def("_eager_context_initialized", []() { return g_initialized; },
         "True once an eager op ran or an eager tensor was made (tf.config's device settings are "
         "then fixed).");

@@ -26,6 +26,9 @@ inline bool device_hook_pending() { return device_hook_detail::pending.load(std:
 // Throws py::error_already_set when the hook raises.
 bool run_device_hook(const char* op_type);
 void run_device_hook_outputs(const char* op_type, py::handle outputs);
+// For an op TF runs on the way (a Python input becomes a tensor by _EagerConst): the hook may log
+// it; placement errors are the consuming op's.
+void run_device_hook_log_only(const char* op_type);
 
 void bind_device_hook(py::module_& m);
 

@@ -273,6 +273,7 @@ py::object call_eager(const OpHandle& h, const py::handle* inputs, int num_input
                            "The graph tensor has name: " + py::str(v.attr("name")).cast<std::string>());
     }
     tensors[pos] = convert_python_input(op, k, v, known, h.hint_python_inputs);
+    if (device_hook_pending()) run_device_hook_log_only("_EagerConst");  // TF makes Python inputs with this op
     const int type_index = op.input_type_index[k];
     if (type_index >= 0 && known[type_index] == DType::kInvalid) known[type_index] = tensors[pos].dtype();
     ++pos;

@@ -41,18 +41,25 @@ def current_eager_device():
 # Placement -----------------------------------------------------------------------------------
 
 def _placement(name):
-    """(device, error) for a merged eager scope name: where its ops run, or TF's error text for
-    them (without the op suffix)."""
+    """(device, error) for a merged eager scope name: where its ops run, or TF's error for them."""
     job, replica, task, device_type, device_index = DeviceSpec.from_string(name)._parts()
     if job != "localhost" or replica not in (None, 0) or task not in (None, 0):
-        return None, "%s unknown device." % name
+        return None, _UnknownDevice("%s unknown device." % name)
     cpus = device_config.logical_cpu_names()
     if device_type == "CPU" and (device_index is None or 0 <= device_index < len(cpus)):
         return cpus[device_index or 0], None
     if device_config.get_soft_device_placement():
         return DEFAULT_DEVICE, None
-    return None, ("Could not satisfy device specification '%s'. enable_soft_placement=0. Supported device types "
-                  "[CPU]. All available devices [%s]." % (name, ", ".join(cpus)))
+    return None, _Unsatisfiable("Could not satisfy device specification '%s'. enable_soft_placement=0. Supported "
+                                "device types [CPU]. All available devices [%s]." % (name, ", ".join(cpus)))
+
+
+class _UnknownDevice(str):
+    """TF's error text for another job, replica or task: raised as it is."""
+
+
+class _Unsatisfiable(str):
+    """TF's error text for a missing device under hard placement: an op's error names the op."""
 
 
 def _place(op_type):
@@ -64,9 +71,9 @@ def _place(op_type):
         return DEFAULT_DEVICE
     device, error = _placement(name)
     if error is not None:
-        if op_type not in ("_EagerConst", "VarHandleOp") and "unknown device" not in error:
+        if isinstance(error, _Unsatisfiable) and op_type not in ("_EagerConst", "VarHandleOp"):
             error += " [Op:%s] name: " % op_type
-        raise errors.InvalidArgumentError(None, None, error)
+        raise errors.InvalidArgumentError(None, None, str(error))
     return device
 
 
@@ -79,7 +86,15 @@ def _log(op_type, device):
 
 def _hook(op_type, outputs):
     """Called by the eager path while set (update_hook): before an op runs (outputs None),
-    then with its outputs when it ran off CPU:0."""
+    then with its outputs when it ran off CPU:0; with outputs False for an op only to log (the
+    _EagerConst that makes a Python input: TF caches those for scalars, so placement errors are
+    the consuming op's)."""
+    if outputs is False:
+        if device_config.get_log_device_placement():
+            device, error = _placement(current_eager_device()) if current_eager_device() else (DEFAULT_DEVICE, None)
+            if error is None:
+                _log(op_type, device)
+        return False
     if outputs is None:
         device = _place(op_type)
         if device_config.get_log_device_placement():
@@ -228,8 +243,6 @@ class _EagerScope:
             merged = ""
         else:
             spec = DeviceSpec.from_string(name)
-            if not old:
-                device_config.ensure_initialized()
             merged = DeviceSpec.from_string(old or DEFAULT_DEVICE).make_merged_spec(spec).to_string()
         _thread.device = merged
         self._stack.append((old, merged))
@@ -265,4 +278,5 @@ def device(device_name):
         return graph_device_scope(graph, device_name)
     if callable(device_name):
         raise RuntimeError("tf.device does not support functions.")
+    device_config.ensure_initialized()  # as TF's eager tf.device
     return _EagerScope(device_name)
