@@ -9,7 +9,7 @@ import weakref
 
 from graphfn import _core
 from graphfn import context
-from graphfn.eager import device_placement
+from graphfn.framework import device_placement
 from graphfn.framework import dtypes, name_scope
 from graphfn.framework.tensor import EagerTensor, Reference, SymbolicTensor, Tensor, numpy_text
 from graphfn.framework.indexed_slices import IndexedSlices

@@ -64,7 +64,7 @@ def test_log_device_placement_prints_each_executed_op_to_stderr():
 
 
 def _hook_is_set():
-    from graphfn.eager import device_placement
+    from graphfn.framework import device_placement
     return device_placement._hook_is_set
 
 

@@ -13,7 +13,7 @@ import re
 import threading
 
 from graphfn import _core
-from graphfn.eager import device_placement
+from graphfn.framework import device_placement
 from graphfn.framework import dtypes
 from graphfn.framework import name_scope as name_scope_lib
 from graphfn.framework.tensor import SymbolicTensor

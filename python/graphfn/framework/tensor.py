@@ -9,7 +9,7 @@ from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework import errors
 from graphfn.framework import tensor_shape
-from graphfn.eager import device_placement
+from graphfn.framework import device_placement
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.util import lazy_numpy
 from graphfn.util.tf_export import tf_export

@@ -20,7 +20,7 @@ import time
 import weakref
 
 from graphfn import _core
-from graphfn.eager import device_config
+from graphfn.framework import device_config
 from graphfn.framework import errors
 from graphfn.framework.device_spec import DeviceSpec
 from graphfn.util.tf_export import tf_export
@@ -150,6 +150,9 @@ def update_hook():
         if needed != _hook_is_set:
             _core._set_device_hook(_hook if needed else None)
             _hook_is_set = needed
+
+
+device_config.settings_changed = update_hook
 
 
 # Graph scopes --------------------------------------------------------------------------------

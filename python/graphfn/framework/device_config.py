@@ -52,6 +52,11 @@ class _Settings:
     log_placement = False
 
 
+def settings_changed():
+    """Called after a setting that placement depends on changed. device_placement (which imports
+    this module) replaces it with its update of the eager hook."""
+
+
 def is_initialized():
     return _Settings.initialized or _core._eager_context_initialized()
 
@@ -115,8 +120,7 @@ def set_visible_devices(devices, device_type=None):
     if is_initialized():
         raise RuntimeError("Visible devices cannot be modified after being initialized")
     _Settings.visible = visible
-    from graphfn.eager import device_placement  # lazily: device_placement imports this module
-    device_placement.update_hook()
+    settings_changed()
 
 
 @tf_export("config.get_logical_device_configuration", "config.experimental.get_virtual_device_configuration")
@@ -178,8 +182,7 @@ def get_soft_device_placement():
 @tf_export("config.set_soft_device_placement")
 def set_soft_device_placement(enabled):
     _Settings.soft_placement = bool(enabled)
-    from graphfn.eager import device_placement
-    device_placement.update_hook()
+    settings_changed()
 
 
 @tf_export("debugging.get_log_device_placement")
@@ -192,8 +195,7 @@ def set_log_device_placement(enabled):
     """Prints a line per executed eager op, "Executing op AddV2 in device /job:localhost/...", to
     stderr in TF's log format."""
     _Settings.log_placement = bool(enabled)
-    from graphfn.eager import device_placement
-    device_placement.update_hook()
+    settings_changed()
 
 
 # tf.test's device questions: graphfn is built without CUDA/ROCm and has no GPU.
@@ -217,7 +219,7 @@ def is_built_with_gpu_support():
 def is_gpu_available(cuda_only=False, min_cuda_compute_capability=None):
     """False: no GPU. Deprecated in TF, which logs so on every call."""
     import sys  # lazily: only this call needs it
-    from graphfn.util import tf_logging
+    from graphfn.util import tf_logging  # lazily: its logger loads `logging`
     caller = sys._getframe(1)
     tf_logging.get_logger().warning(
         "From %s:%d: is_gpu_available (from tensorflow.python.framework.test_util) is deprecated and will be "
