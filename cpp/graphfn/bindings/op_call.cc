@@ -248,6 +248,14 @@ Tensor convert_graph_input(const OpDef& op, int k, py::handle v, const DType* kn
   }
 }
 
+// An eager op's outputs as Python: one EagerTensor, or a tuple of them.
+inline py::object wrap_eager_outputs(const OpDef& op, std::vector<Tensor>& outputs) {
+  if (op.outputs.size() == 1 && !op.outputs[0].is_list()) return wrap_eager_tensor(std::move(outputs[0]));
+  py::tuple out(outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i) out[i] = wrap_eager_tensor(std::move(outputs[i]));
+  return std::move(out);
+}
+
 py::object call_eager(const OpHandle& h, const py::handle* inputs, int num_inputs, const AttrMap& attrs,
                       DType* known) {
   const OpDef& op = *h.op;
@@ -281,16 +289,12 @@ py::object call_eager(const OpHandle& h, const py::handle* inputs, int num_input
   const bool show_outputs = device_hook_pending() && run_device_hook(op.name.c_str());
   std::vector<Tensor> outputs;
   throw_if_error(execute_and_record(op, tensors, count, attrs, &outputs));
-  py::object result;
-  if (op.outputs.size() == 1 && !op.outputs[0].is_list()) {
-    result = wrap_eager_tensor(std::move(outputs[0]));
-  } else {
-    py::tuple out(outputs.size());
-    for (size_t i = 0; i < outputs.size(); ++i) out[i] = wrap_eager_tensor(std::move(outputs[i]));
-    result = std::move(out);
+  if (show_outputs) {
+    py::object result = wrap_eager_outputs(op, outputs);
+    run_device_hook_outputs(op.name.c_str(), result);
+    return result;
   }
-  if (show_outputs) run_device_hook_outputs(op.name.c_str(), result);
-  return result;
+  return wrap_eager_outputs(op, outputs);
 }
 
 // Adds the op to the graph being traced (tracing/op_builder.h). This converts the Python inputs
