@@ -478,8 +478,18 @@ class RecordReader:
         ...
 class DatasetRecipe:
     pass
+def _eager_context_initialized() -> bool:
+    """
+    True once an eager op ran or an eager tensor was made (tf.config's device settings are then fixed).
+    """
+def _mark_eager_context_initialized() -> None:
+    ...
 def _set_defined_at_capture(arg0: bool) -> None:
     ...
+def _set_device_hook(hook: typing.Any) -> None:
+    """
+    hook(op_type, outputs) is called for every eager op while set: before the op runs with outputs None (a true result asks for a second call with the op's outputs), or with False for an op only to log; None removes it.
+    """
 def _set_error_factory(arg0: typing.Any) -> None:
     ...
 def any_tape_recording() -> bool:

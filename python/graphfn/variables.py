@@ -9,6 +9,7 @@ import weakref
 
 from graphfn import _core
 from graphfn import context
+from graphfn.framework import device_placement
 from graphfn.framework import dtypes, name_scope
 from graphfn.framework.tensor import EagerTensor, Reference, SymbolicTensor, Tensor, numpy_text
 from graphfn.framework.indexed_slices import IndexedSlices
@@ -88,6 +89,7 @@ class Variable(_core.VariableBase, metaclass=_CreatedThroughCreators):
         self._dtype = value.dtype
         self._shape = value.shape if shape is None else _explicit_shape(shape, value.shape)
         self._handle = _core.new_variable(value, self._shape.dims, self._shape.rank is None)
+        device_placement.place_new_variable(self._handle)
         self._name = name_scope.current_scope() + (name or "Variable") + ":0"
         self._trainable = True if trainable is None else bool(trainable)
         self._unique_id = next(_creation_numbers)
@@ -243,7 +245,7 @@ class Variable(_core.VariableBase, metaclass=_CreatedThroughCreators):
 
     @property
     def device(self):
-        return "/job:localhost/replica:0/task:0/device:CPU:0"
+        return device_placement.eager_tensor_device(self._handle)
 
     def __repr__(self):
         if context.executing_eagerly() and isinstance(self.handle, EagerTensor):

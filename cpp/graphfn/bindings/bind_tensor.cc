@@ -3,6 +3,7 @@
 // dunders, which stay in C++ because they are the eager hot path.
 #include "graphfn/bindings/bind.h"
 #include "graphfn/bindings/convert.h"
+#include "graphfn/bindings/device_hook.h"
 #include "graphfn/bindings/eager_tensor_object.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/graph_context.h"
@@ -38,6 +39,13 @@ void bind_tensor(py::module_& m) {
                                   py::repr(converted).cast<std::string>());
           }
           return converted;
+        }
+        if (device_hook_pending() && eager_tensor_ptr(converted) == nullptr) {
+          // A tensor made from a Python value: TF runs it as the op _EagerConst.
+          const bool show = run_device_hook("_EagerConst");
+          py::object result = py::cast(to_tensor(converted, want));
+          if (show) run_device_hook_outputs("_EagerConst", result);
+          return result;
         }
         return py::cast(to_tensor(converted, want));
       },

@@ -1,6 +1,7 @@
 // graphfn._core: the C++ runtime seen from Python. A table of contents; each bind_* converts
 // and forwards, with no semantics of its own.
 #include "graphfn/bindings/bind.h"
+#include "graphfn/bindings/device_hook.h"
 #include "graphfn/runtime/builtin_ops.h"
 
 PYBIND11_MODULE(_core, m) {
@@ -24,4 +25,5 @@ PYBIND11_MODULE(_core, m) {
   graphfn::bind_data(m);
   graphfn::bind_io(m);
   graphfn::bind_data_functions(m);
+  graphfn::bind_device_hook(m);
 }

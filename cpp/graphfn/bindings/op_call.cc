@@ -8,6 +8,7 @@
 
 #include "graphfn/bindings/convert.h"
 #include "graphfn/bindings/defined_at.h"
+#include "graphfn/bindings/device_hook.h"
 #include "graphfn/bindings/eager_tensor_object.h"
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/finalized_graph.h"
@@ -247,6 +248,14 @@ Tensor convert_graph_input(const OpDef& op, int k, py::handle v, const DType* kn
   }
 }
 
+// An eager op's outputs as Python: one EagerTensor, or a tuple of them.
+inline py::object wrap_eager_outputs(const OpDef& op, std::vector<Tensor>& outputs) {
+  if (op.outputs.size() == 1 && !op.outputs[0].is_list()) return wrap_eager_tensor(std::move(outputs[0]));
+  py::tuple out(outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i) out[i] = wrap_eager_tensor(std::move(outputs[i]));
+  return std::move(out);
+}
+
 py::object call_eager(const OpHandle& h, const py::handle* inputs, int num_inputs, const AttrMap& attrs,
                       DType* known) {
   const OpDef& op = *h.op;
@@ -272,16 +281,20 @@ py::object call_eager(const OpHandle& h, const py::handle* inputs, int num_input
                            "The graph tensor has name: " + py::str(v.attr("name")).cast<std::string>());
     }
     tensors[pos] = convert_python_input(op, k, v, known, h.hint_python_inputs);
+    if (device_hook_pending()) run_device_hook_log_only("_EagerConst");  // TF makes Python inputs with this op
     const int type_index = op.input_type_index[k];
     if (type_index >= 0 && known[type_index] == DType::kInvalid) known[type_index] = tensors[pos].dtype();
     ++pos;
   });
+  const bool show_outputs = device_hook_pending() && run_device_hook(op.name.c_str());
   std::vector<Tensor> outputs;
   throw_if_error(execute_and_record(op, tensors, count, attrs, &outputs));
-  if (op.outputs.size() == 1 && !op.outputs[0].is_list()) return wrap_eager_tensor(std::move(outputs[0]));
-  py::tuple out(outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i) out[i] = wrap_eager_tensor(std::move(outputs[i]));
-  return std::move(out);
+  if (show_outputs) {
+    py::object result = wrap_eager_outputs(op, outputs);
+    run_device_hook_outputs(op.name.c_str(), result);
+    return result;
+  }
+  return wrap_eager_outputs(op, outputs);
 }
 
 // Adds the op to the graph being traced (tracing/op_builder.h). This converts the Python inputs

@@ -13,6 +13,7 @@ import re
 import threading
 
 from graphfn import _core
+from graphfn.framework import device_placement
 from graphfn.framework import dtypes
 from graphfn.framework import name_scope as name_scope_lib
 from graphfn.framework.tensor import SymbolicTensor
@@ -20,6 +21,7 @@ from graphfn.framework.tensor_shape import TensorShape
 from graphfn.util.tf_export import tf_export
 
 Operation = _core.Operation
+Operation.device = property(device_placement.operation_device, doc="The device scope the op was made in.")
 
 
 class NodeDef:
@@ -258,10 +260,9 @@ class ControlDependencies:
         return False
 
 
-@contextlib.contextmanager
 def device(self, device_name_or_function):
-    """Device placement: graphfn runs every op on the CPU, as TF does on a CPU-only machine."""
-    yield
+    """A device scope: ops made inside record its name (op.device); graphfn runs them on the CPU."""
+    return device_placement.graph_device_scope(self, device_name_or_function)
 
 
 _METHODS = dict(as_default=as_default, get_operations=get_operations, as_graph_def=as_graph_def,

@@ -9,6 +9,7 @@ from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework import errors
 from graphfn.framework import tensor_shape
+from graphfn.framework import device_placement
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.util import lazy_numpy
 from graphfn.util.tf_export import tf_export
@@ -113,7 +114,7 @@ def _install_eager(cls):
     _set_methods(cls, locals())
     cls.shape = property(lambda self: TensorShape(self._shape_tuple()))
     cls.ndim = property(lambda self: self._rank)
-    cls.device = property(lambda self: "/job:localhost/replica:0/task:0/device:CPU:0")
+    cls.device = property(device_placement.eager_tensor_device)
 
 
 def _set_methods(cls, namespace):
@@ -217,6 +218,7 @@ def _install_symbolic(cls):
     _set_methods(cls, locals())
     cls.shape = property(lambda self: TensorShape(self._shape_dims))
     cls.ndim = property(lambda self: None if self._shape_dims is None else len(self._shape_dims))
+    cls.device = property(lambda self: device_placement.operation_device(self.op))
 
 
 for _cls in (EagerTensor, SymbolicTensor):
