@@ -152,6 +152,13 @@ ERRORS = [
      tf.errors.NotFoundError, "Could not find device for node: {{node Angle}} = Angle[T=DT_COMPLEX64, Tout=DT_DOUBLE]"),
     ("R.ComplexAbs(x=c([1+2j], tf.complex128))",
      tf.errors.InvalidArgumentError, "Signature mismatch, have: complex128->float expected: complex128->double"),
+    # The real FFTs check the input's length before the dtype pair.
+    ("R.IRFFT(input=c([1+0j,2+0j]), fft_length=c([9]))",
+     tf.errors.InvalidArgumentError, "Input dimension 0 must have length of at least 5 but got: 2"),
+    ("R.IRFFT(input=c([1+0j,2+0j]), fft_length=c([1]))",
+     tf.errors.InvalidArgumentError, "Wrong types for backward real FFT: in=18 out=1"),
+    ("R.RFFT(input=c([1.0,2.0],tf.float64), fft_length=c([5]), Tcomplex=tf.complex64)",
+     tf.errors.InvalidArgumentError, "Input dimension 0 must have length of at least 5 but got: 2"),
     # Already right before; kept as the table's baseline of index checks.
     ("R.SparseToDense(sparse_indices=c([[0],[5]],I64), output_shape=c([3],I64), sparse_values=c([1,2]), "
      "default_value=c(0))", tf.errors.InvalidArgumentError, "indices[1] = [5] is out of bounds: need 0 <= index < [3]"),

@@ -239,12 +239,13 @@ struct RealForwardFft {
   struct Kernel {
     static Status compute(KernelContext& c) {
       using R = typename C::value_type;
-      GRAPHFN_RETURN_IF_ERROR(check_real_pair(c, true));
+      // TF checks the shapes first, the dtype pair last (when it transforms).
       const Tensor& x = c.input(0);
       GRAPHFN_RETURN_IF_ERROR(check_rank(x.shape(), kRank));
       std::vector<int64_t> lengths;
       GRAPHFN_RETURN_IF_ERROR(read_fft_length(c, kRank, &lengths));
       GRAPHFN_RETURN_IF_ERROR(check_input_covers(x.shape(), lengths));
+      GRAPHFN_RETURN_IF_ERROR(check_real_pair(c, true));
       const std::vector<int64_t> in_dims = dims_of(x.shape());
       const int rank = static_cast<int>(in_dims.size());
       std::vector<int64_t> cropped = in_dims, out_dims = in_dims;
@@ -289,7 +290,6 @@ struct RealInverseFft {
   struct Kernel {
     static Status compute(KernelContext& c) {
       using R = typename C::value_type;
-      GRAPHFN_RETURN_IF_ERROR(check_real_pair(c, false));
       const Tensor& x = c.input(0);
       GRAPHFN_RETURN_IF_ERROR(check_rank(x.shape(), kRank));
       std::vector<int64_t> lengths;
@@ -298,6 +298,7 @@ struct RealInverseFft {
       std::vector<int64_t> needed = lengths;
       needed[kRank - 1] = n / 2 + 1;
       GRAPHFN_RETURN_IF_ERROR(check_input_covers(x.shape(), needed));
+      GRAPHFN_RETURN_IF_ERROR(check_real_pair(c, false));
       const std::vector<int64_t> in_dims = dims_of(x.shape());
       const int rank = static_cast<int>(in_dims.size());
       std::vector<int64_t> half = in_dims, out_dims = in_dims;
