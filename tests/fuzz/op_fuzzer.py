@@ -40,6 +40,16 @@ DTYPES = [tf.float32, tf.float64, tf.int32, tf.int64, tf.int16, tf.int8, tf.uint
 DTYPE_CODES = [1, 2, 3, 4, 5, 6, 7, 9, 10, 20] * 3 + [0, 8, 14, 19, 21, 22, 23, 24, 30, 40, 99, -1, 300, 2**40]
 
 
+# String elements: ASCII, text for the parsers (numbers, spaces), and Unicode in every shape the
+# tf.strings kernels must survive: multi-byte characters, invalid UTF-8 (a lone continuation
+# byte, a truncated sequence, an encoded surrogate, an overlong form), UTF-16 surrogate halves.
+STRINGS = ["", "a", "bc", "%s {}", " a  b ", "1.5", "-7", "0x1F", "h\u00e9llo", "\U0001F600z", "\u00df",
+           b"\xff\xfe", b"\x80", b"a\xc3", b"\xed\xa0\x80", b"\xc0\xaf", b"\xd8\x00\x00", b"\x00\x00\xd8\x00"]
+# String attrs: the values the string and Unicode ops accept, and some they must refuse.
+STRING_ATTRS = ["", "stdout", "stderr", "{}", "%s", "x" * 40, "NHWC", "\ud800", "UTF-8", "UTF-16-BE", "UTF-32-BE",
+                "latin1", "utf-8", "replace", "ignore", "strict", "UTF8_CHAR", "BYTE", "(", "a*", "\\1"]
+
+
 class RandomChooser:
     """Choices drawn from Python's seeded generator (plain-random mode)."""
 
@@ -125,7 +135,7 @@ class CallMaker:
     def array(self, dtype, shape):
         n = int(np.prod(shape)) if shape else 1
         if dtype == tf.string:
-            values = np.array([self.pick(["", "a", "bc", "%s {}"]) for _ in range(n)], dtype=object)
+            values = np.array([self.pick(STRINGS) for _ in range(n)], dtype=object)
         elif dtype == tf.bool:
             values = np.array([self.c.int(0, 1) == 1 for _ in range(n)])
         elif dtype.is_floating or dtype.is_complex:
@@ -185,7 +195,7 @@ class CallMaker:
         if kind == "float":
             return self.pick([0.0, 0.2, -1.0, 1e30, math.nan, math.inf])
         if kind == "string":
-            return self.pick(["", "stdout", "stderr", "{}", "%s", "x" * 40, "NHWC", "\ud800"])
+            return self.pick(STRING_ATTRS)
         if kind == "list(int)":
             return [self.small_int() for _ in range(self.c.int(0, 4))]
         if kind == "list(type)":
@@ -198,6 +208,71 @@ class CallMaker:
             return self.python_value()
         return self.python_value()
 
+    def sparse_triple(self, dense_shape):
+        """A SparseTensor's (indices, values, dense_shape) tensors: mostly consistent (sorted, in
+        range), sometimes not (unsorted, repeated, negative or past-the-end indices, negative or
+        huge dims)."""
+        rank = len(dense_shape)
+        n = self.pick([0, 1, 2, 3, 5])
+        rows = []
+        for _ in range(n):
+            rows.append([self.c.int(0, d - 1) if d > 0 else 0 for d in dense_shape])
+        flaw = self.c.int(0, 9)
+        if flaw == 0 and rows and rank:
+            rows[self.c.int(0, n - 1)][self.c.int(0, rank - 1)] = self.pick([-1, 2**40, 7])
+        if flaw != 1:
+            rows.sort()
+        if flaw == 2 and rows:
+            rows.append(list(rows[-1]))
+        dims = list(dense_shape)
+        if flaw == 3 and dims:
+            dims[self.c.int(0, rank - 1)] = self.pick([-1, -5, 2**40, 2**62, 2**63 - 1])
+        indices = np.array(rows, dtype=np.int64).reshape([len(rows), rank])
+        dtype = self.dtype if self.dtype is not None and self.dtype != tf.string else tf.float32
+        return (tf.constant(indices), tf.constant(self.array(dtype, [len(rows)])),
+                tf.constant(np.array(dims, dtype=np.int64).reshape([rank])))
+
+    def splits(self):
+        """Row splits of a ragged tensor: valid ([0, ..., n] ascending) or not."""
+        lengths = [self.pick([0, 1, 2, 3]) for _ in range(self.pick([0, 1, 2, 3]))]
+        splits = list(np.cumsum([0] + lengths))
+        if self.c.int(0, 4) == 0 and splits:
+            splits[self.c.int(0, len(splits) - 1)] = self.pick([-1, 9, 2**40])
+        return tf.constant(np.array(splits, dtype=self.pick([np.int64, np.int32])) if splits else np.zeros([0], np.int64))
+
+    def structured_inputs(self, sig, args):
+        """Replaces the inputs that form SparseTensors (`*indices`, `*values`, `*shape`) with
+        sparse triples sharing one dense shape, and `*splits` inputs with row splits, so that calls
+        get past the checks of the sparse and ragged kernels."""
+        names = [name for name, _ in sig.inputs]
+        position = {name: k for k, name in enumerate(names) if k < len(args)}
+        if not any(name.endswith(("indices", "splits")) for name in position):
+            return
+        dense_shape = self.shape()
+        for name in names:
+            if not name.endswith("indices") or name not in position:
+                continue
+            prefix = name[:-len("indices")]
+            values = next((v for v in (prefix + "values", "values") if v in position), None)
+            shape = next((v for v in (prefix + "shape", prefix + "dense_shape", "dense_shape", "shape", "output_shape",
+                                      "input_shape") if v in position), None)
+            if values is None and shape is None:
+                continue
+            if self.c.int(0, 3) == 0:
+                dense_shape = self.shape()  # operands of different dense shapes, now and then
+            triple = self.sparse_triple(dense_shape)
+            args[position[name]] = triple[0]
+            if values is not None:
+                args[position[values]] = triple[1]
+            if shape is not None:
+                args[position[shape]] = triple[2]
+        for name in names:
+            if name.endswith("splits") and name in position and self.c.int(0, 2) > 0:
+                args[position[name]] = self.splits()
+        for k, arg in enumerate(args):  # the other inputs: mostly tensors (thresholds, defaults, axes)
+            if not isinstance(arg, (tf.Tensor, list)) and self.c.int(0, 2) > 0:
+                args[k] = self.tensor()
+
     def call(self, sig):
         if self.c.int(0, 3) > 0:
             self.dtype = self.pick(DTYPES + [tf.int32, tf.float32, tf.int32, tf.float32])
@@ -205,6 +280,8 @@ class CallMaker:
         if self.c.int(0, 29) == 0:
             n_inputs = self.c.int(0, 5)  # the wrong number of inputs
         args = [self.input(sig.inputs[k][1] if k < len(sig.inputs) else False) for k in range(n_inputs)]
+        if self.c.int(0, 1) == 0:
+            self.structured_inputs(sig, args)
         kwargs = {}
         for name, (kind, has_default) in sig.attrs.items():
             if self.c.int(0, 2 if has_default else 5) == 0 or ("func" in kind and self.c.int(0, 9) > 0):

@@ -1,6 +1,7 @@
 // Kernels of ops/complex_ops.cc: Complex (broadcasting), Real, Imag, Angle, ComplexAbs, Conj.
 #include <cmath>
 #include <complex>
+#include <string>
 
 #include "graphfn/kernels/broadcast.h"
 #include "graphfn/kernels/kernel_context.h"
@@ -8,9 +9,25 @@
 namespace graphfn {
 namespace {
 
+// The kernels are chosen by T alone, but TF registers each only with the matching Tout
+// (complex64 <-> float, complex128 <-> double): another Tout must fail as TF's kernel lookup does,
+// not write values of the wrong width into the output (a heap overflow for Complex(double) ->
+// complex64). ComplexAbs's lookup succeeds in TF and its signature check fails instead.
+Status check_result_type(const KernelContext& c, const char* op, DType in, DType expected) {
+  const DType out = c.output_dtypes[0];
+  if (out == expected) return Status::OK();
+  if (std::string(op) == "ComplexAbs") {
+    return errors::InvalidArgument("Signature mismatch, have: ", dtype_tf_string(in), "->", dtype_tf_string(out),
+                                   " expected: ", dtype_tf_string(in), "->", dtype_tf_string(expected));
+  }
+  return errors::NotFound("Could not find device for node: {{node ", op, "}} = ", op, "[T=", dtype_tf_enum(in),
+                          ", Tout=", dtype_tf_enum(out), "]");
+}
+
 template <typename R>
 struct ComplexKernel {
   static Status compute(KernelContext& c) {
+    GRAPHFN_RETURN_IF_ERROR(check_result_type(c, "Complex", DTypeOf<R>::value, DTypeOf<std::complex<R>>::value));
     broadcast_binary_loop<R, std::complex<R>>(c.input(0), c.input(1), c.allocate_output(0),
                                               [](R re, R im) { return std::complex<R>(re, im); });
     return Status::OK();
@@ -24,6 +41,7 @@ struct ToReal {
   struct Kernel {
     static Status compute(KernelContext& c) {
       using R = typename C::value_type;
+      GRAPHFN_RETURN_IF_ERROR(check_result_type(c, F::kOp, DTypeOf<C>::value, DTypeOf<R>::value));
       const Tensor& x = c.input(0);
       const C* in = x.data<C>();
       R* out = c.allocate_output(0).data<R>();
@@ -33,11 +51,23 @@ struct ToReal {
   };
 };
 
-struct RealPart { template <typename C> static auto apply(const C& z) { return z.real(); } };
-struct ImagPart { template <typename C> static auto apply(const C& z) { return z.imag(); } };
-struct Argument { template <typename C> static auto apply(const C& z) { return std::arg(z); } };
+struct RealPart {
+  static constexpr const char* kOp = "Real";
+  template <typename C> static auto apply(const C& z) { return z.real(); }
+};
+struct ImagPart {
+  static constexpr const char* kOp = "Imag";
+  template <typename C> static auto apply(const C& z) { return z.imag(); }
+};
+struct Argument {
+  static constexpr const char* kOp = "Angle";
+  template <typename C> static auto apply(const C& z) { return std::arg(z); }
+};
 // std::abs of a complex is hypot(re, im): no overflow for large parts, as TF's.
-struct Modulus { template <typename C> static auto apply(const C& z) { return std::abs(z); } };
+struct Modulus {
+  static constexpr const char* kOp = "ComplexAbs";
+  template <typename C> static auto apply(const C& z) { return std::abs(z); }
+};
 
 template <typename C>
 struct ConjKernel {

@@ -4,6 +4,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "graphfn/kernels/functors.h"
 #include "graphfn/kernels/kernel_context.h"
 
 namespace graphfn {
@@ -71,7 +72,8 @@ struct RaggedRangeKernel {
       T value = start;
       for (int64_t i = 0; i < sizes[static_cast<size_t>(r)]; ++i) {
         *pv++ = value;
-        value = static_cast<T>(value + delta);
+        // The step after the last value may pass the type's range: integers wrap (unused).
+        value = functors::wrap_add(value, delta);
       }
     }
     return Status::OK();

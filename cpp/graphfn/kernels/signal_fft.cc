@@ -2,6 +2,7 @@
 // its kissfft backend): 1-D transforms along one axis at a time, the real ones on the innermost
 // axis, lines spread over graphfn's thread pool. Forward transforms are unscaled, inverse ones divide by the length, as TF's.
 #include <algorithm>
+#include <cmath>
 #include <complex>
 #include <vector>
 
@@ -20,6 +21,97 @@ template <typename R>
 Eigen::FFT<R>& thread_fft() {
   thread_local Eigen::FFT<R> fft(Eigen::default_fft_impl<R>(), Eigen::FFT<R>::HalfSpectrum);
   return fft;
+}
+
+// kissfft handles a prime factor p of the length with an O(p^2) butterfly: a length of 10^6 + 3
+// (prime) would take hours. Lengths with a prime factor above this go through Bluestein's
+// algorithm instead: the transform as a convolution with a chirp, done by power-of-two FFTs.
+constexpr int64_t kLargestKissPrime = 509;
+
+int64_t largest_prime_factor(int64_t n) {
+  int64_t largest = 1;
+  for (int64_t p = 2; p * p <= n; ++p) {
+    while (n % p == 0) {
+      largest = p;
+      n /= p;
+    }
+  }
+  return n > 1 ? n : largest;
+}
+
+bool use_bluestein(int64_t n) { return n > kLargestKissPrime && largest_prime_factor(n) > kLargestKissPrime; }
+
+// The unscaled DFT of the n points at src (exponent sign -1 forward, +1 inverse) into dst, by
+// Bluestein: X_k = w_k * sum_j (x_j w_j) conj(w_{k-j}) with w_j = exp(-+i pi j^2 / n), the sum a
+// circular convolution of length m >= 2n - 1 (a power of two). The chirp is computed in double
+// from j^2 mod 2n, exact in integers, so long lengths keep their accuracy.
+template <typename R>
+void bluestein(Eigen::FFT<R>& fft, std::complex<R>* dst, const std::complex<R>* src, int64_t n, bool inverse) {
+  int64_t m = 1;
+  while (m < 2 * n - 1) m <<= 1;
+  const double sign = inverse ? 1.0 : -1.0;
+  std::vector<std::complex<R>> chirp(static_cast<size_t>(n));
+  for (int64_t j = 0; j < n; ++j) {
+    const int64_t q = static_cast<int64_t>((static_cast<unsigned __int128>(j) * j) % (2 * static_cast<uint64_t>(n)));
+    const double angle = sign * M_PI * static_cast<double>(q) / static_cast<double>(n);
+    chirp[j] = std::complex<R>(static_cast<R>(std::cos(angle)), static_cast<R>(std::sin(angle)));
+  }
+  std::vector<std::complex<R>> a(static_cast<size_t>(m)), b(static_cast<size_t>(m)), fa(static_cast<size_t>(m)),
+      fb(static_cast<size_t>(m));
+  for (int64_t j = 0; j < n; ++j) a[j] = src[j] * chirp[j];
+  b[0] = std::conj(chirp[0]);
+  for (int64_t j = 1; j < n; ++j) b[j] = b[m - j] = std::conj(chirp[j]);
+  fft.fwd(fa.data(), a.data(), m);
+  fft.fwd(fb.data(), b.data(), m);
+  for (int64_t k = 0; k < m; ++k) fa[k] *= fb[k];
+  fft.inv(a.data(), fa.data(), m);  // Eigen's inverse divides by m
+  for (int64_t k = 0; k < n; ++k) dst[k] = a[k] * chirp[k];
+}
+
+// One complex line: dst = the unscaled forward DFT of src, or the inverse divided by n (as
+// Eigen's fwd/inv).
+template <typename R>
+void complex_transform(Eigen::FFT<R>& fft, std::complex<R>* dst, const std::complex<R>* src, int64_t n, bool inverse) {
+  if (!use_bluestein(n)) {
+    if (inverse) {
+      fft.inv(dst, src, n);
+    } else {
+      fft.fwd(dst, src, n);
+    }
+    return;
+  }
+  bluestein(fft, dst, src, n, inverse);
+  if (inverse) {
+    for (int64_t k = 0; k < n; ++k) dst[k] /= static_cast<R>(n);
+  }
+}
+
+// Real input, the n / 2 + 1 terms of the half spectrum out.
+template <typename R>
+void real_forward(Eigen::FFT<R>& fft, std::complex<R>* dst, const R* src, int64_t n) {
+  if (!use_bluestein(n)) {
+    fft.fwd(dst, src, n);
+    return;
+  }
+  std::vector<std::complex<R>> line(src, src + n), full(static_cast<size_t>(n));
+  bluestein(fft, full.data(), line.data(), n, false);
+  std::copy(full.begin(), full.begin() + n / 2 + 1, dst);
+}
+
+// The n / 2 + 1 terms of a half spectrum in, n real samples out (divided by n).
+template <typename R>
+void real_inverse(Eigen::FFT<R>& fft, R* dst, const std::complex<R>* src, int64_t n) {
+  if (!use_bluestein(n)) {
+    fft.inv(dst, src, n);
+    return;
+  }
+  std::vector<std::complex<R>> full(static_cast<size_t>(n)), out(static_cast<size_t>(n));
+  std::copy(src, src + n / 2 + 1, full.begin());
+  full[0] = std::complex<R>(src[0].real(), 0);  // the DC and Nyquist terms' imaginary parts are ignored
+  if (n % 2 == 0) full[n / 2] = std::complex<R>(src[n / 2].real(), 0);
+  for (int64_t k = n / 2 + 1; k < n; ++k) full[k] = std::conj(full[n - k]);
+  bluestein(fft, out.data(), full.data(), n, true);
+  for (int64_t k = 0; k < n; ++k) dst[k] = out[k].real() / static_cast<R>(n);
 }
 
 // Lines of at least this many samples in all go to one shard of the thread pool.
@@ -41,11 +133,7 @@ void fft_along_axis(std::complex<R>* data, const std::vector<int64_t>& dims, int
     for (int64_t l = first; l < last; ++l) {
       std::complex<R>* base = data + (l / inner) * n * inner + l % inner;
       for (int64_t j = 0; j < n; ++j) line[j] = base[j * inner];
-      if (inverse) {
-        fft.inv(result.data(), line.data(), n);
-      } else {
-        fft.fwd(result.data(), line.data(), n);
-      }
+      complex_transform(fft, result.data(), line.data(), n, inverse);
       for (int64_t j = 0; j < n; ++j) base[j * inner] = result[j];
     }
   });
@@ -151,12 +239,13 @@ struct RealForwardFft {
   struct Kernel {
     static Status compute(KernelContext& c) {
       using R = typename C::value_type;
-      GRAPHFN_RETURN_IF_ERROR(check_real_pair(c, true));
+      // TF checks the shapes first, the dtype pair last (when it transforms).
       const Tensor& x = c.input(0);
       GRAPHFN_RETURN_IF_ERROR(check_rank(x.shape(), kRank));
       std::vector<int64_t> lengths;
       GRAPHFN_RETURN_IF_ERROR(read_fft_length(c, kRank, &lengths));
       GRAPHFN_RETURN_IF_ERROR(check_input_covers(x.shape(), lengths));
+      GRAPHFN_RETURN_IF_ERROR(check_real_pair(c, true));
       const std::vector<int64_t> in_dims = dims_of(x.shape());
       const int rank = static_cast<int>(in_dims.size());
       std::vector<int64_t> cropped = in_dims, out_dims = in_dims;
@@ -184,7 +273,7 @@ struct RealForwardFft {
       }
       parallel_for(out_count / (n / 2 + 1), lines_per_shard(n), [&](int64_t first, int64_t last) {
         Eigen::FFT<R>& fft = thread_fft<R>();
-        for (int64_t r = first; r < last; ++r) fft.fwd(dst + r * (n / 2 + 1), src + r * n, n);
+        for (int64_t r = first; r < last; ++r) real_forward(fft, dst + r * (n / 2 + 1), src + r * n, n);
       });
       for (int i = 0; i < kRank - 1; ++i) fft_along_axis<R>(dst, out_dims, rank - kRank + i, false);
       return Status::OK();
@@ -201,7 +290,6 @@ struct RealInverseFft {
   struct Kernel {
     static Status compute(KernelContext& c) {
       using R = typename C::value_type;
-      GRAPHFN_RETURN_IF_ERROR(check_real_pair(c, false));
       const Tensor& x = c.input(0);
       GRAPHFN_RETURN_IF_ERROR(check_rank(x.shape(), kRank));
       std::vector<int64_t> lengths;
@@ -210,6 +298,7 @@ struct RealInverseFft {
       std::vector<int64_t> needed = lengths;
       needed[kRank - 1] = n / 2 + 1;
       GRAPHFN_RETURN_IF_ERROR(check_input_covers(x.shape(), needed));
+      GRAPHFN_RETURN_IF_ERROR(check_real_pair(c, false));
       const std::vector<int64_t> in_dims = dims_of(x.shape());
       const int rank = static_cast<int>(in_dims.size());
       std::vector<int64_t> half = in_dims, out_dims = in_dims;
@@ -234,7 +323,7 @@ struct RealInverseFft {
       for (int i = 0; i < kRank - 1; ++i) fft_along_axis<R>(spectrum.data(), half, rank - kRank + i, true);
       parallel_for(out_count / n, lines_per_shard(n), [&](int64_t first, int64_t last) {
         Eigen::FFT<R>& fft = thread_fft<R>();
-        for (int64_t r = first; r < last; ++r) fft.inv(dst + r * n, spectrum.data() + r * (n / 2 + 1), n);
+        for (int64_t r = first; r < last; ++r) real_inverse(fft, dst + r * n, spectrum.data() + r * (n / 2 + 1), n);
       });
       return Status::OK();
     }

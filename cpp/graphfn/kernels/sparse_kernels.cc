@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "graphfn/kernels/functors.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/sparse_util.h"
 
@@ -128,8 +129,8 @@ Status sparse_reshape_kernel(KernelContext& c) {
   const int in_rank = static_cast<int>(in_shape_t.dim(0));
   if (indices.dim(1) != in_rank) return errors::InvalidArgument("Input tensor rank must match input shape length.");
   const std::vector<int64_t> in_dims = index_values(in_shape_t);
-  GRAPHFN_RETURN_IF_ERROR(sparse::check_non_negative_shape(in_dims));
-  GRAPHFN_RETURN_IF_ERROR(check_output_size(Shape(in_dims), DType::kInt64));
+  int64_t dense_size = 0;
+  GRAPHFN_RETURN_IF_ERROR(sparse::dense_shape_product(in_dims, &dense_size));
   std::vector<int64_t> out_dims = index_values(target_t);
   const int out_rank = static_cast<int>(out_dims.size());
   int unknown = -1;
@@ -144,11 +145,8 @@ Status sparse_reshape_kernel(KernelContext& c) {
       continue;
     }
     if (size < 0) return errors::InvalidArgument("size ", d, " must be non-negative, not ", size);
-    if (__builtin_mul_overflow(product, size, &product)) {
-      return errors::InvalidArgument("Requested shape ", bracketed(out_dims), " would have more than 2**63 - 1 elements");
-    }
+    GRAPHFN_RETURN_IF_ERROR(sparse::dense_shape_product({product, size}, &product));
   }
-  const int64_t dense_size = Shape(in_dims).num_elements();
   if (unknown != -1) {
     if (product == 0) {
       return errors::InvalidArgument("reshape cannot infer the missing input size for an empty tensor unless all "
@@ -317,11 +315,13 @@ struct SparseFillEmptyRowsKernel {
     const int64_t rows = dims[0];
     const int64_t n = indices.dim(0);
     const std::vector<int64_t> ix = index_values(indices);
-    std::vector<int64_t> per_row;  // entries in each row (at least 1 once filled)
-    if (n > 0 || rows > 0) {
-      GRAPHFN_RETURN_IF_ERROR(check_output_size(Shape{rows, rank}, DType::kInt64));
-      per_row.assign(static_cast<size_t>(rows), 0);
-    }
+    // TF's first allocation is the [rows] indicator: a huge dense_shape[0] fails there, with
+    // TF's out-of-memory error, before any per-row bookkeeping is made.
+    Tensor* empty = nullptr;
+    GRAPHFN_RETURN_IF_ERROR(check_output_size(Shape{rows}, DType::kBool));
+    GRAPHFN_RETURN_IF_ERROR(c.allocate_output(2, Shape{rows}, &empty));
+    GRAPHFN_RETURN_IF_ERROR(check_output_size(Shape{rows, rank}, DType::kInt64));
+    std::vector<int64_t> per_row(static_cast<size_t>(rows), 0);  // entries in each row
     for (int64_t i = 0; i < n; ++i) {
       const int64_t r = ix[i * rank];
       if (r < 0 || r >= rows) return errors::InvalidArgument("indices(", i, ", 0) is invalid: ", r, " >= ", rows);
@@ -331,10 +331,9 @@ struct SparseFillEmptyRowsKernel {
     std::vector<int64_t> starts(per_row.size() + 1, 0);
     for (size_t r = 0; r < per_row.size(); ++r) starts[r + 1] = starts[r] + std::max<int64_t>(per_row[r], 1);
     const int64_t total = starts.back();
-    Tensor *out_ix = nullptr, *out_values = nullptr, *empty = nullptr, *reverse = nullptr;
+    Tensor *out_ix = nullptr, *out_values = nullptr, *reverse = nullptr;
     GRAPHFN_RETURN_IF_ERROR(c.allocate_output(0, Shape{total, rank}, &out_ix));
     GRAPHFN_RETURN_IF_ERROR(c.allocate_output(1, Shape{total}, &out_values));
-    GRAPHFN_RETURN_IF_ERROR(c.allocate_output(2, Shape{static_cast<int64_t>(per_row.size())}, &empty));
     GRAPHFN_RETURN_IF_ERROR(c.allocate_output(3, Shape{n}, &reverse));
     int64_t* oi = out_ix->data<int64_t>();
     T* ov = out_values->data<T>();
@@ -389,7 +388,7 @@ struct SparseFillEmptyRowsGradKernel {
     }
     T sum = T(0);
     for (int64_t j = 0; j < m; ++j) {
-      if (!visited[j]) sum = static_cast<T>(sum + g[j]);
+      if (!visited[j]) sum = functors::wrap_add(sum, g[j]);
     }
     d_default->data<T>()[0] = sum;
     return Status::OK();

@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "graphfn/kernels/functors.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/sparse_util.h"
 
@@ -18,10 +19,14 @@ using sparse::check_sparse_triple;
 using sparse::index_values;
 using sparse::row;
 
+// SparseAdd's |v| as TF computes it, in T: for the most negative integer it wraps and stays
+// negative, so a sum that overflowed to it is dropped by any threshold >= 0 (as in TF).
 template <typename T>
 double magnitude(T v) {
   if constexpr (std::is_unsigned_v<T>) {
     return static_cast<double>(v);
+  } else if constexpr (std::is_integral_v<T>) {
+    return static_cast<double>(v < 0 ? functors::wrap_neg(v) : v);
   } else {
     return std::fabs(static_cast<double>(v));
   }
@@ -122,8 +127,10 @@ struct SparseAddKernel {
     std::vector<int64_t> ix;
     std::vector<T> values;
     for (const MergedEntry& e : merge_entries(a, c.input(0).dim(0), b, c.input(3).dim(0), rank)) {
-      const T v = e.a >= 0 && e.b >= 0 ? static_cast<T>(av[e.a] + bv[e.b]) : e.a >= 0 ? av[e.a] : bv[e.b];
-      if (!(thresh <= magnitude(v))) continue;
+      // Integer sums wrap, as TF's.
+      const T v = e.a >= 0 && e.b >= 0 ? functors::wrap_add(av[e.a], bv[e.b]) : e.a >= 0 ? av[e.a] : bv[e.b];
+      // Only sums meet the threshold; an entry of one operand alone is kept whatever its size (TF).
+      if (e.a >= 0 && e.b >= 0 && !(thresh <= magnitude(v))) continue;
       const int64_t* r = e.a >= 0 ? row(a, e.a, rank) : row(b, e.b, rank);
       ix.insert(ix.end(), r, r + rank);
       values.push_back(v);
@@ -153,8 +160,9 @@ struct SparseAddGradKernel {
                                      grad.shape().to_string());
     }
     if (ai.dim(1) != bi.dim(1) || ai.dim(1) != si.dim(1)) {
-      return errors::InvalidArgument("The densified operands should have the same ndims; got: ", ai.dim(1), ", ",
-                                     bi.dim(1), ", ", si.dim(1));
+      // TF's text runs the three numbers together ("for A, B, sum got: 121").
+      return errors::InvalidArgument("The densified operands should have the same ndims; for A, B, sum got: ",
+                                     ai.dim(1), bi.dim(1), si.dim(1));
     }
     if (grad.dim(0) != si.dim(0)) {
       return errors::InvalidArgument("# elements of backprop_val_grad and # rows of sum_indices should match (#nnz of "
@@ -287,7 +295,7 @@ struct SparseTensorDenseAddKernel {
     for (int64_t i = 0; i < ai.dim(0); ++i) {
       int64_t flat = 0;
       for (int d = 0; d < rank; ++d) flat = flat * dims[d] + ix[i * rank + d];
-      o[flat] = static_cast<T>(o[flat] + v[i]);
+      o[flat] = functors::wrap_add(o[flat], v[i]);
     }
     return Status::OK();
   }
@@ -352,10 +360,10 @@ struct SparseTensorDenseMatMulKernel {
       T* out_row = o + m * outer_right;
       const T a = v[i];
       if (adj_b) {
-        for (int64_t j = 0; j < outer_right; ++j) out_row[j] += a * pb[j * b_cols + k];
+        for (int64_t j = 0; j < outer_right; ++j) out_row[j] = functors::wrap_add(out_row[j], functors::wrap_mul(a, pb[j * b_cols + k]));
       } else {
         const T* b_row = pb + k * b_cols;
-        for (int64_t j = 0; j < outer_right; ++j) out_row[j] += a * b_row[j];
+        for (int64_t j = 0; j < outer_right; ++j) out_row[j] = functors::wrap_add(out_row[j], functors::wrap_mul(a, b_row[j]));
       }
     }
     return Status::OK();
@@ -395,7 +403,7 @@ Status plan_reduction(KernelContext& c, Reduction* r) {
                                    indices.dim(0), ", values = ", values.dim(0), ")");
   }
   r->dims = index_values(shape);
-  GRAPHFN_RETURN_IF_ERROR(sparse::check_non_negative_shape(r->dims));
+  GRAPHFN_RETURN_IF_ERROR(sparse::dense_shape_product(r->dims, nullptr));
   if (indices.dim(1) != rank) return errors::InvalidArgument("Order length must be SparseTensor rank.");
   const bool keep = c.attrs.get_bool("keep_dims", false);
   for (int d = 0; d < rank; ++d) {
@@ -438,7 +446,7 @@ T reduce_group(const T* v, const std::vector<int64_t>& entries, int64_t begin, i
     if constexpr (kMax) {
       acc = (x > acc || (std::is_floating_point_v<T> && std::isnan(static_cast<double>(x)))) ? x : acc;
     } else {
-      acc = static_cast<T>(acc + x);
+      acc = functors::wrap_add(acc, x);
     }
   }
   return acc;

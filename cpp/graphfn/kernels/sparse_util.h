@@ -64,6 +64,25 @@ inline Status check_non_negative_shape(const std::vector<int64_t>& shape) {
   return Status::OK();
 }
 
+// TF's element count of a dense shape (TensorShape's checks, dim by dim): a negative dim, or a
+// running product that overflows int64, fails with TF's text. TF multiplies in uint64 and reports
+// the product as int64 when it fits in 64 bits (so it may print as negative), else -1.
+inline Status dense_shape_product(const std::vector<int64_t>& dims, int64_t* product) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (d < 0) return errors::InvalidArgument("Expected shape dimensions to be non-negative, got ", d);
+    uint64_t wide = 0;
+    const bool wraps = __builtin_mul_overflow(static_cast<uint64_t>(n), static_cast<uint64_t>(d), &wide);
+    const int64_t next = wraps ? -1 : static_cast<int64_t>(wide);
+    if (next < 0) {
+      return errors::InvalidArgument("Encountered overflow when multiplying ", n, " with ", d, ", result: ", next);
+    }
+    n = next;
+  }
+  if (product) *product = n;
+  return Status::OK();
+}
+
 // "[2,3]" for error messages.
 inline std::string bracketed(const std::vector<int64_t>& v, const char* sep = ",") {
   std::string s = "[";

@@ -162,6 +162,15 @@ Status string_ngrams_kernel(KernelContext& c) {
   o.preserve_short = c.attrs.get_bool("preserve_short_sequences", false);
   const std::vector<int64_t>* widths_attr = c.attrs.get_int_list("ngram_widths");
   const std::vector<int64_t> widths = widths_attr ? *widths_attr : std::vector<int64_t>{};
+  // TF reads these attrs as int32 (widths first).
+  for (int64_t w : widths) {
+    if (w != static_cast<int32_t>(w)) {
+      return errors::InvalidArgument("Attr ngram_widths has value ", w, " out of range for an int32");
+    }
+  }
+  if (o.pad_width != static_cast<int32_t>(o.pad_width)) {
+    return errors::InvalidArgument("Attr pad_width has value ", o.pad_width, " out of range for an int32");
+  }
   for (int64_t w : widths) {
     if (w <= 0) return errors::InvalidArgument("ngram_widths must contain positive values");
   }
@@ -177,10 +186,11 @@ Status string_ngrams_kernel(KernelContext& c) {
   const int64_t num_splits = splits_t.num_elements();
   const int64_t num_data = data.num_elements();
   if (num_splits > 0) {
-    int64_t prev = 0;
-    for (int64_t k = 0; k < num_splits; ++k) {
+    int64_t prev = static_cast<int64_t>(splits[0]);
+    if (prev != 0) return errors::InvalidArgument("First split value must be 0, got ", prev);
+    for (int64_t k = 1; k < num_splits; ++k) {
       const int64_t v = static_cast<int64_t>(splits[k]);
-      if (v < prev || v > num_data || (k == 0 && v != 0)) {
+      if (v < prev || v > num_data) {
         return errors::InvalidArgument("Invalid split value ", v, ", must be in [", prev, ", ", num_data, "]");
       }
       prev = v;

@@ -53,7 +53,7 @@ Status read_decode_options(const AttrMap& attrs, DecodeOptions* o) {
   }
   o->errors = text_attr(attrs, "errors", "replace");
   const int64_t replacement = attrs.get_int("replacement_char", 0xFFFD);
-  if (!utf::is_valid_code_point(replacement)) {
+  if (!utf::is_code_point_in_range(replacement)) {
     return errors::InvalidArgument("replacement_char out of unicode codepoint range");
   }
   o->replacement = static_cast<int32_t>(replacement);
@@ -144,23 +144,29 @@ Status unicode_encode_kernel(KernelContext& c) {
   const std::string errors = text_attr(c.attrs, "errors", "replace");
   const utf::Encoding e = utf::encoding_named(text_attr(c.attrs, "output_encoding"));
   const int64_t replacement = c.attrs.get_int("replacement_char", 0xFFFD);
-  if (errors == "replace" && !utf::is_valid_code_point(replacement)) {
+  if (!utf::is_code_point_in_range(replacement)) {  // checked whatever `errors` is, as TF
     return errors::InvalidArgument("replacement_char out of unicode codepoint range");
   }
   const Splits* splits = splits_t.data<Splits>();
   const int64_t num_splits = splits_t.num_elements();
   const int64_t num_values = values.num_elements();
-  if (num_splits == 0 || splits[0] != 0) return errors::InvalidArgument("First value in input_splits must be zero.");
+  // TF's order: some splits, the first zero, the last the number of values, then each in order.
+  if (num_splits == 0) {
+    // (TF's text counts the splits, so it always says 0.)
+    return errors::InvalidArgument("Input_splits should contain elements, but given input_values has ", num_splits,
+                                   " elements");
+  }
+  if (splits[0] != 0) return errors::InvalidArgument("First value in input_splits must be zero.");
+  if (splits[num_splits - 1] != num_values) {
+    return errors::InvalidArgument("Last value in input_splits must be equal to length of input_tensor.");
+  }
   for (int64_t k = 1; k < num_splits; ++k) {
-    if (splits[k] > num_values) {
-      return errors::InvalidArgument("Values in input_splits must be less than or equal to input_tensor length.");
-    }
     if (splits[k] < splits[k - 1]) {
       return errors::InvalidArgument("Values in input_splits must be equal or in ascending order.");
     }
-  }
-  if (splits[num_splits - 1] != num_values) {
-    return errors::InvalidArgument("Last value in input_splits must be equal to length of input_tensor.");
+    if (splits[k] > num_values) {
+      return errors::InvalidArgument("Values in input_splits must be less than or equal to input_tensor length.");
+    }
   }
   Tensor& out_tensor = c.allocate_output(0);
   std::string* out = out_tensor.data<std::string>();

@@ -18,7 +18,10 @@ inline Encoding encoding_named(const std::string& name) {
   return Encoding::kUnknown;
 }
 
-inline bool is_valid_code_point(int64_t c) { return c >= 0 && c <= 0x10FFFF && !(c >= 0xD800 && c <= 0xDFFF); }
+inline bool is_surrogate(int64_t c) { return c >= 0xD800 && c <= 0xDFFF; }
+inline bool is_valid_code_point(int64_t c) { return c >= 0 && c <= 0x10FFFF && !is_surrogate(c); }
+// What TF accepts as replacement_char: any code point, surrogates included (U+0000..U+10FFFF).
+inline bool is_code_point_in_range(int64_t c) { return c >= 0 && c <= 0x10FFFF; }
 
 // Reads one character of UTF-8 at s[*i] (< n), advancing *i. Returns the code point, or -1 for an
 // ill-formed subpart (then *i has moved past it).
@@ -60,7 +63,11 @@ inline int32_t next_utf16be(const unsigned char* s, size_t n, size_t* i) {
   const uint32_t u = (uint32_t{s[*i]} << 8) | s[*i + 1];
   *i += 2;
   if (u < 0xD800 || u > 0xDFFF) return static_cast<int32_t>(u);
-  if (u >= 0xDC00 || *i + 2 > n) return -1;  // a lone low surrogate, or a truncated pair
+  if (u >= 0xDC00) return -1;  // a lone low surrogate
+  if (*i + 2 > n) {  // a high surrogate and a truncated unit: one ill-formed part, as ICU reads it
+    *i = n;
+    return -1;
+  }
   const uint32_t low = (uint32_t{s[*i]} << 8) | s[*i + 1];
   if (low < 0xDC00 || low > 0xDFFF) return -1;
   *i += 2;
@@ -86,6 +93,7 @@ inline int32_t next_char(Encoding e, const unsigned char* s, size_t n, size_t* i
 }
 
 inline void append_utf8(int32_t cp, std::string* out) {
+  if (is_surrogate(cp)) cp = 0xFFFD;  // not encodable in UTF-8 (a surrogate replacement_char): ICU's U+FFFD
   if (cp < 0x80) {
     out->push_back(static_cast<char>(cp));
   } else if (cp < 0x800) {

@@ -109,7 +109,7 @@ Status reduce_join_shape(InferenceContext& c) {
       return errors::OutOfRange("Invalid reduction dimension ", a, " for input with ", rank, " dimension(s)");
     }
     const int64_t d = a < 0 ? a + rank : a;
-    if (reduced[d]) return errors::InvalidArgument("Duplicate reduction dimension ", d);
+    if (reduced[d]) return errors::InvalidArgument("Duplicate reduction dimension ", a);  // as given, as TF
     reduced[d] = true;
   }
   Shape out;
