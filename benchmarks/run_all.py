@@ -39,6 +39,7 @@ SUITES = [
     ("bench_gradients", "gradients", 15),
     ("bench_indexing", "sorting and n-d indexing", 5),
     ("bench_dtypes", "float16, bfloat16 and complex matmul", 5),
+    ("bench_elementwise", "element-wise, reductions, softmax, casts on 1M floats", 5),
 ]
 LIBRARY_ORDER = ["graphfn", "NumPy", "TensorFlow", "JAX jit"]
 

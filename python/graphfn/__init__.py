@@ -87,6 +87,7 @@ from graphfn.ops import extension_type as _extension_type  # noqa: F401  (tf.exp
 from graphfn.ops import complex_ops as _complex_ops  # noqa: F401
 from graphfn.ops import bitwise_ops as _bitwise_ops  # noqa: F401
 from graphfn.ops import signal as _signal  # noqa: F401  (tf.signal)
+from graphfn.framework import config_threading as _config_threading, determinism as _determinism  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 
 __version__ = "0.1.0"

@@ -24,4 +24,5 @@ PYBIND11_MODULE(_core, m) {
   graphfn::bind_data(m);
   graphfn::bind_io(m);
   graphfn::bind_data_functions(m);
+  graphfn::bind_threading(m);
 }

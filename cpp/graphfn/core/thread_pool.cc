@@ -2,20 +2,39 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <mutex>
 #include <thread>
 
 #define EIGEN_USE_THREADS
 #include <unsupported/Eigen/CXX11/ThreadPool>
 
 namespace graphfn {
+namespace thread_pool_detail {
+std::atomic<bool> kernel_ran{false};
+}  // namespace thread_pool_detail
+
 namespace {
 
-int configured_threads() {
+// The configuration and whether parallel_threads() has read it (after which it is fixed).
+std::mutex config_mutex;
+int requested_intra = 0;
+int requested_inter = 0;
+bool intra_fixed = false;
+
+int default_threads() {
   if (const char* env = std::getenv("GRAPHFN_NUM_THREADS")) {
     const int n = std::atoi(env);
     if (n >= 1) return n;
   }
   return std::max(1u, std::thread::hardware_concurrency());
+}
+
+int fix_intra_threads() {
+  std::lock_guard<std::mutex> lock(config_mutex);
+  intra_fixed = true;
+  if (requested_intra > 0) return requested_intra;
+  if (requested_intra < 0) return 1;
+  return default_threads();
 }
 
 // Workers for all but the calling thread's shard. Never destroyed: kernels may still run
@@ -29,8 +48,32 @@ Eigen::ThreadPool* pool() {
 }  // namespace
 
 int parallel_threads() {
-  static const int threads = configured_threads();
+  static const int threads = fix_intra_threads();
   return threads;
+}
+
+bool set_intra_op_threads(int n) {
+  std::lock_guard<std::mutex> lock(config_mutex);
+  if (intra_fixed || thread_pool_detail::kernel_ran.load()) return n == requested_intra;
+  requested_intra = n;
+  return true;
+}
+
+bool set_inter_op_threads(int n) {
+  std::lock_guard<std::mutex> lock(config_mutex);
+  if (intra_fixed || thread_pool_detail::kernel_ran.load()) return n == requested_inter;
+  requested_inter = n;
+  return true;
+}
+
+int inter_op_threads() {
+  std::lock_guard<std::mutex> lock(config_mutex);
+  return requested_inter;
+}
+
+bool runtime_started() {
+  std::lock_guard<std::mutex> lock(config_mutex);
+  return intra_fixed || thread_pool_detail::kernel_ran.load();
 }
 
 void parallel_for(int64_t n, int64_t min_shard, const std::function<void(int64_t, int64_t)>& fn) {
