@@ -1,12 +1,12 @@
 // One process-wide pool of worker threads for heavy kernels (matmul, convolutions, pooling,
 // element-wise ops, reductions, softmax above a size threshold). parallel_for splits a range
-// into contiguous shards, runs one on the calling thread and the others on the pool, and returns
-// when all are done. Safe to call from several threads at once; a call from inside a shard
-// (nested) runs inline.
+// into contiguous shards, which the calling thread and the pool's workers claim one by one, and
+// returns when all are done. Safe to call from several threads at once; a call from inside a
+// shard (nested) runs inline.
 //
 // Shard boundaries depend only on the range, the minimum shard and the thread count, never on
-// timing, so a kernel whose shards each compute their own outputs gives the same bits run to run
-// (docs/performance.md, "Threading").
+// timing (only which thread runs a shard does), so a kernel whose shards each compute their own
+// outputs gives the same bits run to run (docs/performance.md, "Determinism").
 #pragma once
 #include <atomic>
 #include <cstdint>
