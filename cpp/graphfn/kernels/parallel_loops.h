@@ -2,9 +2,10 @@
 // softmax): the pool is used only above a size threshold, so small tensors run the plain loop
 // on the calling thread with no dispatch and no allocation.
 //
-// Thresholds (elements per shard; a range needs two shards' worth to be split), measured on
-// 2 cores with benchmarks/bench_elementwise.py: handing a shard to a worker and waiting for it
-// costs ~5-15 us, so a shard must carry more work than that.
+// Thresholds (elements per shard; a range needs two shards' worth to be split): handing a shard
+// to a worker and waiting for it costs ~5-15 us, so a shard must carry ~15 us of work or more.
+// (Chosen from per-element costs; the shared 2-core machine they were tried on was too loaded
+// to pin the crossover down: re-measure with benchmarks/bench_elementwise.py sizes.)
 #pragma once
 #include <cstdint>
 
