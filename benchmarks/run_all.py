@@ -41,6 +41,7 @@ SUITES = [
     ("bench_dtypes", "float16, bfloat16 and complex matmul", 5),
     ("bench_matmul", "matrix products", 5),
     ("bench_conv", "convolutions", 5),
+    ("bench_elementwise", "element-wise, reductions, softmax, casts on 1M floats", 5),
 ]
 LIBRARY_ORDER = ["graphfn", "NumPy", "TensorFlow", "JAX jit", "PyTorch eager"]
 

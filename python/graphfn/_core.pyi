@@ -3,7 +3,7 @@ tools/generate_core_stub.py from the built module: do not edit by hand."""
 from __future__ import annotations
 import collections.abc
 import typing
-__all__: list[str] = ['CompiledFunction', 'DatasetIterator', 'DatasetNode', 'DatasetRecipe', 'EagerTensor', 'FunctionBase', 'Graph', 'GraphTape', 'Op', 'Operation', 'OutputStructure', 'Plan', 'RecordReader', 'RecordWriter', 'RecordingTape', 'SAVED_GRAPH_FILE_NAME', 'SymbolicTensor', 'Tape', 'VariableBase', 'VariableCreation', 'any_tape_recording', 'begin_trace', 'capture_control', 'check_variable_creation', 'convert_reflected_operand', 'current_graph', 'data_assert_cardinality', 'data_batch', 'data_cache', 'data_categorical_selector', 'data_concatenate', 'data_counter', 'data_csv', 'data_directed_interleave', 'data_filter', 'data_flat_map', 'data_from_generator', 'data_generators_shutdown', 'data_group_by_window', 'data_ignore_errors', 'data_interleave', 'data_load', 'data_map', 'data_of_tensor', 'data_padded_batch', 'data_prefetch', 'data_range', 'data_rebatch', 'data_recipe_batch', 'data_recipe_concatenate', 'data_recipe_count', 'data_recipe_filter', 'data_recipe_fixed', 'data_recipe_flat_map', 'data_recipe_map', 'data_recipe_padded_batch', 'data_recipe_prefetch', 'data_recipe_range', 'data_recipe_shard', 'data_recipe_tensor_slices', 'data_recipe_tensors', 'data_recipe_unbatch', 'data_recipe_value', 'data_recipe_window', 'data_recipe_zip', 'data_reduce', 'data_repeat', 'data_scan', 'data_shard', 'data_shuffle', 'data_single_element', 'data_skip', 'data_take', 'data_take_while', 'data_tensor_slices', 'data_tensors', 'data_text_line', 'data_tfrecord', 'data_unbatch', 'data_unique', 'data_window', 'data_zip', 'defined_at', 'eager_name_scope', 'enable_host_callback', 'end_trace', 'executing_eagerly', 'functions_run_eagerly', 'graph_const', 'graph_encloses', 'graph_gradients', 'inline_function', 'install_function_slots', 'is_stateful_graph', 'make_branches', 'make_while', 'new_variable', 'note_variable_created', 'note_variable_read', 'num_random_streams', 'op', 'op_def', 'op_def_summary', 'op_names', 'pop_graph', 'push_graph', 'raise_out_of_scope', 'read_saved_graph', 'record_custom_gradient', 'recording_tapes', 'reset_random_streams', 'resource_id', 'set_call_key_hooks', 'set_eager_name_scope', 'set_functions_run_eagerly', 'set_openblas_library', 'subgraph', 'to_tensor', 'variable_accessed', 'write_saved_graph']
+__all__: list[str] = ['CompiledFunction', 'DatasetIterator', 'DatasetNode', 'DatasetRecipe', 'EagerTensor', 'FunctionBase', 'Graph', 'GraphTape', 'Op', 'Operation', 'OutputStructure', 'Plan', 'RecordReader', 'RecordWriter', 'RecordingTape', 'SAVED_GRAPH_FILE_NAME', 'SymbolicTensor', 'Tape', 'VariableBase', 'VariableCreation', 'any_tape_recording', 'begin_trace', 'capture_control', 'check_variable_creation', 'convert_reflected_operand', 'current_graph', 'data_assert_cardinality', 'data_batch', 'data_cache', 'data_categorical_selector', 'data_concatenate', 'data_counter', 'data_csv', 'data_directed_interleave', 'data_filter', 'data_flat_map', 'data_from_generator', 'data_generators_shutdown', 'data_group_by_window', 'data_ignore_errors', 'data_interleave', 'data_load', 'data_map', 'data_of_tensor', 'data_padded_batch', 'data_prefetch', 'data_range', 'data_rebatch', 'data_recipe_batch', 'data_recipe_concatenate', 'data_recipe_count', 'data_recipe_filter', 'data_recipe_fixed', 'data_recipe_flat_map', 'data_recipe_map', 'data_recipe_padded_batch', 'data_recipe_prefetch', 'data_recipe_range', 'data_recipe_shard', 'data_recipe_tensor_slices', 'data_recipe_tensors', 'data_recipe_unbatch', 'data_recipe_value', 'data_recipe_window', 'data_recipe_zip', 'data_reduce', 'data_repeat', 'data_scan', 'data_shard', 'data_shuffle', 'data_single_element', 'data_skip', 'data_take', 'data_take_while', 'data_tensor_slices', 'data_tensors', 'data_text_line', 'data_tfrecord', 'data_unbatch', 'data_unique', 'data_window', 'data_zip', 'defined_at', 'eager_name_scope', 'enable_host_callback', 'end_trace', 'executing_eagerly', 'functions_run_eagerly', 'graph_const', 'graph_encloses', 'graph_gradients', 'inline_function', 'install_function_slots', 'is_stateful_graph', 'make_branches', 'make_while', 'new_variable', 'note_variable_created', 'note_variable_read', 'num_random_streams', 'op', 'op_def', 'op_def_summary', 'op_names', 'parallel_threads', 'pop_graph', 'push_graph', 'raise_out_of_scope', 'read_saved_graph', 'record_custom_gradient', 'recording_tapes', 'reset_random_streams', 'resource_id', 'set_call_key_hooks', 'set_eager_name_scope', 'set_functions_run_eagerly', 'set_inter_op_threads', 'set_intra_op_threads', 'set_openblas_library', 'subgraph', 'threading_runtime_started', 'to_tensor', 'variable_accessed', 'write_saved_graph']
 class EagerTensor:
     def __abs__(self) -> typing.Any:
         ...
@@ -662,6 +662,10 @@ def op_def_summary(arg0: str) -> str:
     ...
 def op_names() -> list[str]:
     ...
+def parallel_threads() -> int:
+    """
+    The intra-op pool's threads (fixes the size).
+    """
 def pop_graph() -> None:
     ...
 def push_graph(graph: Graph) -> None:
@@ -686,10 +690,20 @@ def set_eager_name_scope(arg0: str) -> None:
     ...
 def set_functions_run_eagerly(arg0: bool) -> None:
     ...
+def set_inter_op_threads(arg0: typing.SupportsInt | typing.SupportsIndex) -> bool:
+    ...
+def set_intra_op_threads(arg0: typing.SupportsInt | typing.SupportsIndex) -> bool:
+    """
+    Requests the intra-op pool size (0: default); False once the runtime has started.
+    """
 def set_openblas_library(arg0: str) -> None:
     ...
 def subgraph(arg0: Graph, arg1: str) -> Graph:
     ...
+def threading_runtime_started() -> bool:
+    """
+    Whether a kernel has run or the pool size is fixed (TF's context initialisation).
+    """
 def to_tensor(value: typing.Any, dtype: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
     ...
 def variable_accessed(*args, **kwargs):

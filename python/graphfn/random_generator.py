@@ -3,7 +3,7 @@ module sits beside graphfn.variables, above the op wrappers). Draws run the stat
 
 import os
 
-from graphfn.framework import dtypes
+from graphfn.framework import determinism, dtypes
 from graphfn.ops import array_ops
 from graphfn.ops import random_sampling
 from graphfn.ops import stateless_random_ops
@@ -58,6 +58,8 @@ class Generator:
 
     @classmethod
     def from_non_deterministic_state(cls, alg=None):
+        if determinism.is_op_determinism_enabled():
+            raise RuntimeError('"from_non_deterministic_state" cannot be called when determinism is enabled.')
         key = int.from_bytes(os.urandom(8), "little")
         return cls(state=[0, 0, _to_int64(key)], alg=alg)
 

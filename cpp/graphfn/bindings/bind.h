@@ -23,5 +23,6 @@ void bind_custom_gradient(py::module_& m);
 void bind_data(py::module_& m);
 void bind_io(py::module_& m);
 void bind_data_functions(py::module_& m);  // bind_data_fn.cc: flat_map, interleave, window, ...
+void bind_threading(py::module_& m);
 
 }  // namespace graphfn

@@ -26,4 +26,5 @@ PYBIND11_MODULE(_core, m) {
   graphfn::bind_io(m);
   graphfn::bind_data_functions(m);
   graphfn::bind_device_hook(m);
+  graphfn::bind_threading(m);
 }

@@ -1,10 +1,12 @@
 // The one broadcasting loop for binary element-wise kernels: out[i] = f(a[ia], b[ib]).
 // Fast paths for equal shapes and scalar operands; otherwise an odometer over the output
-// with per-operand strides (0 along broadcast dimensions).
+// with per-operand strides (0 along broadcast dimensions). Large outputs run on the intra-op
+// pool (kernels/parallel_loops.h).
 #pragma once
 #include <vector>
 
 #include "graphfn/core/tensor.h"
+#include "graphfn/kernels/parallel_loops.h"
 
 namespace graphfn {
 
@@ -15,18 +17,26 @@ void broadcast_binary_loop(const Tensor& a, const Tensor& b, Tensor& out, F f) {
   Out* po = out.data<Out>();
   const int64_t n = out.num_elements();
   const int64_t na = a.num_elements(), nb = b.num_elements();
+  // Large outputs are split over the intra-op pool; every element is computed the same way
+  // whichever shard holds it.
   if (na == n && nb == n) {
-    for (int64_t i = 0; i < n; ++i) po[i] = f(pa[i], pb[i]);
+    parallel_elementwise(po, n, kCheapElementsPerShard, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) po[i] = f(pa[i], pb[i]);
+    });
     return;
   }
   if (na == 1 && nb == n) {
     const In s = pa[0];
-    for (int64_t i = 0; i < n; ++i) po[i] = f(s, pb[i]);
+    parallel_elementwise(po, n, kCheapElementsPerShard, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) po[i] = f(s, pb[i]);
+    });
     return;
   }
   if (nb == 1 && na == n) {
     const In s = pb[0];
-    for (int64_t i = 0; i < n; ++i) po[i] = f(pa[i], s);
+    parallel_elementwise(po, n, kCheapElementsPerShard, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) po[i] = f(pa[i], s);
+    });
     return;
   }
   if (n == 0) return;
@@ -46,22 +56,33 @@ void broadcast_binary_loop(const Tensor& a, const Tensor& b, Tensor& out, F f) {
       stride_b *= b.dim(ib);
     }
   }
-  std::vector<int64_t> index(rank, 0);
   const int64_t inner = os.dim(rank - 1);
   const int64_t ia_step = sa[rank - 1], ib_step = sb[rank - 1];
-  int64_t off_a = 0, off_b = 0;
-  for (int64_t o = 0; o < n; o += inner) {
-    for (int64_t j = 0; j < inner; ++j) po[o + j] = f(pa[off_a + j * ia_step], pb[off_b + j * ib_step]);
-    // Advance the odometer over the outer dimensions.
-    for (int d = rank - 2; d >= 0; --d) {
-      off_a += sa[d];
-      off_b += sb[d];
-      if (++index[d] < os.dim(d)) break;
-      off_a -= sa[d] * os.dim(d);
-      off_b -= sb[d] * os.dim(d);
-      index[d] = 0;
+  // Output rows [first, last): an odometer over the outer dimensions, started at `first`.
+  auto rows = [&](int64_t first, int64_t last) {
+    std::vector<int64_t> index(rank, 0);
+    int64_t off_a = 0, off_b = 0;
+    for (int64_t d = rank - 2, rest = first; d >= 0; --d) {
+      index[d] = rest % os.dim(d);
+      rest /= os.dim(d);
+      off_a += index[d] * sa[d];
+      off_b += index[d] * sb[d];
     }
-  }
+    for (int64_t r = first; r < last; ++r) {
+      Out* o = po + r * inner;
+      for (int64_t j = 0; j < inner; ++j) o[j] = f(pa[off_a + j * ia_step], pb[off_b + j * ib_step]);
+      // Advance the odometer over the outer dimensions.
+      for (int d = rank - 2; d >= 0; --d) {
+        off_a += sa[d];
+        off_b += sb[d];
+        if (++index[d] < os.dim(d)) break;
+        off_a -= sa[d] * os.dim(d);
+        off_b -= sb[d] * os.dim(d);
+        index[d] = 0;
+      }
+    }
+  };
+  parallel_rows(n / inner, inner, kCheapElementsPerShard, rows);
 }
 
 }  // namespace graphfn

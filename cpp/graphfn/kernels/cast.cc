@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/parallel_loops.h"
 #include "graphfn/kernels/reduced_precision.h"
 
 namespace graphfn {
@@ -82,7 +83,9 @@ struct CastKernel {
     const bool ok = visit_dtype(dst, CastableTypes{}, [&](auto tag) {
       using Dst = decltype(tag);
       Dst* out = y.data<Dst>();
-      for (int64_t i = 0; i < x.num_elements(); ++i) out[i] = cast_one<Src, Dst>(in[i]);
+      parallel_elementwise(out, x.num_elements(), kCheapElementsPerShard, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) out[i] = cast_one<Src, Dst>(in[i]);
+      });
     });
     if (!ok) {
       return errors::Unimplemented("Cast ", dtype_tf_string(x.dtype()), " to ", dtype_tf_string(dst),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "graphfn/core/thread_pool.h"
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/op_validation.h"
 #include "graphfn/ir/shape_inference.h"
@@ -83,6 +84,7 @@ Status infer_and_run(const OpDef& op, KernelFn kernel, const Tensor* const* inpu
   } release{use_scratch};
   scratch_busy = true;
 
+  note_kernel_run();  // the runtime has started: thread counts are now fixed (as TF's context)
   InferenceContext ic(op, inputs, num_inputs, attrs, type_attrs, shapes);
   if (op.shape_fn) GRAPHFN_RETURN_IF_ERROR(op.shape_fn(ic));
   const int n = ic.num_outputs();

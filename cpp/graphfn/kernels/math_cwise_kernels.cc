@@ -9,6 +9,7 @@
 #include "graphfn/kernels/broadcast.h"
 #include "graphfn/kernels/functors.h"
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/parallel_loops.h"
 #include "graphfn/kernels/reduced_precision.h"
 
 namespace graphfn {
@@ -44,6 +45,8 @@ namespace {
 
 // ComputeType (reduced_precision.h): float16/bfloat16 kernels compute in float and round each result.
 
+// Large tensors are split over the intra-op pool (kernels/parallel_loops.h); each shard runs
+// the same loop on its own range.
 template <typename Stored, typename Out, typename ArrayFn, typename ScalarFn>
 Status run_unary(KernelContext& c, ArrayFn array, ScalarFn scalar) {
   const Tensor& x = c.input(0);
@@ -51,18 +54,25 @@ Status run_unary(KernelContext& c, ArrayFn array, ScalarFn scalar) {
   const int64_t n = x.num_elements();
   if constexpr (kReducedFloat<Stored>) {
     using StoredOut = std::conditional_t<std::is_same_v<Out, bool>, bool, Stored>;
-    const Eigen::Array<float, Eigen::Dynamic, 1> in =
-        Eigen::Map<const Eigen::Array<Stored, Eigen::Dynamic, 1>>(x.data<Stored>(), n).template cast<float>();
-    const Eigen::Array<Out, Eigen::Dynamic, 1> result = array(in);
-    Eigen::Map<Eigen::Array<StoredOut, Eigen::Dynamic, 1>>(y.data<StoredOut>(), n) = result.template cast<StoredOut>();
+    parallel_elementwise(y.data<StoredOut>(), n, kCostlyElementsPerShard, [&](int64_t b, int64_t e) {
+      const Eigen::Array<float, Eigen::Dynamic, 1> in =
+          Eigen::Map<const Eigen::Array<Stored, Eigen::Dynamic, 1>>(x.data<Stored>() + b, e - b).template cast<float>();
+      const Eigen::Array<Out, Eigen::Dynamic, 1> result = array(in);
+      Eigen::Map<Eigen::Array<StoredOut, Eigen::Dynamic, 1>>(y.data<StoredOut>() + b, e - b) =
+          result.template cast<StoredOut>();
+    });
   } else if constexpr (std::is_floating_point_v<Stored>) {
-    Eigen::Map<const Eigen::Array<Stored, Eigen::Dynamic, 1>> in(x.data<Stored>(), n);
-    Eigen::Map<Eigen::Array<Out, Eigen::Dynamic, 1>> out(y.data<Out>(), n);
-    out = array(in);
+    parallel_elementwise(y.data<Out>(), n, kCostlyElementsPerShard, [&](int64_t b, int64_t e) {
+      Eigen::Map<const Eigen::Array<Stored, Eigen::Dynamic, 1>> in(x.data<Stored>() + b, e - b);
+      Eigen::Map<Eigen::Array<Out, Eigen::Dynamic, 1>> out(y.data<Out>() + b, e - b);
+      out = array(in);
+    });
   } else {
     const Stored* in = x.data<Stored>();
     Out* out = y.data<Out>();
-    for (int64_t i = 0; i < n; ++i) out[i] = scalar(in[i]);
+    parallel_elementwise(out, n, kCheapElementsPerShard, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) out[i] = scalar(in[i]);
+    });
   }
   return Status::OK();
 }

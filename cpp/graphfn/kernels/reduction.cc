@@ -15,6 +15,7 @@ namespace {
 template <typename T>
 struct SumReducer {
   using Acc = T;
+  static constexpr bool kSplitRows = true;
   static constexpr bool kIdentityFinish = true;
   template <typename In> static constexpr bool kFastRow = std::is_floating_point_v<In>;
   static Acc init() { return T(0); }
@@ -26,6 +27,7 @@ struct SumReducer {
 template <typename T>
 struct MeanReducer {
   using Acc = std::conditional_t<std::is_floating_point_v<T>, T, int64_t>;
+  static constexpr bool kSplitRows = true;
   static constexpr bool kIdentityFinish = false;
   template <typename In> static constexpr bool kFastRow = std::is_floating_point_v<In>;
   static Acc init() { return Acc(0); }
@@ -43,6 +45,7 @@ struct MeanReducer {
 template <typename T>
 struct ProdReducer {
   using Acc = T;
+  static constexpr bool kSplitRows = true;
   static constexpr bool kIdentityFinish = true;
   template <typename In> static constexpr bool kFastRow = std::is_floating_point_v<In>;
   static Acc init() { return T(1); }
@@ -55,6 +58,7 @@ struct ProdReducer {
 template <typename T>
 struct MaxReducer {
   using Acc = T;
+  static constexpr bool kSplitRows = true;
   static constexpr bool kIdentityFinish = true;
   template <typename In> static constexpr bool kFastRow = std::is_floating_point_v<In>;
   static Acc init() {
@@ -69,6 +73,7 @@ struct MaxReducer {
 template <typename T>
 struct MinReducer {
   using Acc = T;
+  static constexpr bool kSplitRows = true;
   static constexpr bool kIdentityFinish = true;
   template <typename In> static constexpr bool kFastRow = std::is_floating_point_v<In>;
   static Acc init() {

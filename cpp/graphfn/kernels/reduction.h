@@ -11,28 +11,61 @@
 //   template <class In> static constexpr bool kFastRow;
 //                                             whether R::fast_row(Eigen array of In) folds a
 //                                             non-empty contiguous row (vectorised) instead
+//   static constexpr bool kSplitRows;         optional: step(Acc, Acc) merges partial folds, so
+//                                             long rows fold as fixed blocks (see fold_row)
 //
 // The input is viewed as runs of kept/reduced dims; each reduced run is folded as the middle
 // axis of [outer, n, inner], innermost first, so any set of axes costs one pass per run.
+// Large passes run on the intra-op pool, split by output elements (or by fixed blocks of a long
+// row), never in a way that changes an output's order of summation with the thread count.
 #pragma once
 #include <Eigen/Core>
+#include <algorithm>
 #include <memory>
 #include <type_traits>
 #include <vector>
 
 #include "graphfn/core/shape.h"
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/parallel_loops.h"
 #include "graphfn/ops/reduction_ops.h"
 
 namespace graphfn {
 namespace reduction {
 
+// Whether R folds a long row as fixed blocks whose partial results R::step merges in order
+// (`static constexpr bool kSplitRows = true;`: the associative reducers of reduction.cc).
+template <typename R, typename = void>
+struct SplitsRows : std::false_type {};
+template <typename R>
+struct SplitsRows<R, std::void_t<decltype(R::kSplitRows)>> : std::bool_constant<R::kSplitRows> {};
+
+// A row longer than this is folded as blocks of this many elements (on the pool when there are
+// several threads). The blocks do not depend on the thread count, so the result does not either.
+constexpr int64_t kFoldBlock = 32 * 1024;
+
 // Fold of one contiguous row; reducers may supply a faster (vectorised) version.
 template <typename R, typename In>
 typename R::Acc fold_row(const In* p, int64_t n) {
   if constexpr (R::template kFastRow<In>) {
+    using Row = Eigen::Map<const Eigen::Array<In, Eigen::Dynamic, 1>>;
     if (n == 0) return R::init();
-    return R::fast_row(Eigen::Map<const Eigen::Array<In, Eigen::Dynamic, 1>>(p, n));
+    if constexpr (SplitsRows<R>::value) {
+      if (n > kFoldBlock) {
+        const int64_t blocks = (n + kFoldBlock - 1) / kFoldBlock;
+        std::vector<typename R::Acc> partial(static_cast<size_t>(blocks));
+        parallel_for_if_large(blocks, kCheapElementsPerShard / kFoldBlock, [&](int64_t b0, int64_t b1) {
+          for (int64_t b = b0; b < b1; ++b) {
+            const int64_t begin = b * kFoldBlock, end = std::min(n, begin + kFoldBlock);
+            partial[b] = R::fast_row(Row(p + begin, end - begin));
+          }
+        });
+        typename R::Acc acc = partial[0];
+        for (int64_t b = 1; b < blocks; ++b) acc = R::step(acc, partial[b], b * kFoldBlock);
+        return acc;
+      }
+    }
+    return R::fast_row(Row(p, n));
   } else {
     typename R::Acc acc = R::init();
     for (int64_t i = 0; i < n; ++i) acc = R::step(acc, p[i], i);
@@ -40,21 +73,34 @@ typename R::Acc fold_row(const In* p, int64_t n) {
   }
 }
 
-// out[o, j] = fold over i of in[o, i, j].
+// out[o, j] = fold over i of in[o, i, j]. Large reductions are split over the intra-op pool by
+// output elements, so each output is folded in the same order however the work is split.
 template <typename R, typename In>
 void reduce_middle(const In* in, int64_t outer, int64_t n, int64_t inner, typename R::Acc* out) {
-  for (int64_t o = 0; o < outer; ++o) {
+  if (inner == 1) {
+    parallel_rows(outer, n, kCheapElementsPerShard, [&](int64_t o0, int64_t o1) {
+      for (int64_t o = o0; o < o1; ++o) out[o] = fold_row<R>(in + o * n, n);
+    });
+    return;
+  }
+  // Columns [j0, j1) of outer slice o, row by row, so the inner loop runs over contiguous
+  // memory (and vectorises).
+  auto columns = [&](int64_t o, int64_t j0, int64_t j1) {
     const In* base = in + o * n * inner;
     typename R::Acc* dst = out + o * inner;
-    if (inner == 1) {
-      dst[0] = fold_row<R>(base, n);
-      continue;
-    }
-    // Row by row, so the inner loop runs over contiguous memory (and vectorises).
-    for (int64_t j = 0; j < inner; ++j) dst[j] = R::init();
+    for (int64_t j = j0; j < j1; ++j) dst[j] = R::init();
     for (int64_t i = 0; i < n; ++i) {
       const In* src = base + i * inner;
-      for (int64_t j = 0; j < inner; ++j) dst[j] = R::step(dst[j], src[j], i);
+      for (int64_t j = j0; j < j1; ++j) dst[j] = R::step(dst[j], src[j], i);
+    }
+  };
+  if (outer >= parallel_threads()) {
+    parallel_rows(outer, n * inner, kCheapElementsPerShard, [&](int64_t o0, int64_t o1) {
+      for (int64_t o = o0; o < o1; ++o) columns(o, 0, inner);
+    });
+  } else {
+    for (int64_t o = 0; o < outer; ++o) {
+      parallel_rows(inner, n, kCheapElementsPerShard, [&](int64_t j0, int64_t j1) { columns(o, j0, j1); });
     }
   }
 }

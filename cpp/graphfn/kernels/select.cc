@@ -1,9 +1,11 @@
-// SelectV2 (tf.where(c, x, y)) and Where (tf.where(c): coordinates of the true elements).
+// SelectV2 (tf.where(c, x, y); large outputs on the intra-op pool) and Where (tf.where(c):
+// coordinates of the true elements).
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
 #include "graphfn/kernels/array_util.h"
+#include "graphfn/kernels/parallel_loops.h"
 
 namespace graphfn {
 namespace {
@@ -35,16 +37,20 @@ Status select_kernel(KernelContext& c) {
       using U = std::conditional_t<sizeof(E) == 1, uint8_t,
                 std::conditional_t<sizeof(E) == 2, uint16_t, std::conditional_t<sizeof(E) == 4, uint32_t, uint64_t>>>;
       static_assert(sizeof(U) == sizeof(E));
-      for (int64_t i = 0; i < n; ++i) {
-        U x, y;
-        std::memcpy(&x, a + i, sizeof(U));
-        std::memcpy(&y, b + i, sizeof(U));
-        const U mask = static_cast<U>(U(0) - static_cast<U>(p[i]));
-        const U r = static_cast<U>((x & mask) | (y & ~mask));
-        std::memcpy(o + i, &r, sizeof(U));
-      }
+      parallel_elementwise(o, n, kCheapElementsPerShard, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+          U x, y;
+          std::memcpy(&x, a + i, sizeof(U));
+          std::memcpy(&y, b + i, sizeof(U));
+          const U mask = static_cast<U>(U(0) - static_cast<U>(p[i]));
+          const U r = static_cast<U>((x & mask) | (y & ~mask));
+          std::memcpy(o + i, &r, sizeof(U));
+        }
+      });
     } else {
-      for (int64_t i = 0; i < n; ++i) o[i] = p[i] ? a[i] : b[i];
+      parallel_elementwise(o, n, kCheapElementsPerShard, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) o[i] = p[i] ? a[i] : b[i];
+      });
     }
   });
   return Status::OK();

@@ -8,6 +8,7 @@
 
 #include "graphfn/kernels/array_util.h"
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/parallel_loops.h"
 #include "graphfn/ops/array_shape_util.h"
 
 namespace graphfn {
@@ -38,18 +39,21 @@ struct SoftmaxKernel {
     const int64_t n = x.dim(x.rank() - 1);
     if (n == 0) return Status::OK();
     const int64_t rows = x.num_elements() / n;
-    for (int64_t r = 0; r < rows; ++r) {
-      const T* row = x.data<T>() + r * n;
-      T* o = out.data<T>() + r * n;
-      if (kLog) {
-        log_softmax_row(row, n, o);
-        continue;
+    // Rows are independent: large inputs split them over the intra-op pool.
+    parallel_rows(rows, n, kCostlyElementsPerShard, [&](int64_t first, int64_t last) {
+      for (int64_t r = first; r < last; ++r) {
+        const T* row = x.data<T>() + r * n;
+        T* o = out.data<T>() + r * n;
+        if (kLog) {
+          log_softmax_row(row, n, o);
+          continue;
+        }
+        ConstRow<T> xr(row, n);
+        Row<T> orow(o, n);
+        orow = (xr - xr.maxCoeff()).exp();
+        orow *= T(1) / orow.sum();
       }
-      ConstRow<T> xr(row, n);
-      Row<T> orow(o, n);
-      orow = (xr - xr.maxCoeff()).exp();
-      orow *= T(1) / orow.sum();
-    }
+    });
     return Status::OK();
   }
 };

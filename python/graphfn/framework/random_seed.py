@@ -9,6 +9,7 @@ set_seed resets both, so re-running the same sequence of random calls reproduces
 """
 
 from graphfn import _core
+from graphfn.framework import determinism
 from graphfn.util.tf_export import tf_export
 
 DEFAULT_GRAPH_SEED = 87654321  # the global seed used when only an op seed is given
@@ -46,6 +47,8 @@ def get_seed(op_seed):
         seeds = _truncate_seed(_global_seed), _truncate_seed(op_seed)
     elif op_seed is not None:
         seeds = DEFAULT_GRAPH_SEED, _truncate_seed(op_seed)
+    elif determinism.is_op_determinism_enabled():
+        raise RuntimeError(determinism.RANDOM_SEED_REQUIRED)
     else:
         return None, None
     seeds = int(seeds[0]), int(seeds[1])
