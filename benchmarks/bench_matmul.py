@@ -33,6 +33,18 @@ def _normal(*shape):
     return _RNG.standard_normal(shape).astype(np.float32)
 
 
+def _makers(tf_like, make_jax, make_torch):
+    """{library name: make} for the libraries installed; tf_like(module) makes graphfn's and TF's."""
+    makers = {"graphfn": tf_like(gf)}
+    if tf is not None:
+        makers["TensorFlow"] = tf_like(tf)
+    if jax is not None:
+        makers["JAX jit"] = make_jax
+    if torch is not None:
+        makers["PyTorch eager"] = make_torch
+    return makers
+
+
 # Matrix products -------------------------------------------------------------------------------
 
 _MATMUL_INPUTS = {
@@ -64,14 +76,7 @@ def _matmul(key, dtype="float32"):
         y = torch.from_numpy(b).to(getattr(torch, dtype))
         return lambda: torch.matmul(x, y)
 
-    makers = {"graphfn": tf_like(gf)}
-    if tf is not None:
-        makers["TensorFlow"] = tf_like(tf)
-    if jax is not None:
-        makers["JAX jit"] = make_jax
-    if torch is not None:
-        makers["PyTorch eager"] = make_torch
-    return makers
+    return _makers(tf_like, make_jax, make_torch)
 
 
 def _mlp_data():
@@ -137,14 +142,7 @@ def _mlp_train_step():
             return loss
         return call
 
-    makers = {"graphfn": tf_like(gf)}
-    if tf is not None:
-        makers["TensorFlow"] = tf_like(tf)
-    if jax is not None:
-        makers["JAX jit"] = make_jax
-    if torch is not None:
-        makers["PyTorch eager"] = make_torch
-    return makers
+    return _makers(tf_like, make_jax, make_torch)
 
 
 def matmul_rows():
