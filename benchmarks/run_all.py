@@ -162,11 +162,27 @@ def footprint_table(fp):
     return "\n".join(lines) + "\n\n" + " ".join(notes)
 
 
+def _cpu_model():
+    """The CPU's model name and vector extensions (AVX2, AVX-512) from /proc/cpuinfo, where it exists."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            info = f.read()
+    except OSError:
+        return platform.processor() or "?"
+    model = next((line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("model name")), "?")
+    flags = next((line.split(":", 1)[1].split() for line in info.splitlines() if line.startswith("flags")), [])
+    extensions = [name for name in ("avx2", "fma", "avx512f") if name in flags]
+    return "%s (%s)" % (model, ", ".join(extensions)) if extensions else model
+
+
 def environment():
-    env = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count()}
+    env = {"python": platform.python_version(), "machine": platform.machine(), "cpu": _cpu_model(),
+           "cpus": os.cpu_count()}
     if hasattr(os, "getloadavg"):  # a shared machine's load inflates every absolute number
         env["load average"] = "%.1f" % os.getloadavg()[0]
-    for module in ("numpy", "graphfn", "tensorflow", "jax"):
+    from graphfn import _core
+    env["graphfn intra-op threads"] = _core.parallel_threads()  # the pool's size (its first use fixes it)
+    for module in ("numpy", "graphfn", "tensorflow", "jax", "torch"):
         if importlib.util.find_spec(module) is not None:
             env[module] = getattr(importlib.import_module(module), "__version__", "?")
     return env
