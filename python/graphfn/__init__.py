@@ -6,6 +6,9 @@ wrapper declares its public names with @tf_export next to its definition."""
 import importlib as _importlib
 import sys as _sys
 
+from graphfn.util import cpu_check as _cpu_check
+
+_cpu_check.check()  # a clear ImportError, not SIGILL, on a CPU without the build's AVX
 from graphfn import _core  # noqa: F401  (loads the extension first)
 from graphfn.util import openblas as _openblas
 
