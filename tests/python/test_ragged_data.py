@@ -3,9 +3,9 @@ Dataset.ragged_batch and tf.data.experimental.dense_to_ragged_batch. Expected re
 were printed by TF 2.21 for the same expressions; the tf.function cases are derived by
 arithmetic (row lengths 3+1+0+2, values 1+...+6)."""
 
-import pytest
 
 import graphfn as tf
+from tf_goldens import golden_tests
 
 rt = tf.ragged.constant([[1, 2, 3], [4], [], [5, 6]])
 rt3 = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
@@ -100,16 +100,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("expr, expected", RESULTS)
-def test_result_matches_tensorflow(expr, expected):
-    assert repr(eval(expr, NAMESPACE)) == expected
-
-
-@pytest.mark.parametrize("expr, error, message", ERRORS)
-def test_error_matches_tensorflow(expr, error, message):
-    with pytest.raises(error) as info:
-        eval(expr, NAMESPACE)
-    assert message in str(info.value)
+test_result_matches_tensorflow, test_error_matches_tensorflow = golden_tests(RESULTS, ERRORS, NAMESPACE)
 
 
 def test_batched_ragged_dataset_in_function():

@@ -4,6 +4,7 @@ reprs and errors were printed by TF 2.21 for the same expressions."""
 import pytest
 
 import graphfn as tf
+from tf_goldens import golden_tests
 
 InvalidArgumentError = tf.errors.InvalidArgumentError
 
@@ -73,16 +74,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("expr, expected", RESULTS)
-def test_result_matches_tensorflow(expr, expected):
-    assert repr(eval(expr, NAMESPACE)) == expected
-
-
-@pytest.mark.parametrize("expr, error, message", ERRORS)
-def test_error_matches_tensorflow(expr, error, message):
-    with pytest.raises(error) as info:
-        eval(expr, NAMESPACE)
-    assert message in str(info.value)
+test_result_matches_tensorflow, test_error_matches_tensorflow = golden_tests(RESULTS, ERRORS, NAMESPACE)
 
 
 def test_not_right_ragged_error_shows_first_indices_as_tf():
