@@ -3,10 +3,11 @@
     PYTHONPATH=python ~/tf/bin/python benchmarks/bench_matmul.py [--repeat 5] [--json out.json]
 
 Matrix product rows (matmul_rows): eager float32 matmul 1000x1000 and 256x256, a batched
-[64,128,128] x [64,128,128] matmul, float16 and bfloat16 512x512 matmul, and the MLP 784-128-10
-train step (batch 64) under tf.function / jax.jit / PyTorch eager. Inputs are made before timing;
-each cell is the median µs of one call (JAX's with block_until_ready). Every library uses both
-cores (graphfn's GEMM splits products over its intra-op pool; docs/design.md, "Matrix products").
+[64,128,128] x [64,128,128] matmul, and the MLP 784-128-10 train step (batch 64) under
+tf.function / jax.jit / PyTorch eager (float16 and bfloat16 products are bench_dtypes.py's rows).
+Inputs are made before timing; each cell is the median µs of one call (JAX's with
+block_until_ready). Every library uses both cores (graphfn's GEMM splits products over its
+intra-op pool; docs/design.md, "Matrix products").
 The ratio columns are the other library's time over graphfn's (above 1: graphfn is faster). The
 machine is shared: the load average is printed with the table; compare within one run only.
 """
@@ -51,29 +52,26 @@ _MATMUL_INPUTS = {
     "1000": (_normal(1000, 1000), _normal(1000, 1000)),
     "256": (_normal(256, 256), _normal(256, 256)),
     "batch": (_normal(64, 128, 128), _normal(64, 128, 128)),
-    "512": (_normal(512, 512), _normal(512, 512)),
 }
 
 
-def _matmul(key, dtype="float32"):
-    """Makers of one eager product per library: {library name: make() -> call}."""
+def _matmul(key):
+    """Makers of one eager float32 product per library: {library name: make() -> call}."""
     a, b = _MATMUL_INPUTS[key]
 
     def tf_like(lib):
         def make():
-            x = lib.cast(lib.constant(a), getattr(lib, dtype))
-            y = lib.cast(lib.constant(b), getattr(lib, dtype))
+            x, y = lib.constant(a), lib.constant(b)
             return lambda: lib.matmul(x, y)
         return make
 
     def make_jax():
-        x, y = jnp.asarray(a).astype(getattr(jnp, dtype)), jnp.asarray(b).astype(getattr(jnp, dtype))
+        x, y = jnp.asarray(a), jnp.asarray(b)
         product = jax.jit(jnp.matmul)
         return lambda: product(x, y).block_until_ready()
 
     def make_torch():
-        x = torch.from_numpy(a).to(getattr(torch, dtype))
-        y = torch.from_numpy(b).to(getattr(torch, dtype))
+        x, y = torch.from_numpy(a), torch.from_numpy(b)
         return lambda: torch.matmul(x, y)
 
     return _makers(tf_like, make_jax, make_torch)
@@ -151,8 +149,6 @@ def matmul_rows():
         ("matmul 1000x1000 float32", _matmul("1000")),
         ("matmul 256x256 float32", _matmul("256")),
         ("batched matmul [64,128,128] float32", _matmul("batch")),
-        ("matmul 512x512 float16", _matmul("512", "float16")),
-        ("matmul 512x512 bfloat16", _matmul("512", "bfloat16")),
         ("function train step: MLP 784-128-10, batch 64", _mlp_train_step()),
     ]
 
