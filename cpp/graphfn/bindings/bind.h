@@ -24,5 +24,6 @@ void bind_data(py::module_& m);
 void bind_io(py::module_& m);
 void bind_data_functions(py::module_& m);  // bind_data_fn.cc: flat_map, interleave, window, ...
 void bind_threading(py::module_& m);
+void bind_interactive_output(py::module_& m);  // tf.print into Jupyter cells
 
 }  // namespace graphfn

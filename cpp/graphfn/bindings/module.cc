@@ -27,4 +27,5 @@ PYBIND11_MODULE(_core, m) {
   graphfn::bind_data_functions(m);
   graphfn::bind_device_hook(m);
   graphfn::bind_threading(m);
+  graphfn::bind_interactive_output(m);
 }

@@ -32,6 +32,13 @@ class DeferredOutputScope {
   bool open_ = true;
 };
 
+// Where stdout/stderr text goes instead of file descriptors 1 and 2 when one is installed: the
+// Python bindings install one inside IPython/Jupyter that writes to Python's sys.stdout, so
+// tf.print output becomes the cell's output as TensorFlow's "interactive logging" makes it.
+// Returns false when it could not take the text (then it goes to the descriptor). Null: none.
+using OutputListener = bool (*)(std::string_view text);
+void set_output_listener(OutputListener listener);
+
 // For tests: the quiet spell / age limit in nanoseconds (default 100 ms); returns the old one.
 int64_t set_output_max_age_ns(int64_t ns);
 

@@ -1,6 +1,8 @@
 """tf.print: formats its arguments with the StringFormat op and prints with PrintV2, so inside a
 traced function it prints on every call (Python's print runs only while tracing)."""
 
+import atexit
+import builtins
 import os
 import sys
 
@@ -20,6 +22,18 @@ class _Slot:
     def __repr__(self):
         return _PLACEHOLDER
 
+
+
+def _enable_interactive_output():
+    """Inside IPython (Jupyter, Colab), tf.print writes to Python's sys.stdout, so its text is
+    the cell's stdout output in order with print(), as TensorFlow arranges when it is imported
+    there; elsewhere it writes to file descriptors 1 and 2."""
+    if hasattr(builtins, "get_ipython"):
+        _core.set_interactive_output(True)
+        atexit.register(_core.set_interactive_output, False)
+
+
+_enable_interactive_output()
 
 _IMPORT_TIME_STREAMS = {id(sys.stderr): "stderr", id(sys.stdout): "stdout",
                         id(sys.__stderr__): "stderr", id(sys.__stdout__): "stdout"}

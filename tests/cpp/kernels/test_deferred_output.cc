@@ -107,3 +107,45 @@ TEST_CASE("a print after a quiet spell, or past the age limit, is written at onc
   REQUIRE(write_output(1, "second", "\n").ok());
   CHECK(fds.contents() == "first\nsecond\n");
 }
+
+namespace {
+
+std::string listened;  // what the test listener took
+bool take_text(std::string_view text) {
+  listened.append(text);
+  return true;
+}
+bool refuse_text(std::string_view) { return false; }
+
+// Installs a listener for one test.
+class Listener {
+ public:
+  explicit Listener(OutputListener listener) { set_output_listener(listener); }
+  ~Listener() { set_output_listener(nullptr); }
+};
+
+}  // namespace
+
+TEST_CASE("an output listener takes stdout/stderr text, batched as the descriptors would be", "[runtime][output]") {
+  CapturedFds fds;
+  MaxAge never(kForever);
+  listened.clear();
+  {
+    Listener listener(&take_text);
+    REQUIRE(write_output(2, "eager", "\n").ok());
+    CHECK(listened == "eager\n");
+    DeferredOutputScope scope;
+    REQUIRE(write_output(1, "a", "\n").ok());
+    REQUIRE(write_output(2, "b", "\n").ok());
+    CHECK(listened == "eager\na\n");  // switching streams passes the pending text on
+    REQUIRE(scope.close().ok());
+    CHECK(listened == "eager\na\nb\n");
+  }
+  CHECK(fds.contents().empty());  // nothing reached the descriptors
+  {
+    Listener listener(&refuse_text);  // a listener that cannot take text: the descriptor gets it
+    REQUIRE(write_output(1, "fallback", "\n").ok());
+  }
+  REQUIRE(write_output(2, "after", "\n").ok());  // no listener: the descriptor again
+  CHECK(fds.contents() == "fallback\nafter\n");
+}
