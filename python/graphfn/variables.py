@@ -37,7 +37,9 @@ class _CreatedThroughCreators(type):
 
     def __call__(cls, *args, **kwargs):
         stack = getattr(_creators, "stack", None)
-        if cls is not Variable or not stack:
+        if cls is Variable:
+            cls = ResourceVariable  # what TF's tf.Variable(...) makes (type(v).__name__ is 'ResourceVariable')
+        if cls is not ResourceVariable or not stack:
             return super().__call__(*args, **kwargs)
         arguments = dict(zip(_CREATOR_ARGUMENTS, args))
         arguments.update(kwargs)
@@ -348,6 +350,10 @@ def _slice_assign(tensor):
 
 EagerTensor.assign = property(_slice_assign)
 SymbolicTensor.assign = property(_slice_assign)
+
+
+class ResourceVariable(Variable):
+    """The class of the variables `tf.Variable(...)` makes, named as TF names it."""
 
 
 class _UnreadVariable(Variable):

@@ -119,10 +119,10 @@ std::string func_graph_text(const Graph& g) {
 
 }  // namespace
 
-void throw_out_of_scope(py::handle value, const SymbolicTensor& t, const Graph& accessing) {
+void throw_out_of_scope(py::handle value, const SymbolicTensor& t, const Graph* accessing) {
   // TF's rule: the access is from a graph enclosing the tensor's (the tensor's scope has ended)
   // or from an unrelated graph.
-  const bool enclosed = traced_inside(accessing, *t.graph);
+  const bool enclosed = accessing != nullptr && traced_inside(*accessing, *t.graph);
   const std::string tensor = py::repr(value).cast<std::string>();
   std::string message =
       tensor +
@@ -133,21 +133,27 @@ void throw_out_of_scope(py::handle value, const SymbolicTensor& t, const Graph& 
   const std::shared_ptr<const SourceStack>& stack = t.graph->node(t.endpoint.node).defined_at;
   if (stack) message += format_defined_here(*stack);
   message += "\nThe tensor " + tensor + " cannot be accessed from " +
-             (enclosed ? func_graph_text(accessing) : std::string("here")) + ", because it was defined in " +
+             (enclosed ? func_graph_text(*accessing) : std::string("here")) + ", because it was defined in " +
              func_graph_text(*t.graph) + ", which is out of scope.";
   if (enclosed) {
     py::object cls = py::module_::import("graphfn.framework.errors").attr("InaccessibleTensorError");
     PyErr_SetString(cls.ptr(), message.c_str());
     throw py::error_already_set();
   }
-  throw py::type_error(message);
+  // TF reports this when the function is called, outside AutoGraph's "in user code:" rewriting:
+  // the mark tells graphfn's rewriting (autograph/impl/error_utils.py) to let it through as is.
+  py::object error = py::reinterpret_steal<py::object>(PyObject_CallFunction(PyExc_TypeError, "s", message.c_str()));
+  if (!error) throw py::error_already_set();
+  error.attr("ag_pass_through") = true;
+  PyErr_SetObject(PyExc_TypeError, error.ptr());
+  throw py::error_already_set();
 }
 
 void bind_defined_at(py::module_& m) {
   m.def("raise_out_of_scope", [](py::handle value, const Graph& accessing) {
     const SymbolicTensor* t = symbolic_tensor_ptr(value);
     if (!t) throw py::type_error("raise_out_of_scope: not a graph tensor");
-    throw_out_of_scope(value, *t, accessing);
+    throw_out_of_scope(value, *t, &accessing);
   });
   m.def("_set_defined_at_capture", [](bool enabled) { tables().enabled = enabled; });
   m.def("graph_encloses", [](const Graph& outer, const SymbolicTensor& t) { return traced_inside(outer, *t.graph); });

@@ -17,8 +17,9 @@ namespace py = pybind11;
 std::shared_ptr<const SourceStack> capture_defined_at();
 
 // Raises TF's error for `value` (holding `t`) used in `accessing`, a graph it cannot be captured
-// into: InaccessibleTensorError when `accessing` encloses t's graph (a branch, loop body or
-// function traced inside it, now finished), else TypeError.
-[[noreturn]] void throw_out_of_scope(py::handle value, const SymbolicTensor& t, const Graph& accessing);
+// into, or in eager code (`accessing` null) after t's function finished tracing:
+// InaccessibleTensorError when `accessing` encloses t's graph (a branch, loop body or function
+// traced inside it, now finished), else TypeError.
+[[noreturn]] void throw_out_of_scope(py::handle value, const SymbolicTensor& t, const Graph* accessing);
 
 }  // namespace graphfn

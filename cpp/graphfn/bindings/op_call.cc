@@ -20,6 +20,7 @@
 #include "graphfn/autodiff/tape.h"
 #include "graphfn/tracing/capture.h"
 #include "graphfn/tracing/op_builder.h"
+#include "graphfn/tracing/trace_context.h"
 
 namespace graphfn {
 namespace {
@@ -276,7 +277,12 @@ py::object call_eager(const OpHandle& h, const py::handle* inputs, int num_input
       tensors[pos++] = *t;
       return;
     }
-    if (symbolic_tensor_ptr(v)) {
+    if (const SymbolicTensor* t = symbolic_tensor_ptr(v)) {
+      // A tensor leaked from a function whose trace has ended: TF's out-of-scope TypeError.
+      const GraphTrace* trace = find_trace(*t->graph);
+      if (trace && !trace->standalone && !TraceContext::current().building(*t->graph)) {
+        throw_out_of_scope(v, *t, nullptr);
+      }
       throw py::type_error("An op outside of the function building code is being passed a \"Graph\" tensor. "
                            "The graph tensor has name: " + py::str(v.attr("name")).cast<std::string>());
     }
@@ -331,7 +337,7 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
     if (const SymbolicTensor* t = symbolic_tensor_ptr(v)) {
       decide(k, t->graph->dtype(t->endpoint));
       // As TF: a tensor of a finished branch, loop body or function is out of scope here.
-      if (!can_capture(*graph, t->graph.get())) throw_out_of_scope(v, *t, *graph);
+      if (!can_capture(*graph, t->graph.get())) throw_out_of_scope(v, *t, graph.get());
       add(Operand::symbolic(t->graph.get(), t->endpoint, k, j));
       return;
     }

@@ -25,6 +25,13 @@ TraceContext& TraceContext::current() {
 
 void TraceContext::push_graph(std::shared_ptr<Graph> graph) { graphs_.push_back(std::move(graph)); }
 
+bool TraceContext::building(const Graph& graph) const {
+  for (const std::shared_ptr<Graph>& g : graphs_) {
+    if (g.get() == &graph) return true;
+  }
+  return false;
+}
+
 void TraceContext::pop_graph() {
   if (!graphs_.empty()) graphs_.pop_back();
 }

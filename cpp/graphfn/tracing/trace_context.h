@@ -64,6 +64,8 @@ class TraceContext {
   const std::shared_ptr<Graph>& graph_ptr() const;
   bool executing_eagerly() const { return graph() == nullptr; }
   int graph_depth() const { return static_cast<int>(graphs_.size()); }
+  // True while `graph` is being built on this thread (it is on the stack, init_scope or not).
+  bool building(const Graph& graph) const;
 
   // Traces in progress (a function traced while another is being traced nests).
   void begin_trace(VariableCreation mode);

@@ -21,6 +21,7 @@ from graphfn.function import trace_cache
 from graphfn.function import trace_type as trace_types
 from graphfn.function import tracing
 from graphfn.util import nest
+from graphfn.util import traceback_filter
 from graphfn.util.tf_export import tf_export
 from graphfn.variables import Variable
 
@@ -58,6 +59,15 @@ class Function(_core.FunctionBase):
     # Calling -------------------------------------------------------------------------------------
 
     def _call_slow(self, args, kwargs):
+        # (The C++ fast path raises from C++: no graphfn frames to leave out.)
+        try:
+            return self._call_traced_or_cached(args, kwargs)
+        except Exception as e:  # noqa: BLE001 - re-raised, only its traceback shortened
+            if not traceback_filter.is_traceback_filtering_enabled():
+                raise
+            raise e.with_traceback(traceback_filter.without_graphfn_frames(e.__traceback__)) from None
+
+    def _call_traced_or_cached(self, args, kwargs):
         if context.functions_run_eagerly():
             return self._python_function(*args, **kwargs)
         if not context.executing_eagerly():

@@ -188,6 +188,7 @@ def converted_call(f, args, kwargs, caller_fscope=None, options=None):
 # Plain library functions seen by converted_call, which calls them unconverted. Weak: a function
 # that goes away is forgotten.
 _CALL_AS_IS = weakref.WeakSet()
+_entries = threading.local()  # .depth: converted entry points running on this thread
 
 
 # Entry points ------------------------------------------------------------------------------------------
@@ -199,13 +200,19 @@ def tf_convert(f, optional_features=None):
 
     @functools.wraps(f)
     def converted_entry(*args, **kwargs):
+        depth = getattr(_entries, "depth", 0)
+        _entries.depth = depth + 1
         try:
             return converted_call(f, args, kwargs, options=options)
         except Exception as e:  # noqa: BLE001 - re-raised, possibly with a rewritten message
+            if depth and isinstance(e, RecursionError):
+                raise  # the outermost entry lists every level of the recursion, as TF does
             new = error_utils.rewrite(e)
             if new is None:
                 raise
             raise new.with_traceback(e.__traceback__) from None
+        finally:
+            _entries.depth = depth
 
     return converted_entry
 

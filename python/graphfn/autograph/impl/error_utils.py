@@ -45,8 +45,10 @@ def _frames(tb):
                 continue
             name, mark, text = code.co_name, "", linecache.getline(code.co_filename, lineno).strip()
         else:
-            following = next((frames[j][2] for j in converted if j > i), None)
-            if following is not None and following.root is generated.root:
+            following = next((frames[j] for j in converted if j > i), None)
+            # A lambda or nested function of the same conversion replaces this frame; a
+            # recursive call (the same code again) does not: each level is listed, as in TF.
+            if following is not None and following[2].root is generated.root and following[0] is not code:
                 continue
             name, mark = generated.display, "  *"
             text = generated.lambda_text or linecache.getline(code.co_filename, lineno).strip()
@@ -60,7 +62,10 @@ def _rebuild(exc, message):
         return cls(exc.node_def, exc.op, message)
     if isinstance(exc, KeyError):
         return _MultilineKeyError(message)
-    if isinstance(exc, _KEEP_TYPES) or cls.__init__ in (Exception.__init__, BaseException.__init__):
+    # The exact types only, as TF: a RecursionError (a RuntimeError) becomes a StagingError.
+    kept = cls in _KEEP_TYPES or cls in (StagingError, errors.InaccessibleTensorError,
+                                         errors.OperatorNotAllowedInGraphError)
+    if kept or cls.__init__ in (Exception.__init__, BaseException.__init__):
         try:
             return cls(message)
         except Exception:  # noqa: BLE001 - an odd constructor: fall through to StagingError
@@ -75,7 +80,7 @@ class _MultilineKeyError(KeyError):
 
 def rewrite(exc):
     """The exception to raise instead of `exc`, or None to re-raise it unchanged."""
-    if getattr(exc, "ag_error_metadata", False):
+    if getattr(exc, "ag_error_metadata", False) or getattr(exc, "ag_pass_through", False):
         return None
     frames = _frames(exc.__traceback__)
     if not frames:
