@@ -148,6 +148,9 @@ void register_wide_dtype_kernels(OpRegistry& reg);
 void register_cwise_extra_ops(OpRegistry& reg);
 void register_cwise_extra_kernels(OpRegistry& reg);
 void register_cwise_extra_gradients(OpRegistry& reg);
+void register_special_math_ops(OpRegistry& reg);
+void register_special_math_kernels(OpRegistry& reg);
+void register_special_math_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -198,6 +201,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_bitwise_shift_ops(reg);
   register_legacy_math_ops(reg);
   register_cwise_extra_ops(reg);
+  register_special_math_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -265,6 +269,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_wide_dtype_kernels(reg);
   register_legacy_math_kernels(reg);  // after wide_dtype: Inv shares complex Reciprocal
   register_cwise_extra_kernels(reg);
+  register_special_math_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -294,6 +299,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_signal_gradients(reg);
   register_legacy_math_gradients(reg);
   register_cwise_extra_gradients(reg);
+  register_special_math_gradients(reg);
 }
 
 }  // namespace
