@@ -90,6 +90,7 @@ from graphfn.ops import extension_type as _extension_type  # noqa: F401  (tf.exp
 from graphfn.ops import complex_ops as _complex_ops  # noqa: F401
 from graphfn.ops import bitwise_ops as _bitwise_ops  # noqa: F401
 from graphfn.ops import signal as _signal  # noqa: F401  (tf.signal)
+from graphfn.ops import cwise_extra as _cwise_extra  # noqa: F401  (tf.math.xlog1py, nextafter)
 from graphfn.framework import config_threading as _config_threading, determinism as _determinism  # noqa: F401
 from graphfn.util import tf_export as _tf_export
 from graphfn.framework import device_config as _device_config, device_placement as _device_placement  # noqa: F401  (tf.config devices, tf.device)

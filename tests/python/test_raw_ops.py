@@ -24,8 +24,8 @@ NOT_IN_TF = {
     # `for x in dataset` in a function (docs/data.md): TF's iterator ops carry variants instead
     "GraphfnDatasetIterator", "GraphfnIteratorHasNext", "GraphfnIteratorGetNext",
 }
-# Defaults graphfn cannot have: uint64 is not a graphfn dtype yet (the type-system issue).
-DEFAULTS_GRAPHFN_LACKS = {"StatelessRandomUniformFullInt": ["dtype"]}
+# Defaults graphfn cannot have (none left since uint64 arrived).
+DEFAULTS_GRAPHFN_LACKS = {}
 MISSING_ATTRS = {
     "AssignVariableOp": ["validate_shape"],
     "Equal": ["incompatible_shape_error"],

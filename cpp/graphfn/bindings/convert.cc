@@ -148,8 +148,7 @@ Tensor from_string_array(const py::array& arr) {
   return t;
 }
 
-// Whether nested lists/tuples hold a Python float or bool: TF refuses to mix those with complex
-// numbers (ints mix), where NumPy would upcast them silently.
+// Whether nested lists/tuples hold a Python float or bool.
 bool has_float_or_bool_leaf(py::handle value) {
   if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) {
     for (py::handle item : value) {
@@ -158,6 +157,18 @@ bool has_float_or_bool_leaf(py::handle value) {
     return false;
   }
   return PyFloat_Check(value.ptr()) || PyBool_Check(value.ptr());
+}
+
+// Whether the first element of nested lists/tuples is a Python complex number. TF infers a
+// list's dtype from its first element: after a complex number, ints, floats and bools convert
+// to complex ([1j, 2.0]); a complex number after another kind is "mixed types" ([2.0, 1j]).
+bool first_leaf_is_complex(py::handle value) {
+  PyObject* p = value.ptr();  // borrowed references all the way down
+  while (PyList_Check(p) || PyTuple_Check(p)) {
+    if (PySequence_Fast_GET_SIZE(p) == 0) return false;
+    p = PySequence_Fast_GET_ITEM(p, 0);
+  }
+  return PyComplex_Check(p);
 }
 
 // `from_python_list` is true when the array came from nested Python lists: then float64 means
@@ -181,8 +192,8 @@ Tensor from_numpy(py::array arr, DType want, bool from_python_list, py::handle o
   }
   DType natural = dtype_from_numpy(arr.dtype());
   if (from_python_list && is_complex(natural)) {
-    // Python complex numbers mix with no other kind of element, and become no real dtype.
-    if (has_float_or_bool_leaf(original)) throw py::value_error("Can't convert Python sequence with mixed types to Tensor.");
+    // Complex numbers become no real dtype.
+    if (!first_leaf_is_complex(original)) throw py::value_error("Can't convert Python sequence with mixed types to Tensor.");
     if (want != DType::kInvalid && !is_complex(want) && arr.size() > 0) cannot_convert(original, want);
   }
   if (from_python_list) {

@@ -78,7 +78,7 @@ using ArgMinKernel = ArgReduce<false>::Kernel<T>;
 }  // namespace
 
 void register_argminmax_kernels(OpRegistry& reg) {
-  using Types = TypeList<float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool>;
+  using Types = TypeList<float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool, uint16_t, uint32_t, uint64_t>;
   register_kernels<ArgMaxKernel>(reg, "ArgMax", Types{});
   register_kernels<ArgMinKernel>(reg, "ArgMin", Types{});
 }

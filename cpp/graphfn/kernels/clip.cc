@@ -35,7 +35,7 @@ struct ClipKernel {
 }  // namespace
 
 void register_clip_kernels(OpRegistry& reg) {
-  register_kernels<ClipKernel>(reg, "ClipByValue", NumericTypes{});
+  register_kernels<ClipKernel>(reg, "ClipByValue", Concat<NumericTypes, TypeList<uint16_t>>{});  // TF: no uint32/64 kernel
 }
 
 }  // namespace graphfn

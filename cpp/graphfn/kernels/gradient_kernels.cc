@@ -187,6 +187,13 @@ void register_gradient_kernels(OpRegistry& reg) {
   register_kernels<BroadcastGradientArgsKernel>(reg, "BroadcastGradientArgs", TypeList<int32_t, int64_t>{});
   register_for_all_dtypes(reg, "BroadcastTo", &broadcast_to_kernel);
   register_kernels<StridedSliceGradKernel>(reg, "StridedSliceGrad", NumericTypes{});
+  // The kernel only moves elements (and zero is all bits clear): other dtypes reuse the
+  // instantiation of their size.
+  for (DType dt : {DType::kHalf, DType::kBFloat16, DType::kUInt16}) reg.set_kernel("StridedSliceGrad", dt, &StridedSliceGradKernel<int16_t>::compute);
+  reg.set_kernel("StridedSliceGrad", DType::kUInt32, &StridedSliceGradKernel<int32_t>::compute);
+  for (DType dt : {DType::kUInt64, DType::kComplex64}) reg.set_kernel("StridedSliceGrad", dt, &StridedSliceGradKernel<int64_t>::compute);
+  reg.set_kernel("StridedSliceGrad", DType::kBool, &StridedSliceGradKernel<uint8_t>::compute);
+  reg.set_kernel("StridedSliceGrad", DType::kComplex128, &StridedSliceGradKernel<std::complex<double>>::compute);
 }
 
 }  // namespace graphfn

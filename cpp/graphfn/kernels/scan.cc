@@ -1,5 +1,6 @@
 // Kernels of ops/scan_ops.cc: one loop over (outer, inner) lines along the axis, forwards or
 // backwards, the running value written before (exclusive) or after (inclusive) each element.
+#include <Eigen/Core>  // float16/bfloat16 elements
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -73,8 +74,10 @@ struct Scan {
 }  // namespace
 
 void register_scan_kernels(OpRegistry& reg) {
-  register_kernels<Scan<SumOp>::Kernel>(reg, "Cumsum", NumericTypes{});
-  register_kernels<Scan<ProdOp>::Kernel>(reg, "Cumprod", NumericTypes{});
+  // float16/bfloat16 add and multiply in their own type, rounding each step, as TF does.
+  using ScanTypes = Concat<NumericTypes, HalfTypes, ComplexTypes, WideUnsignedTypes>;
+  register_kernels<Scan<SumOp>::Kernel>(reg, "Cumsum", ScanTypes{});
+  register_kernels<Scan<ProdOp>::Kernel>(reg, "Cumprod", ScanTypes{});
   register_kernels<Scan<LogSumExpOp>::Kernel>(reg, "CumulativeLogsumexp", FloatTypes{});
 }
 

@@ -1,5 +1,6 @@
 // Kernels of ops/segment_ops.cc: each row of `data` (the dims after those of segment_ids) is folded
 // into the output row of its id. The sorted ops check the ids as TF does while they walk them.
+#include <Eigen/Core>  // float16/bfloat16 elements
 #include <algorithm>
 #include <limits>
 
@@ -125,15 +126,18 @@ struct UnsortedSegment {
 }  // namespace
 
 void register_segment_kernels(OpRegistry& reg) {
-  register_kernels<SortedSegment<SegmentSumFold>::Kernel>(reg, "SegmentSum", NumericTypes{});
-  register_kernels<SortedSegment<SegmentMeanFold>::Kernel>(reg, "SegmentMean", NumericTypes{});
-  register_kernels<SortedSegment<SegmentProdFold>::Kernel>(reg, "SegmentProd", NumericTypes{});
-  register_kernels<SortedSegment<SegmentMaxFold>::Kernel>(reg, "SegmentMax", NumericTypes{});
-  register_kernels<SortedSegment<SegmentMinFold>::Kernel>(reg, "SegmentMin", NumericTypes{});
-  register_kernels<UnsortedSegment<SegmentSumFold>::Kernel>(reg, "UnsortedSegmentSum", NumericTypes{});
-  register_kernels<UnsortedSegment<SegmentProdFold>::Kernel>(reg, "UnsortedSegmentProd", NumericTypes{});
-  register_kernels<UnsortedSegment<SegmentMaxFold>::Kernel>(reg, "UnsortedSegmentMax", NumericTypes{});
-  register_kernels<UnsortedSegment<SegmentMinFold>::Kernel>(reg, "UnsortedSegmentMin", NumericTypes{});
+  // float16/bfloat16 fold in their own type, rounding each step, as TF does.
+  using SumTypes = Concat<NumericTypes, HalfTypes, ComplexTypes, WideUnsignedTypes>;
+  using OrderedTypes = Concat<NumericTypes, HalfTypes, WideUnsignedTypes>;
+  register_kernels<SortedSegment<SegmentSumFold>::Kernel>(reg, "SegmentSum", SumTypes{});
+  register_kernels<SortedSegment<SegmentMeanFold>::Kernel>(reg, "SegmentMean", SumTypes{});
+  register_kernels<SortedSegment<SegmentProdFold>::Kernel>(reg, "SegmentProd", SumTypes{});
+  register_kernels<SortedSegment<SegmentMaxFold>::Kernel>(reg, "SegmentMax", OrderedTypes{});
+  register_kernels<SortedSegment<SegmentMinFold>::Kernel>(reg, "SegmentMin", OrderedTypes{});
+  register_kernels<UnsortedSegment<SegmentSumFold>::Kernel>(reg, "UnsortedSegmentSum", SumTypes{});
+  register_kernels<UnsortedSegment<SegmentProdFold>::Kernel>(reg, "UnsortedSegmentProd", SumTypes{});
+  register_kernels<UnsortedSegment<SegmentMaxFold>::Kernel>(reg, "UnsortedSegmentMax", OrderedTypes{});
+  register_kernels<UnsortedSegment<SegmentMinFold>::Kernel>(reg, "UnsortedSegmentMin", OrderedTypes{});
 }
 
 }  // namespace graphfn

@@ -233,9 +233,15 @@ struct HistogramKernel {
 }  // namespace
 
 void register_sort_kernels(OpRegistry& reg) {
-  register_kernels<StableSortKernel>(reg, "StableSort", NumericTypes{});
-  register_kernels<UniqueKernel>(reg, "Unique", AllTypes{});
-  register_kernels<UniqueKernel>(reg, "UniqueWithCounts", AllTypes{});
+  register_kernels<StableSortKernel>(reg, "StableSort", Concat<NumericTypes, WideUnsignedTypes>{});
+  register_kernels<UniqueKernel>(reg, "Unique", Concat<AllTypes, WideUnsignedTypes>{});
+  register_kernels<UniqueKernel>(reg, "UniqueWithCounts", Concat<AllTypes, WideUnsignedTypes>{});
+  // float16/bfloat16 values are told apart by their bits, as TF's hash of them does (-0 and 0
+  // are two values).
+  for (DType dt : {DType::kHalf, DType::kBFloat16}) {
+    reg.set_kernel("Unique", dt, &UniqueKernel<uint16_t>::compute);
+    reg.set_kernel("UniqueWithCounts", dt, &UniqueKernel<uint16_t>::compute);
+  }
   register_kernels<LowerBoundKernel>(reg, "LowerBound", NumericTypes{});
   register_kernels<UpperBoundKernel>(reg, "UpperBound", NumericTypes{});
   register_kernels<HistogramKernel>(reg, "HistogramFixedWidth", TypeList<int32_t, int64_t, float, double>{});

@@ -130,7 +130,7 @@ void register_stateless_random_kernels(OpRegistry& reg) {
   register_kernels<NormalKernel>(reg, "StatelessRandomNormal", FloatTypes{});
   register_kernels<TruncatedNormalKernel>(reg, "StatelessTruncatedNormal", FloatTypes{});
   register_kernels<UniformIntKernel>(reg, "StatelessRandomUniformInt", TypeList<int32_t, int64_t>{});
-  register_kernels<FullIntKernel>(reg, "StatelessRandomUniformFullInt", TypeList<int32_t, int64_t>{});
+  register_kernels<FullIntKernel>(reg, "StatelessRandomUniformFullInt", TypeList<int32_t, int64_t, uint32_t, uint64_t>{});
 }
 
 }  // namespace graphfn

@@ -1,7 +1,9 @@
 // StringToHashBucketFast: Fingerprint64(s) % num_buckets per string (TF's bucket numbers).
 // AsString: each element through a printf format built as TF builds it from the attrs:
 // "%" + fill + width + "." precision + d / lld / f / e / g; bools print true/false, strings pass.
+#include <Eigen/Core>  // float16/bfloat16 elements
 #include <cinttypes>
+#include <complex>
 #include <cstdio>
 #include <string>
 
@@ -24,7 +26,11 @@ Status hash_bucket_kernel(KernelContext& c) {
   return Status::OK();
 }
 
-bool is_float(DType dt) { return dt == DType::kFloat32 || dt == DType::kFloat64; }
+// float16/bfloat16 format as floats, complex numbers as "(real,imag)" with the float format.
+bool is_float(DType dt) {
+  return dt == DType::kFloat32 || dt == DType::kFloat64 || dt == DType::kHalf || dt == DType::kBFloat16 ||
+         is_complex(dt);
+}
 
 // The printf format for the input's dtype, with TF's checks of the attrs.
 Status format_for(const AttrMap& attrs, DType dt, std::string* format) {
@@ -38,8 +44,9 @@ Status format_for(const AttrMap& attrs, DType dt, std::string* format) {
   if (fill.size() > 1) return errors::InvalidArgument("Fill string must be one or fewer characters");
   if (scientific && shortest) return errors::InvalidArgument("Cannot select both scientific and shortest notation");
   if (!is_float(dt)) {
-    if (scientific) return errors::InvalidArgument("scientific not supported for datatype ", name);
-    if (shortest) return errors::InvalidArgument("shortest not supported for datatype ", name);
+    if (scientific || shortest) {
+      return errors::InvalidArgument("scientific and shortest format not supported for datatype ", name);
+    }
     if (precision > -1) return errors::InvalidArgument("precision not supported for datatype ", name);
   }
   *format = "%";
@@ -58,10 +65,29 @@ Status format_for(const AttrMap& attrs, DType dt, std::string* format) {
     *format += shortest ? "g" : scientific ? "e" : "f";
   } else if (dt == DType::kInt64) {
     *format += PRId64;
+  } else if (dt == DType::kUInt64) {
+    *format += PRIu64;
+  } else if (dt == DType::kUInt32) {
+    *format += "u";
   } else {
     *format += "d";
   }
+  if (is_complex(dt)) *format = "(" + *format + "," + *format + ")";
   return Status::OK();
+}
+
+// Complex elements: both parts through the "(%f,%f)" format.
+template <typename T>
+void format_complex(const Tensor& in, const std::string& format, std::string* out) {
+  const T* data = in.data<T>();
+  for (int64_t i = 0, n = in.num_elements(); i < n; ++i) {
+    const double re = data[i].real(), im = data[i].imag();
+    const int len = std::snprintf(nullptr, 0, format.c_str(), re, im);
+    std::string text(static_cast<size_t>(len > 0 ? len : 0) + 1, '\0');
+    std::snprintf(text.data(), text.size(), format.c_str(), re, im);
+    text.pop_back();
+    out[i] = std::move(text);
+  }
 }
 
 template <typename T, typename Wide>
@@ -105,6 +131,13 @@ Status as_string_kernel(KernelContext& c) {
     case DType::kInt32: format_all<int32_t, int>(in, format, out); break;
     case DType::kUInt8: format_all<uint8_t, int>(in, format, out); break;
     case DType::kInt64: format_all<int64_t, int64_t>(in, format, out); break;
+    case DType::kHalf: format_all<Eigen::half, double>(in, format, out); break;
+    case DType::kBFloat16: format_all<Eigen::bfloat16, double>(in, format, out); break;
+    case DType::kUInt16: format_all<uint16_t, int>(in, format, out); break;
+    case DType::kUInt32: format_all<uint32_t, unsigned>(in, format, out); break;
+    case DType::kUInt64: format_all<uint64_t, uint64_t>(in, format, out); break;
+    case DType::kComplex64: format_complex<std::complex<float>>(in, format, out); break;
+    case DType::kComplex128: format_complex<std::complex<double>>(in, format, out); break;
     default: return errors::Unimplemented("AsString has no kernel for ", dtype_tf_string(dt));
   }
   return Status::OK();
@@ -115,7 +148,8 @@ Status as_string_kernel(KernelContext& c) {
 void register_string_hash_kernels(OpRegistry& reg) {
   reg.set_kernel("StringToHashBucketFast", DType::kInvalid, &hash_bucket_kernel);
   for (DType dt : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kUInt8, DType::kInt16, DType::kInt8,
-                   DType::kInt64, DType::kBool, DType::kString}) {
+                   DType::kInt64, DType::kBool, DType::kString, DType::kHalf, DType::kBFloat16, DType::kUInt16,
+                   DType::kUInt32, DType::kUInt64, DType::kComplex64, DType::kComplex128}) {
     reg.set_kernel("AsString", dt, &as_string_kernel);
   }
 }

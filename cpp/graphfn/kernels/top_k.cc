@@ -98,7 +98,7 @@ struct InTopKKernel {
 }  // namespace
 
 void register_top_k_kernels(OpRegistry& reg) {
-  register_kernels<TopKKernel>(reg, "TopKV2", NumericTypes{});
+  register_kernels<TopKKernel>(reg, "TopKV2", Concat<NumericTypes, WideUnsignedTypes>{});
   register_kernels<InTopKKernel>(reg, "InTopKV2", TypeList<int32_t, int64_t>{});
 }
 

@@ -73,7 +73,7 @@ void register_stateless_random_ops(OpRegistry& reg) {
       .input("maxval: dtype").output("output: dtype").attr("dtype: {int32, int64}")
       .attr("T: {int32, int64}").attr("Tseed: {int32, int64} = DT_INT64").shape_fn(stateless_int_shape, true).shape_input("shape");
   reg.op("StatelessRandomUniformFullInt").input("shape: T").input("seed: Tseed").output("output: dtype")
-      .attr("dtype: {int32, int64, uint32, uint64}").attr("T: {int32, int64} = DT_INT32")
+      .attr("dtype: {int32, int64, uint32, uint64} = DT_UINT64").attr("T: {int32, int64} = DT_INT32")
       .attr("Tseed: {int32, int64, uint32, uint64} = DT_INT64").shape_fn(stateless_shape, true).shape_input("shape");
   // Samples do not depend on anything differentiable (TF declares them NotDifferentiable).
   for (const char* name : {"StatelessRandomUniform", "StatelessRandomNormal", "StatelessTruncatedNormal",

@@ -139,6 +139,18 @@ void register_sparse_math_kernels(OpRegistry& reg);
 void register_sparse_gradients(OpRegistry& reg);
 void register_strings_gradients(OpRegistry& reg);
 void register_ragged_gradients(OpRegistry& reg);
+void register_bitwise_shift_ops(OpRegistry& reg);
+void register_bitwise_shift_kernels(OpRegistry& reg);
+void register_legacy_math_ops(OpRegistry& reg);
+void register_legacy_math_kernels(OpRegistry& reg);
+void register_legacy_math_gradients(OpRegistry& reg);
+void register_wide_dtype_kernels(OpRegistry& reg);
+void register_cwise_extra_ops(OpRegistry& reg);
+void register_cwise_extra_kernels(OpRegistry& reg);
+void register_cwise_extra_gradients(OpRegistry& reg);
+void register_special_math_ops(OpRegistry& reg);
+void register_special_math_kernels(OpRegistry& reg);
+void register_special_math_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -186,6 +198,10 @@ void register_builtin_ops(OpRegistry& reg) {
   register_ragged_ops(reg);
   register_complex_ops(reg);
   register_signal_ops(reg);
+  register_bitwise_shift_ops(reg);
+  register_legacy_math_ops(reg);
+  register_cwise_extra_ops(reg);
+  register_special_math_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -249,6 +265,11 @@ void register_builtin_ops(OpRegistry& reg) {
   register_dtype_matmul_kernels(reg);
   register_complex_kernels(reg);
   register_signal_kernels(reg);
+  register_bitwise_shift_kernels(reg);
+  register_wide_dtype_kernels(reg);
+  register_legacy_math_kernels(reg);  // after wide_dtype: Inv shares complex Reciprocal
+  register_cwise_extra_kernels(reg);
+  register_special_math_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -276,6 +297,9 @@ void register_builtin_ops(OpRegistry& reg) {
   register_ragged_gradients(reg);
   register_complex_gradients(reg);
   register_signal_gradients(reg);
+  register_legacy_math_gradients(reg);
+  register_cwise_extra_gradients(reg);
+  register_special_math_gradients(reg);
 }
 
 }  // namespace

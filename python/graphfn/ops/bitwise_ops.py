@@ -1,4 +1,4 @@
-"""tf.bitwise: and, or, xor and invert of integer tensors (TF's ops and dtype lists)."""
+"""tf.bitwise: and, or, xor, invert and shifts of integer tensors (TF's ops and dtype lists)."""
 
 from graphfn.ops._op_table import node
 from graphfn.util.tf_export import tf_export
@@ -22,3 +22,13 @@ def bitwise_xor(x, y, name=None):
 @tf_export("bitwise.invert")
 def invert(x, name=None):
     return node("Invert", name)(x)
+
+
+@tf_export("bitwise.left_shift")
+def left_shift(x, y, name=None):
+    return node("LeftShift", name)(x, y)
+
+
+@tf_export("bitwise.right_shift")
+def right_shift(x, y, name=None):
+    return node("RightShift", name)(x, y)

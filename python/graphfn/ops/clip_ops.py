@@ -7,8 +7,8 @@ from graphfn.ops import _fast_path
 from graphfn.ops._op_table import ops
 from graphfn.util.tf_export import tf_export
 
-_CLIP_DTYPES = (dtypes.float32, dtypes.float64, dtypes.int8, dtypes.int16, dtypes.int32,
-                dtypes.int64, dtypes.uint8)
+_CLIP_DTYPES = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64, dtypes.int8, dtypes.int16,
+                dtypes.int32, dtypes.int64, dtypes.uint8, dtypes.uint16)
 
 
 def _like(value, t):

@@ -76,6 +76,11 @@ def abs(x, name=None):  # noqa: A001
 
 @tf_export("sign", "math.sign")
 def sign(x, name=None):
+    dtype = getattr(x, "dtype", None)
+    if isinstance(dtype, dtypes.DType) and dtype.is_complex:
+        # TF: x / |x| (0 at 0) as DivNoNan, so the gradient flows through |x| (the Sign op's is 0).
+        modulus = node("ComplexAbs")(x, Tout=dtype.real_dtype)
+        return node("DivNoNan", name)(x, node("Cast")(modulus, DstT=dtype))
     return node("Sign", name)(x)
 
 

@@ -9,8 +9,7 @@ from graphfn.ops import reduction_ops
 from graphfn.ops._op_table import ops
 from graphfn.util.tf_export import tf_export
 
-_UNIFORM_DTYPES = (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
-# TF's text lists its half-precision types too; graphfn has none.
+_UNIFORM_DTYPES = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
 _UNIFORM_DTYPES_TEXT = "(tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64)"
 
 

@@ -17,7 +17,8 @@ _DIRECTIONS = ("ASCENDING", "DESCENDING")
 # What TF's generated wrappers return (their reprs name the fields).
 Unique = collections.namedtuple("Unique", ["y", "idx"])
 UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
-_SORTABLE = (dtypes.float32, dtypes.float64, dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64, dtypes.uint8)
+_SORTABLE = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64, dtypes.int8, dtypes.int16, dtypes.int32,
+             dtypes.int64, dtypes.uint8, dtypes.uint16, dtypes.uint32, dtypes.uint64)
 
 
 def _sort_or_argsort(values, axis, direction, return_argsort):

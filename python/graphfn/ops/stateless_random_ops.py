@@ -8,7 +8,8 @@ from graphfn.ops import random_ops
 from graphfn.ops._op_table import ops
 from graphfn.util.tf_export import tf_export
 
-_UNIFORM_DTYPES = (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
+_UNIFORM_DTYPES = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64,
+                   dtypes.uint32, dtypes.uint64)
 _UNIFORM_DTYPES_TEXT = ("(tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64, tf.uint32, "
                         "tf.uint64)")
 
@@ -25,6 +26,9 @@ def stateless_random_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.fl
     if dtype not in _UNIFORM_DTYPES:
         raise ValueError("Argument `dtype` got invalid value %s. Accepted dtypes are %s." % (dtype, _UNIFORM_DTYPES_TEXT))
     if dtype.is_integer:
+        if dtype.is_unsigned and minval is not None:
+            raise ValueError("Argument `dtype` got invalid value %s when argument `minval` is not None. Please don't "
+                             "use unsigned integers in this case." % dtype)
         if (minval is None) != (maxval is None):
             raise ValueError("For integer `dtype` argument %s, argument `minval` and `maxval` must be both None or "
                              "not None. Got `minval`=%s and `maxval`=%s." % (dtype, minval, maxval))

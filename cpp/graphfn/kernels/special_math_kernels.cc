@@ -1,0 +1,67 @@
+// Kernels of ops/special_math_ops.cc on Eigen's special functions (the ones TF's kernels use):
+// erfinv(x) = ndtri((x + 1) / 2) / sqrt(2), as TF computes it. Generic loops, float and double.
+#include <Eigen/Core>
+#include <unsupported/Eigen/SpecialFunctions>
+
+#include "graphfn/kernels/broadcast.h"
+#include "graphfn/kernels/kernel_context.h"
+
+namespace graphfn {
+namespace {
+
+struct ErfinvOf {
+  template <typename T> static T apply(T x) {
+    return Eigen::numext::ndtri(T(0.5) * x + T(0.5)) * T(0.70710678118654752440);
+  }
+};
+struct NdtriOf {
+  template <typename T> static T apply(T x) { return Eigen::numext::ndtri(x); }
+};
+
+template <typename F>
+struct SpecialUnary {
+  template <typename T>
+  struct Kernel {
+    static Status compute(KernelContext& c) {
+      const T* in = c.input(0).data<T>();
+      Tensor& out = c.allocate_output(0);
+      T* po = out.data<T>();
+      for (int64_t i = 0; i < out.num_elements(); ++i) po[i] = F::apply(in[i]);
+      return Status::OK();
+    }
+  };
+};
+
+struct IgammaOf {
+  template <typename T> static T apply(T a, T x) { return Eigen::numext::igamma(a, x); }
+};
+struct IgammacOf {
+  template <typename T> static T apply(T a, T x) { return Eigen::numext::igammac(a, x); }
+};
+struct IgammaGradAOf {
+  template <typename T> static T apply(T a, T x) { return Eigen::numext::igamma_der_a(a, x); }
+};
+
+template <typename F>
+struct SpecialBinary {
+  template <typename T>
+  struct Kernel {
+    static Status compute(KernelContext& c) {
+      broadcast_binary_loop<T, T>(c.input(0), c.input(1), c.allocate_output(0),
+                                  [](const T& a, const T& x) { return F::apply(a, x); });
+      return Status::OK();
+    }
+  };
+};
+
+}  // namespace
+
+void register_special_math_kernels(OpRegistry& reg) {
+  register_kernels<SpecialUnary<ErfinvOf>::Kernel>(reg, "Erfinv", FloatTypes{});
+  register_kernels<SpecialUnary<NdtriOf>::Kernel>(reg, "Ndtri", FloatTypes{});
+  register_kernels<SpecialBinary<IgammaOf>::Kernel>(reg, "Igamma", FloatTypes{});
+  register_kernels<SpecialBinary<IgammacOf>::Kernel>(reg, "Igammac", FloatTypes{});
+  register_kernels<SpecialBinary<IgammaGradAOf>::Kernel>(reg, "IgammaGradA", FloatTypes{});
+}
+
+}  // namespace graphfn
