@@ -26,6 +26,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdlib>
+#include <exception>
 #include <mutex>
 
 #include "graphfn/core/inter_op_pool.h"
@@ -61,6 +62,7 @@ struct ParallelPlanRun {
   bool stop = false;              // Ctrl-C: start nothing more
   int first_error = INT_MAX;      // the lowest failed step
   Status error;
+  std::exception_ptr exception;  // a C++ exception of that step, thrown again on the calling thread
   const std::string* failed_node = nullptr;
   // The run.
   Plan::Frame* frame = nullptr;
@@ -280,6 +282,7 @@ Status Plan::execute_parallel(Frame& frame, bool feeds_static, const std::string
     run.stop = false;
     run.first_error = INT_MAX;
     run.error = Status::OK();
+    run.exception = nullptr;
     run.failed_node = nullptr;
     run.frame = &frame;
     run.feeds_static = feeds_static;
@@ -292,6 +295,12 @@ Status Plan::execute_parallel(Frame& frame, bool feeds_static, const std::string
   run.changed.wait(lock, [&] { return run.active == 0; });
   run.caller_waiting = false;
   if (run.first_error == INT_MAX) return Status::OK();
+  if (run.exception) {
+    std::exception_ptr exception = std::move(run.exception);
+    run.exception = nullptr;
+    lock.unlock();
+    std::rethrow_exception(exception);  // what the serial loop would have let through
+  }
   *failed_node = run.failed_node;
   return std::move(run.error);
 }
@@ -380,11 +389,18 @@ void Plan::run_parallel_steps(ParallelPlanRun& run, bool on_calling_thread) cons
     start_workers(spawn, keep);
     const std::string* failed = nullptr;
     Status s;
-    if (beside_others && inline_beside_others()) {
-      InlineKernelsScope inline_kernels;
-      s = run_step(steps_[step], frame, run.feeds_static, &failed);
-    } else {
-      s = run_step(steps_[step], frame, run.feeds_static, &failed);
+    std::exception_ptr exception;
+    try {
+      if (beside_others && inline_beside_others()) {
+        InlineKernelsScope inline_kernels;
+        s = run_step(steps_[step], frame, run.feeds_static, &failed);
+      } else {
+        s = run_step(steps_[step], frame, run.feeds_static, &failed);
+      }
+    } catch (...) {  // a worker must not let it escape: the calling thread throws it
+      exception = std::current_exception();
+      s = Status(Code::kInternal, "exception in a kernel");
+      failed = &steps_[step].node_name;
     }
     lock.lock();
     --run.running;
@@ -400,6 +416,7 @@ void Plan::run_parallel_steps(ParallelPlanRun& run, bool on_calling_thread) cons
     } else if (step < run.first_error) {
       run.first_error = step;
       run.error = std::move(s);
+      run.exception = std::move(exception);
       run.failed_node = failed;
     }
     if (!on_calling_thread && run.caller_waiting) run.changed.notify_one();
