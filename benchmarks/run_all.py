@@ -42,6 +42,7 @@ SUITES = [
     ("bench_matmul", "matrix products", 5),
     ("bench_conv", "convolutions", 5),
     ("bench_elementwise", "element-wise, reductions, softmax, casts on 1M floats", 5),
+    ("bench_inter_op", "inter-op parallelism: multi-tower models", 5),
 ]
 LIBRARY_ORDER = ["graphfn", "NumPy", "TensorFlow", "JAX jit", "PyTorch eager"]
 

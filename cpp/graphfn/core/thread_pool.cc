@@ -1,4 +1,5 @@
 #include "graphfn/core/thread_pool.h"
+#include "graphfn/core/inter_op_pool.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -75,6 +76,30 @@ int inter_op_threads() {
   std::lock_guard<std::mutex> lock(config_mutex);
   return requested_inter;
 }
+
+int inter_op_parallelism() {
+  static const int threads = [] {
+    const int requested = inter_op_threads();
+    if (requested > 0) return requested;
+    if (requested < 0) return 1;
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }();
+  return threads;
+}
+
+void schedule_inter_op(std::function<void()> task) {
+  // Never destroyed, like the intra-op pool: a run may still be going while statics are.
+  static Eigen::ThreadPool* const workers =
+      inter_op_parallelism() > 1 ? new Eigen::ThreadPool(inter_op_parallelism() - 1) : nullptr;
+  if (workers == nullptr) {
+    task();
+    return;
+  }
+  workers->Schedule(std::move(task));
+}
+
+InlineKernelsScope::InlineKernelsScope() : was_inline_(in_shard) { in_shard = true; }
+InlineKernelsScope::~InlineKernelsScope() { in_shard = was_inline_; }
 
 bool runtime_started() {
   std::lock_guard<std::mutex> lock(config_mutex);

@@ -52,8 +52,8 @@ void parallel_for_blocks(int64_t n, int64_t min_shard, int64_t block, Fn&& fn) {
 // parallel_threads), n < 0 for no workers (every kernel on its calling thread; TF aborts on
 // these). Returns false, changing nothing, once parallel_threads() has been fixed.
 bool set_intra_op_threads(int n);
-// Inter-op parallelism is recorded for tf.config.threading; graphfn's executor runs a graph's
-// nodes in order on the calling thread.
+// The inter-op setting (tf.config.threading), read by core/inter_op_pool.h when a plan first
+// runs independent nodes at once; the same rules as set_intra_op_threads.
 bool set_inter_op_threads(int n);
 int inter_op_threads();
 

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "graphfn/core/dataset_resource.h"
+#include "graphfn/core/inter_op_pool.h"
 #include "graphfn/core/tensor_list.h"
 #include "graphfn/core/thread_pool.h"
 #include "graphfn/ir/op_validation.h"
@@ -155,6 +156,7 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
   for (int slot = 0; slot < plan->num_slots_; ++slot) ref[slot] = slot;
   auto ref_of = [&](const Endpoint& e) { return ref[first_slot[e.node] + e.index]; };
   std::vector<bool> is_argument(graph.num_nodes(), false);
+  std::vector<int> step_nodes;  // each step's node
   for (int arg : arguments) {
     is_argument[arg] = true;
     ref[first_slot[arg]] = -1 - plan->num_feeds_++;
@@ -228,6 +230,7 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
       step.first_sub = plan->num_sub_frames_;
       plan->num_sub_frames_ += static_cast<int>(step.sub_plans.size());
       plan->steps_.push_back(std::move(step));
+      step_nodes.push_back(i);
       continue;
     }
     GRAPHFN_RETURN_IF_ERROR(find_kernel(*node.op, step.type_attrs, &step.kernel));
@@ -251,6 +254,7 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
       plan->brief_ = false;
     }
     plan->steps_.push_back(std::move(step));
+    step_nodes.push_back(i);
   }
   plan->brief_ = plan->brief_ && plan->touched_elements_ <= kBriefElements;
   for (const Endpoint& e : results) plan->result_slots_.push_back(ref_of(e));
@@ -270,6 +274,7 @@ Status Plan::build(const Graph& graph, const std::vector<int>& arguments, const 
     const int position = static_cast<int>(plan->result_movable_.size()) - 1;
     plan->results_read_feeds_ = plan->results_read_feeds_ || (r < 0 && r != -1 - position);
   }
+  plan->plan_parallel(graph, step_nodes);
   *out = std::move(plan);
   return Status::OK();
 }
@@ -464,7 +469,44 @@ inline void Plan::release(Frame& frame, int slot) {
   t = Tensor();
 }
 
+void Plan::release_alone(Frame& frame, int slot) {
+  Tensor& t = frame.slots[slot];
+  if (t.buffer() && !worth_keeping(t)) t = Tensor();
+}
+
+// One step as a parallel run executes it: the inputs' pointers on the stack (threads share the
+// frame), no spare buffer, no releases (the scheduler counts readers).
+Status Plan::run_step(const Step& step, Frame& frame, bool feeds_static, const std::string** failed_node) const {
+  if (step.first_sub >= 0) {
+    return step.op->control_flow == OpDef::ControlFlow::kWhile ? run_while(step, frame, failed_node)
+                                                                : run_branch(step, frame, failed_node);
+  }
+  constexpr int kOnStack = 16;
+  const Tensor* on_stack[kOnStack];
+  std::vector<const Tensor*> wide;
+  const int n = static_cast<int>(step.input_slots.size());
+  const Tensor** inputs = on_stack;
+  if (n > kOnStack) {
+    wide.resize(n);
+    inputs = wide.data();
+  }
+  for (int j = 0; j < n; ++j) inputs[j] = &resolve(frame, step.input_slots[j]);
+  Tensor* outputs = frame.slots.data() + step.first_output_slot;
+  Status s = feeds_static && step.static_outputs
+                 ? run_static(step, inputs, n, outputs)
+                 : run_kernel(*step.op, step.kernel, inputs, n, step.attrs, step.type_attrs, outputs, step.num_outputs,
+                              &step, step.prepared.get());
+  if (!s.ok()) {
+    *failed_node = &step.node_name;
+    return s;
+  }
+  for (int k = 0; k < step.num_outputs; ++k) outputs[k].clear_id();
+  return Status::OK();
+}
+
 Status Plan::execute(Frame& frame, bool feeds_static, const std::string** failed_node) const {
+  // Decided when the plan was built: a small plan pays one test of a null pointer here.
+  if (parallel_ != nullptr && inter_op_parallelism() > 1) return execute_parallel(frame, feeds_static, failed_node);
   const Tensor** inputs = frame.inputs.data();
   for (const Step& step : steps_) {
     if (Status s = check_interrupt(); !s.ok()) {  // Ctrl-C: before every step, so loops stop within an iteration

@@ -6,6 +6,10 @@
 // Control flow: an If or While node's subgraphs are compiled into sub-plans when the plan is
 // built. If runs the taken branch's plan; While alternates its cond and body plans. A run keeps
 // its scratch (slots, and the frames of sub-plans) in a Frame, reused across a loop's iterations.
+//
+// Inter-op parallelism: a plan whose independent steps hold enough work to overlap (estimated from
+// the traced shapes when it is built) runs its steps by dependency counts on the calling thread and
+// the inter-op pool (plan_parallel.cc); every other plan runs the flat loop, unchanged.
 #pragma once
 #include <memory>
 #include <string>
@@ -17,6 +21,8 @@
 #include "graphfn/ir/type_check.h"
 
 namespace graphfn {
+
+struct ParallelPlanRun;  // plan_parallel.cc
 
 class Plan {
  public:
@@ -40,6 +46,9 @@ class Plan {
   bool runs_briefly_in_place(const Tensor* const* feeds, int num_feeds) const;
 
   int num_steps() const { return static_cast<int>(steps_.size()); }
+  // Whether runs may execute independent steps at once (decided when the plan is built; they do
+  // when the inter-op pool has more than one thread).
+  bool runs_in_parallel() const { return parallel_ != nullptr; }
   // Names of the nodes that run, in order (for tests and debugging).
   std::vector<std::string> step_names() const;
 
@@ -58,6 +67,7 @@ class Plan {
     std::vector<Tensor> next_vars;
     Tensor spare;  // a released intermediate, offered to the next step that allocates an output
     std::vector<std::unique_ptr<Frame>> sub;  // by Step::first_sub
+    std::shared_ptr<ParallelPlanRun> parallel_run;  // a parallel plan's scheduling state
   };
 
  private:
@@ -93,6 +103,13 @@ class Plan {
   };
 
   void schedule_releases();
+  // plan_parallel.cc: the estimated work of each step and, when independent steps hold enough of
+  // it to overlap, the dependency counts parallel runs schedule by. `step_nodes`: each step's node.
+  struct ParallelSchedule;
+  void plan_parallel(const Graph& graph, const std::vector<int>& step_nodes);
+  Status execute_parallel(Frame& frame, bool feeds_static, const std::string** failed_node) const;
+  void run_parallel_steps(ParallelPlanRun& run, bool on_calling_thread) const;
+  Status run_step(const Step& step, Frame& frame, bool feeds_static, const std::string** failed_node) const;
   // About the elements a few microseconds of elementwise work touch (two 64x64 matrices).
   static constexpr int64_t kBriefElements = 1 << 13;
   void touch(const Shape& shape);  // counts a static step's input or output toward brief_
@@ -107,6 +124,7 @@ class Plan {
   template <typename FeedPointers>
   Status run_leased(int num_feeds, std::vector<Tensor>* results, FeedPointers feed_pointers) const;
   static void release(Frame& frame, int slot);  // after the slot's last reader
+  static void release_alone(Frame& frame, int slot);  // the same in a parallel run: no spare buffer
   // Runs the steps on a frame whose feed slots are filled. On error, *failed_node names the node
   // (inside a sub-plan for errors in a branch or body).
   Status execute(Frame& frame, bool feeds_static, const std::string** failed_node) const;
@@ -146,6 +164,8 @@ class Plan {
   std::vector<bool> result_movable_;
   bool results_read_feeds_ = false;  // some result i is feed j != i: a loop body takes results first
   std::vector<std::pair<int, Tensor>> constants_;  // (slot, value)
+  double work_ns_ = 0;  // estimated single-thread time of a run (a loop's body: one iteration)
+  std::shared_ptr<const ParallelSchedule> parallel_;  // null: the steps run in order
 };
 
 }  // namespace graphfn

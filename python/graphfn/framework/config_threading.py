@@ -1,5 +1,6 @@
 """tf.config.threading: the sizes of the intra-op pool (the threads one large kernel may use) and
-of inter-op parallelism, settable until the runtime starts, as in TF.
+of the inter-op pool (the threads a graph's independent ops may run on), settable until the
+runtime starts, as in TF.
 
 TF keeps the values as given and checks them only when it builds its configuration (the getters,
 and the context's initialisation on the first op); the same value may be set again at any time,
@@ -71,6 +72,6 @@ def get_inter_op_parallelism_threads():
 
 @tf_export("config.threading.set_inter_op_parallelism_threads")
 def set_inter_op_parallelism_threads(num_threads):
-    """Sets the threads for running independent ops at once. Before the runtime starts only.
-    graphfn records it; its executor runs a graph's ops in order on the calling thread."""
+    """Sets the threads for running independent ops at once (the calling thread included; 1
+    runs every graph's ops in order, 0 the system picks). Before the runtime starts only."""
     _set("inter_op_parallelism_threads", "Inter op", num_threads, _core.set_inter_op_threads)
