@@ -40,7 +40,12 @@ def test_exp_float32_special_values_as_tf():
                 1.6516362661361307e+38, 3.3931803975633284e+38, np.inf, np.inf, np.inf, np.nan]
     for n in (len(x), 8 * len(x) + 3):  # the scalar tail and whole packets
         got = tf.exp(tf.constant(np.resize(x, n))).numpy()
-        np.testing.assert_array_equal(got, np.resize(np.array(expected, np.float32), n))
+        want = np.resize(np.array(expected, np.float32), n)
+        # Which elements take the packet path depends on the buffer's alignment; the scalar path
+        # (std::exp) may differ from TF's packet result by an ulp on the finite non-trivial ones.
+        special = ~np.isfinite(want) | (want == 0) | (want == 1)
+        np.testing.assert_array_equal(got[special], want[special])
+        np.testing.assert_array_max_ulp(got[~special], want[~special], maxulp=1)
 
 
 def test_exp_of_denormal_results():
