@@ -4,6 +4,7 @@
 #include "graphfn/kernels/broadcast.h"
 #include "graphfn/kernels/functors.h"
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/parallel_loops.h"
 #include "graphfn/ops/array_shape_util.h"
 #include "graphfn/kernels/strided_slice_inputs.h"
 
@@ -103,7 +104,8 @@ struct AddNKernel {
   }
 };
 
-// gradients where features > 0, else 0.
+// gradients where features > 0, else 0 (threaded over large tensors; a select per element, so
+// any split gives the same bits).
 template <typename T>
 struct ReluGradKernel {
   static Status compute(KernelContext& c) {
@@ -111,7 +113,15 @@ struct ReluGradKernel {
     const T* g = c.input(0).data<T>();
     const T* f = c.input(1).data<T>();
     T* po = out.data<T>();
-    for (int64_t i = 0; i < out.num_elements(); ++i) po[i] = f[i] > T(0) ? g[i] : T(0);
+    parallel_elementwise(po, out.num_elements(), kCheapElementsPerShard, [&](int64_t b, int64_t e) {
+      // Local pointers: through the lambda's captured references GCC neither vectorised the
+      // loop nor made the select branch-free (5 ns an element on random signs).
+      const T* gs = g + b;
+      const T* fs = f + b;
+      T* os = po + b;
+      const int64_t len = e - b;
+      for (int64_t i = 0; i < len; ++i) os[i] = fs[i] > T(0) ? gs[i] : T(0);
+    });
     return Status::OK();
   }
 };

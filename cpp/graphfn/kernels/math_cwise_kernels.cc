@@ -11,6 +11,7 @@
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/parallel_loops.h"
 #include "graphfn/kernels/reduced_precision.h"
+#include "graphfn/kernels/vector_exp.h"
 
 namespace graphfn {
 namespace functors {

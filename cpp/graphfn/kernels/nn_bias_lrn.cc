@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/parallel_loops.h"
 
 namespace graphfn {
 namespace {
@@ -34,12 +35,14 @@ struct BiasAddKernel {
     const T* pv = v.data<T>();
     const T* pb = c.input(1).data<T>();
     T* po = c.allocate_output(0).data<T>();
-    if (l.inner == 1) {
-      using Mat = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic>;  // column-major: one column per row
-      Eigen::Map<const Mat> in(pv, l.channels, l.outer);
-      Eigen::Map<Mat> out(po, l.channels, l.outer);
-      Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> bias(pb, l.channels);
-      out = in.colwise() + bias;
+    if (l.inner == 1) {  // rows of channels, threaded over rows for large values
+      parallel_rows(l.outer, l.channels, kCheapElementsPerShard, [&](int64_t r0, int64_t r1) {
+        using Mat = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic>;  // column-major: one column per row
+        Eigen::Map<const Mat> in(pv + r0 * l.channels, l.channels, r1 - r0);
+        Eigen::Map<Mat> out(po + r0 * l.channels, l.channels, r1 - r0);
+        Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> bias(pb, l.channels);
+        out = in.colwise() + bias;
+      });
       return Status::OK();
     }
     for (int64_t n = 0; n < l.outer; ++n) {
@@ -53,6 +56,12 @@ struct BiasAddKernel {
   }
 };
 
+// Rows of channels summed per part at least, and at most this many parts: a large gradient's
+// rows are cut into parts fixed by the sizes (not the threads), summed on the pool, then the
+// parts' sums added in order, so the result does not depend on the thread count.
+constexpr int64_t kBiasGradPartElements = 64 * 1024;
+constexpr int64_t kBiasGradMaxParts = 8;
+
 // Sums the gradient over every axis but the channel axis (integers wrap, as in TF).
 template <typename T>
 struct BiasAddGradKernel {
@@ -62,11 +71,20 @@ struct BiasAddGradKernel {
     using Acc = std::conditional_t<std::is_floating_point_v<T>, T, uint64_t>;
     std::vector<Acc> acc(l.channels, Acc(0));
     const T* pg = g.data<T>();
-    if (l.inner == 1) {  // rows of channels: the inner loop runs over channels (vectorised)
-      Acc* a = acc.data();
-      for (int64_t n = 0; n < l.outer; ++n) {
-        const T* p = pg + n * l.channels;
-        for (int64_t ch = 0; ch < l.channels; ++ch) a[ch] += static_cast<Acc>(p[ch]);
+    if (l.inner == 1 && l.channels > 0) {  // rows of channels: the inner loop runs over channels (vectorised)
+      const int64_t parts = std::clamp<int64_t>(l.outer * l.channels / kBiasGradPartElements, 1, kBiasGradMaxParts);
+      std::vector<Acc> partials(static_cast<size_t>((parts - 1) * l.channels), Acc(0));
+      parallel_for(parts, 1, [&](int64_t p0, int64_t p1) {
+        for (int64_t part = p0; part < p1; ++part) {
+          Acc* __restrict a = part == 0 ? acc.data() : partials.data() + (part - 1) * l.channels;
+          for (int64_t n = part * l.outer / parts; n < (part + 1) * l.outer / parts; ++n) {
+            const T* __restrict p = pg + n * l.channels;
+            for (int64_t ch = 0; ch < l.channels; ++ch) a[ch] += static_cast<Acc>(p[ch]);
+          }
+        }
+      });
+      for (int64_t part = 1; part < parts; ++part) {
+        for (int64_t ch = 0; ch < l.channels; ++ch) acc[ch] += partials[(part - 1) * l.channels + ch];
       }
     }
     for (int64_t n = 0; l.inner > 1 && n < l.outer; ++n) {

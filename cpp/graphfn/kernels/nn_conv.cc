@@ -12,12 +12,14 @@
 // float when OpenBLAS cannot be loaded) use Eigen. benchmarks/cpp/conv_bench.cc has the
 // measurements. Blocks run on the shared pool (core/thread_pool.h); the blocks do not depend on
 // the number of threads, so results are the same with one thread or many. A 1x1 filter with unit
-// strides and no padding skips im2col: the input already is the column matrix.
+// strides and no padding skips im2col: the input already is the column matrix. Windows of few
+// values (window * input channels <= 32) skip it too: kernels/nn_conv_direct.h.
 // DepthwiseConv2dNative uses direct loops vectorised over channels. int32 products wrap (as
 // TF's), computed as uint32.
 #include <Eigen/Core>
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <type_traits>
 #include <vector>
@@ -25,6 +27,7 @@
 #include "graphfn/core/thread_pool.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/lapack.h"
+#include "graphfn/kernels/nn_conv_direct.h"
 #include "graphfn/kernels/window_loops.h"
 
 namespace graphfn {
@@ -79,6 +82,13 @@ void conv_gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, cons
   } else {
     cm.noalias() += ConstMatrixMap<S>(a, k, m, sa).transpose() * ConstMatrixMap<S>(b, n, k, sb).transpose();
   }
+}
+
+// A column-matrix buffer left uninitialised (im2col and the GEMMs write all of it): a zeroed
+// std::vector cost a memset of the block (2 MB) per call and shard.
+template <typename S>
+std::unique_ptr<S[]> column_buffer(int64_t elements) {
+  return std::unique_ptr<S[]>(new S[static_cast<size_t>(std::max<int64_t>(elements, 1))]);
 }
 
 // Row m of group g's column matrix into row, taps one at a time (any groups and dilations).
@@ -205,15 +215,21 @@ Status conv_forward(KernelContext& c) {
     });
     return Status::OK();
   }
+  if constexpr (!std::is_same_v<S, uint32_t>) {
+    if (conv_direct::applies(L)) {
+      conv_direct::forward(L, in, w, out);
+      return Status::OK();
+    }
+  }
   const int64_t block = L.block_rows(sizeof(S), kColumnBlockBytes);
   const int64_t blocks = (rows + block - 1) / block;
   parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
-    std::vector<S> col(static_cast<size_t>(std::min(block, rows) * L.columns));
+    const std::unique_ptr<S[]> col = column_buffer<S>(std::min(block, rows) * L.columns);
     for (int64_t bi = b0; bi < b1; ++bi) {
       const int64_t m0 = bi * block, m1 = std::min(rows, m0 + block);
       for (int64_t grp = 0; grp < L.groups; ++grp) {
-        im2col(L, in, grp, m0, m1, col.data());
-        conv_gemm<S>(false, false, m1 - m0, L.group_out, L.columns, col.data(), L.columns, w + grp * L.group_out,
+        im2col(L, in, grp, m0, m1, col.get());
+        conv_gemm<S>(false, false, m1 - m0, L.group_out, L.columns, col.get(), L.columns, w + grp * L.group_out,
                      L.out_depth, S(0), out + m0 * L.out_depth + grp * L.group_out, L.out_depth);
       }
     }
@@ -247,13 +263,13 @@ Status conv_backprop_input(KernelContext& c) {
   }
   const int64_t block = std::min(L.block_rows(sizeof(S), kColumnBlockBytes), L.out_pixels);
   parallel_for(L.batch, 1, [&](int64_t i0, int64_t i1) {
-    std::vector<S> col(static_cast<size_t>(block * L.columns));
+    const std::unique_ptr<S[]> col = column_buffer<S>(block * L.columns);
     for (int64_t image = i0; image < i1; ++image) {
       for (int64_t p0 = 0; p0 < L.out_pixels; p0 += block) {
         const int64_t m0 = image * L.out_pixels + p0, m1 = m0 + std::min(block, L.out_pixels - p0);
         conv_gemm<S>(false, true, m1 - m0, L.columns, L.out_depth, dyp + m0 * L.out_depth, L.out_depth, w,
-                     L.out_depth, S(0), col.data(), L.columns);
-        col2im_add(L, col.data(), m0, m1, dxp);
+                     L.out_depth, S(0), col.get(), L.columns);
+        col2im_add(L, col.get(), m0, m1, dxp);
       }
     }
   });
@@ -278,6 +294,10 @@ Status conv_backprop_filter(KernelContext& c) {
   if (rows == 0) return Status::OK();
   const S* in = reinterpret_cast<const S*>(input.data<T>());
   const S* dyp = reinterpret_cast<const S*>(dy.data<T>());
+  if (!L.pointwise && conv_direct::applies(L)) {
+    conv_direct::backprop_filter(L, in, dyp, dwp);
+    return Status::OK();
+  }
   const int64_t block = L.block_rows(sizeof(S), kColumnBlockBytes);
   const int64_t blocks = (rows + block - 1) / block;
   // Blocks [p * blocks / parts, (p + 1) * blocks / parts) sum into partial p; the partials are
@@ -285,7 +305,7 @@ Status conv_backprop_filter(KernelContext& c) {
   const int64_t parts = std::min(blocks, kFilterPartials);
   std::vector<S> partials(static_cast<size_t>((parts - 1) * size));
   parallel_for(parts, 1, [&](int64_t p0, int64_t p1) {
-    std::vector<S> col(L.pointwise ? 0 : static_cast<size_t>(std::min(block, rows) * L.columns));
+    const std::unique_ptr<S[]> col = column_buffer<S>(L.pointwise ? 0 : std::min(block, rows) * L.columns);
     for (int64_t part = p0; part < p1; ++part) {
       S* sum = part == 0 ? dwp : partials.data() + (part - 1) * size;
       S beta = S(0);
@@ -293,8 +313,8 @@ Status conv_backprop_filter(KernelContext& c) {
         const int64_t m0 = bi * block, m1 = std::min(rows, m0 + block);
         const S* x = in + m0 * L.in_depth;
         if (!L.pointwise) {
-          im2col(L, in, 0, m0, m1, col.data());
-          x = col.data();
+          im2col(L, in, 0, m0, m1, col.get());
+          x = col.get();
         }
         conv_gemm<S>(true, false, L.columns, L.out_depth, m1 - m0, x, L.columns, dyp + m0 * L.out_depth,
                      L.out_depth, beta, sum, L.out_depth);

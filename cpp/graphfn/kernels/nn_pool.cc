@@ -44,6 +44,43 @@ void max_pool_depth(const T* in, T* out, int64_t pixels, int64_t out_depth, int6
   });
 }
 
+// Windows that tile the input without overlap and lie inside it (strides equal to the window,
+// no padding before, out * window <= in, e.g. 2x2 stride 2 VALID): every input pixel is in at
+// most one window.
+bool windows_tile(const WindowLoops& L) {
+  for (int i = 0; i < 3; ++i) {
+    if (L.stride[i] != L.window[i] || L.pad[i] != 0 || L.out[i] * L.window[i] > L.in[i]) return false;
+  }
+  return L.window_size <= (int64_t{1} << 20);
+}
+
+// Calls fn(output row m, window pixels, count) for the output rows of images [i0, i1) when the
+// windows tile the input: the window's input pixels are listed from running coordinates, with
+// no division per row (a generic walk divided three times per row, which cost more than the
+// work on 32 channels).
+template <typename Fn>
+void for_tiled_windows(const WindowLoops& L, int64_t i0, int64_t i1, int64_t* pixels, Fn&& fn) {
+  int64_t m = i0 * L.out_pixels;
+  for (int64_t image = i0; image < i1; ++image) {
+    const int64_t base = image * L.in_pixels;
+    for (int64_t o0 = 0; o0 < L.out[0]; ++o0) {
+      for (int64_t o1 = 0; o1 < L.out[1]; ++o1) {
+        for (int64_t o2 = 0; o2 < L.out[2]; ++o2, ++m) {
+          int32_t t = 0;
+          for (int64_t f0 = 0; f0 < L.window[0]; ++f0) {
+            const int64_t row0 = (o0 * L.window[0] + f0) * L.in[1];
+            for (int64_t f1 = 0; f1 < L.window[1]; ++f1) {
+              const int64_t row1 = base + (row0 + o1 * L.window[1] + f1) * L.in[2] + o2 * L.window[2];
+              for (int64_t f2 = 0; f2 < L.window[2]; ++f2) pixels[t++] = row1 + f2;
+            }
+          }
+          fn(m, pixels, t);
+        }
+      }
+    }
+  }
+}
+
 template <typename T>
 struct MaxPoolKernel {
   static Status compute(KernelContext& c) {
@@ -60,6 +97,21 @@ struct MaxPoolKernel {
       return Status::OK();
     }
     const int64_t ch = L.in_depth;
+    if (windows_tile(L)) {  // image by image, windows listed without divisions
+      const int64_t min_images = std::max<int64_t>(1, kPoolRowsPerShard / std::max<int64_t>(L.out_pixels, 1));
+      parallel_for(L.batch, min_images, [&](int64_t i0, int64_t i1) {
+        std::vector<int64_t> pixels(static_cast<size_t>(L.window_size));
+        for_tiled_windows(L, i0, i1, pixels.data(), [&](int64_t m, const int64_t* px, int32_t t) {
+          T* __restrict o = out + m * ch;
+          std::fill(o, o + ch, std::numeric_limits<T>::lowest());
+          for (int32_t i = 0; i < t; ++i) {
+            const T* __restrict x = in + px[i] * ch;
+            for (int64_t k = 0; k < ch; ++k) o[k] = o[k] < x[k] ? x[k] : o[k];
+          }
+        });
+      });
+      return Status::OK();
+    }
     parallel_for(L.batch * L.out_pixels, kPoolRowsPerShard, [&](int64_t m0, int64_t m1) {
       for (int64_t m = m0; m < m1; ++m) {
         T* o = out + m * ch;
@@ -91,26 +143,14 @@ void first_max_pixels(const WindowLoops& L, const T* in, int64_t m, T* best, int
   });
 }
 
-// Windows that tile the input without overlap (strides equal to the window, no padding, e.g.
-// 2x2 stride 2 VALID): every input pixel is in at most one window.
-bool windows_tile(const WindowLoops& L) {
-  for (int i = 0; i < 3; ++i) {
-    if (L.stride[i] != L.window[i] || L.pad[i] != 0) return false;
-  }
-  return L.window_size <= (int64_t{1} << 20);
-}
-
-// MaxPoolGrad of output row m for tiling windows: each channel's first maximum as a tap number
+// MaxPoolGrad of one output row for tiling windows: each channel's first maximum as a tap number
 // (32-bit, so the select vectorises with float data), then every window pixel written once
 // (the gradient at its maximum, zero elsewhere) instead of zero-filled and scattered into.
 template <typename T>
-void max_pool_grad_tiled_row(const WindowLoops& L, const T* in, const T* gm, int64_t m, T* best, int32_t* tap,
-                             int64_t* pixels, T* d) {
-  const int64_t ch = L.in_depth;
+void max_pool_grad_tiled_row(int64_t ch, const T* in, const T* gm, const int64_t* pixels, int32_t t, T* best,
+                             int32_t* tap, T* d) {
   std::fill(best, best + ch, std::numeric_limits<T>::lowest());
   std::fill(tap, tap + ch, int32_t{-1});
-  int32_t t = 0;
-  L.for_window_inside(m, [&](int64_t pixel) { pixels[t++] = pixel; });
   // Restrict-qualified copies: the buffers never overlap, and saying so lets the loops vectorise.
   T* __restrict b = best;
   int32_t* __restrict tp = tap;
@@ -160,12 +200,14 @@ struct MaxPoolGradKernel {
       if (!covered) std::fill(d + i0 * L.in_pixels * ch, d + i1 * L.in_pixels * ch, T(0));  // this shard's images
       std::vector<int32_t> tap(tiled ? static_cast<size_t>(ch) : 0);
       std::vector<int64_t> pixels(tiled ? static_cast<size_t>(L.window_size) : 0);
+      if (tiled) {
+        for_tiled_windows(L, i0, i1, pixels.data(), [&](int64_t m, const int64_t* px, int32_t t) {
+          max_pool_grad_tiled_row(ch, in, g + m * ch, px, t, best.data(), tap.data(), d);
+        });
+        return;
+      }
       for (int64_t m = i0 * L.out_pixels; m < i1 * L.out_pixels; ++m) {
         const T* gm = g + m * ch;
-        if (tiled) {
-          max_pool_grad_tiled_row(L, in, gm, m, best.data(), tap.data(), pixels.data(), d);
-          continue;
-        }
         if (all_ties) {
           const T* om = out + m * ch;
           L.for_window_inside(m, [&](int64_t pixel) {
