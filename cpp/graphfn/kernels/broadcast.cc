@@ -2,6 +2,7 @@
 // for every op and dtype: the element type is only its size here.
 #include "graphfn/kernels/broadcast.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "graphfn/kernels/parallel_loops.h"
@@ -31,19 +32,19 @@ void parallel_output_elements(const char* out, size_t out_size, int64_t n, Fn&& 
 }  // namespace
 
 void broadcast_binary_rows(const Tensor& a, const Tensor& b, Tensor& out, size_t in_size, size_t out_size,
-                           BinaryRowFn row, const void* f) {
+                           BinaryRowsFn rows_fn, const void* f) {
   const char* pa = static_cast<const char*>(a.raw_data());
   const char* pb = static_cast<const char*>(b.raw_data());
   char* po = static_cast<char*>(out.raw_data());
   const int64_t n = out.num_elements();
   const int64_t na = a.num_elements(), nb = b.num_elements();
   const auto isz = static_cast<int64_t>(in_size), osz = static_cast<int64_t>(out_size);
-  // Equal shapes or a scalar operand: one row, split over the pool when large.
+  // Equal shapes or scalar operands: one row, split over the pool when large.
   const bool a_whole = na == n, b_whole = nb == n;
-  if (n > 0 && (a_whole || na == 1) && (b_whole || nb == 1) && (a_whole || b_whole)) {
+  if (n > 0 && (a_whole || na == 1) && (b_whole || nb == 1)) {
     const int64_t sa = a_whole ? 1 : 0, sb = b_whole ? 1 : 0;
     parallel_output_elements(po, out_size, n, [&](int64_t begin, int64_t end) {
-      row(f, pa + begin * sa * isz, sa, pb + begin * sb * isz, sb, po + begin * osz, end - begin);
+      rows_fn(f, pa + begin * sa * isz, sa, 0, pb + begin * sb * isz, sb, 0, po + begin * osz, end - begin, 1);
     });
     return;
   }
@@ -64,9 +65,14 @@ void broadcast_binary_rows(const Tensor& a, const Tensor& b, Tensor& out, size_t
       stride_b *= b.dim(ib);
     }
   }
+  // Rows are the output's last dimension; a block is a run of rows along the one before it
+  // (rank >= 2 here: in a rank-1 broadcast each operand is whole or a scalar), which the row function walks
+  // itself. An odometer runs over the dimensions before those two.
   const int64_t inner = os.dim(rank - 1);
+  const int64_t block = os.dim(rank - 2);
   const int64_t ia_step = sa[rank - 1], ib_step = sb[rank - 1];
-  // Output rows [first, last): an odometer over the outer dimensions, started at `first`.
+  const int64_t ia_row = sa[rank - 2], ib_row = sb[rank - 2];
+  // Output rows [first, last), started at `first`.
   auto rows = [&](int64_t first, int64_t last) {
     std::vector<int64_t> index(rank, 0);
     int64_t off_a = 0, off_b = 0;
@@ -76,10 +82,20 @@ void broadcast_binary_rows(const Tensor& a, const Tensor& b, Tensor& out, size_t
       off_a += index[d] * sa[d];
       off_b += index[d] * sb[d];
     }
-    for (int64_t r = first; r < last; ++r) {
-      row(f, pa + off_a * isz, ia_step, pb + off_b * isz, ib_step, po + r * inner * osz, inner);
-      // Advance the odometer over the outer dimensions.
-      for (int d = rank - 2; d >= 0; --d) {
+    for (int64_t r = first; r < last;) {
+      const int64_t count = std::min(last - r, block - index[rank - 2]);
+      rows_fn(f, pa + off_a * isz, ia_step, ia_row, pb + off_b * isz, ib_step, ib_row, po + r * inner * osz, inner,
+              count);
+      r += count;
+      off_a += count * ia_row;
+      off_b += count * ib_row;
+      index[rank - 2] += count;
+      if (index[rank - 2] < block) continue;  // the shard ends inside this block
+      // Advance the odometer over the dimensions before the last two.
+      off_a -= ia_row * block;
+      off_b -= ib_row * block;
+      index[rank - 2] = 0;
+      for (int d = rank - 3; d >= 0; --d) {
         off_a += sa[d];
         off_b += sb[d];
         if (++index[d] < os.dim(d)) break;
