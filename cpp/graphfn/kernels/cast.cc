@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "graphfn/kernels/broadcast.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/parallel_loops.h"
 #include "graphfn/kernels/reduced_precision.h"
@@ -66,6 +67,23 @@ Dst cast_one(Src v) {
   }
 }
 
+// One conversion loop per dtype pair; the threading around it is compiled once (below).
+template <typename Src, typename Dst>
+void cast_elements(const void* in, void* out, int64_t begin, int64_t end) {
+  const Src* x = static_cast<const Src*>(in);
+  Dst* y = static_cast<Dst*>(out);
+  for (int64_t i = begin; i < end; ++i) y[i] = cast_one<Src, Dst>(x[i]);
+}
+
+using CastElementsFn = void (*)(const void* in, void* out, int64_t begin, int64_t end);
+
+// parallel_elementwise (kernels/parallel_loops.h) over `out`'s elements: the shards start on
+// 64-byte boundaries of the output, whatever its element size.
+template <typename Dst>
+GRAPHFN_SHARED_DRIVER void cast_in_shards(const void* in, Dst* out, int64_t n, CastElementsFn cast) {
+  parallel_elementwise(out, n, kCheapElementsPerShard, [&](int64_t b, int64_t e) { cast(in, out, b, e); });
+}
+
 template <typename Src>
 struct CastKernel {
   static Status compute(KernelContext& c) {
@@ -79,13 +97,9 @@ struct CastKernel {
       return errors::Unimplemented("Cast ", dtype_tf_string(x.dtype()), " to string is not supported");
     }
     Tensor& y = c.allocate_output(0);
-    const Src* in = x.data<Src>();
     const bool ok = visit_dtype(dst, CastableTypes{}, [&](auto tag) {
       using Dst = decltype(tag);
-      Dst* out = y.data<Dst>();
-      parallel_elementwise(out, x.num_elements(), kCheapElementsPerShard, [&](int64_t b, int64_t e) {
-        for (int64_t i = b; i < e; ++i) out[i] = cast_one<Src, Dst>(in[i]);
-      });
+      cast_in_shards(x.raw_data(), y.data<Dst>(), x.num_elements(), &cast_elements<Src, Dst>);
     });
     if (!ok) {
       return errors::Unimplemented("Cast ", dtype_tf_string(x.dtype()), " to ", dtype_tf_string(dst),

@@ -11,9 +11,9 @@ struct Binary {
   template <typename T>
   struct Kernel {
     static Status compute(KernelContext& c) {
-      using Out = decltype(F::apply(std::declval<T>(), std::declval<T>()));
-      broadcast_binary_loop<T, Out>(c.input(0), c.input(1), c.allocate_output(0),
-                                    [](const T& a, const T& b) { return F::apply(a, b); });
+      using K = functors::KernelTypeOf<F, T>;  // int32's Add runs uint32's loop
+      using Out = decltype(F::apply(std::declval<K>(), std::declval<K>()));
+      broadcast_binary_loop<K, Out>(c.input(0), c.input(1), c.allocate_output(0), functors::Call<F, K>{});
       return Status::OK();
     }
   };
@@ -93,8 +93,7 @@ using BitwiseXorKernel = Binary<functors::BitwiseXor>::Kernel<T>;
 
 template <typename F>
 Status logical_kernel(KernelContext& c) {
-  broadcast_binary_loop<bool, bool>(c.input(0), c.input(1), c.allocate_output(0),
-                                    [](bool a, bool b) { return F::apply(a, b); });
+  broadcast_binary_loop<bool, bool>(c.input(0), c.input(1), c.allocate_output(0), functors::Call<F, bool>{});
   return Status::OK();
 }
 

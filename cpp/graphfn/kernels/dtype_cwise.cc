@@ -37,9 +37,15 @@ struct ComputedBinary {
           if (divisor[i] == 0) return errors::InvalidArgument("Integer division by zero");
         }
       }
-      broadcast_binary_loop<T, Out>(c.input(0), c.input(1), c.allocate_output(0), [](const T& a, const T& b) {
-        return static_cast<Out>(F::apply(static_cast<C>(a), static_cast<C>(b)));
-      });
+      if constexpr (std::is_integral_v<T> && functors::kSignBlind<F>) {
+        // The instantiation cwise_binary.cc's signed kernels run (uint32 for int32 and uint32).
+        using K = functors::KernelTypeOf<F, T>;
+        broadcast_binary_loop<K, Out>(c.input(0), c.input(1), c.allocate_output(0), functors::Call<F, K>{});
+      } else {
+        broadcast_binary_loop<T, Out>(c.input(0), c.input(1), c.allocate_output(0), [](const T& a, const T& b) {
+          return static_cast<Out>(F::apply(static_cast<C>(a), static_cast<C>(b)));
+        });
+      }
       return Status::OK();
     }
   };

@@ -102,5 +102,35 @@ struct BitwiseOr { template <typename T> static T apply(T a, T b) { return stati
 struct BitwiseXor { template <typename T> static T apply(T a, T b) { return static_cast<T>(a ^ b); } };
 struct LogicalOr { static bool apply(bool a, bool b) { return a || b; } };
 
+// Ops whose result bits do not depend on whether integers are signed: wrap-around add, subtract
+// and multiply, the bitwise ops, equality. Their kernels for int32 and uint32 (int8, uint8 and
+// bool; ...) run one instantiation, on the unsigned type of the same size (SameBits).
+template <typename F> inline constexpr bool kSignBlind = false;
+template <> inline constexpr bool kSignBlind<Add> = true;
+template <> inline constexpr bool kSignBlind<Sub> = true;
+template <> inline constexpr bool kSignBlind<Mul> = true;
+template <> inline constexpr bool kSignBlind<BitwiseAnd> = true;
+template <> inline constexpr bool kSignBlind<BitwiseOr> = true;
+template <> inline constexpr bool kSignBlind<BitwiseXor> = true;
+template <> inline constexpr bool kSignBlind<Equal> = true;
+template <> inline constexpr bool kSignBlind<NotEqual> = true;
+
+template <typename T, bool = std::is_integral_v<T>>
+struct SameBitsOf { using type = T; };
+template <typename T>
+struct SameBitsOf<T, true> { using type = std::make_unsigned_t<T>; };
+template <>
+struct SameBitsOf<bool, true> { using type = uint8_t; };  // bool is stored as a 0 or 1 byte
+// The type a kernel of F over T computes in: T's unsigned twin where F is sign-blind, else T.
+template <typename F, typename T>
+using KernelTypeOf = std::conditional_t<kSignBlind<F>, typename SameBitsOf<T>::type, T>;
+
+// F::apply as a named callable: kernels of several files that call F on the same type share
+// one instantiation of the broadcasting loop (kernels/broadcast.h).
+template <typename F, typename T>
+struct Call {
+  auto operator()(const T& a, const T& b) const { return F::apply(a, b); }
+};
+
 }  // namespace functors
 }  // namespace graphfn

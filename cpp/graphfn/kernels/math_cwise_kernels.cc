@@ -46,34 +46,60 @@ namespace {
 
 // ComputeType (reduced_precision.h): float16/bfloat16 kernels compute in float and round each result.
 
-// Large tensors are split over the intra-op pool (kernels/parallel_loops.h); each shard runs
-// the same loop on its own range.
-template <typename Stored, typename Out, typename ArrayFn, typename ScalarFn>
-Status run_unary(KernelContext& c, ArrayFn array, ScalarFn scalar) {
+// Each kernel instantiates one loop over a shard of elements; the threading around it is
+// compiled once per output type. Large tensors are split over the intra-op pool
+// (kernels/parallel_loops.h); each shard runs the same loop on its own range.
+using UnaryShardFn = void (*)(const void* x, void* y, int64_t begin, int64_t end);
+
+template <typename Out>
+GRAPHFN_SHARED_DRIVER void unary_in_shards(const void* x, Out* y, int64_t n, int64_t min_shard, UnaryShardFn shard) {
+  parallel_elementwise(y, n, min_shard, [&](int64_t b, int64_t e) { shard(x, y, b, e); });
+}
+
+// float and double: Eigen's vectorised array form. (Not inlined into reduced_float_shard: float16
+// and bfloat16 run float's copy.)
+template <typename T, typename Out, typename Kernel>
+__attribute__((noinline)) void array_shard(const void* x, void* y, int64_t b, int64_t e) {
+  Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> in(static_cast<const T*>(x) + b, e - b);
+  Eigen::Map<Eigen::Array<Out, Eigen::Dynamic, 1>> out(static_cast<Out*>(y) + b, e - b);
+  out = Kernel::array(in);
+}
+
+// float16 and bfloat16: the shard converted to float, float's kernel on it (in an aligned buffer,
+// as a whole: the same packets as float's own), each result rounded.
+template <typename Stored, typename Out, typename FloatKernel>
+void reduced_float_shard(const void* x, void* y, int64_t b, int64_t e) {
+  using StoredOut = std::conditional_t<std::is_same_v<Out, bool>, bool, Stored>;
+  const Eigen::Array<float, Eigen::Dynamic, 1> in =
+      Eigen::Map<const Eigen::Array<Stored, Eigen::Dynamic, 1>>(static_cast<const Stored*>(x) + b, e - b)
+          .template cast<float>();
+  Eigen::Array<Out, Eigen::Dynamic, 1> result(e - b);
+  array_shard<float, Out, FloatKernel>(in.data(), result.data(), 0, e - b);
+  Eigen::Map<Eigen::Array<StoredOut, Eigen::Dynamic, 1>>(static_cast<StoredOut*>(y) + b, e - b) =
+      result.template cast<StoredOut>();
+}
+
+// Integers and complex numbers: the scalar form, element by element.
+template <typename T, typename Out, typename Kernel>
+void scalar_shard(const void* x, void* y, int64_t b, int64_t e) {
+  const T* in = static_cast<const T*>(x);
+  Out* out = static_cast<Out*>(y);
+  for (int64_t i = b; i < e; ++i) out[i] = Kernel::scalar(in[i]);
+}
+
+template <typename Stored, typename Out, template <typename> class Kernel>
+Status run_unary(KernelContext& c) {
   const Tensor& x = c.input(0);
   Tensor& y = c.allocate_output(0);
   const int64_t n = x.num_elements();
   if constexpr (kReducedFloat<Stored>) {
     using StoredOut = std::conditional_t<std::is_same_v<Out, bool>, bool, Stored>;
-    parallel_elementwise(y.data<StoredOut>(), n, kCostlyElementsPerShard, [&](int64_t b, int64_t e) {
-      const Eigen::Array<float, Eigen::Dynamic, 1> in =
-          Eigen::Map<const Eigen::Array<Stored, Eigen::Dynamic, 1>>(x.data<Stored>() + b, e - b).template cast<float>();
-      const Eigen::Array<Out, Eigen::Dynamic, 1> result = array(in);
-      Eigen::Map<Eigen::Array<StoredOut, Eigen::Dynamic, 1>>(y.data<StoredOut>() + b, e - b) =
-          result.template cast<StoredOut>();
-    });
+    unary_in_shards(x.raw_data(), y.data<StoredOut>(), n, kCostlyElementsPerShard,
+                    &reduced_float_shard<Stored, Out, Kernel<float>>);
   } else if constexpr (std::is_floating_point_v<Stored>) {
-    parallel_elementwise(y.data<Out>(), n, kCostlyElementsPerShard, [&](int64_t b, int64_t e) {
-      Eigen::Map<const Eigen::Array<Stored, Eigen::Dynamic, 1>> in(x.data<Stored>() + b, e - b);
-      Eigen::Map<Eigen::Array<Out, Eigen::Dynamic, 1>> out(y.data<Out>() + b, e - b);
-      out = array(in);
-    });
+    unary_in_shards(x.raw_data(), y.data<Out>(), n, kCostlyElementsPerShard, &array_shard<Stored, Out, Kernel<Stored>>);
   } else {
-    const Stored* in = x.data<Stored>();
-    Out* out = y.data<Out>();
-    parallel_elementwise(out, n, kCheapElementsPerShard, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) out[i] = scalar(in[i]);
-    });
+    unary_in_shards(x.raw_data(), y.data<Out>(), n, kCheapElementsPerShard, &scalar_shard<Stored, Out, Kernel<Stored>>);
   }
   return Status::OK();
 }
@@ -94,11 +120,11 @@ Status check_integer_divisor_nonzero(const Tensor& divisor) {
 #define GRAPHFN_UNARY(NAME, TYPES, OUT, KTYPES, ARRAY, SCALAR, GRAD)                        \
   template <typename Stored>                                                               \
   struct NAME##CwiseKernel {                                                               \
-    static Status compute(KernelContext& c) {                                              \
-      using T = ComputeType<Stored>;                                                       \
-      return run_unary<Stored, OUT>(                                                       \
-          c, [](const auto& x) { return ARRAY; }, [](T x) -> OUT { return SCALAR; });      \
-    }                                                                                      \
+    using T = ComputeType<Stored>;                                                         \
+    template <typename X>                                                                  \
+    static auto array(const X& x) { return ARRAY; }                                        \
+    static OUT scalar(T x) { return SCALAR; }                                              \
+    static Status compute(KernelContext& c) { return run_unary<Stored, OUT, NAME##CwiseKernel>(c); } \
   };
 #define GRAPHFN_BINARY(NAME, A, B, TYPES, ORDER, KTYPES, SCALAR, CHECK, GRAD)                      \
   template <typename Stored>                                                               \
