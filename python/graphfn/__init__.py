@@ -97,6 +97,7 @@ from graphfn.framework import device_spec as _device_spec  # noqa: F401  (tf.Dev
 from graphfn.trackable import base as _trackable_base  # noqa: F401  (tf.__internal__.tracking)
 from graphfn.distribute import default_strategy as _default_strategy  # noqa: F401  (tf.distribute)
 from graphfn.framework import internal_api as _internal_api, variable_enums as _variable_enums  # noqa: F401
+from graphfn.data import optional as _data_optional  # noqa: F401  (tf.experimental.Optional)
 
 __version__ = "0.1.0"
 _is_graphfn = True  # tells graphfn.install_as_tensorflow() that sys.modules["tensorflow"] is this package
