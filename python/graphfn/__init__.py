@@ -98,6 +98,7 @@ from graphfn.trackable import base as _trackable_base  # noqa: F401  (tf.__inter
 from graphfn.distribute import default_strategy as _default_strategy  # noqa: F401  (tf.distribute)
 from graphfn.framework import internal_api as _internal_api, variable_enums as _variable_enums  # noqa: F401
 from graphfn.data import optional as _data_optional  # noqa: F401  (tf.experimental.Optional)
+from graphfn.framework import tensor_attributes as _tensor_attributes  # noqa: F401  (t._keras_logits = ...)
 
 __version__ = "0.1.0"
 _is_graphfn = True  # tells graphfn.install_as_tensorflow() that sys.modules["tensorflow"] is this package
