@@ -45,8 +45,11 @@ void register_data_ops(OpRegistry& reg);
 void register_io_ops(OpRegistry& reg);
 void register_image_codec_ops(OpRegistry& reg);
 void register_strings_ops(OpRegistry& reg);
+void register_bitcast_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
+void register_bitcast_kernels(OpRegistry& reg);
+void register_nn_reduced_precision_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
 void register_array_kernels(OpRegistry& reg);
 void register_cast_kernels(OpRegistry& reg);
@@ -186,6 +189,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_ragged_ops(reg);
   register_complex_ops(reg);
   register_signal_ops(reg);
+  register_bitcast_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -249,6 +253,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_dtype_matmul_kernels(reg);
   register_complex_kernels(reg);
   register_signal_kernels(reg);
+  register_bitcast_kernels(reg);
+  register_nn_reduced_precision_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
