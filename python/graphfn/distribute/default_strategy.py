@@ -93,10 +93,10 @@ class Strategy:
         reduce_op = _reduce_op(reduce_op)
         if axis is None:
             return value
-        from graphfn.ops import math_ops  # lazily: math_ops imports much of graphfn
+        from graphfn.ops import reduction_ops  # lazily: the ops import much of graphfn
         if reduce_op is ReduceOp.SUM:
-            return math_ops.reduce_sum(value, axis=axis)
-        return math_ops.reduce_mean(value, axis=axis)
+            return reduction_ops.reduce_sum(value, axis=axis)
+        return reduction_ops.reduce_mean(value, axis=axis)
 
     def gather(self, value, axis):
         return value
