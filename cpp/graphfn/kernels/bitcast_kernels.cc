@@ -1,5 +1,6 @@
-// Bitcast's kernel: the output shares the input's buffer under the new dtype and the shape the
-// shape function gave (the bytes are the same, only their reading changes).
+// Bitcast's kernel: the output shares the input's buffer under the new dtype (the bytes are the
+// same, only their reading changes). The shape is worked out again from the input's: in a graph
+// the shape function may have seen an unknown last dimension.
 #include <Eigen/Core>
 #include <complex>
 #include <cstdint>
@@ -12,8 +13,20 @@ namespace {
 Status bitcast_compute(KernelContext& c) {
   const Tensor& in = c.input(0);
   const DType out_dtype = c.output_dtypes[0];
-  const int64_t count = static_cast<int64_t>(in.bytes() / dtype_size(out_dtype));
-  c.set_output(0, Tensor(out_dtype, c.output_shapes[0], in.buffer(), count));
+  const int64_t in_size = static_cast<int64_t>(dtype_size(in.dtype()));
+  const int64_t out_size = static_cast<int64_t>(dtype_size(out_dtype));
+  Shape shape = in.shape();
+  if (in_size > out_size) {
+    shape.add_dim(in_size / out_size);
+  } else if (in_size < out_size) {
+    if (shape.rank() == 0 || shape.dim(shape.rank() - 1) != out_size / in_size) {
+      return errors::InvalidArgument("Cannot bitcast from ", static_cast<int>(in.dtype()), " to ",
+                                     static_cast<int>(out_dtype));
+    }
+    shape.remove_dim(shape.rank() - 1);
+  }
+  const int64_t count = static_cast<int64_t>(in.bytes() / out_size);
+  c.set_output(0, Tensor(out_dtype, std::move(shape), in.buffer(), count));
   return Status::OK();
 }
 

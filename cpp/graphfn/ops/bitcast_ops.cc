@@ -44,7 +44,6 @@ Status bitcast_shape(InferenceContext& c) {
 void register_bitcast_ops(OpRegistry& reg) {
   reg.op("Bitcast").input("input: T").output("output: type").attr(std::string("T: ") + kBitcastTypes)
       .attr(std::string("type: ") + kBitcastTypes).shape_fn(bitcast_shape, true);
-  reg.set_not_differentiable("Bitcast");  // as TF's ops.NotDifferentiable("Bitcast")
 }
 
 }  // namespace graphfn

@@ -1,5 +1,6 @@
 """tf.bitcast: a tensor's bytes read as another dtype, without copying (the Bitcast op,
-cpp/graphfn/ops/bitcast_ops.cc). Not differentiable, as in TF."""
+cpp/graphfn/ops/bitcast_ops.cc). It has no gradient, as in TF (a gradient
+through it is TF's LookupError)."""
 
 from graphfn.framework import dtypes
 from graphfn.framework.tensor import Tensor
