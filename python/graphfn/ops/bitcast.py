@@ -9,7 +9,7 @@ from graphfn.ops._op_table import node
 from graphfn.util.tf_export import tf_export
 
 
-@tf_export("bitcast", "dtypes.bitcast")
+@tf_export("bitcast")
 def bitcast(input, type, name=None):  # noqa: A002 (TF's argument names)
     """`input`'s bytes as `type`: a narrower type appends a dimension of the size ratio, a wider
     one consumes the last dimension (which must equal the ratio)."""

@@ -45,9 +45,9 @@ def install_as_tensorflow():
 
     Call it before importing the library that imports TensorFlow (`import keras`). Calling it
     again does nothing. Raises ImportError if the real TensorFlow is already imported."""
-    import importlib
+    import importlib  # lazily: only installing needs it
 
-    import graphfn
+    import graphfn  # in the function: graphfn imports nothing of this package at import time
 
     existing = sys.modules.get("tensorflow")
     if existing is graphfn:

@@ -4,7 +4,7 @@ keras.ops.slice_update: `update` written into `operand` at `start_indices`, each
 
 
 def dynamic_update_slice(operand, update, start_indices):
-    import graphfn as tf  # lazily: the alias package is imported before the ops are needed
+    import graphfn as tf  # in the function: the public namespace, loaded by the time Keras calls this
 
     operand = tf.convert_to_tensor(operand)
     update = tf.convert_to_tensor(update, dtype=operand.dtype)
