@@ -95,8 +95,23 @@ from graphfn.framework import config_threading as _config_threading, determinism
 from graphfn.util import tf_export as _tf_export
 from graphfn.framework import device_config as _device_config, device_placement as _device_placement  # noqa: F401  (tf.config devices, tf.device)
 from graphfn.framework import device_spec as _device_spec  # noqa: F401  (tf.DeviceSpec)
+from graphfn.trackable import base as _trackable_base  # noqa: F401  (tf.__internal__.tracking)
+from graphfn.distribute import default_strategy as _default_strategy  # noqa: F401  (tf.distribute)
+from graphfn import internal_api as _internal_api  # noqa: F401  (tf.__internal__: the TF internals libraries such as Keras use)
+from graphfn.framework import variable_enums as _variable_enums  # noqa: F401
+from graphfn.data import optional as _data_optional  # noqa: F401  (tf.experimental.Optional)
+from graphfn.framework import tensor_attributes as _tensor_attributes  # noqa: F401  (t._keras_logits = ...)
+from graphfn.ops import bitcast as _bitcast  # noqa: F401  (tf.bitcast)
 
 __version__ = "0.1.0"
+_is_graphfn = True  # tells graphfn.install_as_tensorflow() that sys.modules["tensorflow"] is this package
+
+
+def install_as_tensorflow():
+    """Registers graphfn as `tensorflow` in sys.modules (with the TF internals Keras 3 imports),
+    so that `import keras` with KERAS_BACKEND=tensorflow runs on graphfn; see docs/keras.md."""
+    # By name, as graphfn.keras is reached: the alias package sits above the public namespace.
+    return _importlib.import_module("graphfn.tensorflow_alias").install_as_tensorflow()
 _tf_export.tf_export("version.VERSION")(__version__)
 
 dtypes = _dtypes  # before install: tf.dtypes.cast & co. go onto the dtypes module itself

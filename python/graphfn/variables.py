@@ -86,7 +86,10 @@ class Variable(_core.VariableBase, metaclass=_CreatedThroughCreators):
             raise ValueError("The initial_value must be specified.")
         context.check_variable_creation()
         if callable(initial_value):
-            initial_value = initial_value()
+            # A function's initializer runs once, outside the trace (TF lifts it out of the
+            # function): evaluating it inside would also run the trace's earlier stateful ops.
+            with context.init_scope():
+                initial_value = initial_value()
         value = _initial_tensor(initial_value, dtype)
         self._dtype = value.dtype
         self._shape = value.shape if shape is None else _explicit_shape(shape, value.shape)

@@ -45,8 +45,11 @@ void register_data_ops(OpRegistry& reg);
 void register_io_ops(OpRegistry& reg);
 void register_image_codec_ops(OpRegistry& reg);
 void register_strings_ops(OpRegistry& reg);
+void register_bitcast_ops(OpRegistry& reg);
 
 void register_cwise_binary_kernels(OpRegistry& reg);
+void register_bitcast_kernels(OpRegistry& reg);
+void register_nn_reduced_precision_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
 void register_array_kernels(OpRegistry& reg);
 void register_cast_kernels(OpRegistry& reg);
@@ -202,6 +205,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_legacy_math_ops(reg);
   register_cwise_extra_ops(reg);
   register_special_math_ops(reg);
+  register_bitcast_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -270,6 +274,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_legacy_math_kernels(reg);  // after wide_dtype: Inv shares complex Reciprocal
   register_cwise_extra_kernels(reg);
   register_special_math_kernels(reg);
+  register_bitcast_kernels(reg);
+  register_nn_reduced_precision_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);

@@ -5,11 +5,19 @@ from graphfn import _core
 from graphfn import context
 from graphfn.data import structure
 from graphfn.framework import errors
+from graphfn.util.tf_export import tf_export
 
 nested = None  # graphfn.data.nested sets itself here when imported (it imports this module)
 
 
-class OwnedIterator:
+@tf_export("data.Iterator")
+class Iterator:
+    """The type of the iterators that can be read inside a tf.function (TF's iterator resources).
+    graphfn's iterators (`iter(dataset)`) are read eagerly only, so they are not instances yet:
+    code that checks, such as Keras's training loop, then pulls each batch eagerly."""
+
+
+class OwnedIterator:  # not an Iterator yet: that type promises get_next() inside tf.function
     def __init__(self, dataset):
         if not context.executing_eagerly():
             # A `for` loop over a dataset in a traced function is a graph loop (AutoGraph, see
@@ -28,6 +36,13 @@ class OwnedIterator:
         return self
 
     def __next__(self):
+        if not context.executing_eagerly():
+            # Pulling now would bake this element into the graph as a constant: every call of the
+            # function would then see the same element.
+            raise NotImplementedError(
+                "graphfn does not support next()/get_next() on a tf.data iterator inside a tf.function yet "
+                "(TF reads it with an iterator resource): iterate eagerly and pass the elements to the "
+                "function, or loop over the dataset with `for` inside it")
         try:
             flat = self._iterator.next()
         except errors.OpError as e:

@@ -44,7 +44,9 @@ class UnconnectedGradients(enum.Enum):
 
 
 def _is_variable(value):
-    return isinstance(value, Variable)
+    # Objects that wrap a variable and say so (Keras 3's Variable) are differentiated through its
+    # handle, as TF's resource_variable_ops.is_resource_variable accepts them.
+    return isinstance(value, Variable) or getattr(value, "_should_act_as_resource_variable", False)
 
 
 def _is_trainable(value):

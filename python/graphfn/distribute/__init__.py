@@ -1,0 +1,1 @@
+"""tf.distribute on one device: the default strategy and its replica context."""

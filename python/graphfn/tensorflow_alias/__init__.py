@@ -1,0 +1,89 @@
+"""graphfn.install_as_tensorflow(): graphfn under the name `tensorflow`.
+
+Libraries written for TensorFlow (Keras 3 with KERAS_BACKEND=tensorflow) `import tensorflow`
+and a few of its internal modules (tensorflow.python.trackable.data_structures,
+tensorflow.python.eager.context, ...). This module registers graphfn and those modules in
+sys.modules under TensorFlow's names, in the spirit of PyMySQL's install_as_MySQLdb(). It is
+never done implicitly: a process that imports real TensorFlow must not also see graphfn under
+its name, so installing raises when real TensorFlow is already imported. See docs/keras.md."""
+
+import sys
+import types
+
+# tensorflow.<internal module> -> the graphfn module that stands for it.
+_INTERNAL_MODULES = {
+    "python.trackable.base": "graphfn.trackable.base",
+    "python.trackable.data_structures": "graphfn.trackable.data_structures",
+    "python.eager.context": "graphfn.tensorflow_alias.eager_context",
+    "compiler.tf2xla.python.xla": "graphfn.tensorflow_alias.xla",
+    "python.framework.config": "graphfn.framework.determinism",
+    "python.ops.math_ops": "graphfn.math",
+    "python.ops.linalg.sparse.sparse_csr_matrix_ops": None,  # Keras's sparse matmul of two SparseTensors
+    "python.framework.tensor_util": None,
+    "python.framework.type_spec_registry": None,
+    "python.data.experimental.ops.distribute": None,
+    "experimental.dtensor": None,  # imported by Keras's distribution_lib; used only by its DTensor paths
+}
+
+
+class _MissingModule(types.ModuleType):
+    """A TensorFlow package graphfn has no counterpart for: its names say so."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError("module '%s' has no attribute '%s': graphfn does not have %s.%s yet"
+                             % (self.__name__, name, self.__name__, name))
+
+
+def _is_real_tensorflow(module):
+    return module is not None and not getattr(module, "_is_graphfn", False)
+
+
+def install_as_tensorflow():
+    """Makes `import tensorflow` (and the TF internals Keras 3 imports) give graphfn.
+
+    Call it before importing the library that imports TensorFlow (`import keras`). Calling it
+    again does nothing. Raises ImportError if the real TensorFlow is already imported."""
+    import importlib  # lazily: only installing needs it
+
+    import graphfn  # in the function: graphfn imports nothing of this package at import time
+
+    existing = sys.modules.get("tensorflow")
+    if existing is graphfn:
+        return graphfn
+    if _is_real_tensorflow(existing) or any(
+            name.startswith("tensorflow.") and _is_real_tensorflow(module)
+            for name, module in list(sys.modules.items())):
+        raise ImportError(
+            "graphfn.install_as_tensorflow(): the real TensorFlow is already imported in this process "
+            "(sys.modules['tensorflow'] is %r). Install graphfn as tensorflow before anything imports "
+            "TensorFlow, in a process that does not use the real one." % (existing,))
+    sys.modules["tensorflow"] = graphfn
+    # The public namespaces (tensorflow.math, tensorflow.nn, ...): `import tensorflow.summary`
+    # and `from tensorflow.data import ...` look them up as modules.
+    for name, module in list(sys.modules.items()):
+        if name.startswith("graphfn.") and isinstance(module, types.ModuleType) and \
+                module.__name__ == name and name.count(".") == 1 and name[8:] in vars(graphfn):
+            sys.modules["tensorflow." + name[8:]] = module
+    for internal, target in _INTERNAL_MODULES.items():
+        full_name = "tensorflow." + internal
+        _register(full_name, _MissingModule(full_name) if target is None else importlib.import_module(target))
+    return graphfn
+
+
+def _register(full_name, module):
+    """sys.modules[full_name] = module, with stand-ins for its missing parent packages
+    (tensorflow.python, tensorflow.python.trackable, ...), each holding its child as TF's do."""
+    sys.modules[full_name] = module
+    child = module
+    while full_name != "tensorflow":
+        parent_name, _, leaf = full_name.rpartition(".")
+        parent = sys.modules.get(parent_name)
+        if parent is None:
+            parent = _MissingModule(parent_name)
+            parent.__path__ = []  # a package, so that `import tensorflow.python.x` finds it
+            sys.modules[parent_name] = parent
+        if vars(parent).get(leaf) is None:
+            setattr(parent, leaf, child)
+        full_name, child = parent_name, parent
