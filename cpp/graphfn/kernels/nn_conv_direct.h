@@ -66,6 +66,17 @@ struct RowWalker {
     o0 = 0;
     ++b;
   }
+  // The current row's window taps that fall inside the input, in the filter's order, and their
+  // input pixels; returns how many. A window wholly inside takes the precomputed offsets.
+  int64_t window_taps(int64_t* taps, int64_t* pixels) const {
+    const int64_t origin = interior_origin();
+    if (origin < 0) return window_inside(taps, pixels);
+    for (int64_t t = 0; t < L.window_size; ++t) {
+      taps[t] = t;
+      pixels[t] = origin + offsets[t];
+    }
+    return L.window_size;
+  }
   // The window positions of the current row inside the input, in the filter's order: their
   // filter taps and input pixels. Returns how many (at most window_size).
   int64_t window_inside(int64_t* taps, int64_t* pixels) const {
@@ -136,18 +147,8 @@ void forward(const WindowLoops& L, const S* in, const S* w, S* out) {
   parallel_for(rows, kRowsPerShard, [&L, in, w, out, cin, od](int64_t m0, int64_t m1) {
     std::vector<int64_t> taps(static_cast<size_t>(L.window_size)), pixels(taps.size());
     RowWalker r(L, m0);
-    const int64_t window = L.window_size;
     for (int64_t m = m0; m < m1; ++m, r.next()) {
-      const int64_t origin = r.interior_origin();
-      int64_t count = window;
-      if (origin >= 0) {
-        for (int64_t t = 0; t < window; ++t) {
-          taps[t] = t;
-          pixels[t] = origin + r.offsets[t];
-        }
-      } else {
-        count = r.window_inside(taps.data(), pixels.data());
-      }
+      const int64_t count = r.window_taps(taps.data(), pixels.data());
       S* o = out + m * od;
       int64_t k0 = 0;
       for (; k0 + lanes <= od; k0 += lanes) {  // whole blocks: accumulators in registers
@@ -199,18 +200,8 @@ void backprop_filter(const WindowLoops& L, const S* in, const S* dy, S* dw) {
       S* sum = part == 0 ? dw : partials.data() + (part - 1) * size;
       const int64_t m0 = part * rows / parts, m1 = (part + 1) * rows / parts;
       RowWalker r(L, m0);
-      const int64_t window = L.window_size;
       for (int64_t m = m0; m < m1; ++m, r.next()) {
-        const int64_t origin = r.interior_origin();
-        int64_t count = window;
-        if (origin >= 0) {
-          for (int64_t t = 0; t < window; ++t) {
-            taps[t] = t;
-            pixels[t] = origin + r.offsets[t];
-          }
-        } else {
-          count = r.window_inside(taps.data(), pixels.data());
-        }
+        const int64_t count = r.window_taps(taps.data(), pixels.data());
         const S* g = dy + m * od;
         int64_t k0 = 0;
         for (; k0 + lanes <= od; k0 += lanes) {
