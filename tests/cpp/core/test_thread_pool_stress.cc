@@ -5,8 +5,10 @@
 #include "harness.h"
 
 #include <atomic>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -78,6 +80,28 @@ TEST_CASE("several threads share the pool with the threading getters; results eq
   CHECK(mismatches.load() == 0);
   CHECK(getter_calls.load() > 0);
   CHECK(bad_getters.load() == 0);
+}
+
+TEST_CASE("a shard's exception reaches the caller after every shard ran, and the pool stays usable",
+          "[core][thread_pool]") {
+  for (int round = 0; round < 20; ++round) {
+    std::atomic<int64_t> covered{0};
+    bool thrown = false;
+    try {
+      parallel_for(1000, 1, [&](int64_t begin, int64_t end) {
+        covered += end - begin;
+        if (begin == 0) throw std::bad_alloc();  // the first shard, on whichever thread claims it
+      });
+    } catch (const std::bad_alloc&) {
+      thrown = true;
+    }
+    CHECK(thrown);
+    CHECK(covered.load() == 1000);  // the other shards were not abandoned
+  }
+  // The calling thread is no longer marked as inside a shard: a new loop is split again.
+  std::atomic<int> shards{0};
+  parallel_for(1000, 1, [&](int64_t, int64_t) { ++shards; });
+  CHECK(shards.load() == std::min(parallel_threads(), 1000));
 }
 
 }  // namespace
