@@ -148,8 +148,7 @@ Tensor from_string_array(const py::array& arr) {
   return t;
 }
 
-// Whether nested lists/tuples hold a Python float or bool: TF refuses to mix those with complex
-// numbers (ints mix), where NumPy would upcast them silently.
+// Whether nested lists/tuples hold a Python float or bool.
 bool has_float_or_bool_leaf(py::handle value) {
   if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) {
     for (py::handle item : value) {
@@ -158,6 +157,19 @@ bool has_float_or_bool_leaf(py::handle value) {
     return false;
   }
   return PyFloat_Check(value.ptr()) || PyBool_Check(value.ptr());
+}
+
+// The first element (depth first) of nested lists/tuples that is not itself a list or tuple, or
+// null. TF takes a list's dtype from it: after a complex number ints, floats and bools become
+// complex too; a complex number after another kind of number is a mixed-types error.
+PyObject* first_leaf(PyObject* value) {
+  if (!PyList_Check(value) && !PyTuple_Check(value)) return value;
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(value);
+  PyObject** items = PySequence_Fast_ITEMS(value);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (PyObject* leaf = first_leaf(items[i])) return leaf;
+  }
+  return nullptr;
 }
 
 // `from_python_list` is true when the array came from nested Python lists: then float64 means
@@ -181,8 +193,11 @@ Tensor from_numpy(py::array arr, DType want, bool from_python_list, py::handle o
   }
   DType natural = dtype_from_numpy(arr.dtype());
   if (from_python_list && is_complex(natural)) {
-    // Python complex numbers mix with no other kind of element, and become no real dtype.
-    if (has_float_or_bool_leaf(original)) throw py::value_error("Can't convert Python sequence with mixed types to Tensor.");
+    // A list whose first number is complex is complex (see first_leaf), and becomes no real dtype.
+    PyObject* first = first_leaf(original.ptr());
+    if (first != nullptr && !PyComplex_Check(first)) {
+      throw py::value_error("Can't convert Python sequence with mixed types to Tensor.");
+    }
     if (want != DType::kInvalid && !is_complex(want) && arr.size() > 0) cannot_convert(original, want);
   }
   if (from_python_list) {
