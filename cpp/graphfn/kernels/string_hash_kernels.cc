@@ -30,8 +30,8 @@ Status hash_bucket_kernel(KernelContext& c) {
 
 bool is_float(DType dt) { return dt == DType::kFloat32 || dt == DType::kFloat64; }
 
-// glibc's printf fails (EOVERFLOW) on a result longer than INT_MAX characters, which precisions
-// near INT_MAX give; TF prints it. A double's decimal digits end within this many places, so
+// glibc's snprintf returns 0 and prints nothing for a result longer than INT_MAX characters,
+// which precisions near INT_MAX give; TF prints it. A double's decimal digits end within this many places, so
 // such a result is the one at this precision with the remaining zeros put back.
 constexpr int64_t kExactDigits = 1100;
 
@@ -74,8 +74,8 @@ Status format_for(const AttrMap& attrs, DType dt, PrintFormat* print) {
         return errors::InvalidArgument("Fill argument not supported: \"", fill, "\"");
     }
   }
+  print->capped = *format;  // no width: the full result is longer than any int32 width
   if (width > -1) *format += std::to_string(width);
-  print->capped = *format;
   if (precision > -1) {
     *format += "." + std::to_string(precision);
     print->capped += "." + std::to_string(std::min(precision, kExactDigits));
@@ -109,9 +109,9 @@ void format_all(const Tensor& in, const PrintFormat& print, std::string* out) {
   for (int64_t i = 0, n = in.num_elements(); i < n; ++i) {
     const Wide value = static_cast<Wide>(data[i]);
     const int len = std::snprintf(buffer, sizeof(buffer), format, value);
-    if (len >= 0 && static_cast<size_t>(len) < sizeof(buffer)) {
+    if (len > 0 && static_cast<size_t>(len) < sizeof(buffer)) {
       out[i].assign(buffer, static_cast<size_t>(len));
-    } else if (len >= 0) {  // a wide width or precision: format again into a buffer of the right size
+    } else if (len > 0) {  // a wide width or precision: format again into a buffer of the right size
       out[i] = print_big(print.format, value, len);
     } else if (print.missing_zeros > 0) {  // longer than INT_MAX (see kExactDigits)
       std::string capped = print_big(print.capped, value, std::snprintf(nullptr, 0, print.capped.c_str(), value));
