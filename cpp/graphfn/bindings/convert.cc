@@ -159,16 +159,17 @@ bool has_float_or_bool_leaf(py::handle value) {
   return PyFloat_Check(value.ptr()) || PyBool_Check(value.ptr());
 }
 
-// Whether the first element of nested lists/tuples is a Python complex number. TF infers a
-// list's dtype from its first element: after a complex number, ints, floats and bools convert
-// to complex ([1j, 2.0]); a complex number after another kind is "mixed types" ([2.0, 1j]).
-bool first_leaf_is_complex(py::handle value) {
-  PyObject* p = value.ptr();  // borrowed references all the way down
-  while (PyList_Check(p) || PyTuple_Check(p)) {
-    if (PySequence_Fast_GET_SIZE(p) == 0) return false;
-    p = PySequence_Fast_GET_ITEM(p, 0);
+// The first element (depth first) of nested lists/tuples that is not itself a list or tuple, or
+// null. TF takes a list's dtype from it: after a complex number ints, floats and bools become
+// complex too; a complex number after another kind of number is a mixed-types error.
+PyObject* first_leaf(PyObject* value) {
+  if (!PyList_Check(value) && !PyTuple_Check(value)) return value;
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(value);
+  PyObject** items = PySequence_Fast_ITEMS(value);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (PyObject* leaf = first_leaf(items[i])) return leaf;
   }
-  return PyComplex_Check(p);
+  return nullptr;
 }
 
 // `from_python_list` is true when the array came from nested Python lists: then float64 means
@@ -192,8 +193,11 @@ Tensor from_numpy(py::array arr, DType want, bool from_python_list, py::handle o
   }
   DType natural = dtype_from_numpy(arr.dtype());
   if (from_python_list && is_complex(natural)) {
-    // Complex numbers become no real dtype.
-    if (!first_leaf_is_complex(original)) throw py::value_error("Can't convert Python sequence with mixed types to Tensor.");
+    // A list whose first number is complex is complex (see first_leaf), and becomes no real dtype.
+    PyObject* first = first_leaf(original.ptr());
+    if (first != nullptr && !PyComplex_Check(first)) {
+      throw py::value_error("Can't convert Python sequence with mixed types to Tensor.");
+    }
     if (want != DType::kInvalid && !is_complex(want) && arr.size() > 0) cannot_convert(original, want);
   }
   if (from_python_list) {

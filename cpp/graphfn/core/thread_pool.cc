@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <exception>
 #include <memory>
 #include <cstdlib>
 #include <mutex>
@@ -121,7 +122,8 @@ void parallel_for(int64_t n, int64_t min_shard, const std::function<void(int64_t
   // The state is shared with the workers' tasks, which may start after this call has returned.
   struct Job {
     std::atomic<int64_t> next{0};
-    int64_t finished = 0;  // under mu
+    int64_t finished = 0;      // under mu
+    std::exception_ptr error;  // the first exception a shard threw (std::bad_alloc), under mu
     std::mutex mu;
     std::condition_variable all_done;
   };
@@ -132,10 +134,20 @@ void parallel_for(int64_t n, int64_t min_shard, const std::function<void(int64_t
   auto run_shards = [job, shards, begin_of, fn_ptr = &fn] {
     in_shard = true;
     int64_t ran = 0;
-    for (int64_t s; (s = job->next.fetch_add(1)) < shards; ++ran) (*fn_ptr)(begin_of(s), begin_of(s + 1));
+    std::exception_ptr error;
+    // A shard's exception must not end a worker (std::terminate) nor unwind the caller while
+    // workers still run shards with its `fn`: it is kept and rethrown once every shard is done.
+    for (int64_t s; (s = job->next.fetch_add(1)) < shards; ++ran) {
+      try {
+        (*fn_ptr)(begin_of(s), begin_of(s + 1));
+      } catch (...) {
+        if (!error) error = std::current_exception();
+      }
+    }
     in_shard = false;
     if (ran == 0) return;
     std::lock_guard<std::mutex> lock(job->mu);
+    if (error && !job->error) job->error = error;
     job->finished += ran;
     if (job->finished == shards) job->all_done.notify_one();
   };
@@ -143,6 +155,7 @@ void parallel_for(int64_t n, int64_t min_shard, const std::function<void(int64_t
   run_shards();
   std::unique_lock<std::mutex> lock(job->mu);
   job->all_done.wait(lock, [&] { return job->finished == shards; });
+  if (job->error) std::rethrow_exception(job->error);
 }
 
 }  // namespace graphfn

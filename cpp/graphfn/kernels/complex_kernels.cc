@@ -12,13 +12,25 @@ namespace {
 // The kernels are chosen by T alone, but TF registers each only with the matching Tout
 // (complex64 <-> float, complex128 <-> double): another Tout must fail as TF's kernel lookup does,
 // not write values of the wrong width into the output (a heap overflow for Complex(double) ->
-// complex64). ComplexAbs's lookup succeeds in TF and its signature check fails instead.
+// complex64). ComplexAbs's lookup succeeds in TF and its signature check fails instead. Eagerly
+// TF's error is NotFoundError, in graphs (c.node set) InvalidArgumentError.
 Status check_result_type(const KernelContext& c, const char* op, DType in, DType expected) {
   const DType out = c.output_dtypes[0];
   if (out == expected) return Status::OK();
   if (std::string(op) == "ComplexAbs") {
     return errors::InvalidArgument("Signature mismatch, have: ", dtype_tf_string(in), "->", dtype_tf_string(out),
                                    " expected: ", dtype_tf_string(in), "->", dtype_tf_string(expected));
+  }
+  if (c.node != nullptr) {
+    // In a graph TF fails when it makes the node's kernel: InvalidArgumentError with the pairs it has.
+    const bool to_complex = std::string(op) == "Complex";
+    const char* pairs = to_complex ? "  device='CPU'; T in [DT_DOUBLE]; Tout in [DT_COMPLEX128]\n"
+                                     "  device='CPU'; T in [DT_FLOAT]; Tout in [DT_COMPLEX64]\n"
+                                   : "  device='CPU'; T in [DT_COMPLEX128]; Tout in [DT_DOUBLE]\n"
+                                     "  device='CPU'; T in [DT_COMPLEX64]; Tout in [DT_FLOAT]\n";
+    return errors::InvalidArgument("No OpKernel was registered to support Op '", op, "' used by {{node ", op,
+                                   "}} with these attrs: [Tout=", dtype_tf_enum(out), ", T=", dtype_tf_enum(in),
+                                   "]\nRegistered devices: [CPU]\nRegistered kernels:\n", pairs);
   }
   return errors::NotFound("Could not find device for node: {{node ", op, "}} = ", op, "[T=", dtype_tf_enum(in),
                           ", Tout=", dtype_tf_enum(out), "]");

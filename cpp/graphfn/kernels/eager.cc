@@ -1,6 +1,8 @@
 #include "graphfn/kernels/eager.h"
 
 #include <algorithm>
+#include <new>
+#include <string>
 
 #include "graphfn/core/thread_pool.h"
 #include "graphfn/ir/op_registry.h"
@@ -65,6 +67,26 @@ Status find_kernel(const OpDef& op, const DType* type_attrs, KernelFn* kernel) {
 
 namespace {
 
+}  // namespace
+
+Status kernel_out_of_memory(const std::vector<DType>& dtypes, const std::vector<Shape>& shapes) {
+  size_t largest = 0;
+  double largest_bytes = -1;
+  for (size_t i = 0; i < shapes.size() && i < dtypes.size(); ++i) {
+    double bytes = static_cast<double>(dtype_size(dtypes[i]));
+    for (int d = 0; d < shapes[i].rank(); ++d) bytes *= static_cast<double>(shapes[i].dim(d));
+    if (bytes > largest_bytes) largest = i, largest_bytes = bytes;
+  }
+  if (largest_bytes < 0) return errors::ResourceExhausted("OOM when allocating a kernel's scratch memory");
+  std::string dims;
+  for (int d = 0; d < shapes[largest].rank(); ++d) dims += (d ? "," : "") + std::to_string(shapes[largest].dim(d));
+  return errors::ResourceExhausted("OOM when allocating tensor with shape[", dims, "] and type ",
+                                   dtype_tf_string(dtypes[largest]),
+                                   " on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu");
+}
+
+namespace {
+
 // Runs the shape function (validation, output dtypes and shapes), then the kernel on the
 // outputs `outputs_for(n)` gives for the n outputs inferred (null: not that many).
 template <typename OutputsFor>
@@ -92,7 +114,11 @@ Status infer_and_run(const OpDef& op, KernelFn kernel, const Tensor* const* inpu
   if (!outputs && n > 0) return errors::Internal(op.name, ": unexpected number of outputs ", n);
   KernelContext kc{op, inputs, num_inputs, attrs, type_attrs, ic.output_dtypes(), ic.output_shapes(),
                    outputs, n, node, prepared};
-  return kernel(kc);
+  try {
+    return kernel(kc);
+  } catch (const std::bad_alloc&) {
+    return kernel_out_of_memory(ic.output_dtypes(), ic.output_shapes());
+  }
 }
 
 }  // namespace

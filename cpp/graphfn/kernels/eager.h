@@ -31,6 +31,10 @@ Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs,
                   const AttrMap& attrs, const DType* type_attrs, Tensor* outputs, int num_outputs, const void* node,
                   const void* prepared);
 
+// TF's ResourceExhaustedError for a kernel whose allocation failed (std::bad_alloc: an output of
+// 2^40 elements that its shape allows), naming the largest of the outputs given.
+Status kernel_out_of_memory(const std::vector<DType>& dtypes, const std::vector<Shape>& shapes);
+
 // TF's eager error decorations: " [Op:Name] name: " and the "{{function_node ...}}" prefix,
 // which names the wrapped function after the op and its list lengths ("ConcatV2_N_2").
 Status with_op_suffix(const Status& s, const OpDef& op);

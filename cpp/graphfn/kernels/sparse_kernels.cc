@@ -187,6 +187,24 @@ Status sparse_reshape_kernel(KernelContext& c) {
 
 // --- SparseSlice -----------------------------------------------------------------------------
 
+// TF sets the output shape's dims one at a time into a copy of the input's shape, counting its
+// elements after each: a slice whose shape cannot be counted in int64 (a start near -2^63) fails
+// with TF's message even where the final shape could be ([-2^63, 0] + [2^63 - 1, 1] of [3, 4]).
+Status check_sparse_slice_shape(std::vector<int64_t> shape, const std::vector<int64_t>& out_dims) {
+  for (size_t d = 0; d < out_dims.size(); ++d) {
+    shape[d] = out_dims[d];
+    int64_t n = 1;
+    for (int64_t dim : shape) {
+      int64_t product = 0;
+      if (__builtin_mul_overflow(n, dim, &product)) {
+        return errors::InvalidArgument("Encountered overflow when multiplying ", n, " with ", dim, ", result: -1");
+      }
+      n = product;
+    }
+  }
+  return Status::OK();
+}
+
 template <typename T>
 struct SparseSliceKernel {
   static Status compute(KernelContext& c) {
@@ -213,6 +231,7 @@ struct SparseSliceKernel {
       const __int128 extent = static_cast<__int128>(std::min(end[d], dims[d])) - start[d];
       out_dims[d] = extent <= 0 ? 0 : static_cast<int64_t>(std::min<__int128>(extent, INT64_MAX));
     }
+    GRAPHFN_RETURN_IF_ERROR(check_sparse_slice_shape(dims, out_dims));
     const std::vector<int64_t> ix = index_values(indices);
     std::vector<int64_t> kept;
     for (int64_t i = 0; i < indices.dim(0); ++i) {

@@ -118,7 +118,7 @@ Status conv2d_geometry(const Shape& in, const Shape& filter, bool nhwc, WindowGe
                                      patch_depth);
     }
     const int64_t groups = g->in_depth / patch_depth;
-    if (g->out_depth >= 0 && (groups == 0 || g->out_depth % groups != 0 || g->out_depth < groups)) {
+    if (g->out_depth >= 0 && (groups == 0 || g->out_depth % groups != 0)) {  // (0 output channels: TF gives an empty output)
       return errors::InvalidArgument("output depth must be evenly divisible by number of groups: ", g->out_depth,
                                      " vs ", groups);
     }
@@ -139,7 +139,8 @@ Status conv2d_shape(InferenceContext& c) {
   GRAPHFN_RETURN_IF_ERROR(conv2d_attrs(c.op(), c.attrs(), &g, &nhwc));
   const Shape in = with_rank(c.input_shape(0), 4), filter = with_rank(c.input_shape(1), 4);
   GRAPHFN_RETURN_IF_ERROR(conv2d_geometry(in, filter, nhwc, &g));
-  if (filter.num_elements() == 0 && filter.fully_defined()) {
+  // TF returns an empty output before it looks at the filter: 0 output channels or images are fine.
+  if (filter.num_elements() == 0 && filter.fully_defined() && g.out_depth != 0 && in.dim(0) != 0) {
     return errors::InvalidArgument("filter must not have zero elements (i.e. all dimensions must be non-zero)");
   }
   if (!nhwc) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <new>
 #include <optional>
 
 #include "graphfn/core/dataset_resource.h"
@@ -61,7 +62,11 @@ template <typename Step>
 Status run_static(const Step& step, const Tensor* const* inputs, int n, Tensor* outputs) {
   KernelContext kc{*step.op, inputs, n, step.attrs, step.type_attrs, step.output_dtypes, step.output_shapes,
                    outputs, step.num_outputs, &step, step.prepared.get()};
-  return step.kernel(kc);
+  try {
+    return step.kernel(kc);
+  } catch (const std::bad_alloc&) {
+    return kernel_out_of_memory(step.output_dtypes, step.output_shapes);
+  }
 }
 
 // A string tensor whose strings are all short. Out of line: worth_keeping, which runs after
