@@ -13,8 +13,11 @@ import textwrap
 
 import pytest
 
+import graphfn
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-PYTHON_DIR = os.path.join(os.path.dirname(os.path.dirname(HERE)), "python")
+# The graphfn under test (the installed package in CI, the source tree when PYTHONPATH names it).
+PYTHON_DIR = os.path.dirname(os.path.dirname(graphfn.__file__))
 
 
 def run_python(code, timeout=600):
