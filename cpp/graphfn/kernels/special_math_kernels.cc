@@ -5,6 +5,7 @@
 
 #include "graphfn/kernels/broadcast.h"
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/serial_unary.h"
 
 namespace graphfn {
 namespace {
@@ -16,20 +17,6 @@ struct ErfinvOf {
 };
 struct NdtriOf {
   template <typename T> static T apply(T x) { return Eigen::numext::ndtri(x); }
-};
-
-template <typename F>
-struct SpecialUnary {
-  template <typename T>
-  struct Kernel {
-    static Status compute(KernelContext& c) {
-      const T* in = c.input(0).data<T>();
-      Tensor& out = c.allocate_output(0);
-      T* po = out.data<T>();
-      for (int64_t i = 0; i < out.num_elements(); ++i) po[i] = F::apply(in[i]);
-      return Status::OK();
-    }
-  };
 };
 
 struct IgammaOf {
@@ -57,8 +44,8 @@ struct SpecialBinary {
 }  // namespace
 
 void register_special_math_kernels(OpRegistry& reg) {
-  register_kernels<SpecialUnary<ErfinvOf>::Kernel>(reg, "Erfinv", FloatTypes{});
-  register_kernels<SpecialUnary<NdtriOf>::Kernel>(reg, "Ndtri", FloatTypes{});
+  register_kernels<SerialUnary<ErfinvOf>::Kernel>(reg, "Erfinv", FloatTypes{});
+  register_kernels<SerialUnary<NdtriOf>::Kernel>(reg, "Ndtri", FloatTypes{});
   register_kernels<SpecialBinary<IgammaOf>::Kernel>(reg, "Igamma", FloatTypes{});
   register_kernels<SpecialBinary<IgammacOf>::Kernel>(reg, "Igammac", FloatTypes{});
   register_kernels<SpecialBinary<IgammaGradAOf>::Kernel>(reg, "IgammaGradA", FloatTypes{});

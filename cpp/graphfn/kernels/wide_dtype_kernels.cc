@@ -15,6 +15,7 @@
 
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/reduced_precision.h"
+#include "graphfn/kernels/serial_unary.h"
 
 namespace graphfn {
 namespace {
@@ -198,20 +199,6 @@ struct ComplexSign {
   }
 };
 
-template <typename F>
-struct ComplexUnary {
-  template <typename C>
-  struct Kernel {
-    static Status compute(KernelContext& c) {
-      const C* in = c.input(0).data<C>();
-      Tensor& out = c.allocate_output(0);
-      C* po = out.data<C>();
-      for (int64_t i = 0; i < out.num_elements(); ++i) po[i] = F::apply(in[i]);
-      return Status::OK();
-    }
-  };
-};
-
 }  // namespace
 
 void register_wide_dtype_kernels(OpRegistry& reg) {
@@ -226,12 +213,12 @@ void register_wide_dtype_kernels(OpRegistry& reg) {
   using NewTypes = Concat<HalfTypes, ComplexTypes, WideUnsignedTypes>;
   register_kernels<WideBiasAddKernel>(reg, "BiasAdd", NewTypes{});
   register_kernels<WideBiasAddGradKernel>(reg, "BiasAddGrad", NewTypes{});
-  register_kernels<ComplexUnary<ComplexSigmoid>::Kernel>(reg, "Sigmoid", ComplexTypes{});
-  register_kernels<ComplexUnary<ComplexExpm1>::Kernel>(reg, "Expm1", ComplexTypes{});
-  register_kernels<ComplexUnary<ComplexLog1p>::Kernel>(reg, "Log1p", ComplexTypes{});
-  register_kernels<ComplexUnary<ComplexReciprocal>::Kernel>(reg, "Reciprocal", ComplexTypes{});
-  register_kernels<ComplexUnary<ComplexRsqrt>::Kernel>(reg, "Rsqrt", ComplexTypes{});
-  register_kernels<ComplexUnary<ComplexSign>::Kernel>(reg, "Sign", ComplexTypes{});
+  register_kernels<SerialUnary<ComplexSigmoid>::Kernel>(reg, "Sigmoid", ComplexTypes{});
+  register_kernels<SerialUnary<ComplexExpm1>::Kernel>(reg, "Expm1", ComplexTypes{});
+  register_kernels<SerialUnary<ComplexLog1p>::Kernel>(reg, "Log1p", ComplexTypes{});
+  register_kernels<SerialUnary<ComplexReciprocal>::Kernel>(reg, "Reciprocal", ComplexTypes{});
+  register_kernels<SerialUnary<ComplexRsqrt>::Kernel>(reg, "Rsqrt", ComplexTypes{});
+  register_kernels<SerialUnary<ComplexSign>::Kernel>(reg, "Sign", ComplexTypes{});
 }
 
 }  // namespace graphfn
