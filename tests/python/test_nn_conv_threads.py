@@ -4,14 +4,13 @@ the thread count), and values against float64 NumPy references for odd sizes (ba
 images, 5 channels, strides 2, VALID/SAME, dilation), within TF's float32 tolerances."""
 
 import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
 import pytest
 
 import graphfn as tf
+from thread_count_runs import run_with_threads
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -81,12 +80,7 @@ _SCRIPT = textwrap.dedent("""
 
 
 def _run(tmp_path, threads):
-    path = str(tmp_path / ("out_%d.npz" % threads))
-    env = dict(os.environ, GRAPHFN_NUM_THREADS=str(threads))
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    proc = subprocess.run([sys.executable, "-c", _SCRIPT, path], env=env, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return np.load(path)
+    return run_with_threads(_SCRIPT, tmp_path, threads)
 
 
 def test_one_thread_and_three_threads_give_the_same_bits(tmp_path):

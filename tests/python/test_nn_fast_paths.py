@@ -4,9 +4,6 @@ values (window * input channels <= 32: no column matrix), max pooling over tilin
 Values against float64 NumPy references within TF's float32 tolerances, and the same bits with
 one thread as with three."""
 
-import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -15,6 +12,7 @@ import pytest
 import graphfn as tf
 from test_nn_conv_threads import _conv_grads_ref
 from test_nn_conv_threads import _conv_ref
+from thread_count_runs import run_with_threads
 
 # (input shape, filter shape, stride, padding, dilation): windows of 9, 18, 27 and 32 values;
 # output channels in whole register blocks (32 floats, 16 doubles), blocks and a rest, or a rest.
@@ -150,12 +148,7 @@ _SCRIPT = textwrap.dedent("""
 
 
 def _run(tmp_path, threads):
-    path = str(tmp_path / ("out_%d.npz" % threads))
-    env = dict(os.environ, GRAPHFN_NUM_THREADS=str(threads))
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    proc = subprocess.run([sys.executable, "-c", _SCRIPT, path], env=env, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return np.load(path)
+    return run_with_threads(_SCRIPT, tmp_path, threads)
 
 
 def test_one_thread_and_three_threads_give_the_same_bits(tmp_path):
