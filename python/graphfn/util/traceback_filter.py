@@ -9,7 +9,8 @@ import types
 
 from graphfn.util.tf_export import tf_export
 
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# graphfn's own source directory, with a trailing separator (frames under it are graphfn's).
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _switch = threading.local()
 
 
@@ -38,7 +39,7 @@ def without_graphfn_frames(tb):
     while tb is not None:
         frames.append(tb)
         tb = tb.tb_next
-    kept = [t for t in frames if not t.tb_frame.f_code.co_filename.startswith(_PACKAGE_DIR)]
+    kept = [t for t in frames if not t.tb_frame.f_code.co_filename.startswith(PACKAGE_DIR)]
     if not kept and frames:
         kept = frames[-1:]
     rebuilt = None

@@ -3,6 +3,8 @@
 import os
 import sysconfig
 
+from graphfn.util.traceback_filter import PACKAGE_DIR
+
 # Modules never converted (AutoGraph's do-not-convert list, plus graphfn itself).
 DO_NOT_CONVERT = frozenset((
     "graphfn", "collections", "copy", "cProfile", "inspect", "ipdb", "linecache", "mock", "pathlib", "pdb",
@@ -12,7 +14,6 @@ DO_NOT_CONVERT = frozenset((
 
 _LIBRARY_DIRS = tuple(sorted({os.path.realpath(p) + os.sep for key in ("stdlib", "platstdlib", "purelib", "platlib")
                               for p in [sysconfig.get_paths().get(key)] if p}))
-_GRAPHFN_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
 
 _library_code = {}  # code object -> bool
 
@@ -28,7 +29,7 @@ def is_library(fn):
     cached = _library_code.get(code)
     if cached is None:
         path = os.path.realpath(code.co_filename)
-        cached = path.startswith(_LIBRARY_DIRS) or path.startswith(_GRAPHFN_DIR) or "site-packages" in path
+        cached = path.startswith(_LIBRARY_DIRS) or path.startswith(PACKAGE_DIR) or "site-packages" in path
         _library_code[code] = cached
     return cached
 
@@ -39,7 +40,7 @@ def strict():
 
 
 def graphfn_dir():
-    return _GRAPHFN_DIR
+    return PACKAGE_DIR
 
 
 def verbosity():
