@@ -198,6 +198,17 @@ Status execute_and_record(const OpDef& op, const Tensor* inputs, int num_inputs,
   return Status::OK();
 }
 
+Status execute_and_record(const OpDef& op, const Tensor* const* inputs, int num_inputs, const AttrMap& attrs,
+                          std::vector<Tensor>* outputs) {
+  GRAPHFN_RETURN_IF_ERROR(execute_eager(op, inputs, num_inputs, attrs, outputs));
+  if (t_num_active == 0 || op.not_differentiable) return Status::OK();
+  std::vector<Tensor> recorded;
+  recorded.reserve(num_inputs);
+  for (int i = 0; i < num_inputs; ++i) recorded.push_back(*inputs[i]);
+  record_on_tapes(op, recorded.data(), num_inputs, attrs, outputs, nullptr);
+  return Status::OK();
+}
+
 bool tapes_would_record(const Tensor* inputs, int num_inputs, std::vector<bool>* tracked) {
   if (t_num_active == 0) return false;
   bool any = false;

@@ -74,6 +74,10 @@ bool any_tape_recording();
 // EagerGradBuilder use. With no active tape the only extra cost is one thread-local check.
 Status execute_and_record(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
                           std::vector<Tensor>* outputs);
+// The same on inputs given by pointer (the Python binding's path: no tensor copies unless a tape
+// records).
+Status execute_and_record(const OpDef& op, const Tensor* const* inputs, int num_inputs, const AttrMap& attrs,
+                          std::vector<Tensor>* outputs);
 // True when an eager tape records.
 bool any_tape_active();
 

@@ -4,6 +4,8 @@
 
 #include <cctype>
 #include <climits>
+#include <memory>
+#include <new>
 #include <string>
 
 #include "graphfn/bindings/convert.h"
@@ -257,24 +259,53 @@ inline py::object wrap_eager_outputs(const OpDef& op, std::vector<Tensor>& outpu
   return std::move(out);
 }
 
+// Tensors made from an op call's Python inputs: on the stack for the usual few, so a call on
+// tensors alone constructs no Tensor.
+class ConvertedInputs {
+ public:
+  ConvertedInputs() = default;
+  ConvertedInputs(const ConvertedInputs&) = delete;
+  ConvertedInputs& operator=(const ConvertedInputs&) = delete;
+  ~ConvertedInputs() {
+    for (int i = 0; i < num_inline_; ++i) slot(i)->~Tensor();
+  }
+  const Tensor* add(Tensor&& t) {
+    if (num_inline_ < kInline) {
+      Tensor* p = new (slot(num_inline_)) Tensor(std::move(t));
+      ++num_inline_;
+      return p;
+    }
+    spilled_.push_back(std::make_unique<Tensor>(std::move(t)));
+    return spilled_.back().get();
+  }
+
+ private:
+  static constexpr int kInline = 4;
+  Tensor* slot(int i) { return reinterpret_cast<Tensor*>(storage_) + i; }
+  alignas(Tensor) unsigned char storage_[kInline * sizeof(Tensor)];
+  int num_inline_ = 0;
+  std::vector<std::unique_ptr<Tensor>> spilled_;
+};
+
 py::object call_eager(const OpHandle& h, const py::handle* inputs, int num_inputs, const AttrMap& attrs,
                       DType* known) {
   const OpDef& op = *h.op;
-  // Most ops have few inputs: keep them on the stack.
-  constexpr int kInline = 4;
-  Tensor inline_tensors[kInline];
-  std::vector<Tensor> heap_tensors;
-  Tensor* tensors = inline_tensors;
+  // Most ops have few inputs: keep their pointers on the stack.
+  constexpr int kInline = 8;
+  const Tensor* inline_ptrs[kInline];
+  std::vector<const Tensor*> heap_ptrs;
+  const Tensor** tensors = inline_ptrs;
   int count = 0;
   for_each_input(op, inputs, num_inputs, [&](int, int, py::handle) { ++count; });
   if (count > kInline) {
-    heap_tensors.resize(count);
-    tensors = heap_tensors.data();
+    heap_ptrs.resize(count);
+    tensors = heap_ptrs.data();
   }
+  ConvertedInputs converted;
   int pos = 0;
   for_each_input(op, inputs, num_inputs, [&](int k, int, py::handle v) {
     if (const Tensor* t = eager_tensor_ptr(v)) {
-      tensors[pos++] = *t;
+      tensors[pos++] = t;
       return;
     }
     if (const SymbolicTensor* t = symbolic_tensor_ptr(v)) {
@@ -286,14 +317,29 @@ py::object call_eager(const OpHandle& h, const py::handle* inputs, int num_input
       throw py::type_error("An op outside of the function building code is being passed a \"Graph\" tensor. "
                            "The graph tensor has name: " + py::str(v.attr("name")).cast<std::string>());
     }
-    tensors[pos] = convert_python_input(op, k, v, known, h.hint_python_inputs);
+    const Tensor* t = converted.add(convert_python_input(op, k, v, known, h.hint_python_inputs));
+    tensors[pos] = t;
     if (device_hook_pending()) run_device_hook_log_only("_EagerConst");  // TF makes Python inputs with this op
     const int type_index = op.input_type_index[k];
-    if (type_index >= 0 && known[type_index] == DType::kInvalid) known[type_index] = tensors[pos].dtype();
+    if (type_index >= 0 && known[type_index] == DType::kInvalid) known[type_index] = t->dtype();
     ++pos;
   });
   const bool show_outputs = device_hook_pending() && run_device_hook(op.name.c_str());
-  std::vector<Tensor> outputs;
+  // The outputs' vector is this thread's, reused (no allocation per op); an op run while one is
+  // running (a kernel calling back into Python) gets its own.
+  thread_local std::vector<Tensor> reused_outputs;
+  thread_local bool reused_busy = false;
+  std::vector<Tensor> own_outputs;
+  std::vector<Tensor>& outputs = reused_busy ? own_outputs : reused_outputs;
+  struct Release {
+    std::vector<Tensor>& outputs;
+    bool* busy;
+    ~Release() {
+      outputs.clear();
+      if (busy) *busy = false;
+    }
+  } release{outputs, reused_busy ? nullptr : &reused_busy};
+  reused_busy = true;
   throw_if_error(execute_and_record(op, tensors, count, attrs, &outputs));
   if (show_outputs) {
     py::object result = wrap_eager_outputs(op, outputs);

@@ -13,6 +13,10 @@ namespace graphfn {
 Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
                      std::vector<Tensor>* outputs);
 
+// The same on inputs given by pointer: the Python binding's path, which copies no tensors.
+Status execute_eager(const OpDef& op, const Tensor* const* inputs, int num_inputs, const AttrMap& attrs,
+                     std::vector<Tensor>* outputs);
+
 // Convenience for C++ callers and tests: look the op up by name.
 Status execute_eager(const std::string& op_name, const std::vector<Tensor>& inputs,
                      const AttrMap& attrs, std::vector<Tensor>* outputs);
