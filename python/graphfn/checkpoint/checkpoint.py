@@ -166,13 +166,13 @@ class CheckpointLoadStatus:
         """Raises AssertionError unless every value in the checkpoint was restored and every
         live object with values was matched."""
         from google.protobuf import text_format
+        self._raise_unmatched()  # TF reports unmatched Python objects first
         names = None
         for node_id, node in enumerate(self._restoration.proto.nodes):
             if node.attributes and node_id not in self._restoration.restored_nodes:
                 names = names or self._restoration.node_names()
                 raise AssertionError("Unresolved object in checkpoint %s: %s"
                                      % (names.get(node_id, node_id), text_format.MessageToString(node)))
-        self._raise_unmatched()
         return self
 
     def assert_existing_objects_matched(self):

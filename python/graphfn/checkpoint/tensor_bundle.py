@@ -77,7 +77,7 @@ def write_bundle(prefix, tensors):
                 array = numpy().ascontiguousarray(array)
                 if array.dtype.byteorder == ">":
                     array = array.astype(array.dtype.newbyteorder("<"))
-                payload = memoryview(array).cast("B") if array.size else b""
+                payload = array.reshape(-1).view(numpy().uint8) if array.size else b""  # float16 has no buffer format
                 crc = table_format.crc32c(payload)
             entry = protos.BundleEntryProto(dtype=enum, offset=offset, size=len(payload),
                                             crc32c=table_format.mask_crc(crc))
