@@ -339,3 +339,34 @@ def test_checkpoint_manager_interval_and_hours(tmp_path):
     paths = [kept.save() for _ in range(3)]
     assert kept.checkpoints == paths[-1:]
     assert all(os.path.exists(p + ".index") for p in paths)  # older ones preserved on disk
+
+
+def test_tf_data_iterators_are_refused_clearly():
+    iterator = iter(tf.data.Dataset.range(3))
+    with pytest.raises(tf.errors.UnimplementedError, match="graphfn cannot checkpoint a tf.data iterator"):
+        tf.train.Checkpoint(iterator=iterator)
+
+
+def test_graphfn_keras_model_and_optimizer_round_trip(tmp_path):
+    # graphfn's built-in Keras: the model's variables and the optimizer's slots and iteration count
+    # come back as saved (keys as Keras 3's: optimizer/_variables/<i>, ...).
+    def make():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="relu"), tf.keras.layers.Dense(1)])
+        optimizer = tf.keras.optimizers.Adam(0.1)
+        model.compile(optimizer, "mse")
+        return model, optimizer
+
+    x, y = np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3), np.ones((2, 1), np.float32)
+    model, optimizer = make()
+    model.fit(x, y, epochs=3, verbose=0)
+    path = tf.train.Checkpoint(model=model, optimizer=optimizer).save(str(tmp_path / "c"))
+    keys = [k for k, _ in tf.train.list_variables(path)]
+    assert "optimizer/_iterations/.ATTRIBUTES/VARIABLE_VALUE" in keys
+    assert "optimizer/_variables/2/.ATTRIBUTES/VARIABLE_VALUE" in keys
+    fresh, fresh_optimizer = make()
+    fresh.fit(x, y, epochs=1, verbose=0)
+    tf.train.Checkpoint(model=fresh, optimizer=fresh_optimizer).restore(path).assert_consumed()
+    assert np.array_equal(model.predict(x, verbose=0), fresh.predict(x, verbose=0))
+    assert fresh_optimizer.iterations.numpy() == 3
+    for saved, restored in zip(optimizer.variables, fresh_optimizer.variables):
+        assert np.array_equal(saved.numpy(), restored.numpy())

@@ -11,6 +11,13 @@ from graphfn.util.tf_export import tf_export
 
 
 def _check_trackable(name, value):
+    from graphfn.data.iterator import OwnedIterator
+    if isinstance(value, OwnedIterator):
+        from graphfn.framework import errors
+        raise errors.UnimplementedError(
+            None, None, "graphfn cannot checkpoint a tf.data iterator (%s) yet: its position and buffers live in "
+            "graphfn's C++ pipeline, which does not expose them. Save the step count instead and skip that many "
+            "elements (dataset.skip(n)) when resuming." % name)
     if not object_graph.is_checkpointable(value) or isinstance(value, (list, tuple, dict)):
         raise ValueError("`Checkpoint` was expecting %s to be a trackable object (an object derived from "
                          "`Trackable`), got %s. If you believe this object should be trackable (i.e. it is part of "
