@@ -1,19 +1,24 @@
 """tf.train.Checkpoint and the statuses its restore returns, in TensorFlow 2.21's file format
 (tensor_bundle.py, object_graph.py) so checkpoints move between graphfn and TensorFlow."""
 
+import inspect
 import os
 
-from graphfn.checkpoint import object_graph
+from graphfn.checkpoint import checkpoint_management, object_graph
 from graphfn.checkpoint.checkpoint_options import CheckpointOptions
+from graphfn.checkpoint.restore import Restoration, open_checkpoint
+from graphfn.checkpoint.tensor_bundle import write_bundle
+from graphfn.context import init_scope
+from graphfn.data.iterator import OwnedIterator
+from graphfn.framework import dtypes, errors
 from graphfn.trackable import deferred_restoration
 from graphfn.trackable.base import Trackable
 from graphfn.util.tf_export import tf_export
+from graphfn.variables import Variable
 
 
 def _check_trackable(name, value):
-    from graphfn.data.iterator import OwnedIterator
     if isinstance(value, OwnedIterator):
-        from graphfn.framework import errors
         raise errors.UnimplementedError(
             None, None, "graphfn cannot checkpoint a tf.data iterator (%s) yet: its position and buffers live in "
             "graphfn's C++ pipeline, which does not expose them. Save the step count instead and skip that many "
@@ -30,7 +35,6 @@ def _check_options(options):
 
 
 def _run_write_callback(callback, save_path):
-    import inspect
     try:
         takes_path = bool(inspect.signature(callback).parameters)
     except (TypeError, ValueError):
@@ -73,9 +77,6 @@ class Checkpoint(Trackable):
 
     def _maybe_create_save_counter(self):
         if self._self_save_counter is None:
-            from graphfn.context import init_scope
-            from graphfn.framework import dtypes
-            from graphfn.variables import Variable
             with init_scope():
                 counter = Variable(0, dtype=dtypes.int64, trainable=False, name="save_counter")
             object.__setattr__(self, "_self_save_counter", counter)
@@ -99,7 +100,6 @@ class Checkpoint(Trackable):
     def write(self, file_prefix, options=None):
         """Writes a checkpoint at `file_prefix` (no counter, no `checkpoint` state file); returns
         the prefix."""
-        from graphfn.checkpoint.tensor_bundle import write_bundle
         _check_options(options)
         file_prefix = os.fspath(file_prefix)
         root, extra = self._graph_root()
@@ -111,7 +111,6 @@ class Checkpoint(Trackable):
     def save(self, file_prefix, options=None):
         """Increments `save_counter`, writes `<file_prefix>-<save_counter>` and records it in the
         directory's `checkpoint` file; returns that path."""
-        from graphfn.checkpoint import checkpoint_management
         _check_options(options)
         file_prefix = os.fspath(file_prefix)
         counter = self._maybe_create_save_counter()
@@ -128,7 +127,6 @@ class Checkpoint(Trackable):
 
     def read(self, save_path, options=None):
         """Restores from `save_path` (a prefix such as `.../ckpt-1`); returns a CheckpointLoadStatus."""
-        from graphfn.checkpoint.restore import Restoration, open_checkpoint
         _check_options(options)
         reader, proto = open_checkpoint(save_path)
         restoration = Restoration(reader, proto)
@@ -172,7 +170,7 @@ class CheckpointLoadStatus:
     def assert_consumed(self):
         """Raises AssertionError unless every value in the checkpoint was restored and every
         live object with values was matched."""
-        from google.protobuf import text_format
+        from google.protobuf import text_format  # protobuf on first use, not at import
         self._raise_unmatched()  # TF reports unmatched Python objects first
         names = None
         for node_id, node in enumerate(self._restoration.proto.nodes):

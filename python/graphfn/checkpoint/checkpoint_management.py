@@ -5,7 +5,6 @@ import collections
 import os
 import time
 
-from graphfn.framework import errors
 from graphfn.util.tf_export import tf_export
 
 _STATE_FILE = "checkpoint"
@@ -19,8 +18,8 @@ def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoin
                             all_model_checkpoint_timestamps=None, last_preserved_timestamp=None,
                             latest_filename=None):
     """Writes `save_dir/checkpoint` (atomically), paths relative to `save_dir` as TF saves them."""
-    from google.protobuf import text_format
-    from graphfn.checkpoint import checkpoint_protos as protos
+    from google.protobuf import text_format  # protobuf on first use, not at import
+    from graphfn.checkpoint import checkpoint_protos as protos  # protobuf on first use, not at import
 
     state = protos.CheckpointState(model_checkpoint_path=_relative(model_checkpoint_path, save_dir))
     state.all_model_checkpoint_paths.extend(_relative(p, save_dir) for p in all_model_checkpoint_paths or ())
@@ -37,8 +36,8 @@ def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoin
 
 def get_checkpoint_state(checkpoint_dir, latest_filename=None):
     """The directory's CheckpointState with absolute paths, or None when there is no state file."""
-    from google.protobuf import text_format
-    from graphfn.checkpoint import checkpoint_protos as protos
+    from google.protobuf import text_format  # protobuf on first use, not at import
+    from graphfn.checkpoint import checkpoint_protos as protos  # protobuf on first use, not at import
 
     checkpoint_dir = os.fspath(checkpoint_dir)
     path = os.path.join(checkpoint_dir, latest_filename or _STATE_FILE)
@@ -75,7 +74,7 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
 
 
 def _delete_checkpoint_files(prefix):
-    import glob
+    import glob  # used only here
     for path in [prefix + ".index"] + glob.glob(glob.escape(prefix) + ".data-?????-of-?????"):
         try:
             os.remove(path)
@@ -202,7 +201,3 @@ def _value(number):
     if hasattr(number, "numpy"):
         return number.numpy()
     return number
-
-
-def _not_found(message):
-    return errors.NotFoundError(None, None, message)

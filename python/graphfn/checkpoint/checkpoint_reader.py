@@ -4,7 +4,7 @@ checkpoint by key, as NumPy values."""
 import os
 
 from graphfn.checkpoint.checkpoint_management import latest_checkpoint
-from graphfn.checkpoint.tensor_bundle import BundleReader
+from graphfn.checkpoint.tensor_bundle import BundleReader, tf_type_name
 from graphfn.util.tf_export import tf_export
 
 
@@ -29,8 +29,7 @@ class CheckpointReader:
         return {key: self._bundle.dtype(key) for key in self._bundle.keys()}
 
     def debug_string(self):
-        from graphfn.checkpoint.restore import _type_name
-        lines = ["%s (DT_%s) [%s]\n" % (key, _type_name(self._bundle.dtype(key)).upper(),
+        lines = ["%s (DT_%s) [%s]\n" % (key, tf_type_name(self._bundle.dtype(key)).upper(),
                                        ",".join(str(d) for d in self._bundle.shape(key)))
                  for key in self._bundle.keys()]
         return "".join(lines).encode()

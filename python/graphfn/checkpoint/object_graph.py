@@ -18,6 +18,7 @@ import collections
 
 from graphfn.module.module import Module
 from graphfn.trackable.base import Trackable
+from graphfn.util.lazy_numpy import numpy
 from graphfn.variables import Variable
 
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
@@ -115,7 +116,6 @@ class ObjectGraph:
 
 def to_numpy(value):
     """A tensor, variable or array as a NumPy array (bytes stay object arrays)."""
-    from graphfn.util.lazy_numpy import numpy
     if hasattr(value, "numpy"):
         value = value.numpy()
     return numpy().asarray(value)
@@ -124,8 +124,7 @@ def to_numpy(value):
 def save_tensors(root, extra_root_children=()):
     """{checkpoint key: NumPy array} for everything reachable from `root`, then the serialized
     object graph under `_CHECKPOINTABLE_OBJECT_GRAPH`."""
-    from graphfn.checkpoint import checkpoint_protos as protos
-    from graphfn.util.lazy_numpy import numpy
+    from graphfn.checkpoint import checkpoint_protos as protos  # protobuf on first use, not at import
 
     graph = ObjectGraph(root, extra_root_children)
     proto = protos.TrackableObjectGraph()

@@ -5,22 +5,16 @@ created yet wait (trackable/deferred_restoration.py) and are restored when they 
 import os
 
 from graphfn.checkpoint import object_graph
-from graphfn.checkpoint.tensor_bundle import BundleReader
+from graphfn.checkpoint.tensor_bundle import BundleReader, tf_type_name as _type_name
 from graphfn.framework import dtypes, errors
+from graphfn.ops.array_ops import constant
 from graphfn.trackable import deferred_restoration
 from graphfn.variables import Variable
-
-# TensorFlow's DataTypeString for the dtypes whose graphfn name differs.
-_TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
-
-
-def _type_name(dtype):
-    return _TF_TYPE_NAMES.get(dtype.name, dtype.name)
 
 
 def open_checkpoint(save_path):
     """The BundleReader of `save_path` and its object graph; TF's errors for a bad path."""
-    from graphfn.checkpoint import checkpoint_protos as protos
+    from graphfn.checkpoint import checkpoint_protos as protos  # protobuf on first use, not at import
 
     save_path = os.fspath(save_path)
     if os.path.isdir(save_path) and not os.path.exists(save_path + ".index"):
@@ -118,5 +112,4 @@ class Restoration:
         if isinstance(obj, Variable):
             obj.assign(restored[object_graph.VARIABLE_VALUE])
         else:
-            from graphfn.ops.array_ops import constant
             obj._restore_from_tensors({name: constant(value) for name, value in restored.items()})

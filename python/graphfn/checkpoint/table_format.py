@@ -12,6 +12,7 @@ CRC-32C of the block contents and that type byte."""
 
 import struct
 
+from graphfn import _core
 from graphfn.framework import errors
 
 MAGIC = 0xDB4775248B80FB57
@@ -21,7 +22,6 @@ RESTART_INTERVAL = 16      # a full key every 16 entries
 
 
 def crc32c(data, crc=0):
-    from graphfn import _core
     return _core.crc32c_extend(crc, data)
 
 

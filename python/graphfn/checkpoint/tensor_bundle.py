@@ -21,6 +21,12 @@ from graphfn.util.lazy_numpy import numpy
 
 DT_STRING = 7
 _FORMAT_VERSION = 1
+# TensorFlow's DataTypeString for the dtypes whose graphfn name differs (used in messages).
+_TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def tf_type_name(dtype):
+    return _TF_TYPE_NAMES.get(dtype.name, dtype.name)
 
 
 def data_path(prefix, shard=0, num_shards=1):
@@ -57,7 +63,7 @@ def write_bundle(prefix, tensors):
     """Writes `tensors` (name -> NumPy array; strings as object arrays of bytes) as the bundle
     `prefix`. Files are written under temporary names and renamed, so a reader never sees half
     a checkpoint."""
-    from graphfn.checkpoint import checkpoint_protos as protos
+    from graphfn.checkpoint import checkpoint_protos as protos  # protobuf on first use, not at import
 
     directory = os.path.dirname(prefix)
     if directory:
@@ -101,7 +107,7 @@ class BundleReader:
     """The entries of the bundle `prefix`; `tensor(name)` reads one as a NumPy array."""
 
     def __init__(self, prefix):
-        from graphfn.checkpoint import checkpoint_protos as protos
+        from graphfn.checkpoint import checkpoint_protos as protos  # protobuf on first use, not at import
 
         self._prefix = prefix
         path = index_path(prefix)

@@ -61,20 +61,16 @@ class Trackable:
 
 # Marks an attribute that held a list, tuple or dict when assigned: TF wraps such values in a
 # ListWrapper / _DictWrapper and tracks them. graphfn leaves the attribute's value as it is and
-# reads it when the dependencies are listed, so later mutations are seen too.
+# lists the container itself as the dependency (checkpoints name its elements by index or key),
+# read when the dependencies are listed, so later mutations are seen too.
 _CONTAINER_ATTRIBUTE = object()
 
 
 def _resolve(owner, name, value):
     if value is not _CONTAINER_ATTRIBUTE:
         return value
-    from graphfn.trackable.data_structures import ListWrapper, _DictWrapper
     current = vars(owner).get(name)
-    if isinstance(current, dict):
-        return current if isinstance(current, _DictWrapper) else _DictWrapper(current)
-    if isinstance(current, (list, tuple)):
-        return current if isinstance(current, ListWrapper) else ListWrapper(current)
-    return None
+    return current if isinstance(current, (list, tuple, dict)) else None
 
 
 @tf_export("__internal__.tracking.AutoTrackable")
