@@ -370,3 +370,31 @@ def test_graphfn_keras_model_and_optimizer_round_trip(tmp_path):
     assert fresh_optimizer.iterations.numpy() == 3
     for saved, restored in zip(optimizer.variables, fresh_optimizer.variables):
         assert np.array_equal(saved.numpy(), restored.numpy())
+
+
+def test_damaged_contents_with_valid_checksums_raise_data_loss(tmp_path):
+    from graphfn.checkpoint import table_format
+    header = b"\x08\x01\x1a\x02\x08\x01"  # one shard, version 1
+    for items, message in (([(b"", header), (b"k", b"\xff\xff\xff")], "cannot parse its BundleEntryProto"),
+                           ([(b"", b"\xff\xff")], "cannot parse its BundleHeaderProto"),
+                           ([(b"", header), (b"k", b"\x08\xe7\x07")], "entry b'k' has unknown dtype 999"),
+                           ([(b"k", b"\x08\x01")], "has no header entry")):
+        (tmp_path / "x.index").write_bytes(table_format.build_table(items))
+        (tmp_path / "x.data-00000-of-00001").write_bytes(b"\0" * 4)
+        with pytest.raises(tf.errors.DataLossError, match=message):
+            tf.train.load_checkpoint(str(tmp_path / "x"))
+    graph = np.array(b"\xff\xff\xff", dtype=object)
+    tensor_bundle.write_bundle(str(tmp_path / "g"), {"_CHECKPOINTABLE_OBJECT_GRAPH": graph})
+    with pytest.raises(tf.errors.DataLossError, match="cannot parse its TrackableObjectGraph"):
+        tf.train.Checkpoint(model=_module()).restore(str(tmp_path / "g"))
+    dangling = np.array(b"\n\x06\n\x04\x08\x07\x12\x00", dtype=object)  # node 0 -> child node 7
+    tensor_bundle.write_bundle(str(tmp_path / "d"), {"_CHECKPOINTABLE_OBJECT_GRAPH": dangling})
+    with pytest.raises(tf.errors.DataLossError, match="refers to a node it does not have"):
+        tf.train.Checkpoint(model=_module()).restore(str(tmp_path / "d"))
+
+
+def test_name_based_checkpoints_are_refused(tmp_path):
+    tensor_bundle.write_bundle(str(tmp_path / "v1"), {"dense/kernel": np.zeros((2, 2), np.float32)})
+    assert tf.train.list_variables(str(tmp_path / "v1")) == [("dense/kernel", [2, 2])]
+    with pytest.raises(tf.errors.UnimplementedError, match="name-based"):
+        tf.train.Checkpoint(model=_module()).restore(str(tmp_path / "v1"))

@@ -5,7 +5,7 @@ created yet wait (trackable/deferred_restoration.py) and are restored when they 
 import os
 
 from graphfn.checkpoint import object_graph
-from graphfn.checkpoint.tensor_bundle import BundleReader, tf_type_name as _type_name
+from graphfn.checkpoint.tensor_bundle import BundleReader, parse_proto, tf_type_name as _type_name
 from graphfn.framework import dtypes, errors
 from graphfn.ops.array_ops import constant
 from graphfn.trackable import deferred_restoration
@@ -32,8 +32,16 @@ def open_checkpoint(save_path):
         raise errors.UnimplementedError(
             None, None, "The checkpoint %s has no object graph (%s): it is a name-based (TF1 tf.compat.v1.train.Saver) "
             "checkpoint, which graphfn does not restore." % (save_path, object_graph.OBJECT_GRAPH_KEY))
-    proto = protos.TrackableObjectGraph.FromString(reader.tensor(object_graph.OBJECT_GRAPH_KEY).item())
+    proto = parse_proto(protos.TrackableObjectGraph, reader.tensor(object_graph.OBJECT_GRAPH_KEY).item(), save_path)
+    _check_object_graph(proto, save_path)
     return reader, proto
+
+
+def _check_object_graph(proto, save_path):
+    count = len(proto.nodes)
+    if count == 0 or any(not 0 <= ref.node_id < count for node in proto.nodes for ref in node.children):
+        raise errors.DataLossError(None, None, "Corrupted checkpoint %s: its object graph refers to a node it does "
+                                   "not have" % save_path)
 
 
 class Restoration:

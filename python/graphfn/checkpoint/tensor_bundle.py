@@ -29,6 +29,16 @@ def tf_type_name(dtype):
     return _TF_TYPE_NAMES.get(dtype.name, dtype.name)
 
 
+def parse_proto(message_class, data, where):
+    """`message_class` parsed from `data`; DataLossError (not protobuf's DecodeError) when damaged."""
+    from google.protobuf.message import DecodeError  # protobuf on first use, not at import
+    try:
+        return message_class.FromString(data)
+    except DecodeError:
+        raise errors.DataLossError(None, None, "Corrupted checkpoint %s: cannot parse its %s"
+                                   % (where, message_class.DESCRIPTOR.name)) from None
+
+
 def data_path(prefix, shard=0, num_shards=1):
     return "%s.data-%05d-of-%05d" % (prefix, shard, num_shards)
 
@@ -121,7 +131,7 @@ class BundleReader:
         items = table_format.read_table(data, path)
         if not items or items[0][0] != b"":
             raise errors.DataLossError(None, None, "Checkpoint index %s has no header entry" % path)
-        header = protos.BundleHeaderProto.FromString(items[0][1])
+        header = parse_proto(protos.BundleHeaderProto, items[0][1], path)
         if header.endianness != 0:
             raise errors.UnimplementedError(None, None, "Reading a big-endian checkpoint is not supported: " + path)
         if header.version.min_consumer > _FORMAT_VERSION:
@@ -130,7 +140,13 @@ class BundleReader:
         self._num_shards = max(header.num_shards, 1)
         self._entries = {}
         for key, value in items[1:]:
-            self._entries[key.decode("utf-8", "surrogateescape")] = protos.BundleEntryProto.FromString(value)
+            entry = parse_proto(protos.BundleEntryProto, value, path)
+            try:
+                dtypes.as_dtype(entry.dtype)
+            except (TypeError, ValueError, KeyError):
+                raise errors.DataLossError(None, None, "Corrupted checkpoint %s: entry %r has unknown dtype %d"
+                                           % (path, key, entry.dtype)) from None
+            self._entries[key.decode("utf-8", "surrogateescape")] = entry
 
     def keys(self):
         return list(self._entries)
