@@ -138,6 +138,18 @@ class Variable(_core.VariableBase, metaclass=_CreatedThroughCreators):
     def numpy(self):
         return self.read_value().numpy()
 
+    # Checkpoints: the protocol of TF's Trackable objects (Keras 3's variables forward to it) --------
+
+    @property
+    def _shared_name(self):
+        return self._name[:-2] if self._name.endswith(":0") else self._name
+
+    def _serialize_to_tensors(self):
+        return {"VARIABLE_VALUE": self.read_value()}
+
+    def _restore_from_tensors(self, restored_tensors):
+        return self.assign(restored_tensors["VARIABLE_VALUE"])
+
     # Writing -------------------------------------------------------------------------------------
 
     def _write(self, op, value, read_value):

@@ -1,10 +1,11 @@
 // TFRecord files for Python: _core.RecordWriter (tf.io.TFRecordWriter) and _core.RecordReader
-// (tf.compat.v1.io.tf_record_iterator). Converts and forwards to kernels/record_io.h; file work
+// (tf.compat.v1.io.tf_record_iterator), and _core.crc32c_extend. Converts and forwards to kernels/record_io.h; file work
 // runs with the GIL released.
 #include <pybind11/pybind11.h>
 
 #include "graphfn/bindings/bind.h"
 #include "graphfn/bindings/errors.h"
+#include "graphfn/kernels/crc32c.h"
 #include "graphfn/kernels/record_io.h"
 
 namespace graphfn {
@@ -67,6 +68,18 @@ void bind_io(py::module_& m) {
         return py::bytes(record);
       })
       .def_property_readonly("offset", &RecordReader::offset);
+
+  // CRC-32C for TensorFlow's checkpoint files (python/graphfn/checkpoint/tensor_bundle.py): any
+  // buffer (bytes, a contiguous NumPy array), continuing from `crc`.
+  m.def(
+      "crc32c_extend",
+      [](uint32_t crc, py::buffer data) {
+        const py::buffer_info info = data.request();
+        const size_t n = static_cast<size_t>(info.size) * static_cast<size_t>(info.itemsize);
+        py::gil_scoped_release release;
+        return crc32c_extend(crc, static_cast<const char*>(info.ptr), n);
+      },
+      py::arg("crc"), py::arg("data"));
 }
 
 }  // namespace graphfn

@@ -8,6 +8,7 @@ import functools
 import re
 
 from graphfn.framework.name_scope import name_scope
+from graphfn.trackable import deferred_restoration
 from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
 from graphfn.variables import Variable
@@ -37,6 +38,11 @@ class Module:
         self._name = name
         with name_scope(name) as scope_name:
             self._scope_name = scope_name
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        # A checkpoint restored before this attribute existed may be waiting for it.
+        deferred_restoration.dependency_added(self, name, value)
 
     @property
     def name(self):

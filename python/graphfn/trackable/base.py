@@ -7,6 +7,7 @@ variables. graphfn keeps the dependency bookkeeping Keras relies on: `_track_tra
 
 import functools
 
+from graphfn.trackable import deferred_restoration
 from graphfn.util.tf_export import tf_export
 
 
@@ -40,16 +41,36 @@ class Trackable:
                              "is already declared as a dependency. Names must be unique (or overwrite=True)."
                              % name)
         self._self_dependencies[name] = trackable
+        deferred_restoration.dependency_added(self, name, trackable)
         return trackable
 
     def _lookup_dependency(self, name, cached_dependencies=None):
         self._maybe_initialize_trackable()
-        return self._self_dependencies.get(name)
+        return _resolve(self, name, self._self_dependencies.get(name))
 
     def _trackable_children(self, save_type="checkpoint", **kwargs):
         """The named dependencies, in the order they were tracked."""
         self._maybe_initialize_trackable()
-        return dict(self._self_dependencies)
+        children = {}
+        for name, value in self._self_dependencies.items():
+            value = _resolve(self, name, value)
+            if value is not None:
+                children[name] = value
+        return children
+
+
+# Marks an attribute that held a list, tuple or dict when assigned: TF wraps such values in a
+# ListWrapper / _DictWrapper and tracks them. graphfn leaves the attribute's value as it is and
+# lists the container itself as the dependency (checkpoints name its elements by index or key),
+# read when the dependencies are listed, so later mutations are seen too.
+_CONTAINER_ATTRIBUTE = object()
+
+
+def _resolve(owner, name, value):
+    if value is not _CONTAINER_ATTRIBUTE:
+        return value
+    current = vars(owner).get(name)
+    return current if isinstance(current, (list, tuple, dict)) else None
 
 
 @tf_export("__internal__.tracking.AutoTrackable")
@@ -57,8 +78,12 @@ class AutoTrackable(Trackable):
     """A Trackable that tracks every Trackable assigned to one of its attributes."""
 
     def __setattr__(self, name, value):
-        if getattr(self, "_self_setattr_tracking", True) and isinstance(value, Trackable):
-            self._track_trackable(value, name=name, overwrite=True)
+        if getattr(self, "_self_setattr_tracking", True):
+            if isinstance(value, Trackable):
+                self._track_trackable(value, name=name, overwrite=True)
+            elif isinstance(value, (list, tuple, dict)) and not name.startswith("_self_"):
+                self._maybe_initialize_trackable()
+                self._self_dependencies[name] = _CONTAINER_ATTRIBUTE
         super().__setattr__(name, value)
 
     def __delattr__(self, name):
