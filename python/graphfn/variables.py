@@ -14,7 +14,8 @@ from graphfn.framework import dtypes, name_scope
 from graphfn.framework.tensor import EagerTensor, Reference, SymbolicTensor, Tensor, numpy_text
 from graphfn.framework.indexed_slices import IndexedSlices
 from graphfn.framework.tensor_shape import TensorShape
-from graphfn.ops import slicing
+from graphfn.framework.variable_enums import VariableAggregationV2, VariableSynchronization
+from graphfn.ops import array_ops, shape_index, slicing
 from graphfn.ops._op_table import ops
 from graphfn.util import lazy_numpy
 from graphfn.util.tf_export import tf_export
@@ -90,7 +91,17 @@ class Variable(_core.VariableBase, metaclass=_CreatedThroughCreators):
             # function): evaluating it inside would also run the trace's earlier stateful ops.
             with context.init_scope():
                 initial_value = initial_value()
+        if constraint is not None and not callable(constraint):
+            raise ValueError("Argument `constraint` must be None or a callable. a callable. Got a %s:  %s"
+                             % (type(constraint), constraint))
+        synchronization = _synchronization_mode(synchronization, name)
+        aggregation = _aggregation_mode(aggregation, name)
+        if trainable is None:  # as TF: a variable synchronized on read is not trained by default
+            trainable = synchronization != VariableSynchronization.ON_READ
         value = _initial_tensor(initial_value, dtype)
+        self._constraint = constraint
+        self._synchronization = synchronization
+        self._aggregation = aggregation
         self._dtype = value.dtype
         self._shape = value.shape if shape is None else _explicit_shape(shape, value.shape)
         self._handle = _core.new_variable(value, self._shape.dims, self._shape.rank is None)
@@ -264,6 +275,63 @@ class Variable(_core.VariableBase, metaclass=_CreatedThroughCreators):
     def device(self):
         return device_placement.eager_tensor_device(self._handle)
 
+    # What tf.Variable(...) was given, as TF keeps it (optimizers apply `constraint`; graphfn has
+    # one replica, so synchronization and aggregation change nothing else). Class defaults serve
+    # variables made without __init__ (restored ones).
+    _constraint = None
+    _synchronization = VariableSynchronization.AUTO
+    _aggregation = VariableAggregationV2.NONE
+
+    @property
+    def constraint(self):
+        return self._constraint
+
+    @property
+    def synchronization(self):
+        return self._synchronization
+
+    @property
+    def aggregation(self):
+        return self._aggregation
+
+    @property
+    def initial_value(self):
+        if context.executing_eagerly():
+            raise RuntimeError("This property is not supported when eager execution is enabled.")
+        raise NotImplementedError("graphfn does not have Variable.initial_value inside a function yet")
+
+    @property
+    def initializer(self):
+        """TF's initializer op: None eagerly (the variable was initialized at creation)."""
+        if context.executing_eagerly():
+            return None
+        raise NotImplementedError("graphfn does not have Variable.initializer inside a function yet")
+
+    def is_initialized(self, name=None):
+        return _core.to_tensor(True, dtypes.bool.as_datatype_enum)  # created initialized, never uninitialized
+
+    @property
+    def op(self):
+        if context.executing_eagerly():
+            raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
+        return self.handle.op
+
+    @property
+    def graph(self):
+        if context.executing_eagerly():
+            raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
+        return self.handle.graph
+
+    def sparse_read(self, indices, name=None):
+        """The rows of the value at `indices` (axis 0), as tf.gather of the value."""
+        return array_ops.gather(self.read_value(), indices)
+
+    def gather_nd(self, indices, name=None):
+        return shape_index.gather_nd(self.read_value(), indices)
+
+    def experimental_ref(self):
+        return self.ref()
+
     def __repr__(self):
         if context.executing_eagerly() and isinstance(self.handle, EagerTensor):
             return "<tf.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
@@ -388,6 +456,22 @@ class _TracedVariable(Variable):
         self._share_state(variable)
         self._handle = handle
         self._traced_from = variable  # the caller's variable (state keyed by variable, e.g. optimizer slots)
+
+
+def _synchronization_mode(value, name):
+    if value is None:
+        return VariableSynchronization.AUTO
+    if isinstance(value, VariableSynchronization):
+        return value
+    raise ValueError("Invalid variable synchronization mode: %s for variable: %s" % (value, name))
+
+
+def _aggregation_mode(value, name):
+    if value is None:
+        return VariableAggregationV2.NONE
+    if isinstance(value, VariableAggregationV2):
+        return value
+    raise ValueError("Invalid variable aggregation mode: %s for variable: %s" % (value, name))
 
 
 def _initial_tensor(initial_value, dtype):

@@ -266,7 +266,7 @@ class Layer:
             variable = Variable(initializer, shape=shape, dtype=dtype, trainable=trainable, autocast=autocast,
                                 name=name)
         variable.regularizer = regularizer
-        variable.constraint = constraint
+        variable._constraint = constraint  # tf.Variable.constraint is read-only, as in TF
         self._track_variable(variable)
         return variable
 
