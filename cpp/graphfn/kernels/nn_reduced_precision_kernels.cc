@@ -57,14 +57,14 @@ T selu_scale_alpha() {
 // The gradient times a 0/1 factor, as TF's ReluGrad and Relu6Grad multiply: a negative gradient
 // masked off gives -0, an infinite or NaN one NaN.
 template <typename T>
-T masked(T g, bool keep) {
+T gradient_where(T g, bool keep) {
   return g * T(keep ? 1.0f : 0.0f);
 }
 
 template <typename T>
 struct ReducedReluGrad {
   static Status compute(KernelContext& c) {
-    return reduced_binary<T>(c, [](T g, T f) { return masked(g, f > T(0.0f)); });
+    return reduced_binary<T>(c, [](T g, T f) { return gradient_where(g, f > T(0.0f)); });
   }
 };
 
@@ -81,7 +81,7 @@ struct ReducedRelu6 {
 template <typename T>
 struct ReducedRelu6Grad {
   static Status compute(KernelContext& c) {
-    return reduced_binary<T>(c, [](T g, T f) { return masked(g, f > T(0.0f) && f < T(6.0f)); });
+    return reduced_binary<T>(c, [](T g, T f) { return gradient_where(g, f > T(0.0f) && f < T(6.0f)); });
   }
 };
 
