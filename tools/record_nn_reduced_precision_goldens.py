@@ -93,6 +93,9 @@ def exact():
               "tf.nn.l2_loss(q([3, 4], 31, %s))" % d,
               "tf.nn.softmax(tf.constant([[0.0, 0.0], [1.0, 1.0], [-3.0, -3.0]], %s))" % d,
               "tf.nn.log_softmax(tf.constant([[0.0, 0.0, 0.0, 0.0], [-3.0, -3.0, -3.0, -3.0]], %s))" % d,
+              "tf.nn.softmax(tf.fill([1, 1, 1, 1, 2, 1, 2], tf.constant(0.5, %s)))" % d,
+              "tf.nn.softmax(tf.constant(3.0, %s))" % d,
+              "tf.nn.log_softmax(tf.constant(3.0, %s))" % d,
               "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 1], logits=tf.constant([[0.0, 0.0], [5.0, 5.0]], %s))" % d,
               ]
         if d == "tf.bfloat16":  # TF's 3-D pooling kernels take bfloat16, not float16

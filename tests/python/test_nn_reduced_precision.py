@@ -94,6 +94,8 @@ EXACT = [
      '<tf.Tensor: shape=(3, 2), dtype=float16, numpy=\narray([[0.5, 0.5],\n       [0.5, 0.5],\n       [0.5, 0.5]], dtype=float16)>'),
     ('tf.nn.log_softmax(tf.constant([[0.0, 0.0, 0.0, 0.0], [-3.0, -3.0, -3.0, -3.0]], tf.float16))',
      '<tf.Tensor: shape=(2, 4), dtype=float16, numpy=\narray([[-1.387, -1.387, -1.387, -1.387],\n       [-1.387, -1.387, -1.387, -1.387]], dtype=float16)>'),
+    ('tf.nn.softmax(tf.fill([1, 1, 1, 1, 2, 1, 2], tf.constant(0.5, tf.float16)))',
+     '<tf.Tensor: shape=(1, 1, 1, 1, 2, 1, 2), dtype=float16, numpy=\narray([[[[[[[0.5, 0.5]],\n\n           [[0.5, 0.5]]]]]]], dtype=float16)>'),
     ('tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 1], logits=tf.constant([[0.0, 0.0], [5.0, 5.0]], tf.float16))',
      '<tf.Tensor: shape=(2,), dtype=float16, numpy=array([0.6934, 0.6934], dtype=float16)>'),
     ("tf.nn.relu6(tf.constant([float('-inf'), -20.0, -7.5, -4.0, -2.5, -1.0, -0.3, -0.0, 0.0, 1e-3, 0.25, 1.0, 2.75, 3.5, 5.0, 6.0, 6.5, 11.0, 70000.0, float('inf'), float('nan')], tf.float16))",
@@ -220,6 +222,8 @@ EXACT = [
      '<tf.Tensor: shape=(3, 2), dtype=bfloat16, numpy=\narray([[0.5, 0.5],\n       [0.5, 0.5],\n       [0.5, 0.5]], dtype=bfloat16)>'),
     ('tf.nn.log_softmax(tf.constant([[0.0, 0.0, 0.0, 0.0], [-3.0, -3.0, -3.0, -3.0]], tf.bfloat16))',
      '<tf.Tensor: shape=(2, 4), dtype=bfloat16, numpy=\narray([[-1.38281, -1.38281, -1.38281, -1.38281],\n       [-1.38281, -1.38281, -1.38281, -1.38281]], dtype=bfloat16)>'),
+    ('tf.nn.softmax(tf.fill([1, 1, 1, 1, 2, 1, 2], tf.constant(0.5, tf.bfloat16)))',
+     '<tf.Tensor: shape=(1, 1, 1, 1, 2, 1, 2), dtype=bfloat16, numpy=\narray([[[[[[[0.5, 0.5]],\n\n           [[0.5, 0.5]]]]]]], dtype=bfloat16)>'),
     ('tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 1], logits=tf.constant([[0.0, 0.0], [5.0, 5.0]], tf.bfloat16))',
      '<tf.Tensor: shape=(2,), dtype=bfloat16, numpy=array([0.691406, 0.691406], dtype=bfloat16)>'),
     ("tf.nn.max_pool3d(r([1, 2, 4, 4, 1], 22, tf.bfloat16), 2, 2, 'VALID')",
@@ -428,6 +432,14 @@ CLOSE = [
 ]
 
 ERRORS = [
+    ('tf.nn.softmax(tf.constant(3.0, tf.float16))', tf.errors.InvalidArgumentError,
+     'logits must have >= 1 dimension, got []'),
+    ('tf.nn.log_softmax(tf.constant(3.0, tf.float16))', tf.errors.InvalidArgumentError,
+     'logits must have >= 1 dimension, got []'),
+    ('tf.nn.softmax(tf.constant(3.0, tf.bfloat16))', tf.errors.InvalidArgumentError,
+     'logits must have >= 1 dimension, got []'),
+    ('tf.nn.log_softmax(tf.constant(3.0, tf.bfloat16))', tf.errors.InvalidArgumentError,
+     'logits must have >= 1 dimension, got []'),
     ("tf.nn.max_pool3d(r([1, 2, 2, 2, 1], 1, tf.float16), 2, 2, 'VALID')", tf.errors.NotFoundError,
      'Could not find device for node: {{node MaxPool3D}} = MaxPool3D[T=DT_HALF'),
     ("tf.nn.avg_pool3d(r([1, 2, 2, 2, 1], 1, tf.float16), 2, 2, 'VALID')", tf.errors.NotFoundError,
