@@ -29,7 +29,6 @@ constexpr char kEluGrad[] = "EluGrad";
 constexpr char kSeluGrad[] = "SeluGrad";
 constexpr char kRelu6Grad[] = "Relu6Grad";
 constexpr char kLeakyReluGrad[] = "LeakyReluGrad";
-constexpr char kSoftplusGrad[] = "SoftplusGrad";
 constexpr char kSoftsignGrad[] = "SoftsignGrad";
 
 // EluGrad/SeluGrad(g, y): linear in g; y gets g * grad where y < 0 (TF's second derivative).
@@ -57,6 +56,13 @@ Status softplus_grad_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   const GradValue denom = b.op("AddV2", {b.op("AddV2", {b.op("Exp", {b.op("Neg", {f})}), b.scalar(b.dtype(f), 2)}),
                                          b.op("Exp", {f})});
   (*g)[1] = b.op("RealDiv", {b.op("Mul", {dy(in), in.inputs[0]}), denom});
+  return b.status();
+}
+
+// d softplus(x) = g * sigmoid(x), built as TF 2.21's gradient builds it (a Mul of a Sigmoid, not
+// the SoftplusGrad op), so every dtype rounds as TF's does.
+Status softplus_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  (*g)[0] = b.op("Mul", {dy(in), b.op("Sigmoid", {x(in)})});
   return b.status();
 }
 
@@ -186,7 +192,7 @@ void register_nn_misc_gradients(OpRegistry& reg) {
   reg.set_gradient("Selu", activation_grad<kSeluGrad, true>);
   reg.set_gradient("Relu6", activation_grad<kRelu6Grad, false>);
   reg.set_gradient("LeakyRelu", activation_grad<kLeakyReluGrad, false>);
-  reg.set_gradient("Softplus", activation_grad<kSoftplusGrad, false>);
+  reg.set_gradient("Softplus", softplus_grad);
   reg.set_gradient("Softsign", activation_grad<kSoftsignGrad, false>);
   reg.set_gradient("EluGrad", exp_linear_grad_grad<kEluGrad>);
   reg.set_gradient("SeluGrad", exp_linear_grad_grad<kSeluGrad>);

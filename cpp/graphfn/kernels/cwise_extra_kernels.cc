@@ -1,10 +1,11 @@
 // Kernels of ops/cwise_extra_ops.cc, generic loops (these ops are rare): float16/bfloat16
-// compute in float and round once. The fused gradient ops conjugate y where TF's do (Sqrt,
+// compute in float and round once (SigmoidGrad and TanhGrad: step by step, as TF). The fused gradient ops conjugate y where TF's do (Sqrt,
 // Rsqrt, Reciprocal: the derivative's conjugate), not for Sigmoid and Tanh, whose TF kernels
 // multiply plainly.
 #include <Eigen/Core>
 #include <cmath>
 #include <complex>
+#include <type_traits>
 
 #include "graphfn/kernels/broadcast.h"
 #include "graphfn/kernels/kernel_context.h"
@@ -37,12 +38,14 @@ struct ReciprocalGradOf {
 };
 
 // TF's fused gradient kernels need as many elements in dy as in y (no broadcasting).
-template <typename F>
+// kStepwise: float16/bfloat16 compute in their own arithmetic, each product and difference
+// rounded to T, as TF's SigmoidGrad and TanhGrad kernels do; otherwise in float, rounded once.
+template <typename F, bool kStepwise = false>
 struct FusedGrad {
   template <typename T>
   struct Kernel {
     static Status compute(KernelContext& c) {
-      using C = ComputeType<T>;
+      using C = std::conditional_t<kStepwise, T, ComputeType<T>>;
       const Tensor& y = c.input(0);
       const Tensor& dy = c.input(1);
       if (y.num_elements() != dy.num_elements()) {
@@ -121,8 +124,8 @@ using GradTypes = Concat<FloatTypes, HalfTypes, ComplexTypes>;
 }  // namespace
 
 void register_cwise_extra_kernels(OpRegistry& reg) {
-  register_kernels<FusedGrad<SigmoidGradOf>::Kernel>(reg, "SigmoidGrad", GradTypes{});
-  register_kernels<FusedGrad<TanhGradOf>::Kernel>(reg, "TanhGrad", GradTypes{});
+  register_kernels<FusedGrad<SigmoidGradOf, true>::Kernel>(reg, "SigmoidGrad", GradTypes{});
+  register_kernels<FusedGrad<TanhGradOf, true>::Kernel>(reg, "TanhGrad", GradTypes{});
   register_kernels<FusedGrad<SqrtGradOf>::Kernel>(reg, "SqrtGrad", GradTypes{});
   register_kernels<FusedGrad<RsqrtGradOf>::Kernel>(reg, "RsqrtGrad", GradTypes{});
   register_kernels<FusedGrad<ReciprocalGradOf>::Kernel>(reg, "ReciprocalGrad", GradTypes{});

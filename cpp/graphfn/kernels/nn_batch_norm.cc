@@ -186,7 +186,8 @@ Status fused_batch_norm_kernel(KernelContext& c) {
       const double v = std::max(s.s2[ch] / n - d * d, 0.0);
       mean[ch] = static_cast<float>(shift[ch] + d);
       var[ch] = static_cast<float>(n > 0 ? v : d);  // NaN for empty input, as TF
-      const float unbiased = static_cast<float>(n > 1 ? v * n / (n - 1) : var[ch]);
+      // Bessel's correction in float, the variance times float(n / (n - 1)), as TF rounds it.
+      const float unbiased = n > 1 ? var[ch] * static_cast<float>(n / (n - 1)) : var[ch];
       batch_mean[ch] = running ? static_cast<float>((1 - factor) * mean_in.data<float>()[ch] + factor * mean[ch])
                                : mean[ch];
       batch_var[ch] = running ? static_cast<float>((1 - factor) * var_in.data<float>()[ch] + factor * unbiased)

@@ -2,17 +2,54 @@
 // numerically stable pass: m = max(row), s = sum(exp(x - m)), log_softmax = x - m - log(s).
 // The rows go through Eigen's arrays, whose exp is vectorised (TF's kernels use the same Eigen
 // exp); a scalar std::exp loop made Softmax of 1000x1000 five times slower than TF's.
+// float16 and bfloat16 rows are widened to float, computed by the same row code and rounded once
+// (TF's kernels compute these in the reduced type step by step, so their values are a few units
+// in the last place from these).
 #include <cmath>
+#include <type_traits>
+#include <vector>
 
 #include <Eigen/Core>
 
 #include "graphfn/kernels/array_util.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/parallel_loops.h"
+#include "graphfn/kernels/reduced_precision.h"
 #include "graphfn/ops/array_shape_util.h"
 
 namespace graphfn {
 namespace {
+
+// A row of T as its compute type C: the row itself when T is C, else widened into `scratch`.
+template <typename T, typename C = ComputeType<T>>
+const C* compute_row(const T* row, int64_t n, std::vector<C>& scratch) {
+  if constexpr (std::is_same_v<T, C>) {
+    return row;
+  } else {
+    scratch.resize(n);
+    for (int64_t i = 0; i < n; ++i) scratch[i] = static_cast<C>(row[i]);
+    return scratch.data();
+  }
+}
+
+// Where a row of output T is computed: the output row itself when T is C, else `scratch`, which
+// store_row then rounds into the output.
+template <typename T, typename C = ComputeType<T>>
+C* compute_output_row(T* out, int64_t n, std::vector<C>& scratch) {
+  if constexpr (std::is_same_v<T, C>) {
+    return out;
+  } else {
+    scratch.resize(n);
+    return scratch.data();
+  }
+}
+
+template <typename T, typename C = ComputeType<T>>
+void store_row(const C* computed, int64_t n, T* out) {
+  if constexpr (!std::is_same_v<T, C>) {
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(computed[i]);
+  }
+}
 
 // Writes log_softmax(row) into out (n elements).
 template <typename T>
@@ -34,6 +71,7 @@ void log_softmax_row(const T* row, int64_t n, T* out) {
 template <typename T, bool kLog>
 struct SoftmaxKernel {
   static Status compute(KernelContext& c) {
+    using C = ComputeType<T>;
     const Tensor& x = c.input(0);
     Tensor& out = c.allocate_output(0);
     const int64_t n = x.dim(x.rank() - 1);
@@ -41,17 +79,19 @@ struct SoftmaxKernel {
     const int64_t rows = x.num_elements() / n;
     // Rows are independent: large inputs split them over the intra-op pool.
     parallel_rows(rows, n, kCostlyElementsPerShard, [&](int64_t first, int64_t last) {
+      std::vector<C> in_scratch, out_scratch;
       for (int64_t r = first; r < last; ++r) {
-        const T* row = x.data<T>() + r * n;
-        T* o = out.data<T>() + r * n;
+        const C* row = compute_row(x.data<T>() + r * n, n, in_scratch);
+        C* o = compute_output_row(out.data<T>() + r * n, n, out_scratch);
         if (kLog) {
           log_softmax_row(row, n, o);
-          continue;
+        } else {
+          ConstRow<C> xr(row, n);
+          Row<C> orow(o, n);
+          orow = (xr - xr.maxCoeff()).exp();
+          orow *= C(1) / orow.sum();
         }
-        ConstRow<T> xr(row, n);
-        Row<T> orow(o, n);
-        orow = (xr - xr.maxCoeff()).exp();
-        orow *= T(1) / orow.sum();
+        store_row(o, n, out.data<T>() + r * n);
       }
     });
     return Status::OK();
@@ -78,19 +118,22 @@ struct SparseXentKernel {
                                        n, ").  Label values:", all);
       }
     }
+    using C = ComputeType<T>;
     T* loss = c.allocate_output(0).data<T>();
     T* back = c.allocate_output(1).data<T>();
     const T* pf = f.data<T>();
+    std::vector<C> in_scratch, out_scratch;
     for (int64_t r = 0; r < rows; ++r) {
       if (n == 0) {
-        loss[r] = 0;
+        loss[r] = T(0);
         continue;
       }
-      T* b = back + r * n;
-      log_softmax_row(pf + r * n, n, b);
-      loss[r] = T(0) - b[labels[r]];  // +0.0 for a perfect prediction, as TF (not -0.0)
-      Row<T>(b, n) = Row<T>(b, n).exp();
+      C* b = compute_output_row(back + r * n, n, out_scratch);
+      log_softmax_row(compute_row(pf + r * n, n, in_scratch), n, b);
+      loss[r] = static_cast<T>(C(0) - b[labels[r]]);  // +0.0 for a perfect prediction, as TF (not -0.0)
+      Row<C>(b, n) = Row<C>(b, n).exp();
       b[labels[r]] -= 1;
+      store_row(b, n, back + r * n);
     }
     return Status::OK();
   }
@@ -105,23 +148,26 @@ struct XentKernel {
     const Tensor& l = c.input(1);
     const int64_t rows = f.dim(0), n = f.dim(1);
     const int64_t lr = l.rank() == 2 ? l.dim(0) : 1, lc = l.rank() >= 1 ? l.dim(l.rank() - 1) : 1;
+    using C = ComputeType<T>;
     T* loss = c.allocate_output(0).data<T>();
     T* back = c.allocate_output(1).data<T>();
     const T* pf = f.data<T>();
     const T* pl = l.data<T>();
+    std::vector<C> in_scratch, label_scratch, out_scratch;
     for (int64_t r = 0; r < rows; ++r) {
-      T* b = back + r * n;
-      const T* lab = pl + (lr == 1 ? 0 : r) * lc;
-      if (n > 0) log_softmax_row(pf + r * n, n, b);
-      Row<T> br(b, n);
+      C* b = compute_output_row(back + r * n, n, out_scratch);
+      const C* lab = compute_row(pl + (lr == 1 ? 0 : r) * lc, lc, label_scratch);
+      if (n > 0) log_softmax_row(compute_row(pf + r * n, n, in_scratch), n, b);
+      Row<C> br(b, n);
       if (lc == 1) {  // one label broadcast along the row
-        loss[r] = -(lab[0] * br.sum());
+        loss[r] = static_cast<T>(-(lab[0] * br.sum()));
         br = br.exp() - lab[0];
       } else {
-        ConstRow<T> y(lab, n);
-        loss[r] = -(y * br).sum();
+        ConstRow<C> y(lab, n);
+        loss[r] = static_cast<T>(-(y * br).sum());
         br = br.exp() - y;
       }
+      store_row(b, n, back + r * n);
     }
     return Status::OK();
   }
@@ -130,10 +176,11 @@ struct XentKernel {
 }  // namespace
 
 void register_softmax_kernels(OpRegistry& reg) {
-  register_kernels<Softmax>(reg, "Softmax", FloatTypes{});
-  register_kernels<LogSoftmax>(reg, "LogSoftmax", FloatTypes{});
-  register_kernels<SparseXentKernel>(reg, "SparseSoftmaxCrossEntropyWithLogits", FloatTypes{});
-  register_kernels<XentKernel>(reg, "SoftmaxCrossEntropyWithLogits", FloatTypes{});
+  using SoftmaxTypes = Concat<FloatTypes, HalfTypes>;
+  register_kernels<Softmax>(reg, "Softmax", SoftmaxTypes{});
+  register_kernels<LogSoftmax>(reg, "LogSoftmax", SoftmaxTypes{});
+  register_kernels<SparseXentKernel>(reg, "SparseSoftmaxCrossEntropyWithLogits", SoftmaxTypes{});
+  register_kernels<XentKernel>(reg, "SoftmaxCrossEntropyWithLogits", SoftmaxTypes{});
 }
 
 }  // namespace graphfn

@@ -7,21 +7,21 @@
 namespace graphfn {
 namespace {
 
-// TF's CPU Softmax takes ranks 1..5 and reports others as Aborted; LogSoftmax needs rank >= 1.
-Status softmax_shape(InferenceContext& c) {
-  const Shape& s = c.input_shape(0);
-  if (s.known_rank() && (s.rank() < 1 || s.rank() > 5)) {
-    return Status(Code::kAborted, "Input dims must be <= 5 and >=1");
-  }
-  c.set_output(0, c.input_dtype(0), s);
-  return Status::OK();
-}
-
 Status log_softmax_shape(InferenceContext& c) {
   const Shape& s = c.input_shape(0);
   if (s.known_rank() && s.rank() < 1) return errors::InvalidArgument("logits must have >= 1 dimension, got ", s);
   c.set_output(0, c.input_dtype(0), s);
   return Status::OK();
+}
+
+// TF's float32 CPU Softmax (its oneDNN kernel) takes ranks 1..5 and reports others as Aborted;
+// its Eigen kernel of the other dtypes takes any rank >= 1, as LogSoftmax.
+Status softmax_shape(InferenceContext& c) {
+  const Shape& s = c.input_shape(0);
+  if (c.input_dtype(0) == DType::kFloat32 && s.known_rank() && (s.rank() < 1 || s.rank() > 5)) {
+    return Status(Code::kAborted, "Input dims must be <= 5 and >=1");
+  }
+  return log_softmax_shape(c);
 }
 
 Status sparse_xent_shape(InferenceContext& c) {

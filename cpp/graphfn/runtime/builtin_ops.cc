@@ -50,6 +50,7 @@ void register_bitcast_ops(OpRegistry& reg);
 void register_cwise_binary_kernels(OpRegistry& reg);
 void register_bitcast_kernels(OpRegistry& reg);
 void register_nn_reduced_precision_kernels(OpRegistry& reg);
+void register_nn_reduced_precision_window_kernels(OpRegistry& reg);
 void register_cwise_unary_kernels(OpRegistry& reg);
 void register_array_kernels(OpRegistry& reg);
 void register_cast_kernels(OpRegistry& reg);
@@ -276,6 +277,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_special_math_kernels(reg);
   register_bitcast_kernels(reg);
   register_nn_reduced_precision_kernels(reg);
+  register_nn_reduced_precision_window_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
