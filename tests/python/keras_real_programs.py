@@ -107,4 +107,17 @@ def mixed_precision():
         keras.mixed_precision.set_global_policy("float32")
 
 
+@program
+def dataset_fit():
+    """fit/evaluate/predict on tf.data datasets: Keras recognizes graphfn's dataset class."""
+    import tensorflow as tf
+
+    model = mlp()
+    model.compile(optimizer=keras.optimizers.SGD(0.01), loss="mse", metrics=["mae"])
+    train = tf.data.Dataset.from_tensor_slices((X, Y)).batch(16)
+    history = model.fit(train, epochs=3, verbose=0)
+    return {"history": history.history, "evaluate": model.evaluate(train, verbose=0),
+            "predict": model.predict(tf.data.Dataset.from_tensor_slices(X[:3]).batch(2), verbose=0).tolist()}
+
+
 print(json.dumps(results))

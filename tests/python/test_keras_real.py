@@ -186,6 +186,10 @@ TF_RESULTS = {
     "mixed_precision": {"compute_dtype": "float16", "variable_dtype": "float32", "predict_dtype": "float16",
                         "history": {"loss": [11.523613929748535, 8.25837230682373]},
                         "optimizer": "LossScaleOptimizer"},
+    "dataset_fit": {"history": {"loss": [11.913335800170898, 9.842351913452148, 8.806129455566406],
+                                "mae": [2.8432490825653076, 2.5564703941345215, 2.4036877155303955]},
+                    "evaluate": [8.15256118774414, 2.3126938343048096],
+                    "predict": [[1.0351412296295166], [3.4784045219421387], [0.45638614892959595]]}
 }
 
 
@@ -216,6 +220,7 @@ def assert_close(actual, expected, rtol):
 
 @pytest.mark.parametrize("program, rtol", [
     ("ops", 1e-6), ("dense_call", 1e-6), ("mlp_fit", 1e-5), ("classifier_fit", 1e-5), ("functional", 1e-5),
+    ("dataset_fit", 1e-5),
     # float16 layers: TF's and graphfn's kernels may round a product differently.
     ("mixed_precision", 1e-3),
 ])
