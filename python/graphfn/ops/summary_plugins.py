@@ -35,7 +35,7 @@ def _convert(value):
 
 
 def _recording():
-    return summary_state._state.writer is not None
+    return summary_state.has_writer()
 
 
 def scalar(name, data, step=None, description=None):
@@ -79,20 +79,24 @@ def histogram_buckets(data, bucket_count=30):
 def histogram(name, data, step=None, buckets=None, description=None):
     """Writes a histogram of the elements of `data` (30 buckets, or `buckets`) to the default
     writer at `step`. Returns True on success, False when no default writer is set."""
-    bucket_count = 30 if buckets is None else buckets
-    if not isinstance(bucket_count, (int, np.integer)) or isinstance(bucket_count, bool):
-        bucket_count = _convert(bucket_count)
-        if bucket_count.dtype.name != "int32":
-            raise TypeError("bucket_count must be of type tf.int32; got tf.%s" % bucket_count.dtype.name)
-        bucket_count = int(bucket_count.numpy())
-
-    def encode(proto, array):
-        summary_state.fill_tensor_proto(proto, histogram_buckets(array, bucket_count))
+    def bucket_count():
+        count = 30 if buckets is None else buckets
+        if isinstance(count, (int, np.integer)) and not isinstance(count, bool):
+            return int(count)
+        count = _convert(count)
+        if count.dtype.name != "int32":
+            raise TypeError("tensor must be of type tf.int32; got tf.%s" % count.dtype.name)
+        return int(count.numpy())
 
     with summary_state.summary_scope(name, "histogram_summary") as (tag, _):
         data = _convert(data)
         if not _recording():
             return summary_state.write(tag, data, step)
+        count = bucket_count()
+
+        def encode(proto, array):
+            summary_state.fill_tensor_proto(proto, histogram_buckets(array, count))
+
         return summary_state.write_summary(tag, [data], encode, step, _metadata("histograms", description))
 
 

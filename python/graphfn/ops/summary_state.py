@@ -83,10 +83,15 @@ def _tensor_ops():
     return array_ops, math_ops
 
 
+def has_writer():
+    """Whether a default writer that writes is set (create_noop_writer's records nothing)."""
+    return _state.writer is not None and not getattr(_state.writer, "_writes_nothing", False)
+
+
 def _recording_condition():
     """False when nothing is recorded; True when everything is; else a boolean tensor (graph
     mode: decided each time the graph runs)."""
-    if _state.writer is None:
+    if not has_writer():
         return False
     condition = _state.is_recording
     if callable(condition):
@@ -242,8 +247,6 @@ def write(tag, tensor, step=None, metadata=None, name=None):
     the default writer; `metadata`: a SummaryMetadata (or its bytes). Returns a boolean tensor:
     True when written, False when no default writer is set or record_if says no."""
     array_ops, _ = _tensor_ops()
-    if _state.writer is None:
-        return array_ops.constant(False)
     if _recording_condition() is False:
         return array_ops.constant(False)
     value = tensor() if callable(tensor) else tensor
@@ -255,7 +258,7 @@ def write_raw_pb(tensor, step=None, name=None):
     """Writes serialized Summary protos (a string tensor of them) as events at `step`."""
     array_ops, _ = _tensor_ops()
     writer = _state.writer
-    if writer is None or _recording_condition() is False:
+    if _recording_condition() is False:
         return array_ops.constant(False)
     step = int(array_ops.convert_to_tensor(_step_value(step)).numpy())
     from graphfn.ops import summary_pb
@@ -287,14 +290,19 @@ def flush(writer=None, name=None):
 
 
 def graph(graph_data):
-    """Writes a graph (a tf.Graph, GraphDef or its serialized bytes) to the default writer as an
-    Event's graph_def. Returns True when written."""
+    """Writes a graph (a tf.Graph or a GraphDef) to the default writer as an Event's graph_def
+    at step 0. Returns a boolean tensor: whether it was written."""
+    array_ops, _ = _tensor_ops()
+    if _core.current_graph() is not None:
+        raise ValueError("graph() cannot be invoked inside a graph context.")
     writer = _state.writer
-    if writer is None:
-        return False
     if _recording_condition() is False:
-        return False
+        return array_ops.constant(False)
     from graphfn.ops import summary_pb, summary_graph
+    if isinstance(graph_data, (bytes, bytearray, str)) or not (
+            hasattr(graph_data, "as_graph_def") or hasattr(graph_data, "node")):
+        raise ValueError("Argument 'graph_data' is not tf.Graph or tf.compat.v1.GraphDef. Received graph_data=%s "
+                         "of type %s." % (graph_data, type(graph_data).__name__))
     serialized = summary_graph.serialized_graph_def(graph_data)
-    writer._write_event(summary_pb.Event(wall_time=time.time(), graph_def=serialized))
-    return True
+    writer._write_event(summary_pb.Event(wall_time=time.time(), step=0, graph_def=serialized))
+    return array_ops.constant(True)

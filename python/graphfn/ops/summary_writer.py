@@ -66,9 +66,10 @@ class _FileSummaryWriter(SummaryWriter):
         self.init()
         _OPEN_WRITERS.add(self)
 
-    @property
-    def _path(self):
-        return self._file_path
+    def as_default(self, step=None):
+        if self._closed:
+            raise RuntimeError("SummaryWriter %r is already closed" % (self,))
+        return super().as_default(step)
 
     def init(self):
         """Creates the log directory and the event file (done by create_file_writer already)."""
@@ -123,7 +124,9 @@ class _FileSummaryWriter(SummaryWriter):
 
 
 class _NoopSummaryWriter(SummaryWriter):
-    """create_noop_writer(): a writer that writes nothing (summaries under it still return True)."""
+    """create_noop_writer(): a writer that writes nothing (summaries under it return False)."""
+
+    _writes_nothing = True
 
     def init(self):
         pass

@@ -23,6 +23,7 @@ _INTERNAL_MODULES = {
     "python.framework.type_spec_registry": None,
     "python.data.experimental.ops.distribute": None,
     "experimental.dtensor": None,  # imported by Keras's distribution_lib; used only by its DTensor paths
+    "compat.v1": "graphfn.compat.v1",  # Keras's TensorBoard callback: from tensorflow.compat.v1 import SummaryMetadata
 }
 
 
