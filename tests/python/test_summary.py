@@ -255,3 +255,22 @@ def test_import_graphfn_loads_no_summary_module():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["False", "False", "True"]
+
+
+def test_set_as_default_init_and_raw_summaries(tmp_path):
+    from graphfn.ops import summary_state
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    writer.init()  # already made: nothing more
+    writer.set_as_default(step=3)
+    try:
+        raw = tf.compat.v1.Summary()
+        raw.value.add(tag="raw", simple_value=1.5)
+        assert tf.summary.experimental.write_raw_pb(raw.SerializeToString()).numpy()
+        with tf.summary.experimental.summary_scope("my name!", "default") as (tag, scope):
+            assert (tag, scope) == ("my name!", "myname/")
+    finally:
+        summary_state.set_step(None)
+        summary_state._state.writer = None
+    writer.close()
+    (event,) = events(event_file(tmp_path))[1:]
+    assert (event.step, event.summary.value[0].tag, event.summary.value[0].simple_value) == (3, "raw", 1.5)

@@ -197,9 +197,9 @@ def _serialized_metadata(metadata):
 def write_summary(tag, inputs, encode, step=None, metadata=None):
     """Records one summary value under `tag` with the default writer: `encode(tensor_proto,
     *input arrays)` fills its TensorProto from `inputs` (tensors, or callables giving them, made
-    only when the summary is recorded). Returns a boolean tensor: whether it was written."""
-    array_ops, math_ops = _tensor_ops()
-    from graphfn import dtypes
+    only when the summary is recorded; encode None: the first input as it is). Returns a boolean
+    tensor: whether it was written."""
+    array_ops, _ = _tensor_ops()
     writer = _state.writer
     condition = _recording_condition()
     if condition is False:
@@ -207,6 +207,8 @@ def write_summary(tag, inputs, encode, step=None, metadata=None):
     step = _step_value(step)
     metadata = _serialized_metadata(metadata)
     inputs = [array_ops.convert_to_tensor(x() if callable(x) else x) for x in inputs]
+    if encode is None:  # the first input as it is
+        encode = _encode_as_is(_tensor_datatype(inputs[0]))
     if _core.current_graph() is None:
         step = int(array_ops.convert_to_tensor(step).numpy())
         _emit(writer, tag, metadata, step, encode, [_to_array(t) for t in inputs])
@@ -246,12 +248,7 @@ def write(tag, tensor, step=None, metadata=None, name=None):
     """Writes `tensor` (or what the callable `tensor` returns) as the summary `tag` at `step` with
     the default writer; `metadata`: a SummaryMetadata (or its bytes). Returns a boolean tensor:
     True when written, False when no default writer is set or record_if says no."""
-    array_ops, _ = _tensor_ops()
-    if _recording_condition() is False:
-        return array_ops.constant(False)
-    value = tensor() if callable(tensor) else tensor
-    value = array_ops.convert_to_tensor(value)
-    return write_summary(tag, [value], _encode_as_is(_tensor_datatype(value)), step, metadata)
+    return write_summary(tag, [tensor], None, step, metadata)
 
 
 def write_raw_pb(tensor, step=None, name=None):

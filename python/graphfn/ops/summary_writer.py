@@ -141,7 +141,8 @@ class _NoopSummaryWriter(SummaryWriter):
         pass
 
 
-def _check_int(value, arg):
+def _eager_value(value, arg):
+    """`value` as a Python value; a graph tensor is TF's ValueError (the writer is made eagerly)."""
     from graphfn.framework.tensor import Tensor
     if isinstance(value, Tensor):
         if _core.current_graph() is not None:
@@ -160,12 +161,12 @@ def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffi
     filename_suffix: the end of the file name (".v2")."""
     if logdir is None:
         raise ValueError("Argument `logdir` cannot be None")
-    logdir = _check_int(logdir, "logdir")
+    logdir = _eager_value(logdir, "logdir")
     if isinstance(logdir, bytes):
         logdir = logdir.decode("utf-8")
-    max_queue = 10 if max_queue is None else int(_check_int(max_queue, "max_queue"))
-    flush_millis = 120000 if flush_millis is None else int(_check_int(flush_millis, "flush_millis"))
-    suffix = ".v2" if filename_suffix is None else _check_int(filename_suffix, "filename_suffix")
+    max_queue = 10 if max_queue is None else int(_eager_value(max_queue, "max_queue"))
+    flush_millis = 120000 if flush_millis is None else int(_eager_value(flush_millis, "flush_millis"))
+    suffix = ".v2" if filename_suffix is None else _eager_value(filename_suffix, "filename_suffix")
     if isinstance(suffix, bytes):
         suffix = suffix.decode("utf-8")
     return _FileSummaryWriter(os.fspath(logdir), max_queue, flush_millis, str(suffix))
