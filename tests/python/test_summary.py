@@ -83,7 +83,7 @@ def test_reads_tf_event_file():
 
 
 def test_histogram_buckets_match_tf_fixture():
-    from graphfn.ops import summary_plugins
+    from graphfn.summaries import plugins as summary_plugins
     by_tag = {e.summary.value[0].tag: e.summary.value[0] for e in events(os.path.join(FIXTURES, "tf_eager.tfevents"))[1:]}
     data = np.linspace(-1.0, 3.0, 50) ** 2
     expected = np.frombuffer(by_tag["h_buckets"].tensor.tensor_content, "<f8").reshape(7, 3)
@@ -215,7 +215,7 @@ def test_writer_is_shared_by_threads(tmp_path):
 
 
 def test_trace_export_writes_the_called_functions_graphs(tmp_path):
-    from graphfn.ops import summary_pb
+    from graphfn.summaries import event_pb as summary_pb
 
     @tf.function
     def double(x):
@@ -248,9 +248,9 @@ def test_trace_export_writes_the_called_functions_graphs(tmp_path):
 
 
 def test_import_graphfn_loads_no_summary_module():
-    code = ("import sys, graphfn; print(any(m.startswith('graphfn.ops.summary_') and m != 'graphfn.ops.summary_names' "
+    code = ("import sys, graphfn; print(any(m.startswith('graphfn.summaries.') and m != 'graphfn.summaries.names' "
             "for m in sys.modules), 'google.protobuf' in sys.modules); graphfn.summary.scalar; "
-            "print('graphfn.ops.summary_plugins' in sys.modules)")
+            "print('graphfn.summaries.plugins' in sys.modules)")
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(tf.__file__)))
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
@@ -258,7 +258,7 @@ def test_import_graphfn_loads_no_summary_module():
 
 
 def test_set_as_default_init_and_raw_summaries(tmp_path):
-    from graphfn.ops import summary_state
+    from graphfn.summaries import state as summary_state
     writer = tf.summary.create_file_writer(str(tmp_path))
     writer.init()  # already made: nothing more
     writer.set_as_default(step=3)

@@ -18,6 +18,8 @@ import time
 import weakref
 
 from graphfn import _core
+from graphfn.framework.tensor import Tensor
+from graphfn.summaries import event_pb, state as summary_state
 
 _FILE_COUNTER = itertools.count()  # the <n> of the event file names: one per writer in the process
 _OPEN_WRITERS = weakref.WeakSet()  # flushed at interpreter exit, as TF's resources are on deletion
@@ -34,7 +36,6 @@ class SummaryWriter:
     def as_default(self, step=None):
         """A context manager in which this writer is the default one (and `step`, if not None,
         the default step); leaving it flushes the writer and restores the previous ones."""
-        from graphfn.ops import summary_state
         return summary_state.WriterContext(self, step)
 
     def init(self):
@@ -73,7 +74,6 @@ class _FileSummaryWriter(SummaryWriter):
 
     def init(self):
         """Creates the log directory and the event file (done by create_file_writer already)."""
-        from graphfn.ops import summary_pb
         with self._lock:
             if self._records is not None:
                 return
@@ -83,7 +83,7 @@ class _FileSummaryWriter(SummaryWriter):
                                                               next(_FILE_COUNTER), self._suffix)
             self._file_path = os.path.join(self._logdir, name)
             self._records = _core.RecordWriter(self._file_path, "")
-            first = summary_pb.Event(wall_time=float(int(now)), file_version="brain.Event:2")
+            first = event_pb.Event(wall_time=float(int(now)), file_version="brain.Event:2")
             first.source_metadata.writer = "tensorflow.core.util.events_writer"
             self._records.write(first.SerializeToString())
             self._records.flush()
@@ -143,7 +143,6 @@ class _NoopSummaryWriter(SummaryWriter):
 
 def _eager_value(value, arg):
     """`value` as a Python value; a graph tensor is TF's ValueError (the writer is made eagerly)."""
-    from graphfn.framework.tensor import Tensor
     if isinstance(value, Tensor):
         if _core.current_graph() is not None:
             raise ValueError("Invalid graph Tensor argument '%s=%s' to create_file_writer() inside an "

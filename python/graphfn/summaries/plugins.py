@@ -13,14 +13,15 @@ naming the plugin ("scalars", "histograms", "images", "text", "audio").
 
 import numpy as np
 
-from graphfn.ops import summary_state
+from graphfn.framework import dtypes
+from graphfn.ops import array_ops, image_codecs, image_ops, math_ops
+from graphfn.summaries import event_pb, state as summary_state
 
 _WAV_ENCODING = 11  # AudioPluginData.Encoding.WAV
 
 
 def _metadata(plugin_name, description=None, content=b""):
-    from graphfn.ops import summary_pb
-    metadata = summary_pb.SummaryMetadata()
+    metadata = event_pb.SummaryMetadata()
     metadata.plugin_data.plugin_name = plugin_name
     if content:
         metadata.plugin_data.content = content
@@ -30,7 +31,6 @@ def _metadata(plugin_name, description=None, content=b""):
 
 
 def _convert(value):
-    from graphfn.ops import array_ops
     return array_ops.convert_to_tensor(value)
 
 
@@ -41,8 +41,6 @@ def _recording():
 def scalar(name, data, step=None, description=None):
     """Writes the scalar `data` (as float32) to the default writer at `step`. Returns True on
     success, False when no default writer is set."""
-    from graphfn import dtypes
-    from graphfn.ops import math_ops
     with summary_state.summary_scope(name, "scalar_summary") as (tag, _):
         data = _convert(data)
         if data.shape.rank is not None and data.shape.rank != 0:
@@ -101,9 +99,7 @@ def histogram(name, data, step=None, buckets=None, description=None):
 
 
 def _encode_images(proto, images, max_outputs):
-    import graphfn
-    from graphfn.ops import image_codecs, image_ops
-    pixels = image_ops.convert_image_dtype(graphfn.constant(images), graphfn.uint8, saturate=True)
+    pixels = image_ops.convert_image_dtype(array_ops.constant(images), dtypes.uint8, saturate=True)
     count = max(0, min(int(max_outputs), images.shape[0]))
     encoded = [image_codecs.encode_png(pixels[i]).numpy() for i in range(count)]
     values = [str(images.shape[2]).encode(), str(images.shape[1]).encode()] + encoded

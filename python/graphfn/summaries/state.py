@@ -18,6 +18,10 @@ import time
 import numpy as np
 
 from graphfn import _core
+from graphfn.framework import dtypes
+from graphfn.framework import name_scope as name_scope_module
+from graphfn.ops import array_ops, math_ops, script_ops
+from graphfn.summaries import event_pb, graph_def
 
 
 class _SummaryState(threading.local):
@@ -78,11 +82,6 @@ def record_if(condition):
         _state.is_recording = old
 
 
-def _tensor_ops():
-    from graphfn.ops import array_ops, math_ops
-    return array_ops, math_ops
-
-
 def has_writer():
     """Whether a default writer that writes is set (create_noop_writer's records nothing)."""
     return _state.writer is not None and not getattr(_state.writer, "_writes_nothing", False)
@@ -100,8 +99,6 @@ def _recording_condition():
         return True
     if isinstance(condition, (bool, np.bool_)):
         return bool(condition)
-    array_ops, math_ops = _tensor_ops()
-    from graphfn import dtypes
     tensor = math_ops.cast(array_ops.convert_to_tensor(condition), dtypes.bool)
     if _core.current_graph() is None:
         return bool(tensor.numpy())
@@ -113,7 +110,6 @@ def should_record_summaries():
     set and record_if allows it)."""
     condition = _recording_condition()
     if isinstance(condition, bool):
-        array_ops, _ = _tensor_ops()
         return array_ops.constant(condition)
     return condition
 
@@ -125,7 +121,6 @@ _INVALID_SCOPE_CHARACTERS = re.compile(r"[^-_/.A-Za-z0-9]")
 def summary_scope(name, default_name=None, values=None):
     """`with summary_scope(name) as (tag, scope)`: the summary's tag is `name` under the current
     name scope; the scope is a name scope made from it (invalid characters removed)."""
-    from graphfn.framework import name_scope as name_scope_module
     name = name or default_name
     current = name_scope_module.current_scope().rstrip("/")
     tag = current + "/" + name if current else name
@@ -168,8 +163,7 @@ def _tensor_datatype(tensor):
 
 def _emit(writer, tag, metadata, step, encode, arrays):
     """Builds the Event of one summary value and hands it to `writer`."""
-    from graphfn.ops import summary_pb
-    event = summary_pb.Event(wall_time=time.time(), step=int(step))
+    event = event_pb.Event(wall_time=time.time(), step=int(step))
     value = event.summary.value.add(tag=tag)
     encode(value.tensor, *arrays)
     if metadata:
@@ -199,7 +193,6 @@ def write_summary(tag, inputs, encode, step=None, metadata=None):
     *input arrays)` fills its TensorProto from `inputs` (tensors, or callables giving them, made
     only when the summary is recorded; encode None: the first input as it is). Returns a boolean
     tensor: whether it was written."""
-    array_ops, _ = _tensor_ops()
     writer = _state.writer
     condition = _recording_condition()
     if condition is False:
@@ -222,9 +215,6 @@ def _to_array(tensor):
 
 def _graph_write(writer, tag, metadata, step, condition, encode, inputs):
     """The EagerPyFunc node that writes the summary each time the graph runs."""
-    array_ops, math_ops = _tensor_ops()
-    from graphfn import dtypes
-    from graphfn.ops import script_ops
     step = math_ops.cast(array_ops.convert_to_tensor(step), dtypes.int64)
     if condition is True:
         condition = array_ops.constant(True)
@@ -253,14 +243,12 @@ def write(tag, tensor, step=None, metadata=None, name=None):
 
 def write_raw_pb(tensor, step=None, name=None):
     """Writes serialized Summary protos (a string tensor of them) as events at `step`."""
-    array_ops, _ = _tensor_ops()
     writer = _state.writer
     if _recording_condition() is False:
         return array_ops.constant(False)
     step = int(array_ops.convert_to_tensor(_step_value(step)).numpy())
-    from graphfn.ops import summary_pb
     for raw in np.asarray(array_ops.convert_to_tensor(tensor).numpy()).reshape(-1):
-        event = summary_pb.Event(wall_time=time.time(), step=step)
+        event = event_pb.Event(wall_time=time.time(), step=step)
         event.summary.ParseFromString(bytes(raw))
         writer._write_event(event)
     return array_ops.constant(True)
@@ -276,8 +264,6 @@ def flush(writer=None, name=None):
     if _core.current_graph() is None:
         writer.flush()
         return None
-    from graphfn import dtypes
-    from graphfn.ops import script_ops
 
     def flush_from_graph():
         writer.flush()
@@ -289,17 +275,15 @@ def flush(writer=None, name=None):
 def graph(graph_data):
     """Writes a graph (a tf.Graph or a GraphDef) to the default writer as an Event's graph_def
     at step 0. Returns a boolean tensor: whether it was written."""
-    array_ops, _ = _tensor_ops()
     if _core.current_graph() is not None:
         raise ValueError("graph() cannot be invoked inside a graph context.")
     writer = _state.writer
     if _recording_condition() is False:
         return array_ops.constant(False)
-    from graphfn.ops import summary_pb, summary_graph
     if isinstance(graph_data, (bytes, bytearray, str)) or not (
             hasattr(graph_data, "as_graph_def") or hasattr(graph_data, "node")):
         raise ValueError("Argument 'graph_data' is not tf.Graph or tf.compat.v1.GraphDef. Received graph_data=%s "
                          "of type %s." % (graph_data, type(graph_data).__name__))
-    serialized = summary_graph.serialized_graph_def(graph_data)
-    writer._write_event(summary_pb.Event(wall_time=time.time(), step=0, graph_def=serialized))
+    serialized = graph_def.serialized_graph_def(graph_data)
+    writer._write_event(event_pb.Event(wall_time=time.time(), step=0, graph_def=serialized))
     return array_ops.constant(True)

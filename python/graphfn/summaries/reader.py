@@ -2,10 +2,10 @@
 graphfn or by TensorFlow), read through the TFRecord reader (a damaged file: DataLossError)."""
 
 from graphfn.file_io import tf_record
-from graphfn.ops import summary_pb
+from graphfn.summaries import event_pb
 
 
 def summary_iterator(path):
     """Yields the Events of the event file `path`, in order."""
     for record in tf_record.tf_record_iterator(path):
-        yield summary_pb.Event.FromString(record)
+        yield event_pb.Event.FromString(record)

@@ -6,6 +6,9 @@ records the graphs only."""
 
 import threading
 
+from graphfn import _core
+from graphfn.function import polymorphic_function
+from graphfn.summaries import event_pb, graph_def, state as summary_state
 from graphfn.util import tf_logging
 
 _lock = threading.Lock()
@@ -13,7 +16,6 @@ _trace = None  # the ConcreteFunctions seen since trace_on, in call order; None:
 
 
 def _inside_function():
-    from graphfn import _core
     return _core.current_graph() is not None
 
 
@@ -27,7 +29,6 @@ def trace_on(graph=True, profiler=False, profiler_outdir=None):
     """Starts recording the graphs of the functions called from now on (until trace_export or
     trace_off)."""
     global _trace
-    from graphfn.function import polymorphic_function
     if _inside_function():
         tf_logging.get_logger().warning("Cannot enable trace inside a tf.function.")
         return
@@ -44,7 +45,6 @@ def trace_on(graph=True, profiler=False, profiler_outdir=None):
 def trace_off():
     """Stops recording and forgets what was recorded."""
     global _trace
-    from graphfn.function import polymorphic_function
     with _lock:
         _trace = None
     polymorphic_function.observe_calls(None)
@@ -53,7 +53,6 @@ def trace_off():
 def trace_export(name, step=None, profiler_outdir=None):
     """Writes the recorded graphs as the summary `name` at `step` with the default writer, then
     stops recording."""
-    from graphfn.ops import summary_graph, summary_pb, summary_state
     if _inside_function():
         tf_logging.get_logger().warning("Cannot export trace inside a tf.function.")
         return
@@ -61,12 +60,12 @@ def trace_export(name, step=None, profiler_outdir=None):
         if _trace is None:
             raise ValueError("Must enable trace before export through tf.summary.trace_on.")
         functions = list(_trace)
-    run_metadata = summary_pb.RunMetadata()
+    run_metadata = event_pb.RunMetadata()
     for concrete in functions:
-        graph_bytes = summary_graph.serialized_graph_def(concrete.graph)
+        graph_bytes = graph_def.serialized_graph_def(concrete.graph)
         run_metadata.function_graphs.add(partition_graphs=[graph_bytes], pre_optimization_graph=graph_bytes,
                                          post_optimization_graph=graph_bytes)
-    metadata = summary_pb.SummaryMetadata()
+    metadata = event_pb.SummaryMetadata()
     metadata.plugin_data.plugin_name = "graph_run_metadata_graph"
     metadata.plugin_data.content = b"1"
     with summary_state.summary_scope(name, "graph_run_metadata_graph_summary") as (tag, _):
