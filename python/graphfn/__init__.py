@@ -103,6 +103,7 @@ from graphfn.data import optional as _data_optional  # noqa: F401  (tf.experimen
 from graphfn.framework import tensor_attributes as _tensor_attributes  # noqa: F401  (t._keras_logits = ...)
 from graphfn.ops import bitcast as _bitcast  # noqa: F401  (tf.bitcast)
 from graphfn import checkpoint as _checkpoint  # noqa: F401  (tf.train.Checkpoint & co.: loaded on first use)
+from graphfn.summaries import names as _summary_names  # noqa: F401  (tf.summary: loaded on first use)
 
 __version__ = "0.1.0"
 _is_graphfn = True  # tells graphfn.install_as_tensorflow() that sys.modules["tensorflow"] is this package

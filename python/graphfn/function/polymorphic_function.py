@@ -10,6 +10,7 @@ accepts it) -> on a miss, trace -> run the concrete function -> offer the call t
 import functools
 import inspect
 import threading
+import weakref
 
 from graphfn import _core
 from graphfn import context
@@ -24,6 +25,20 @@ from graphfn.util import nest
 from graphfn.util import traceback_filter
 from graphfn.util.tf_export import tf_export
 from graphfn.variables import Variable
+
+
+_ALL_FUNCTIONS = weakref.WeakSet()  # every Function, so observe_calls can empty their C++ caches
+_call_observer = None  # tf.summary.trace_on: called with each ConcreteFunction a call runs
+
+
+def observe_calls(observer):
+    """Calls `observer(concrete_function)` for every eager call of a graphfn.function from now on
+    (None: stop). While observed, calls take the Python path: the C++ cache is emptied and not
+    filled, so no call goes unseen."""
+    global _call_observer
+    _call_observer = observer
+    for function in list(_ALL_FUNCTIONS):
+        function._fast_clear()
 
 
 class Function(_core.FunctionBase):
@@ -55,6 +70,7 @@ class Function(_core.FunctionBase):
         self._lock = threading.RLock()
         self._fast_set_signature(_signature_parameters(self._signature))
         functools.update_wrapper(self, python_function)
+        _ALL_FUNCTIONS.add(self)
 
     # Calling -------------------------------------------------------------------------------------
 
@@ -80,6 +96,9 @@ class Function(_core.FunctionBase):
         if _core.any_tape_recording():
             _watch_variable_arguments(arguments)
         result = concrete._call_flat(flat)
+        if _call_observer is not None:
+            _call_observer(concrete)
+            return result
         # The C++ cache keeps the call's key only if it would feed exactly these tensors.
         _register_call_key_hooks()
         outputs = concrete._output_structure

@@ -26,6 +26,7 @@ _INTERNAL_MODULES = {
     "python.data.ops.dataset_ops": "graphfn.data.dataset_ops",
     "python.ops.ragged.ragged_tensor": "graphfn.ops.ragged_tensor",
     "python.framework.sparse_tensor": "graphfn.ops.sparse_tensor",
+    "compat.v1": "graphfn.compat.v1",  # Keras's TensorBoard callback: from tensorflow.compat.v1 import SummaryMetadata
 }
 
 # Classes that libraries recognize by class name and module: Keras's data adapters take an object
