@@ -154,6 +154,12 @@ void register_cwise_extra_gradients(OpRegistry& reg);
 void register_special_math_ops(OpRegistry& reg);
 void register_special_math_kernels(OpRegistry& reg);
 void register_special_math_gradients(OpRegistry& reg);
+void register_betainc_ops(OpRegistry& reg);
+void register_betainc_kernels(OpRegistry& reg);
+void register_betainc_gradients(OpRegistry& reg);
+void register_sparse_segment_ops(OpRegistry& reg);
+void register_sparse_segment_kernels(OpRegistry& reg);
+void register_sparse_segment_gradients(OpRegistry& reg);
 
 namespace {
 
@@ -206,6 +212,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_cwise_extra_ops(reg);
   register_special_math_ops(reg);
   register_bitcast_ops(reg);
+  register_betainc_ops(reg);
+  register_sparse_segment_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -276,6 +284,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_special_math_kernels(reg);
   register_bitcast_kernels(reg);
   register_nn_reduced_precision_kernels(reg);
+  register_betainc_kernels(reg);
+  register_sparse_segment_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -306,6 +316,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_legacy_math_gradients(reg);
   register_cwise_extra_gradients(reg);
   register_special_math_gradients(reg);
+  register_betainc_gradients(reg);
+  register_sparse_segment_gradients(reg);
 }
 
 }  // namespace
