@@ -165,7 +165,7 @@ struct CrossKernel {
 };
 
 using StructureTypes = TypeList<float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool>;
-// The diagonal ops move elements only: every dtype TF 2.21's CPU kernels take.
+// The diagonal and band ops move elements only: every dtype TF 2.21's CPU kernels take.
 using DiagTypes = Concat<StructureTypes, HalfTypes, ComplexTypes, WideUnsignedTypes>;
 
 }  // namespace
@@ -174,11 +174,12 @@ void register_linalg_decomposition_kernels(OpRegistry& reg);
 
 void register_linalg_more_kernels(OpRegistry& reg) {
   register_linalg_decomposition_kernels(reg);  // linalg_decompositions.cc
-  register_kernels<BandPartKernel>(reg, "MatrixBandPart", StructureTypes{});
+  register_kernels<BandPartKernel>(reg, "MatrixBandPart", DiagTypes{});
   register_kernels<DiagPartKernel>(reg, "MatrixDiagPartV3", DiagTypes{});
   register_kernels<DiagKernel>(reg, "MatrixDiagV3", DiagTypes{});
   register_kernels<SetDiagKernel>(reg, "MatrixSetDiagV3", DiagTypes{});
-  register_kernels<CrossKernel>(reg, "Cross", TypeList<float, double, int8_t, int16_t, int32_t, int64_t, uint8_t>{});
+  register_kernels<CrossKernel>(reg, "Cross", Concat<TypeList<float, double, int8_t, int16_t, int32_t, int64_t, uint8_t>, HalfTypes,
+                                                   WideUnsignedTypes>{});
 }
 
 }  // namespace graphfn

@@ -160,6 +160,7 @@ void register_betainc_gradients(OpRegistry& reg);
 void register_sparse_segment_ops(OpRegistry& reg);
 void register_sparse_segment_kernels(OpRegistry& reg);
 void register_sparse_segment_gradients(OpRegistry& reg);
+void register_linalg_half_kernels(OpRegistry& reg);
 
 namespace {
 
@@ -286,6 +287,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_nn_reduced_precision_kernels(reg);
   register_betainc_kernels(reg);
   register_sparse_segment_kernels(reg);
+  register_linalg_half_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
