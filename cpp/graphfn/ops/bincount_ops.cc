@@ -37,7 +37,9 @@ Status dense_bincount_shape(InferenceContext& c) {
     c.set_output(0, t, Shape::unknown_rank());
     return Status::OK();
   }
-  return shape_fns::set_checked_output(c, t, input.rank() == 2 ? Shape{input.dim(0), bins} : Shape{bins});
+  // (TF keeps the row count only when the size is known too.)
+  const int64_t rows = bins >= 0 ? input.dim(0) : Shape::kUnknownDim;
+  return shape_fns::set_checked_output(c, t, input.rank() == 2 ? Shape{rows, bins} : Shape{bins});
 }
 
 // `size`: a scalar with a known non-negative value, or kUnknownDim.
@@ -83,13 +85,16 @@ Status sparse_bincount_shape(InferenceContext& c) {
   return shape_fns::set_checked_output(c, t, dims.size() <= 1 ? Shape{bins} : Shape{dims[0], bins});
 }
 
-// [len(splits) - 1, size].
+// [len(splits) - 1, size] when it runs; TF infers no shape while building a graph.
 Status ragged_bincount_shape(InferenceContext& c) {
   int64_t bins = Shape::kUnknownDim;
   GRAPHFN_RETURN_IF_ERROR(bincount_size(c, 2, &bins));
   const Shape& splits = c.input_shape(0);
-  int64_t rows = Shape::kUnknownDim;
-  if (splits.known_rank() && splits.fully_defined()) rows = std::max<int64_t>(splits.num_elements() - 1, 0);
+  if (!c.is_eager()) {
+    c.set_output(0, c.type_attr("T"), Shape::unknown_rank());
+    return Status::OK();
+  }
+  const int64_t rows = std::max<int64_t>(splits.num_elements() - 1, 0);
   return shape_fns::set_checked_output(c, c.type_attr("T"), Shape{rows, bins});
 }
 
@@ -98,7 +103,7 @@ Status ragged_bincount_shape(InferenceContext& c) {
 void register_bincount_ops(OpRegistry& reg) {
   reg.op("DenseBincount").input("input: Tidx").input("size: Tidx").input("weights: T").output("output: T")
       .attr("Tidx: {int32, int64}").attr("T: {int32, int64, float, double}").attr("binary_output: bool = false")
-      .kernel_type_attr("T").needs_value("size").shape_fn(dense_bincount_shape, true);
+      .kernel_type_attr("T").shape_fn(dense_bincount_shape, true);
   reg.op("Bincount").input("arr: int32").input("size: int32").input("weights: T").output("bins: T")
       .attr("T: {int32, int64, float, double}").shape_fn(bincount_shape, true);
   reg.op("SparseBincount").input("indices: int64").input("values: Tidx").input("dense_shape: int64")
