@@ -16,8 +16,8 @@ from graphfn.util.tf_export import tf_export
 
 
 def _composite_types():
-    from graphfn.ops.ragged_tensor import RaggedTensor
-    from graphfn.ops.sparse_tensor import SparseTensor
+    from graphfn.ops.ragged_tensor import RaggedTensor  # noqa: PLC0415 (the ragged layer loads on first use)
+    from graphfn.ops.sparse_tensor import SparseTensor  # noqa: PLC0415 (as the ragged one, beside it)
     return RaggedTensor, SparseTensor
 
 
