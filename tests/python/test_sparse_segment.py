@@ -312,6 +312,15 @@ def test_graph_num_segments_must_be_a_scalar():
         f.get_concrete_function(SPEC([None, 3]), SPEC([None], tf.int32), SPEC([None], tf.int32), SPEC([2], tf.int32))
 
 
+def test_largest_segment_id_is_refused():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Last segment id must be < kintmax, got 9223372036854775807 limit 9223372036854775807"):
+        tf.sparse.segment_sum(tf.ones([2, 2]), tf.constant([0], tf.int64), tf.constant([2**63 - 1], tf.int64))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid number of segments"):
+        tf.raw_ops.SparseSegmentSumGrad(grad=tf.ones([2, 2]), indices=tf.constant([0], tf.int64),
+                                        segment_ids=tf.constant([2**63 - 1], tf.int64), output_dim0=2)
+
+
 def test_graph_run_errors_match_eager():
     f = tf.function(lambda d, i, s: tf.sparse.segment_sum(d, i, s))
     with pytest.raises(tf.errors.InvalidArgumentError, match="segment ids are not increasing"):

@@ -4,6 +4,7 @@
 #include <Eigen/Core>  // float16/bfloat16 elements
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <type_traits>
 
@@ -94,7 +95,12 @@ struct SparseSegmentReduce {
       GRAPHFN_RETURN_IF_ERROR(int_values(indices_t, &indices));
       GRAPHFN_RETURN_IF_ERROR(int_values(ids_t, &ids));
       const int64_t n = static_cast<int64_t>(ids.size());
-      int64_t rows = n > 0 ? ids.back() + 1 : 0;
+      const int64_t last = n > 0 ? ids.back() : -1;
+      constexpr int64_t kMaxId = std::numeric_limits<int64_t>::max();
+      if (!kWithNumSegments && last == kMaxId) {
+        return errors::InvalidArgument("Last segment id must be < kintmax, got ", last, " limit ", kMaxId);
+      }
+      int64_t rows = last == kMaxId ? last : last + 1;  // (with num_segments, refused just below)
       if (kWithNumSegments) {
         if (c.input(3).rank() != 0) return errors::InvalidArgument("num_segments should be a scalar.");
         std::vector<int64_t> num;
@@ -173,7 +179,7 @@ struct SparseSegmentGrad {
       if (out_rows < 0) return errors::InvalidArgument("Expected a non-negative size, got ", out_rows);
       const int64_t n = static_cast<int64_t>(ids.size());
       const int64_t segments = grad.dim(0);
-      if (n > 0 && ids.back() + 1 > segments) return errors::InvalidArgument("Invalid number of segments");
+      if (n > 0 && ids.back() >= segments) return errors::InvalidArgument("Invalid number of segments");
       std::vector<double> scale(static_cast<size_t>(segments), 0.0);
       for (int64_t i = 0; i < n; ++i) {
         if (indices[i] < 0 || indices[i] >= out_rows) {
