@@ -49,6 +49,8 @@ from graphfn.ops import init_ops as _init_ops  # noqa: F401
 from graphfn.ops import math_cwise as _math_cwise  # noqa: F401
 from graphfn.ops import math_reductions as _math_reductions  # noqa: F401
 from graphfn.ops import segment_ops as _segment_ops  # noqa: F401
+from graphfn.ops import sparse_segment as _sparse_segment  # noqa: F401
+from graphfn.ops import bincount as _bincount  # noqa: F401
 from graphfn.ops import top_k as _top_k  # noqa: F401
 from graphfn.ops import shape_index as _shape_index  # noqa: F401
 from graphfn.ops import sort_ops as _sort_ops  # noqa: F401

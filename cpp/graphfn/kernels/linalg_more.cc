@@ -1,5 +1,6 @@
 // Kernels of ops/linalg_more_ops.cc that move entries (band parts, diagonals, cross products);
 // the decompositions are in linalg_decompositions.cc.
+#include <Eigen/Core>  // float16/bfloat16 elements
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -164,6 +165,8 @@ struct CrossKernel {
 };
 
 using StructureTypes = TypeList<float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool>;
+// The diagonal and band ops move elements only: every dtype TF 2.21's CPU kernels take.
+using DiagTypes = Concat<StructureTypes, HalfTypes, ComplexTypes, WideUnsignedTypes>;
 
 }  // namespace
 
@@ -171,11 +174,12 @@ void register_linalg_decomposition_kernels(OpRegistry& reg);
 
 void register_linalg_more_kernels(OpRegistry& reg) {
   register_linalg_decomposition_kernels(reg);  // linalg_decompositions.cc
-  register_kernels<BandPartKernel>(reg, "MatrixBandPart", StructureTypes{});
-  register_kernels<DiagPartKernel>(reg, "MatrixDiagPartV3", StructureTypes{});
-  register_kernels<DiagKernel>(reg, "MatrixDiagV3", StructureTypes{});
-  register_kernels<SetDiagKernel>(reg, "MatrixSetDiagV3", StructureTypes{});
-  register_kernels<CrossKernel>(reg, "Cross", TypeList<float, double, int8_t, int16_t, int32_t, int64_t, uint8_t>{});
+  register_kernels<BandPartKernel>(reg, "MatrixBandPart", DiagTypes{});
+  register_kernels<DiagPartKernel>(reg, "MatrixDiagPartV3", DiagTypes{});
+  register_kernels<DiagKernel>(reg, "MatrixDiagV3", DiagTypes{});
+  register_kernels<SetDiagKernel>(reg, "MatrixSetDiagV3", DiagTypes{});
+  register_kernels<CrossKernel>(reg, "Cross", Concat<TypeList<float, double, int8_t, int16_t, int32_t, int64_t, uint8_t>, HalfTypes,
+                                                   WideUnsignedTypes>{});
 }
 
 }  // namespace graphfn

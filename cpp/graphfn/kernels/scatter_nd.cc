@@ -2,8 +2,11 @@
 // An index row (i0, ..., ik-1) addresses the slice x[i0, ..., ik-1, ...] of `slice` elements;
 // rows are turned into flat element offsets (checked against the shape) before any data moves,
 // so a bad index leaves the output or variable untouched, as in TF.
+#include <memory>
 #include <string>
 #include <thread>
+
+#include <Eigen/Core>  // float16/bfloat16 elements
 
 #include "graphfn/core/resource.h"
 #include "graphfn/kernels/array_util.h"
@@ -194,20 +197,33 @@ Status gather_nd_kernel(KernelContext& c) {
 
 enum class Combine { kUpdate, kAdd, kSub, kMul, kDiv, kMin, kMax };
 
+// The dtypes a combining scatter computes on (each op registers the subset TF's CPU kernels
+// take): ScatterNd also sums bools (or) and strings (concatenation), as TF's does.
+using ScatterArithmeticTypes = Concat<NumericTypes, HalfTypes, ComplexTypes, WideUnsignedTypes, TypeList<bool, std::string>>;
+template <typename T> constexpr bool is_complex_v = false;
+template <typename T> constexpr bool is_complex_v<std::complex<T>> = true;
+
 template <typename T>
 Status combine_slice(T* dst, const T* src, int64_t n, Combine how) {
   switch (how) {
     case Combine::kUpdate: std::copy_n(src, n, dst); break;
     case Combine::kAdd:
-      for (int64_t i = 0; i < n; ++i) dst[i] = functors::wrap_add(dst[i], src[i]);
+      for (int64_t i = 0; i < n; ++i) {
+        if constexpr (std::is_same_v<T, bool>) dst[i] = dst[i] || src[i]; else dst[i] = functors::wrap_add(dst[i], src[i]);
+      }
       break;
     case Combine::kSub:
-      for (int64_t i = 0; i < n; ++i) dst[i] = functors::wrap_sub(dst[i], src[i]);
+      if constexpr (!std::is_same_v<T, bool> && !std::is_same_v<T, std::string>) {
+        for (int64_t i = 0; i < n; ++i) dst[i] = functors::wrap_sub(dst[i], src[i]);
+      }
       break;
     case Combine::kMul:
-      for (int64_t i = 0; i < n; ++i) dst[i] = functors::wrap_mul(dst[i], src[i]);
+      if constexpr (!std::is_same_v<T, bool> && !std::is_same_v<T, std::string>) {
+        for (int64_t i = 0; i < n; ++i) dst[i] = functors::wrap_mul(dst[i], src[i]);
+      }
       break;
     case Combine::kDiv:
+      if constexpr (std::is_same_v<T, std::string>) break; else
       for (int64_t i = 0; i < n; ++i) {
         if constexpr (std::is_integral_v<T>) {
           if (src[i] == 0) return errors::InvalidArgument("updates must not contain 0");
@@ -220,10 +236,14 @@ Status combine_slice(T* dst, const T* src, int64_t n, Combine how) {
       }
       break;
     case Combine::kMin:
-      for (int64_t i = 0; i < n; ++i) dst[i] = src[i] < dst[i] ? src[i] : dst[i];
+      if constexpr (!is_complex_v<T>) {
+        for (int64_t i = 0; i < n; ++i) dst[i] = src[i] < dst[i] ? src[i] : dst[i];
+      }
       break;
     case Combine::kMax:
-      for (int64_t i = 0; i < n; ++i) dst[i] = src[i] > dst[i] ? src[i] : dst[i];
+      if constexpr (!is_complex_v<T>) {
+        for (int64_t i = 0; i < n; ++i) dst[i] = src[i] > dst[i] ? src[i] : dst[i];
+      }
       break;
   }
   return Status::OK();
@@ -250,14 +270,17 @@ Status apply_updates(Tensor* dst, const std::vector<int64_t>& offsets, int64_t s
     });
     return Status::OK();
   }
-  const bool known = visit_dtype(dst->dtype(), NumericTypes{}, [&](auto tag) {
+  const bool known = visit_dtype(dst->dtype(), ScatterArithmeticTypes{}, [&](auto tag) {
     using T = decltype(tag);
     T* out = dst->data<T>();
     const T* src = updates.data<T>();
-    std::vector<T> broadcast;
-    if (scalar) broadcast.assign(slice, *src);
+    std::unique_ptr<T[]> broadcast;  // (not std::vector: vector<bool> has no data())
+    if (scalar) {
+      broadcast.reset(new T[static_cast<size_t>(slice)]);
+      std::fill_n(broadcast.get(), slice, *src);
+    }
     for (size_t r = 0; r < offsets.size() && status.ok(); ++r) {
-      status = combine_slice<T>(out + offsets[r], scalar ? broadcast.data() : src + r * slice, slice, how);
+      status = combine_slice<T>(out + offsets[r], scalar ? broadcast.get() : src + r * slice, slice, how);
     }
   });
   if (!known) return errors::InvalidArgument("Unsupported dtype for a scatter: ", dtype_name(dst->dtype()));
@@ -492,17 +515,21 @@ void register_each(OpRegistry& reg, const char* op, KernelFn fn, TypeList<Ts...>
 }
 
 void register_numeric(OpRegistry& reg, const char* op, KernelFn fn) { register_each(reg, op, fn, NumericTypes{}); }
+// TF 2.21's CPU kernels of the tensor scatters: float16/bfloat16 and the wide unsigned ints too,
+// complex for add/sub (not min/max), bool and string for ScatterNd.
+using TensorScatterOrderedTypes = Concat<NumericTypes, HalfTypes, WideUnsignedTypes>;
+using TensorScatterAddTypes = Concat<TensorScatterOrderedTypes, ComplexTypes>;
 
 }  // namespace
 
 void register_scatter_nd_kernels(OpRegistry& reg) {
   register_for_all_dtypes(reg, "GatherNd", &gather_nd_kernel);
-  register_numeric(reg, "ScatterNd", &scatter_nd_kernel);
+  register_each(reg, "ScatterNd", &scatter_nd_kernel, Concat<TensorScatterAddTypes, TypeList<bool, std::string>>{});
   register_for_all_dtypes(reg, "TensorScatterUpdate", &tensor_scatter_kernel<Combine::kUpdate>);
-  register_numeric(reg, "TensorScatterAdd", &tensor_scatter_kernel<Combine::kAdd>);
-  register_numeric(reg, "TensorScatterSub", &tensor_scatter_kernel<Combine::kSub>);
-  register_numeric(reg, "TensorScatterMin", &tensor_scatter_kernel<Combine::kMin>);
-  register_numeric(reg, "TensorScatterMax", &tensor_scatter_kernel<Combine::kMax>);
+  register_each(reg, "TensorScatterAdd", &tensor_scatter_kernel<Combine::kAdd>, TensorScatterAddTypes{});
+  register_each(reg, "TensorScatterSub", &tensor_scatter_kernel<Combine::kSub>, TensorScatterAddTypes{});
+  register_each(reg, "TensorScatterMin", &tensor_scatter_kernel<Combine::kMin>, TensorScatterOrderedTypes{});
+  register_each(reg, "TensorScatterMax", &tensor_scatter_kernel<Combine::kMax>, TensorScatterOrderedTypes{});
   register_for_all_dtypes(reg, "ResourceScatterUpdate", &resource_scatter_kernel<Combine::kUpdate>);
   register_numeric(reg, "ResourceScatterAdd", &resource_scatter_kernel<Combine::kAdd>);
   register_numeric(reg, "ResourceScatterSub", &resource_scatter_kernel<Combine::kSub>);

@@ -1,5 +1,6 @@
 // SelectV2 (tf.where(c, x, y); large outputs on the intra-op pool) and Where (tf.where(c):
 // coordinates of the true elements).
+#include <Eigen/Core>  // bfloat16 elements
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -81,7 +82,13 @@ struct WhereKernel {
 
 void register_select_kernels(OpRegistry& reg) {
   register_for_all_dtypes(reg, "SelectV2", &select_kernel);
-  register_kernels<WhereKernel>(reg, "Where", TypeList<float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool>{});
+  register_kernels<WhereKernel>(reg, "Where", Concat<TypeList<float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool>,
+                                                     TypeList<Eigen::bfloat16>, ComplexTypes, WideUnsignedTypes>{});
+  // TF 2.21 registers float16 but refuses it when the kernel runs.
+  reg.set_kernel("Where", DType::kHalf, [](KernelContext&) {
+    return errors::Unimplemented("No WhereOp available for float16/half type on CPU; dying in CPU WhereOp to avoid "
+                                 "silently creating costly copies from device.");
+  });
 }
 
 }  // namespace graphfn

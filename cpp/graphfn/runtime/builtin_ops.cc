@@ -155,6 +155,13 @@ void register_cwise_extra_gradients(OpRegistry& reg);
 void register_special_math_ops(OpRegistry& reg);
 void register_special_math_kernels(OpRegistry& reg);
 void register_special_math_gradients(OpRegistry& reg);
+void register_betainc_ops(OpRegistry& reg);
+void register_betainc_kernels(OpRegistry& reg);
+void register_betainc_gradients(OpRegistry& reg);
+void register_sparse_segment_ops(OpRegistry& reg);
+void register_sparse_segment_kernels(OpRegistry& reg);
+void register_sparse_segment_gradients(OpRegistry& reg);
+void register_linalg_half_kernels(OpRegistry& reg);
 
 namespace {
 
@@ -207,6 +214,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_cwise_extra_ops(reg);
   register_special_math_ops(reg);
   register_bitcast_ops(reg);
+  register_betainc_ops(reg);
+  register_sparse_segment_ops(reg);
 
   register_cwise_binary_kernels(reg);
   register_cwise_unary_kernels(reg);
@@ -278,6 +287,9 @@ void register_builtin_ops(OpRegistry& reg) {
   register_bitcast_kernels(reg);
   register_nn_reduced_precision_kernels(reg);
   register_nn_reduced_precision_window_kernels(reg);
+  register_betainc_kernels(reg);
+  register_sparse_segment_kernels(reg);
+  register_linalg_half_kernels(reg);
 
   // Gradient functions (autodiff/*_grad.cc), after every op exists.
   register_math_gradients(reg);
@@ -308,6 +320,8 @@ void register_builtin_ops(OpRegistry& reg) {
   register_legacy_math_gradients(reg);
   register_cwise_extra_gradients(reg);
   register_special_math_gradients(reg);
+  register_betainc_gradients(reg);
+  register_sparse_segment_gradients(reg);
 }
 
 }  // namespace

@@ -169,17 +169,27 @@ def _int32(value):
     return value if isinstance(value, Tensor) else to_tensor(value, dtype=dtypes.int32)
 
 
+def _padding(value, dtype):
+    """A Python/NumPy padding value cast to `dtype` as NumPy casts (TF's conversion does so:
+    2 pads a bool matrix with True, -1 a uint16 one with 65535)."""
+    if isinstance(value, Tensor):
+        return value
+    import numpy as np
+    with np.errstate(all="ignore"):
+        return to_tensor(np.asarray(value).astype(dtype.as_numpy_dtype), dtype=dtype)
+
+
 @tf_export("linalg.diag")
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
     diagonal = to_tensor(diagonal)
-    padding = to_tensor(padding_value, dtype=diagonal.dtype) if not isinstance(padding_value, Tensor) else padding_value
+    padding = _padding(padding_value, diagonal.dtype)
     return ops.MatrixDiagV3(diagonal, _int32(k), _int32(num_rows), _int32(num_cols), padding, align=align)
 
 
 @tf_export("linalg.diag_part")
 def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):  # noqa: A002
     x = to_tensor(input)
-    padding = to_tensor(padding_value, dtype=x.dtype) if not isinstance(padding_value, Tensor) else padding_value
+    padding = _padding(padding_value, x.dtype)
     return ops.MatrixDiagPartV3(x, _int32(k), padding, align=align)
 
 

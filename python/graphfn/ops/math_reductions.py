@@ -1,6 +1,6 @@
 """Reductions built on the basic ones, as TF's Python layer builds them: tf.math.reduce_variance,
-reduce_std, reduce_logsumexp, reduce_euclidean_norm, count_nonzero, cumulative_logsumexp,
-bincount and confusion_matrix."""
+reduce_std, reduce_logsumexp, reduce_euclidean_norm, count_nonzero, cumulative_logsumexp and
+confusion_matrix (tf.math.bincount is in bincount.py)."""
 
 from graphfn.framework import dtypes
 from graphfn.framework.name_scope import name_scope
@@ -69,38 +69,6 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None
 def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
     fast = _fast_path.is_plain(x) and _fast_path.is_plain(axis)
     return _fast_path.call(fast, node("CumulativeLogsumexp", name), x, axis, exclusive=exclusive, reverse=reverse)
-
-
-@tf_export("math.bincount")
-def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32, name=None, axis=None,
-             binary_output=False):
-    """Counts of each value of `arr` (or weight sums), over the whole tensor (axis 0) or per row
-    of a matrix (axis -1)."""
-    with name_scope(name or "bincount"):
-        arr = array_ops.convert_to_tensor(arr)
-        if weights is not None:
-            weights = array_ops.convert_to_tensor(weights)
-        if weights is not None and binary_output:
-            raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. Please specify only one.")
-        if not arr.dtype.is_integer:
-            arr = math_ops.cast(arr, dtypes.int32)
-        if axis is None:
-            axis = 0
-        if axis not in (0, -1):
-            raise ValueError("Unsupported value for argument axis=%s. Only 0 and -1 are currently supported." % (axis,))
-        nonempty = math_ops.cast(array_ops.size(arr) > 0, arr.dtype)
-        output_size = nonempty * (reduction_ops.reduce_max(arr) + 1)
-        if minlength is not None:
-            output_size = math_ops.maximum(array_ops.convert_to_tensor(minlength, dtype=arr.dtype), output_size)
-        if maxlength is not None:
-            output_size = math_ops.minimum(array_ops.convert_to_tensor(maxlength, dtype=arr.dtype), output_size)
-        if axis == 0:
-            if weights is not None:
-                weights = array_ops.reshape(weights, [-1])
-            arr = array_ops.reshape(arr, [-1])
-        if weights is None:
-            weights = array_ops.constant([], dtype=dtype)
-        return ops.DenseBincount(arr, output_size, weights, binary_output=binary_output)
 
 
 @tf_export("math.confusion_matrix")
