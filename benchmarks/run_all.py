@@ -43,6 +43,7 @@ SUITES = [
     ("bench_conv", "convolutions", 5),
     ("bench_elementwise", "element-wise, reductions, softmax, casts on 1M floats", 5),
     ("bench_inter_op", "inter-op parallelism: multi-tower models", 5),
+    ("bench_keras", "Keras 3 (model.fit/predict; graphfn and TF each in its own process)", 3),
 ]
 LIBRARY_ORDER = ["graphfn", "NumPy", "TensorFlow", "JAX jit", "PyTorch eager"]
 
