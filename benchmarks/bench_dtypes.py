@@ -6,8 +6,9 @@ Rows: eager 512 x 512 matmul in float16, bfloat16, complex64 (and float32 for re
 made before timing; the result is fetched (.numpy() / block_until_ready) in each call; and the
 bfloat16 MLP 784-128-10 train step (batch 64, bench_matmul.py's float32 row in bfloat16: tape,
 gradients, SGD assign_sub inside one function; the logits are cast to float32 for the loss, as
-Keras's mixed_bfloat16 policy does). Cells are medians in µs. graphfn multiplies float16/bfloat16 in float with Eigen's single-threaded GEMM
-and rounds once (docs/dtypes.md); TF 2.21 uses both cores (oneDNN, avx512_bf16 for bfloat16).
+Keras's mixed_bfloat16 policy does). Cells are medians in µs. graphfn converts float16/bfloat16
+to float (F16C for float16), runs the float GEMM over the intra-op pool and rounds once
+(docs/design.md, "Reduced-precision instructions"); TF 2.21 uses oneDNN on both cores.
 """
 
 import sys
