@@ -5,8 +5,8 @@
 Rows: eager rfft of 2^20 float32 samples (the goal of issue 18: within 1.5x of TF), rfft of a
 [256, 1024] batch, and an stft of 2^16 samples (frames of 512, step 128); inputs are made before
 timing and each call fetches its result (.numpy() / block_until_ready). Cells are medians in µs.
-graphfn's FFT is Eigen's FFT module (kissfft backend, one thread); TF 2.21 uses DUCC, JAX
-pocketfft/DUCC.
+graphfn's FFT is pocketfft (cpp/third_party/pocketfft; a single transform on one thread, the
+lines of a batch over the intra-op pool); TF 2.21 uses DUCC, JAX pocketfft/DUCC.
 """
 
 import sys

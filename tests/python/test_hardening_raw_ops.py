@@ -194,8 +194,8 @@ def test_hostile_call_raises_tensorflows_error(call, error, message):
 
 @pytest.mark.parametrize("n", [1009, 2 * 1021, 20011])
 def test_fft_of_a_length_with_a_large_prime_factor(n):
-    """Lengths with a prime factor above 509 go through Bluestein's algorithm (kissfft's prime
-    butterflies are O(p^2): a prime length of 10^6 + 3 would run for hours). The expected values
+    """Lengths with a large prime factor (pocketfft's plans use Bluestein's algorithm for them,
+    O(n log n) where a direct prime butterfly is O(p^2)). The expected values
     are the DFT's, from NumPy in float64; TF's are the same within float32 rounding."""
     rng = np.random.default_rng(n)
     x = rng.standard_normal([2, n]).astype(np.float32)

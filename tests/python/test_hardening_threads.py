@@ -1,5 +1,5 @@
 """Threads calling issue 18's kernels at once: sparse ops, regular expressions (RE2 patterns
-compiled once and shared through a cache), Unicode, FFTs (per-thread Eigen FFT plans, and the
+compiled once and shared through a cache), Unicode, FFTs (pocketfft's shared plan cache, and the
 thread pool inside each transform), ragged ranges and complex math. Each thread's results must
 equal the serial ones; a data race shows as a wrong value or, under the sanitizers, a report."""
 

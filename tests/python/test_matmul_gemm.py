@@ -132,6 +132,7 @@ _PRODUCTS = textwrap.dedent("""
         tf.matmul(f(3, 257, 129), f(1, 129, 257)),
         tf.einsum("bij,bjk->bik", f(9, 65, 129), f(9, 129, 65)),
         tf.matmul(tf.cast(f(257, 129), tf.bfloat16), tf.cast(f(129, 257), tf.bfloat16)),
+        tf.matmul(tf.cast(f(263, 131), tf.float16), tf.cast(f(263, 129), tf.float16), transpose_a=True),
     ]
     for r in results:
         print(hashlib.sha256(np.ascontiguousarray(tf.cast(r, tf.float64).numpy()).tobytes()).hexdigest())
@@ -150,6 +151,6 @@ def test_threaded_products_equal_single_threaded():
         assert proc.returncode == 0, proc.stderr
         return proc.stdout.split()
     one, several = run(1), run(3)
-    assert len(one) == 9
+    assert len(one) == 10
     assert one == several
     assert run(None) == one

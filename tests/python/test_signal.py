@@ -129,7 +129,7 @@ def test_shapes_in_a_graph_with_unknown_dims():
 
 
 def test_large_real_fft_matches_numpy():
-    # 2^16 + an odd length with a large prime factor (kissfft's generic butterflies).
+    # 2^16 + an odd length with a large prime factor (a Bluestein plan in pocketfft).
     for n in (1 << 16, 3 * 1009):
         x = np.random.default_rng(n).standard_normal(n)
         np.testing.assert_allclose(tf.signal.rfft(tf.constant(x)).numpy(), np.fft.rfft(x), atol=1e-9 * n)

@@ -1,12 +1,17 @@
-// Kernels of ops/signal_ops.cc. The transforms are Eigen's FFT module (unsupported/Eigen/FFT,
-// its kissfft backend): 1-D transforms along one axis at a time, the real ones on the innermost
-// axis, lines spread over graphfn's thread pool. Forward transforms are unscaled, inverse ones divide by the length, as TF's.
+// Kernels of ops/signal_ops.cc. The transforms are pocketfft's (cpp/third_party/pocketfft, the
+// C++ FFT library NumPy uses; docs/design.md, "FFTs"): 1-D transforms along one axis at a time,
+// the real ones on the innermost axis, lines spread over graphfn's thread pool. pocketfft picks
+// its own factorisation per length (radix 2-7 and 11 passes, Bluestein's algorithm for lengths
+// with large prime factors) and caches the plans. Forward transforms are unscaled, inverse ones
+// divide by the length, as TF's.
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <vector>
 
-#include <unsupported/Eigen/FFT>
+// Only graphfn's pool runs FFT lines in parallel; pocketfft's own threads stay out.
+#define POCKETFFT_NO_MULTITHREADING
+#include <pocketfft_hdronly.h>
 
 #include "graphfn/core/thread_pool.h"
 #include "graphfn/kernels/kernel_context.h"
@@ -15,127 +20,60 @@
 namespace graphfn {
 namespace {
 
-// One FFT object per thread: it caches twiddle plans by length and owns scratch buffers, so it
-// cannot be shared between threads, and rebuilding it per call would recompute the twiddles.
-template <typename R>
-Eigen::FFT<R>& thread_fft() {
-  thread_local Eigen::FFT<R> fft(Eigen::default_fft_impl<R>(), Eigen::FFT<R>::HalfSpectrum);
-  return fft;
-}
-
-// kissfft handles a prime factor p of the length with an O(p^2) butterfly: a length of 10^6 + 3
-// (prime) would take hours. Lengths with a prime factor above this go through Bluestein's
-// algorithm instead: the transform as a convolution with a chirp, done by power-of-two FFTs.
-constexpr int64_t kLargestKissPrime = 509;
-
-int64_t largest_prime_factor(int64_t n) {
-  int64_t largest = 1;
-  for (int64_t p = 2; p * p <= n; ++p) {
-    while (n % p == 0) {
-      largest = p;
-      n /= p;
-    }
-  }
-  return n > 1 ? n : largest;
-}
-
-bool use_bluestein(int64_t n) { return n > kLargestKissPrime && largest_prime_factor(n) > kLargestKissPrime; }
-
-// The unscaled DFT of the n points at src (exponent sign -1 forward, +1 inverse) into dst, by
-// Bluestein: X_k = w_k * sum_j (x_j w_j) conj(w_{k-j}) with w_j = exp(-+i pi j^2 / n), the sum a
-// circular convolution of length m >= 2n - 1 (a power of two). The chirp is computed in double
-// from j^2 mod 2n, exact in integers, so long lengths keep their accuracy.
-template <typename R>
-void bluestein(Eigen::FFT<R>& fft, std::complex<R>* dst, const std::complex<R>* src, int64_t n, bool inverse) {
-  int64_t m = 1;
-  while (m < 2 * n - 1) m <<= 1;
-  const double sign = inverse ? 1.0 : -1.0;
-  std::vector<std::complex<R>> chirp(static_cast<size_t>(n));
-  for (int64_t j = 0; j < n; ++j) {
-    const int64_t q = static_cast<int64_t>((static_cast<unsigned __int128>(j) * j) % (2 * static_cast<uint64_t>(n)));
-    const double angle = sign * M_PI * static_cast<double>(q) / static_cast<double>(n);
-    chirp[j] = std::complex<R>(static_cast<R>(std::cos(angle)), static_cast<R>(std::sin(angle)));
-  }
-  std::vector<std::complex<R>> a(static_cast<size_t>(m)), b(static_cast<size_t>(m)), fa(static_cast<size_t>(m)),
-      fb(static_cast<size_t>(m));
-  for (int64_t j = 0; j < n; ++j) a[j] = src[j] * chirp[j];
-  b[0] = std::conj(chirp[0]);
-  for (int64_t j = 1; j < n; ++j) b[j] = b[m - j] = std::conj(chirp[j]);
-  fft.fwd(fa.data(), a.data(), m);
-  fft.fwd(fb.data(), b.data(), m);
-  for (int64_t k = 0; k < m; ++k) fa[k] *= fb[k];
-  fft.inv(a.data(), fa.data(), m);  // Eigen's inverse divides by m
-  for (int64_t k = 0; k < n; ++k) dst[k] = a[k] * chirp[k];
-}
-
-// One complex line: dst = the unscaled forward DFT of src, or the inverse divided by n (as
-// Eigen's fwd/inv).
-template <typename R>
-void complex_transform(Eigen::FFT<R>& fft, std::complex<R>* dst, const std::complex<R>* src, int64_t n, bool inverse) {
-  if (!use_bluestein(n)) {
-    if (inverse) {
-      fft.inv(dst, src, n);
-    } else {
-      fft.fwd(dst, src, n);
-    }
-    return;
-  }
-  bluestein(fft, dst, src, n, inverse);
-  if (inverse) {
-    for (int64_t k = 0; k < n; ++k) dst[k] /= static_cast<R>(n);
-  }
-}
-
-// Real input, the n / 2 + 1 terms of the half spectrum out.
-template <typename R>
-void real_forward(Eigen::FFT<R>& fft, std::complex<R>* dst, const R* src, int64_t n) {
-  if (!use_bluestein(n)) {
-    fft.fwd(dst, src, n);
-    return;
-  }
-  std::vector<std::complex<R>> line(src, src + n), full(static_cast<size_t>(n));
-  bluestein(fft, full.data(), line.data(), n, false);
-  std::copy(full.begin(), full.begin() + n / 2 + 1, dst);
-}
-
-// The n / 2 + 1 terms of a half spectrum in, n real samples out (divided by n).
-template <typename R>
-void real_inverse(Eigen::FFT<R>& fft, R* dst, const std::complex<R>* src, int64_t n) {
-  if (!use_bluestein(n)) {
-    fft.inv(dst, src, n);
-    return;
-  }
-  std::vector<std::complex<R>> full(static_cast<size_t>(n)), out(static_cast<size_t>(n));
-  std::copy(src, src + n / 2 + 1, full.begin());
-  full[0] = std::complex<R>(src[0].real(), 0);  // the DC and Nyquist terms' imaginary parts are ignored
-  if (n % 2 == 0) full[n / 2] = std::complex<R>(src[n / 2].real(), 0);
-  for (int64_t k = n / 2 + 1; k < n; ++k) full[k] = std::conj(full[n - k]);
-  bluestein(fft, out.data(), full.data(), n, true);
-  for (int64_t k = 0; k < n; ++k) dst[k] = out[k].real() / static_cast<R>(n);
-}
-
 // Lines of at least this many samples in all go to one shard of the thread pool.
 constexpr int64_t kSamplesPerShard = 1 << 15;
 
-int64_t lines_per_shard(int64_t line_length) { return std::max<int64_t>(1, kSamplesPerShard / std::max<int64_t>(1, line_length)); }
+// pocketfft transforms lines in batches of its vector width (at most 8: floats in AVX registers)
+// and the lines left over one by one, and the two ways may differ in the last bit. Shards start
+// at multiples of this group, so every line goes the same way whatever the thread count.
+constexpr int64_t kLineGroup = 8;
 
-// Transforms every line of `data` (shape `dims`, row-major) along `axis` in place.
+// Runs fn(o, i0, i1) over blocks of the outer x inner lines of a transform of length n: lines
+// [i0, i1) of outer index o, the blocks spread over the pool, i0 a multiple of kLineGroup.
+template <typename Fn>
+void for_line_blocks(int64_t outer, int64_t inner, int64_t n, Fn&& fn) {
+  const int64_t groups_per_outer = (inner + kLineGroup - 1) / kLineGroup;
+  const int64_t lines_per_shard = kSamplesPerShard / std::max<int64_t>(1, n);
+  const int64_t groups_per_shard = std::max<int64_t>(1, lines_per_shard / kLineGroup);
+  parallel_for(outer * groups_per_outer, groups_per_shard, [&](int64_t first, int64_t last) {
+    for (int64_t g = first; g < last;) {
+      const int64_t o = g / groups_per_outer, group = g % groups_per_outer;
+      const int64_t count = std::min(last - g, groups_per_outer - group);
+      fn(o, group * kLineGroup, std::min((group + count) * kLineGroup, inner));
+      g += count;
+    }
+  });
+}
+
+// A line count or length as pocketfft's shape entry, and a stride of `elements` values of T in
+// bytes (pocketfft's strides are byte strides).
+size_t extent(int64_t n) { return static_cast<size_t>(n); }
+template <typename T>
+ptrdiff_t byte_stride(int64_t elements) { return static_cast<ptrdiff_t>(elements * static_cast<int64_t>(sizeof(T))); }
+
+// Transforms every line of `data` (shape `dims`, row-major) along `axis` in place: the unscaled
+// forward DFT, or the inverse divided by the length.
 template <typename R>
 void fft_along_axis(std::complex<R>* data, const std::vector<int64_t>& dims, int axis, bool inverse) {
+  using C = std::complex<R>;
   const int64_t n = dims[axis];
   if (n <= 1) return;  // a length-1 transform is the identity
   int64_t outer = 1, inner = 1;
   for (int i = 0; i < axis; ++i) outer *= dims[i];
   for (size_t i = axis + 1; i < dims.size(); ++i) inner *= dims[i];
-  parallel_for(outer * inner, lines_per_shard(n), [&](int64_t first, int64_t last) {
-    Eigen::FFT<R>& fft = thread_fft<R>();
-    std::vector<std::complex<R>> line(n), result(n);
-    for (int64_t l = first; l < last; ++l) {
-      std::complex<R>* base = data + (l / inner) * n * inner + l % inner;
-      for (int64_t j = 0; j < n; ++j) line[j] = base[j * inner];
-      complex_transform(fft, result.data(), line.data(), n, inverse);
-      for (int64_t j = 0; j < n; ++j) base[j * inner] = result[j];
-    }
+  const R scale = inverse ? R(1) / static_cast<R>(n) : R(1);
+  if (inner == 1) {  // contiguous lines
+    for_line_blocks(1, outer, n, [&](int64_t, int64_t first, int64_t last) {
+      C* base = data + first * n;
+      pocketfft::c2c<R>({extent(last - first), extent(n)}, {byte_stride<C>(n), byte_stride<C>(1)},
+                        {byte_stride<C>(n), byte_stride<C>(1)}, {1}, !inverse, base, base, scale);
+    });
+    return;
+  }
+  for_line_blocks(outer, inner, n, [&](int64_t o, int64_t first, int64_t last) {  // strided lines
+    C* base = data + o * n * inner + first;
+    pocketfft::c2c<R>({extent(n), extent(last - first)}, {byte_stride<C>(inner), byte_stride<C>(1)},
+                      {byte_stride<C>(inner), byte_stride<C>(1)}, {0}, !inverse, base, base, scale);
   });
 }
 
@@ -271,9 +209,11 @@ struct RealForwardFft {
         copy_block(src, in_dims, block.data(), cropped);
         src = block.data();
       }
-      parallel_for(out_count / (n / 2 + 1), lines_per_shard(n), [&](int64_t first, int64_t last) {
-        Eigen::FFT<R>& fft = thread_fft<R>();
-        for (int64_t r = first; r < last; ++r) real_forward(fft, dst + r * (n / 2 + 1), src + r * n, n);
+      const int64_t half = n / 2 + 1;
+      for_line_blocks(1, out_count / half, n, [&](int64_t, int64_t first, int64_t last) {
+        pocketfft::r2c<R>({extent(last - first), extent(n)}, {byte_stride<R>(n), byte_stride<R>(1)},
+                          {byte_stride<C>(half), byte_stride<C>(1)}, size_t{1}, true, src + first * n,
+                          dst + first * half, R(1));
       });
       for (int i = 0; i < kRank - 1; ++i) fft_along_axis<R>(dst, out_dims, rank - kRank + i, false);
       return Status::OK();
@@ -321,9 +261,14 @@ struct RealInverseFft {
       std::vector<C> spectrum(half_count);
       copy_block(x.data<C>(), in_dims, spectrum.data(), half);
       for (int i = 0; i < kRank - 1; ++i) fft_along_axis<R>(spectrum.data(), half, rank - kRank + i, true);
-      parallel_for(out_count / n, lines_per_shard(n), [&](int64_t first, int64_t last) {
-        Eigen::FFT<R>& fft = thread_fft<R>();
-        for (int64_t r = first; r < last; ++r) real_inverse(fft, dst + r * n, spectrum.data() + r * (n / 2 + 1), n);
+      // pocketfft's half-spectrum-to-real transform reads only the real parts of the DC and
+      // Nyquist terms, as TF's.
+      const int64_t half_n = n / 2 + 1;
+      const R scale = R(1) / static_cast<R>(n);
+      for_line_blocks(1, out_count / n, n, [&](int64_t, int64_t first, int64_t last) {
+        pocketfft::c2r<R>({extent(last - first), extent(n)}, {byte_stride<C>(half_n), byte_stride<C>(1)},
+                          {byte_stride<R>(n), byte_stride<R>(1)}, size_t{1}, false, spectrum.data() + first * half_n,
+                          dst + first * n, scale);
       });
       return Status::OK();
     }

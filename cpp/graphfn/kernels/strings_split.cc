@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "graphfn/core/thread_pool.h"
 #include "graphfn/kernels/kernel_context.h"
 
 namespace graphfn {
@@ -64,37 +65,61 @@ void split_any_of(std::string_view s, std::string_view delimiter, bool skip_empt
   }
 }
 
-// Splits every string of input 0 with split(string, tokens) and writes the sparse listing.
+// Rows per block of split_rows: each block's tokens are found on one thread of the pool.
+constexpr int64_t kSplitRowsPerBlock = 2048;
+
+// Splits every string of input 0 with split(string, tokens) and writes the sparse listing. The
+// rows go over the thread pool in fixed blocks: each block collects its tokens (views into the
+// input), then, once the blocks' token counts give every block its first output position, fills
+// its part of the outputs. The listing does not depend on the thread count.
 template <typename SplitOne>
 Status split_rows(KernelContext& c, SplitOne split) {
   const Tensor& in = c.input(0);
   const std::string* s = in.data<std::string>();
   const int64_t rows = in.num_elements();
-  std::vector<std::string_view> tokens;
-  std::vector<int64_t> row_ends(static_cast<size_t>(rows));
-  tokens.reserve(static_cast<size_t>(rows) * 4);
+  const int64_t blocks = (rows + kSplitRowsPerBlock - 1) / kSplitRowsPerBlock;
+  std::vector<std::vector<std::string_view>> block_tokens(static_cast<size_t>(blocks));
+  std::vector<int64_t> row_ends(static_cast<size_t>(rows));  // tokens up to the row's end, within its block first
+  std::vector<int64_t> block_widest(static_cast<size_t>(blocks), 0);
+  parallel_for(blocks, 1, [&](int64_t first, int64_t last) {
+    for (int64_t b = first; b < last; ++b) {
+      std::vector<std::string_view>& tokens = block_tokens[b];
+      tokens.reserve(static_cast<size_t>(kSplitRowsPerBlock) * 4);
+      for (int64_t r = b * kSplitRowsPerBlock; r < std::min(rows, (b + 1) * kSplitRowsPerBlock); ++r) {
+        const size_t before = tokens.size();
+        split(s[r], &tokens);
+        row_ends[r] = static_cast<int64_t>(tokens.size());
+        block_widest[b] = std::max<int64_t>(block_widest[b], static_cast<int64_t>(tokens.size() - before));
+      }
+    }
+  });
+  std::vector<int64_t> block_start(static_cast<size_t>(blocks) + 1, 0);
   int64_t widest = 0;
-  for (int64_t r = 0; r < rows; ++r) {
-    const size_t before = tokens.size();
-    split(s[r], &tokens);
-    row_ends[r] = static_cast<int64_t>(tokens.size());
-    widest = std::max<int64_t>(widest, static_cast<int64_t>(tokens.size() - before));
+  for (int64_t b = 0; b < blocks; ++b) {
+    block_start[b + 1] = block_start[b] + static_cast<int64_t>(block_tokens[b].size());
+    widest = std::max(widest, block_widest[b]);
   }
-  const int64_t total = static_cast<int64_t>(tokens.size());
+  const int64_t total = block_start[blocks];
   Tensor *indices, *values, *shape;
   GRAPHFN_RETURN_IF_ERROR(c.allocate_output(0, Shape{total, 2}, &indices));
   GRAPHFN_RETURN_IF_ERROR(c.allocate_output(1, Shape{total}, &values));
   GRAPHFN_RETURN_IF_ERROR(c.allocate_output(2, Shape{2}, &shape));
   int64_t* idx = indices->data<int64_t>();
   std::string* vals = values->data<std::string>();
-  int64_t k = 0;
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t col = 0; k < row_ends[r]; ++k, ++col) {
-      idx[2 * k] = r;
-      idx[2 * k + 1] = col;
-      vals[k].assign(tokens[k].data(), tokens[k].size());
+  parallel_for(blocks, 1, [&](int64_t first, int64_t last) {
+    for (int64_t b = first; b < last; ++b) {
+      const std::vector<std::string_view>& tokens = block_tokens[b];
+      int64_t t = 0;  // the token within the block
+      for (int64_t r = b * kSplitRowsPerBlock; r < std::min(rows, (b + 1) * kSplitRowsPerBlock); ++r) {
+        for (int64_t col = 0; t < row_ends[r]; ++t, ++col) {
+          const int64_t k = block_start[b] + t;
+          idx[2 * k] = r;
+          idx[2 * k + 1] = col;
+          vals[k].assign(tokens[t].data(), tokens[t].size());
+        }
+      }
     }
-  }
+  });
   shape->data<int64_t>()[0] = rows;
   shape->data<int64_t>()[1] = widest;
   return Status::OK();

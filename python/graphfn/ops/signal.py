@@ -1,4 +1,4 @@
-"""tf.signal: the FFT ops (kernels/signal_fft.cc, Eigen's FFT module) and the functions TF
+"""tf.signal: the FFT ops (kernels/signal_fft.cc, pocketfft) and the functions TF
 builds on them (fftshift, frame, windows, stft/inverse_stft, mel matrices, DCT type II, MFCCs).
 The composite functions are written with graphfn's public ops, so they trace into graphs and
 differentiate like any other code."""
