@@ -144,13 +144,13 @@ template <typename S>
 constexpr int64_t kLanes = kVectors * static_cast<int64_t>(32 / sizeof(S));
 
 template <typename S>
-inline Vec<S> load(const S* p) {
+[[gnu::always_inline]] inline Vec<S> load(const S* p) {  // always inlined: see nn_conv_tiles.h's load8
   Vec<S> v;
   std::memcpy(&v, p, sizeof(v));
   return v;
 }
 template <typename S>
-inline void store(S* p, const Vec<S>& v) {
+[[gnu::always_inline]] inline void store(S* p, const Vec<S>& v) {
   std::memcpy(p, &v, sizeof(v));
 }
 

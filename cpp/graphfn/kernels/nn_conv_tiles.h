@@ -34,12 +34,14 @@ constexpr int64_t kTilesPerGroup = 8;  // tiles whose pointers are listed at onc
 // (checked by the caller) and at least one full panel of output channels.
 inline bool applies(const WindowLoops& L) { return L.groups == 1 && !L.pointwise && L.out_depth >= 8; }
 
-inline Vec8 load8(const float* p) {
+// Always inlined: a vector passed by value has another ABI in files built without AVX (the
+// Catch2 tests include this header), so no call may cross files.
+[[gnu::always_inline]] inline Vec8 load8(const float* p) {
   Vec8 v;
   std::memcpy(&v, p, sizeof(v));
   return v;
 }
-inline void store8(float* p, const Vec8& v) { std::memcpy(p, &v, sizeof(v)); }
+[[gnu::always_inline]] inline void store8(float* p, const Vec8& v) { std::memcpy(p, &v, sizeof(v)); }
 
 // out[r, 0:16) = sum over taps t and channels c of rows[t * kTileRows + r][c] * panel[t * cin + c, 0:16)
 // for the tile's R pixels; `valid` output channels are stored (16 or fewer in the last panel).
