@@ -247,6 +247,42 @@ Status conv_forward(KernelContext& c) {
   return Status::OK();
 }
 
+// With unit strides and dilations, dx is the forward convolution of dy with the filter turned
+// around (taps reversed, input and output channels swapped) and the padding mirrored (k - 1 -
+// pad on each side): the tiled forward loops (nn_conv_tiles.h) then replace dy times the
+// filter's transpose and the col2im scatter. Returns false (nothing done) where that does not
+// apply: strides or dilations, groups, padding beyond the window, few channels.
+bool backprop_input_as_forward(const WindowGeometry& g, const WindowLoops& L, const float* w, const float* dy,
+                               float* dx) {
+  if (L.groups != 1 || L.pointwise) return false;
+  WindowGeometry t = g;
+  t.in_depth = g.out_depth;
+  t.out_depth = g.in_depth;
+  for (int i = 0; i < g.spatial; ++i) {
+    if (g.stride[i] != 1 || g.dilation[i] != 1 || g.pad_before[i] >= g.window[i] || g.pad_after[i] >= g.window[i]) {
+      return false;
+    }
+    t.in[i] = g.out[i];
+    t.out[i] = g.in[i];
+    t.pad_before[i] = g.window[i] - 1 - g.pad_before[i];
+    t.pad_after[i] = g.window[i] - 1 - g.pad_after[i];
+  }
+  const WindowLoops T(t, t.in_depth);
+  if (conv_direct::applies(T) || !conv_tiles::applies(T)) return false;
+  // turned[(taps - 1 - tap) * out_depth + o][i] = w[(tap * in_depth + i) * out_depth + o]
+  const int64_t taps = L.window_size, cin = L.in_depth, cout = L.out_depth;
+  std::unique_ptr<float[]> turned(new float[static_cast<size_t>(taps * cin * cout)]);
+  for (int64_t tap = 0; tap < taps; ++tap) {
+    float* dst = turned.get() + (taps - 1 - tap) * cout * cin;
+    const float* src = w + tap * cin * cout;
+    for (int64_t i = 0; i < cin; ++i) {
+      for (int64_t o = 0; o < cout; ++o) dst[o * cin + i] = src[i * cout + o];
+    }
+  }
+  conv_tiles::forward(T, dy, turned.get(), dx);
+  return true;
+}
+
 // dx for one convolution: input(0) holds the input's shape, input(1) the filter, input(2) dy.
 template <typename T>
 Status conv_backprop_input(KernelContext& c) {
@@ -259,10 +295,13 @@ Status conv_backprop_input(KernelContext& c) {
   const WindowLoops L(g, filter.dim(filter.rank() - 2));
   S* dxp = reinterpret_cast<S*>(dx.data<T>());
   if (dx.num_elements() == 0) return Status::OK();
-  std::fill(dxp, dxp + dx.num_elements(), S(0));
-  if (dy.num_elements() == 0) return Status::OK();
   const S* w = reinterpret_cast<const S*>(filter.data<T>());
   const S* dyp = reinterpret_cast<const S*>(dy.data<T>());
+  if constexpr (std::is_same_v<S, float>) {  // writes every element of dx
+    if (dy.num_elements() > 0 && backprop_input_as_forward(g, L, w, dyp, dxp)) return Status::OK();
+  }
+  std::fill(dxp, dxp + dx.num_elements(), S(0));
+  if (dy.num_elements() == 0) return Status::OK();
   if (L.pointwise) {
     const int64_t rows = L.batch * L.out_pixels;
     parallel_for(rows, 256, [&](int64_t m0, int64_t m1) {
