@@ -5,6 +5,8 @@
 //    written straight into the output;
 //  - backprop input: dy block times the filter's transpose gives the column gradients, which
 //    col2im adds back into the input's gradient (per image, so threads never share a pixel);
+//    float with unit strides and dilations runs as a forward pass instead (see
+//    backprop_input_as_forward);
 //  - backprop filter: im2col blocks' transpose times dy blocks, summed into a fixed number of
 //    partial sums (chosen from the sizes, not the threads), then added in order.
 // The GEMMs are OpenBLAS's (cblas_sgemm/dgemm on one OpenBLAS thread, kernels/lapack.h), which
