@@ -138,6 +138,10 @@ _SCRIPT = textwrap.dedent("""
     out["max pool tiled"] = p
     out["max pool grad tiled"] = raw.MaxPoolGrad(orig_input=h, orig_output=p, grad=r(*p.shape),
                                                  ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
+    h32 = r(9, 30, 26, 32)  # whole 8-channel vectors (the float vector path)
+    p32 = raw.MaxPool(input=h32, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
+    out["max pool grad tiled 32"] = raw.MaxPoolGrad(orig_input=h32, orig_output=p32, grad=r(*p32.shape),
+                                                    ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
     b = r(37)
     out["bias add"] = raw.BiasAdd(value=h, bias=b)
     out["bias add grad"] = raw.BiasAddGrad(out_backprop=h)

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "graphfn/core/thread_pool.h"
+#include "graphfn/kernels/nn_conv_chunks.h"
 #include "graphfn/kernels/window_loops.h"
 
 namespace graphfn {
@@ -21,7 +22,7 @@ namespace conv_direct {
 
 // Window values (taps * input channels) up to which the direct loops beat im2col + GEMM.
 constexpr int64_t kMaxColumns = 32;
-// Output rows one shard takes at least.
+// Output rows of one chunk of work (kernels/nn_conv_chunks.h).
 constexpr int64_t kRowsPerShard = 512;
 
 inline bool applies(const WindowLoops& L) { return L.groups == 1 && L.columns <= kMaxColumns; }
@@ -77,6 +78,20 @@ struct RowWalker {
     }
     return L.window_size;
   }
+  // Every window tap's input pixel for the current row, -1 for taps in the padding (`scratch`:
+  // 2 * window_size values).
+  void tap_pixels(int64_t* pixels, int64_t* scratch) const {
+    const int64_t origin = interior_origin();
+    if (origin >= 0) {
+      for (int64_t t = 0; t < L.window_size; ++t) pixels[t] = origin + offsets[t];
+      return;
+    }
+    int64_t* taps = scratch;
+    int64_t* inside = scratch + L.window_size;
+    std::fill(pixels, pixels + L.window_size, int64_t{-1});
+    const int64_t count = window_inside(taps, inside);
+    for (int64_t j = 0; j < count; ++j) pixels[taps[j]] = inside[j];
+  }
   // The window positions of the current row inside the input, in the filter's order: their
   // filter taps and input pixels. Returns how many (at most window_size).
   int64_t window_inside(int64_t* taps, int64_t* pixels) const {
@@ -129,13 +144,13 @@ template <typename S>
 constexpr int64_t kLanes = kVectors * static_cast<int64_t>(32 / sizeof(S));
 
 template <typename S>
-inline Vec<S> load(const S* p) {
+[[gnu::always_inline]] inline Vec<S> load(const S* p) {  // always inlined: see nn_conv_tiles.h's load8
   Vec<S> v;
   std::memcpy(&v, p, sizeof(v));
   return v;
 }
 template <typename S>
-inline void store(S* p, const Vec<S>& v) {
+[[gnu::always_inline]] inline void store(S* p, const Vec<S>& v) {
   std::memcpy(p, &v, sizeof(v));
 }
 
@@ -144,7 +159,7 @@ template <typename S>
 void forward(const WindowLoops& L, const S* in, const S* w, S* out) {
   const int64_t rows = L.batch * L.out_pixels, cin = L.in_depth, od = L.out_depth;
   constexpr int64_t lanes = kLanes<S>, step = lanes / kVectors;
-  parallel_for(rows, kRowsPerShard, [&L, in, w, out, cin, od](int64_t m0, int64_t m1) {
+  conv_chunks::for_each_chunk(rows, kRowsPerShard, [&L, in, w, out, cin, od](int64_t m0, int64_t m1) {
     std::vector<int64_t> taps(static_cast<size_t>(L.window_size)), pixels(taps.size());
     RowWalker r(L, m0);
     for (int64_t m = m0; m < m1; ++m, r.next()) {
@@ -183,49 +198,112 @@ void forward(const WindowLoops& L, const S* in, const S* w, S* out) {
   });
 }
 
+// Columns (window values) whose filter-gradient sums one pass keeps in vector registers.
+constexpr int kColumnsPerPass = 12;
+// Rows of dy (and of the column passes) handled together: 128 rows of 32 floats are 16 KB.
+constexpr int64_t kRowBlock = 128;
+
+// dw[tap, ci, k0:k0+8) += sum over rows [m0, m1) of in[pixel(tap), ci] * dy[m, k0:k0+8), for the
+// N columns from c0 (N <= kColumnsPerPass): one accumulator register per column (constant
+// indices only, so GCC keeps them in registers), the rows walked once per pass. Taps in the
+// padding are skipped, as in a row-by-row loop.
+template <typename S, int N>
+void backprop_filter_pass(const WindowLoops& L, const S* in, const S* dy, int64_t m0, int64_t m1, int64_t c0,
+                          int64_t k0, S* sum) {
+  const int64_t cin = L.in_depth, od = L.out_depth;
+  RowWalker r(L, m0);
+  int64_t tap_of[N], ci_of[N], offset_of[N];  // offset_of: the column's value from an interior window's origin
+  Vec<S> a[N];
+#pragma GCC unroll 12
+  for (int j = 0; j < N; ++j) {
+    tap_of[j] = (c0 + j) / cin;
+    ci_of[j] = (c0 + j) % cin;
+    offset_of[j] = r.offsets[tap_of[j]] * cin + ci_of[j];
+    a[j] = load(sum + (c0 + j) * od + k0);
+  }
+  std::vector<int64_t> pixels(static_cast<size_t>(3 * L.window_size));
+  int64_t* px = pixels.data();
+  for (int64_t m = m0; m < m1; ++m, r.next()) {
+    const Vec<S> g = load(dy + m * od + k0);
+    const int64_t origin = r.interior_origin();
+    if (origin >= 0) {  // the whole window inside: fixed offsets from one base
+      const S* x = in + origin * cin;
+#pragma GCC unroll 12
+      for (int j = 0; j < N; ++j) a[j] += x[offset_of[j]] * g;
+      continue;
+    }
+    r.tap_pixels(px, px + L.window_size);
+#pragma GCC unroll 12
+    for (int j = 0; j < N; ++j) {
+      const int64_t pixel = px[tap_of[j]];
+      if (pixel >= 0) a[j] += in[pixel * cin + ci_of[j]] * g;
+    }
+  }
+#pragma GCC unroll 12
+  for (int j = 0; j < N; ++j) store(sum + (c0 + j) * od + k0, a[j]);
+}
+
+template <typename S>
+void backprop_filter_pass_of(int n, const WindowLoops& L, const S* in, const S* dy, int64_t m0, int64_t m1,
+                             int64_t c0, int64_t k0, S* sum) {
+  switch (n) {
+    case 12: return backprop_filter_pass<S, 12>(L, in, dy, m0, m1, c0, k0, sum);
+    case 11: return backprop_filter_pass<S, 11>(L, in, dy, m0, m1, c0, k0, sum);
+    case 10: return backprop_filter_pass<S, 10>(L, in, dy, m0, m1, c0, k0, sum);
+    case 9: return backprop_filter_pass<S, 9>(L, in, dy, m0, m1, c0, k0, sum);
+    case 8: return backprop_filter_pass<S, 8>(L, in, dy, m0, m1, c0, k0, sum);
+    case 7: return backprop_filter_pass<S, 7>(L, in, dy, m0, m1, c0, k0, sum);
+    case 6: return backprop_filter_pass<S, 6>(L, in, dy, m0, m1, c0, k0, sum);
+    case 5: return backprop_filter_pass<S, 5>(L, in, dy, m0, m1, c0, k0, sum);
+    case 4: return backprop_filter_pass<S, 4>(L, in, dy, m0, m1, c0, k0, sum);
+    case 3: return backprop_filter_pass<S, 3>(L, in, dy, m0, m1, c0, k0, sum);
+    case 2: return backprop_filter_pass<S, 2>(L, in, dy, m0, m1, c0, k0, sum);
+    default: return backprop_filter_pass<S, 1>(L, in, dy, m0, m1, c0, k0, sum);
+  }
+}
+
 // dw[tap, ci, :] = sum over rows of in[pixel, ci] * dy[m, :]. The rows are cut into a fixed
 // number of parts (from the sizes, not the threads), each summed on its own, then added in order.
+// Within a part every element is summed over the rows in order (skipping taps in the padding):
+// whole 8-channel (4-double) blocks in registers, a pass of up to 12 columns at a time, the
+// channels past the last block row by row in memory.
 template <typename S>
 void backprop_filter(const WindowLoops& L, const S* in, const S* dy, S* dw) {
   const int64_t rows = L.batch * L.out_pixels, cin = L.in_depth, od = L.out_depth;
   const int64_t size = L.columns * od;
   constexpr int64_t kMaxParts = 8;
-  constexpr int64_t lanes = kLanes<S>, step = lanes / kVectors;
+  constexpr int64_t step = 32 / sizeof(S);
   const int64_t parts = std::clamp<int64_t>(rows / kRowsPerShard, 1, kMaxParts);
+  const int64_t blocks = od / step, k0_tail = blocks * step;
   std::vector<S> partials(static_cast<size_t>((parts - 1) * size), S(0));
   std::fill(dw, dw + size, S(0));
-  parallel_for(parts, 1, [&L, &partials, in, dy, dw, cin, od, rows, parts, size](int64_t p0, int64_t p1) {
-    std::vector<int64_t> taps(static_cast<size_t>(L.window_size)), pixels(taps.size());
-    for (int64_t part = p0; part < p1; ++part) {
-      S* sum = part == 0 ? dw : partials.data() + (part - 1) * size;
-      const int64_t m0 = part * rows / parts, m1 = (part + 1) * rows / parts;
-      RowWalker r(L, m0);
-      for (int64_t m = m0; m < m1; ++m, r.next()) {
-        const int64_t count = r.window_taps(taps.data(), pixels.data());
-        const S* g = dy + m * od;
-        int64_t k0 = 0;
-        for (; k0 + lanes <= od; k0 += lanes) {
-          const Vec<S> g0 = load(g + k0), g1 = load(g + k0 + step), g2 = load(g + k0 + 2 * step),
-                       g3 = load(g + k0 + 3 * step);
-          for (int64_t j = 0; j < count; ++j) {
-            const S* x = in + pixels[j] * cin;
-            S* f = sum + taps[j] * cin * od + k0;
-            for (int64_t ci = 0; ci < cin; ++ci, f += od) {
-              const S xv = x[ci];
-              store(f, load(f) + xv * g0);
-              store(f + step, load(f + step) + xv * g1);
-              store(f + 2 * step, load(f + 2 * step) + xv * g2);
-              store(f + 3 * step, load(f + 3 * step) + xv * g3);
-            }
-          }
+  // One chunk per part. Its rows go in blocks small enough for their dy rows to stay in the L1
+  // cache while every (channel block, column pass) runs over them (a pass over all the rows
+  // each read dy from memory once per channel block).
+  conv_chunks::for_each_chunk(parts, 1, [&](int64_t part, int64_t) {
+    S* sum = part == 0 ? dw : partials.data() + (part - 1) * size;
+    const int64_t m0 = part * rows / parts, m1 = (part + 1) * rows / parts;
+    for (int64_t b0 = m0; b0 < m1; b0 += kRowBlock) {
+      const int64_t b1 = std::min(m1, b0 + kRowBlock);
+      for (int64_t block = 0; block < blocks; ++block) {
+        for (int64_t c0 = 0; c0 < L.columns; c0 += kColumnsPerPass) {
+          const int count = static_cast<int>(std::min<int64_t>(kColumnsPerPass, L.columns - c0));
+          backprop_filter_pass_of<S>(count, L, in, dy, b0, b1, c0, block * step, sum);
         }
-        for (int64_t j = 0; k0 < od && j < count; ++j) {
-          const S* x = in + pixels[j] * cin;
-          S* f = sum + taps[j] * cin * od;
-          for (int64_t ci = 0; ci < cin; ++ci, f += od) {
-            const S xv = x[ci];
-            for (int64_t k = k0; k < od; ++k) f[k] += xv * g[k];
-          }
+      }
+    }
+    if (k0_tail == od) return;
+    std::vector<int64_t> taps(static_cast<size_t>(L.window_size)), pixels(taps.size());
+    RowWalker r(L, m0);
+    for (int64_t m = m0; m < m1; ++m, r.next()) {  // the channels past the last whole block
+      const int64_t count = r.window_taps(taps.data(), pixels.data());
+      const S* g = dy + m * od;
+      for (int64_t j = 0; j < count; ++j) {
+        const S* x = in + pixels[j] * cin;
+        S* f = sum + taps[j] * cin * od;
+        for (int64_t ci = 0; ci < cin; ++ci, f += od) {
+          const S xv = x[ci];
+          for (int64_t k = k0_tail; k < od; ++k) f[k] += xv * g[k];
         }
       }
     }

@@ -1,0 +1,139 @@
+// The convolution loops of kernels/nn_conv_tiles.h, nn_conv_direct.h and nn_conv_chunks.h called
+// directly (no op, no tensors), so that they also build on their own with ThreadSanitizer next to
+// the pool (docs/fuzzing.md, "Issue 19's threaded kernels"): values against plain double sums
+// over the window for odd sizes, padding, strides, dilations and output depths around the
+// 16-channel panels and 8-channel blocks, and every chunk claimed exactly once.
+#include "harness.h"
+
+#include <atomic>
+#include <cmath>
+#include <vector>
+
+// The loops' 32-byte vectors: GCC notes their ABI in a file built without AVX (they are always
+// inlined, so none is passed between files).
+#pragma GCC diagnostic ignored "-Wpsabi"
+#include "graphfn/kernels/nn_conv_chunks.h"
+#include "graphfn/kernels/nn_conv_direct.h"
+#include "graphfn/kernels/nn_conv_tiles.h"
+
+using namespace graphfn;
+
+namespace {
+
+struct NnConvCase {
+  int64_t batch, h, w, cin, kh, kw, cout, stride, dilation;
+  bool same;
+};
+
+WindowLoops nn_conv_loops_of(const NnConvCase& c) {
+  WindowGeometry g;
+  g.spatial = 2;
+  g.batch = c.batch;
+  g.in_depth = c.cin;
+  g.out_depth = c.cout;
+  const int64_t in[2] = {c.h, c.w}, k[2] = {c.kh, c.kw};
+  for (int i = 0; i < 2; ++i) {
+    const int64_t span = (k[i] - 1) * c.dilation + 1;
+    g.in[i] = in[i];
+    g.window[i] = k[i];
+    g.stride[i] = c.stride;
+    g.dilation[i] = c.dilation;
+    g.out[i] = c.same ? (in[i] + c.stride - 1) / c.stride : (in[i] - span) / c.stride + 1;
+    const int64_t total = c.same ? std::max<int64_t>((g.out[i] - 1) * c.stride + span - in[i], 0) : 0;
+    g.pad_before[i] = total / 2;
+    g.pad_after[i] = total - total / 2;
+  }
+  return WindowLoops(g, c.cin);
+}
+
+std::vector<float> nn_conv_values(int64_t count, int seed) {
+  std::vector<float> v(static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; ++i) v[i] = static_cast<float>(((i * 31 + seed * 7) % 23) - 11) / 8.0f;
+  return v;
+}
+
+// out[m, k] and dw[tap, ci, k] as double sums over the window (taps in the padding skipped).
+void nn_conv_reference(const WindowLoops& L, const std::vector<float>& in, const std::vector<float>& w,
+               const std::vector<float>& dy, std::vector<double>* out, std::vector<double>* dw) {
+  const int64_t rows = L.batch * L.out_pixels, cin = L.in_depth, od = L.out_depth;
+  out->assign(static_cast<size_t>(rows * od), 0.0);
+  dw->assign(static_cast<size_t>(L.columns * od), 0.0);
+  for (int64_t m = 0; m < rows; ++m) {
+    int64_t tap = 0;
+    L.for_window(m, [&](int64_t pixel) {
+      if (pixel >= 0) {
+        for (int64_t ci = 0; ci < cin; ++ci) {
+          for (int64_t k = 0; k < od; ++k) {
+            (*out)[m * od + k] += double(in[pixel * cin + ci]) * w[(tap * cin + ci) * od + k];
+            (*dw)[(tap * cin + ci) * od + k] += double(in[pixel * cin + ci]) * dy[m * od + k];
+          }
+        }
+      }
+      ++tap;
+    });
+  }
+}
+
+template <typename Got>
+void nn_conv_check_close(const Got& got, const std::vector<double>& expected, double tolerance) {
+  REQUIRE(got.size() == expected.size());
+  int64_t bad = 0;
+  for (size_t i = 0; i < got.size(); ++i) bad += std::fabs(got[i] - expected[i]) > tolerance * (1 + std::fabs(expected[i]));
+  CHECK(bad == 0);
+}
+
+}  // namespace
+
+TEST_CASE("conv_tiles::forward sums the window from the input", "[nn_conv]") {
+  const NnConvCase cases[] = {{3, 9, 11, 5, 3, 3, 19, 1, 1, true},  {2, 10, 7, 7, 3, 3, 8, 2, 1, false},
+                            {1, 12, 13, 6, 3, 3, 16, 1, 2, true}, {2, 8, 9, 4, 5, 3, 40, 3, 1, true},
+                            {2, 7, 7, 32, 3, 3, 64, 1, 1, true}};
+  for (const NnConvCase& c : cases) {
+    const WindowLoops L = nn_conv_loops_of(c);
+    REQUIRE(conv_tiles::applies(L));
+    const std::vector<float> in = nn_conv_values(L.batch * L.in_pixels * c.cin, 1), w = nn_conv_values(L.columns * c.cout, 2);
+    const std::vector<float> dy = nn_conv_values(L.batch * L.out_pixels * c.cout, 3);
+    std::vector<double> out_ref, dw_ref;
+    nn_conv_reference(L, in, w, dy, &out_ref, &dw_ref);
+    std::vector<float> out(out_ref.size(), -1.0f);
+    conv_tiles::forward(L, in.data(), w.data(), out.data());
+    nn_conv_check_close(out, out_ref, 1e-5);
+  }
+}
+
+TEST_CASE("conv_direct forward and filter gradient for narrow windows", "[nn_conv]") {
+  const NnConvCase cases[] = {{9, 31, 27, 1, 3, 3, 32, 1, 1, true}, {5, 13, 11, 2, 3, 3, 13, 1, 1, true},
+                            {3, 15, 9, 3, 3, 2, 21, 2, 1, false}, {2, 9, 8, 1, 5, 5, 8, 1, 1, true}};
+  for (const NnConvCase& c : cases) {
+    const WindowLoops L = nn_conv_loops_of(c);
+    REQUIRE(conv_direct::applies(L));
+    const std::vector<float> in = nn_conv_values(L.batch * L.in_pixels * c.cin, 4), w = nn_conv_values(L.columns * c.cout, 5);
+    const std::vector<float> dy = nn_conv_values(L.batch * L.out_pixels * c.cout, 6);
+    std::vector<double> out_ref, dw_ref;
+    nn_conv_reference(L, in, w, dy, &out_ref, &dw_ref);
+    std::vector<float> out(out_ref.size(), -1.0f), dw(dw_ref.size(), -1.0f);
+    conv_direct::forward(L, in.data(), w.data(), out.data());
+    conv_direct::backprop_filter(L, in.data(), dy.data(), dw.data());
+    nn_conv_check_close(out, out_ref, 1e-5);
+    nn_conv_check_close(dw, dw_ref, 1e-4);
+    std::vector<double> in64(in.begin(), in.end()), dy64(dy.begin(), dy.end()), dw64(dw_ref.size(), -1.0);
+    conv_direct::backprop_filter(L, in64.data(), dy64.data(), dw64.data());
+    nn_conv_check_close(dw64, dw_ref, 1e-12);
+  }
+}
+
+TEST_CASE("conv_chunks::for_each_chunk hands out every chunk once", "[nn_conv]") {
+  for (int64_t n : {0, 1, 47, 48, 1000, 4097}) {
+    std::vector<std::atomic<int>> seen(static_cast<size_t>(n));
+    for (auto& s : seen) s = 0;
+    std::atomic<int64_t> bad_bounds{0};
+    conv_chunks::for_each_chunk(n, 48, [&](int64_t b, int64_t e) {
+      if (b % 48 != 0 || e - b > 48 || e <= b || e > n) ++bad_bounds;
+      for (int64_t i = b; i < e; ++i) ++seen[static_cast<size_t>(i)];
+    });
+    CHECK(bad_bounds == 0);
+    int64_t wrong = 0;
+    for (auto& s : seen) wrong += s != 1;
+    CHECK(wrong == 0);
+  }
+}
