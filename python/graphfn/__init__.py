@@ -102,6 +102,7 @@ from graphfn.framework import variable_enums as _variable_enums  # noqa: F401
 from graphfn.data import optional as _data_optional  # noqa: F401  (tf.experimental.Optional)
 from graphfn.framework import tensor_attributes as _tensor_attributes  # noqa: F401  (t._keras_logits = ...)
 from graphfn.ops import bitcast as _bitcast  # noqa: F401  (tf.bitcast)
+from graphfn.ops import keras_backend_ops as _keras_backend_ops  # noqa: F401  (tf.math.log_sigmoid, tf.nn.conv_transpose, ...: Python compositions Keras calls)
 
 __version__ = "0.1.0"
 _is_graphfn = True  # tells graphfn.install_as_tensorflow() that sys.modules["tensorflow"] is this package
