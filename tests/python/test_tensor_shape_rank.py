@@ -1,11 +1,16 @@
 """TensorShape.with_rank / with_rank_at_least / with_rank_at_most / merge_with / concatenate
-(Keras's RNN layers check their input's rank with them). Expected reprs and messages were printed
+and `+`(Keras's RNN layers check their input's rank with them). Expected reprs and messages were printed
 by TF 2.21."""
 
 import graphfn as tf
 from tf_goldens import golden_tests
 
 RESULTS = [
+    ("tf.TensorShape([1, None]) + (2,)", "TensorShape([1, None, 2])"),
+    ("(2,) + tf.TensorShape([1])", "TensorShape([2, 1])"),
+    ("tf.TensorShape([1]) + tf.TensorShape([3])", "TensorShape([1, 3])"),
+    ("[4] + tf.TensorShape([1])", "TensorShape([4, 1])"),
+    ("tf.TensorShape(None) + (1,)", "TensorShape(None)"),
     ('tf.TensorShape([2,None,3]).with_rank_at_least(2)', 'TensorShape([2, None, 3])'),
     ('tf.TensorShape([2,None,3]).with_rank_at_least(3)', 'TensorShape([2, None, 3])'),
     ('tf.TensorShape(None).with_rank_at_least(2)', 'TensorShape(None)'),
