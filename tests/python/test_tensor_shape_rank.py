@@ -1,5 +1,5 @@
 """TensorShape.with_rank / with_rank_at_least / with_rank_at_most / merge_with / concatenate
-and `+`(Keras's RNN layers check their input's rank with them). Expected reprs and messages were printed
+and `+` (Keras's RNN layers check their input's rank with them). Expected reprs and messages were printed
 by TF 2.21."""
 
 import graphfn as tf
