@@ -6,6 +6,7 @@ and, for comparison, on the real TensorFlow 2.21, and prints the pass counts of 
     python3 tests/keras_suite/run.py --paths ops/core_test.py layers/pooling   # other tests
     python3 tests/keras_suite/run.py --tf-python ~/tf/bin/python -- -x       # pytest options after --
     python3 tests/keras_suite/run.py --issue-folders --backend graphfn -- -n 2   # issue 20's folders, one by one
+    python3 tests/keras_suite/run.py --issue-folders --subset -- -n 2            # a few files of each
 
 --issue-folders runs the folders issue 20 names one pytest run each and prints a per-folder line
 (passed/failed/skipped/errors); --counts-file FILE also writes them as JSON, one object per side
@@ -32,6 +33,27 @@ DEFAULT_PATHS = ["layers/core", "models", "ops/numpy_test.py"]
 ISSUE_FOLDERS = ["ops", "layers/core", "layers/convolutional", "layers/pooling", "layers/normalization",
                  "layers/rnn", "layers/activations", "layers/merging", "layers/reshaping", "models",
                  "trainers", "optimizers", "losses", "metrics", "callbacks", "saving"]
+
+# A representative subset of those folders (a few files each) for a run of minutes, not an hour.
+SUBSET = {
+    "ops": ["ops/math_test.py", "ops/linalg_test.py"],
+    "layers/core": ["layers/core/dense_test.py", "layers/core/embedding_test.py"],
+    "layers/convolutional": ["layers/convolutional/conv_test.py", "layers/convolutional/conv_transpose_test.py"],
+    "layers/pooling": ["layers/pooling/max_pooling_test.py", "layers/pooling/average_pooling_test.py"],
+    "layers/normalization": ["layers/normalization/batch_normalization_test.py",
+                             "layers/normalization/layer_normalization_test.py"],
+    "layers/rnn": ["layers/rnn/lstm_test.py", "layers/rnn/gru_test.py", "layers/rnn/simple_rnn_test.py"],
+    "layers/activations": ["layers/activations"],
+    "layers/merging": ["layers/merging"],
+    "layers/reshaping": ["layers/reshaping"],
+    "models": ["models/sequential_test.py", "models/functional_test.py"],
+    "trainers": ["trainers/trainer_test.py"],
+    "optimizers": ["optimizers/optimizer_test.py", "optimizers/adam_test.py", "optimizers/sgd_test.py"],
+    "losses": ["losses/losses_test.py"],
+    "metrics": ["metrics/accuracy_metrics_test.py", "metrics/confusion_metrics_test.py"],
+    "callbacks": ["callbacks/early_stopping_test.py", "callbacks/model_checkpoint_test.py"],
+    "saving": ["saving/saving_lib_test.py", "saving/saving_api_test.py"],
+}
 
 
 def counts_of(summary):
@@ -74,22 +96,28 @@ def main():
                              "sides the same optional packages (jax, torch), which some test files import")
     parser.add_argument("--issue-folders", action="store_true",
                         help="run issue 20's folders (%s), one pytest run each" % " ".join(ISSUE_FOLDERS))
+    parser.add_argument("--subset", action="store_true",
+                        help="with --issue-folders: only a few representative files of each folder (SUBSET)")
     parser.add_argument("--counts-file", help="with --issue-folders: write the per-folder counts here (JSON)")
     parser.add_argument("--log-dir", help="write each side's full pytest output here")
     parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
     args = parser.parse_args()
     sides = ["graphfn", "tensorflow"] if args.backend == "both" else [args.backend]
-    groups = [[folder] for folder in ISSUE_FOLDERS] if args.issue_folders else [args.paths]
+    if args.issue_folders:
+        groups = [SUBSET[folder] if args.subset else [folder] for folder in ISSUE_FOLDERS]
+    else:
+        groups = [args.paths]
     all_counts = {}
     for backend in sides:
         python = args.graphfn_python if backend == "graphfn" else args.tf_python
         for paths in groups:
             summary, seconds, output = run(backend, python, paths, args.pytest_args)
             print("%-10s %s  (%.0f s)  [%s]" % (backend, summary, seconds, " ".join(paths)), flush=True)
-            all_counts.setdefault(backend, {})[" ".join(paths)] = counts_of(summary)
+            key = ISSUE_FOLDERS[groups.index(paths)] if args.issue_folders else " ".join(paths)
+            all_counts.setdefault(backend, {})[key] = counts_of(summary)
             if args.log_dir:
                 os.makedirs(args.log_dir, exist_ok=True)
-                name = backend + ("-" + "_".join(paths).replace("/", "_") if args.issue_folders else "")
+                name = backend + ("-" + key.replace("/", "_") if args.issue_folders else "")
                 with open(os.path.join(args.log_dir, name + ".log"), "w") as f:
                     f.write(output)
             if args.counts_file:
