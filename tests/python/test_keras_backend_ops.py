@@ -1,5 +1,5 @@
-"""tf.math.log_sigmoid, tf.math.logical_xor, tf.nn.conv_transpose and
-tf.nn.experimental.stateless_dropout (python/graphfn/ops/keras_backend_ops.py): TF 2.21 composes
+"""tf.math.log_sigmoid, tf.math.logical_xor, tf.nn.conv_transpose,
+tf.nn.experimental.stateless_dropout and tf.signal.inverse_stft_window_fn (python/graphfn/ops/keras_backend_ops.py): TF 2.21 composes
 them from other ops in Python, and Keras's TensorFlow backend calls them. Expected values and
 messages were printed by TF 2.21."""
 
@@ -25,6 +25,11 @@ RESULTS = [
      "<tf.Tensor: shape=(6,), dtype=float32, numpy=array([2., 2., 2., 2., 2., 2.], dtype=float32)>"),
     ("tf.nn.conv_transpose(tf.ones([1, 2, 2, 2, 1]), tf.ones([2, 2, 2, 3, 1]), tf.constant([1, 4, 4, 4, 3]), 2).shape",
      "TensorShape([1, 4, 4, 4, 3])"),
+    ("tf.signal.inverse_stft_window_fn(4, forward_window_fn=tf.signal.hamming_window)(10, tf.float64)",
+     "<tf.Tensor: shape=(10,), dtype=float64, numpy=\narray([0.08026487, 0.15889846, 0.40174915, 0.73297896, 0.91516787,\n"
+     "       0.94665709, 0.92108232, 0.73297896, 0.39916944, 0.15889846])>"),
+    ("tf.signal.inverse_stft_window_fn(5)(5, tf.float32)",
+     "<tf.Tensor: shape=(5,), dtype=float32, numpy=array([0., 2., 1., 2., 0.], dtype=float32)>"),
     ("tf.nn.experimental.stateless_dropout(tf.constant([[1., 2.], [3., 4.]]), 0.0, seed=[1, 2])",
      "<tf.Tensor: shape=(2, 2), dtype=float32, numpy=\narray([[1., 2.],\n       [3., 4.]], dtype=float32)>"),
 ]
@@ -39,6 +44,8 @@ ERRORS = [
      "`output_shape` must be of length 3, 4 or 5. Received: output_shape=[1, 2, 3, 4, 5, 6] of length 6."),
     ("tf.nn.conv_transpose(tf.ones([1, 3, 3, 2]), tf.ones([2, 2, 4, 2]), 5, 2)", ValueError,
      "`output_shape` must be a tensor or sized collection. Received: output_shape=5"),
+    ("tf.signal.inverse_stft_window_fn([1, 2])(8, tf.float32)", ValueError, "Shape (2,) must have rank 0"),
+    ("tf.signal.inverse_stft_window_fn(2)([8], tf.float32)", ValueError, "Shape (1,) must have rank 0"),
     ("tf.nn.experimental.stateless_dropout(tf.ones([2]), 1.0, seed=[1, 2])", ValueError,
      "`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate=1.0"),
     ("tf.nn.experimental.stateless_dropout(tf.constant([1, 2]), 0.5, seed=[1, 2])", ValueError,
@@ -107,3 +114,19 @@ def test_stateless_dropout_in_a_function(seed):
     f = tf.function(lambda x: tf.nn.experimental.stateless_dropout(x, 0.5, seed=seed))
     x = tf.ones([8, 8])
     np.testing.assert_array_equal(f(x).numpy(), tf.nn.experimental.stateless_dropout(x, 0.5, seed=seed).numpy())
+
+
+def test_inverse_stft_window_fn_float32_values():
+    window = tf.signal.inverse_stft_window_fn(3)(8, tf.float32)
+    np.testing.assert_allclose(window.numpy(), [0., 0.14042343, 0.5109583, 0.8722604, 0.958871, 0.8722604,
+                                                0.5109583, 0.14042327], rtol=1e-6)
+
+
+def test_inverse_stft_undoes_stft():
+    # TF 2.21: y[20:26] of this round trip.
+    x = tf.sin(tf.range(64, dtype=tf.float32) / 3.)
+    spectrum = tf.signal.stft(x, 16, 4)
+    y = tf.signal.inverse_stft(spectrum, 16, 4, window_fn=tf.signal.inverse_stft_window_fn(4))
+    np.testing.assert_allclose(y[20:26].numpy(), [0.3741511, 0.65698653, 0.8674969, 0.98250777, 0.9893582,
+                                                  0.8872941], rtol=1e-5)
+    np.testing.assert_allclose(y[20:26].numpy(), x[20:26].numpy(), rtol=1e-4)

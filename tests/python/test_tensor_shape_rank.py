@@ -1,4 +1,4 @@
-"""TensorShape.with_rank / with_rank_at_least / with_rank_at_most / merge_with / concatenate
+"""TensorShape.assert_has_rank / with_rank / with_rank_at_least / with_rank_at_most / merge_with / concatenate
 and `+` (Keras's RNN layers check their input's rank with them). Expected reprs and messages were printed
 by TF 2.21."""
 
@@ -6,6 +6,8 @@ import graphfn as tf
 from tf_goldens import golden_tests
 
 RESULTS = [
+    ("tf.TensorShape([2]).assert_has_rank(1)", "None"),
+    ("tf.TensorShape(None).assert_has_rank(3)", "None"),
     ("tf.TensorShape([1, None]) + (2,)", "TensorShape([1, None, 2])"),
     ("(2,) + tf.TensorShape([1])", "TensorShape([2, 1])"),
     ("tf.TensorShape([1]) + tf.TensorShape([3])", "TensorShape([1, 3])"),
@@ -28,6 +30,7 @@ RESULTS = [
 ]
 
 ERRORS = [
+    ("tf.TensorShape([2, 3]).assert_has_rank(1)", ValueError, "Shape (2, 3) must have rank 1"),
     ('tf.TensorShape([2,None,3]).with_rank_at_least(4)', ValueError, 'Shape (2, None, 3) must have rank at least 4'),
     ('tf.TensorShape([2,None,3]).with_rank_at_most(2)', ValueError, 'Shape (2, None, 3) must have rank at most 2'),
     ('tf.TensorShape([2,None]).with_rank(3)', ValueError, 'Shape (2, None) must have rank 3'),

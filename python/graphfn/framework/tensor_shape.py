@@ -71,6 +71,10 @@ class TensorShape:
             raise ValueError("Shape %s must have rank %d" % (self, rank))
         return self
 
+    def assert_has_rank(self, rank):
+        if self._dims is not None and len(self._dims) != rank:
+            raise ValueError("Shape %s must have rank %d" % (self, rank))
+
     def with_rank_at_least(self, rank):
         if self._dims is not None and len(self._dims) < rank:
             raise ValueError("Shape %s must have rank at least %d" % (self, rank))

@@ -1,12 +1,12 @@
 """TF 2.21 functions that TensorFlow writes in Python on top of other ops and that Keras's
 TensorFlow backend calls: tf.math.log_sigmoid, tf.math.logical_xor, tf.nn.conv_transpose,
-tf.nn.experimental.stateless_dropout. Each builds the same ops as TF's (so graphs look alike)."""
+tf.nn.experimental.stateless_dropout, tf.signal.inverse_stft_window_fn. Each builds the same ops as TF's (so graphs look alike)."""
 
 from collections import abc
 
 from graphfn.framework.name_scope import name_scope
 from graphfn.framework.tensor import Tensor
-from graphfn.ops import array_ops, nn_conv, nn_misc, stateless_random_ops
+from graphfn.ops import array_ops, math_ops, nn_conv, nn_misc, reduction_ops, shape_index, signal, stateless_random_ops
 from graphfn.ops._op_table import node, ops
 from graphfn.util.tf_export import tf_export
 
@@ -61,3 +61,28 @@ def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
                                                              alg=rng_alg or "auto_select")
 
     return nn_misc.dropout_with_sampler(x, rate, noise_shape, sample, lambda: None, name or "stateless_dropout")
+
+
+@tf_export("signal.inverse_stft_window_fn")
+def inverse_stft_window_fn(frame_step, forward_window_fn=signal.hann_window, name=None):
+    """A window function for tf.signal.inverse_stft that undoes forward_window_fn's stft: the
+    forward window divided by the sum of the squared windows overlapping each sample (Griffin and
+    Lim's least-squares inverse)."""
+    def window(frame_length, dtype):
+        with name_scope(name or "inverse_stft_window_fn"):
+            step = array_ops.convert_to_tensor(frame_step, name="frame_step")
+            step.shape.assert_has_rank(0)
+            length = array_ops.convert_to_tensor(frame_length, name="frame_length")
+            length.shape.assert_has_rank(0)
+            forward = forward_window_fn(length, dtype=dtype)
+            overlaps = -(-length // step)  # frames that cover one sample: ceil(length / step)
+            squares = shape_index.pad(math_ops.square(forward), [[0, overlaps * step - length]])
+            # Row i holds the squared window's samples i*step ... i*step+step-1; summing the rows
+            # gives, per position within a step, the total weight of all overlapping frames.
+            per_offset = reduction_ops.reduce_sum(array_ops.reshape(squares, [overlaps, step]), 0, keepdims=True)
+            denominator = array_ops.reshape(shape_index.tile(per_offset, [overlaps, 1]), [overlaps * step])[:length]
+            # Samples no frame weighs (a window that is 0 there) come out 0, not 0/0.
+            return array_ops.where(math_ops.equal(denominator, 0.0), array_ops.zeros_like(forward),
+                                   forward / denominator)
+
+    return window
