@@ -25,6 +25,14 @@ _INTERNAL_MODULES = {
     "experimental.dtensor": None,  # imported by Keras's distribution_lib; used only by its DTensor paths
 }
 
+# tensorflow.<module TF defines the class in> -> (graphfn's module, class): the classes whose home
+# module Keras checks, given TF's module name once graphfn is installed as tensorflow.
+_TF_CLASS_HOMES = {
+    "python.data.ops.dataset_ops": ("graphfn.data.dataset_ops", "DatasetV2"),
+    "python.ops.ragged.ragged_tensor": ("graphfn.ops.ragged_tensor", "RaggedTensor"),
+    "python.framework.sparse_tensor": ("graphfn.ops.sparse_tensor", "SparseTensor"),
+}
+
 
 class _MissingModule(types.ModuleType):
     """A TensorFlow package graphfn has no counterpart for: its names say so."""
@@ -69,6 +77,13 @@ def install_as_tensorflow():
     for internal, target in _INTERNAL_MODULES.items():
         full_name = "tensorflow." + internal
         _register(full_name, _MissingModule(full_name) if target is None else importlib.import_module(target))
+    for internal, (target, class_name) in _TF_CLASS_HOMES.items():
+        module = importlib.import_module(target)
+        _register("tensorflow." + internal, module)
+        # Keras recognizes TF's datasets and composite tensors by their class's module
+        # ("tensorflow.python." in it), as TF 2.21 names them; the alias module above keeps
+        # pickling and `module.Class` lookups working under that name.
+        getattr(module, class_name).__module__ = "tensorflow." + internal
     return graphfn
 
 
