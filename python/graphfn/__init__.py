@@ -106,6 +106,7 @@ from graphfn.framework import tensor_attributes as _tensor_attributes  # noqa: F
 from graphfn.ops import bitcast as _bitcast  # noqa: F401  (tf.bitcast)
 from graphfn import checkpoint as _checkpoint  # noqa: F401  (tf.train.Checkpoint & co.: loaded on first use)
 from graphfn.summaries import names as _summary_names  # noqa: F401  (tf.summary: loaded on first use)
+from graphfn.ops import keras_backend_ops as _keras_backend_ops  # noqa: F401  (tf.math.log_sigmoid, tf.nn.conv_transpose, ...: Python compositions Keras calls)
 
 __version__ = "0.1.0"
 _is_graphfn = True  # tells graphfn.install_as_tensorflow() that sys.modules["tensorflow"] is this package

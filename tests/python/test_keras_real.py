@@ -239,3 +239,32 @@ def test_tf_keras_is_still_graphfns_own_keras_after_install():
     """)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["graphfn.keras", "keras", "tensorflow"]
+
+
+def test_datasets_and_composite_tensors_carry_tensorflows_class_names_after_install():
+    # Keras recognizes TF's datasets, RaggedTensor and SparseTensor by their classes' modules
+    # ("tensorflow.python." in them); TF 2.21 prints these exact class names. The fit of a
+    # batched dataset gives TF 2.21's losses [3.6928, 2.6455] (same program on TF).
+    result = run_python("""
+        import os, pickle
+        os.environ["KERAS_BACKEND"] = "tensorflow"
+        import graphfn
+        graphfn.install_as_tensorflow()
+        import tensorflow as tf, keras, numpy as np
+        from tensorflow.python.data.ops import dataset_ops
+        print(tf.data.Dataset, dataset_ops.DatasetV2 is tf.data.Dataset)
+        print(type(tf.ragged.constant([[1]])), type(tf.sparse.from_dense([[1]])))
+        ds = tf.data.Dataset.from_tensor_slices((np.ones((8, 3), "float32"), np.ones((8, 1), "float32"))).batch(4)
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, kernel_initializer="ones")])
+        model.compile("sgd", "mse")
+        print([round(v, 4) for v in model.fit(ds, epochs=2, verbose=0).history["loss"]])
+        print(pickle.loads(pickle.dumps(tf.ragged.constant([[1], [2, 3]]))).shape)
+    """)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "<class 'tensorflow.python.data.ops.dataset_ops.DatasetV2'> True",
+        "<class 'tensorflow.python.ops.ragged.ragged_tensor.RaggedTensor'> "
+        "<class 'tensorflow.python.framework.sparse_tensor.SparseTensor'>",
+        "[3.6928, 2.6455]",
+        "(2, None)",
+    ]

@@ -5,6 +5,8 @@ The arithmetic dunders (+, -, *, //, %, **, <, <=, >, >=, unary -, abs) are defi
 operators that call op wrappers (==, !=, ~, /, @, &, |, ^, indexing, iterating an eager tensor)
 are installed by graphfn.ops.tensor_operators, since framework/ sits below ops/."""
 
+import sys
+
 from graphfn import _core
 from graphfn.framework import dtypes
 from graphfn.framework import errors
@@ -229,6 +231,19 @@ _install_symbolic(SymbolicTensor)
 
 @tf_export("is_tensor")
 def is_tensor(x):
-    """True for TF's tensor types: tensors (eager or symbolic) and variables, as tf.is_tensor;
-    False for NumPy arrays, Python values and structures of tensors."""
-    return isinstance(x, (Tensor, _core.VariableBase))
+    """True for TF's tensor types, as tf.is_tensor: tensors (eager or symbolic), variables,
+    SparseTensor, RaggedTensor and objects that say `is_tensor_like`; False for NumPy arrays,
+    Python values, structures of tensors, and other composites (datasets, specs)."""
+    if isinstance(x, (Tensor, _core.VariableBase)):
+        return True
+    # By sys.modules: a SparseTensor or RaggedTensor exists only once its module is loaded, and
+    # is_tensor must not load tf.ragged.
+    for module_name, class_name in _NATIVE_COMPOSITES:
+        module = sys.modules.get(module_name)
+        if module is not None and isinstance(x, getattr(module, class_name)):
+            return True
+    return bool(getattr(x, "is_tensor_like", False))
+
+
+# The composite tensors TF's is_tensor accepts (TF's internal.NativeObject subclasses).
+_NATIVE_COMPOSITES = (("graphfn.ops.sparse_tensor", "SparseTensor"), ("graphfn.ops.ragged_tensor", "RaggedTensor"))

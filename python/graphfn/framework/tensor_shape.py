@@ -63,6 +63,51 @@ class TensorShape:
         if not self.is_compatible_with(other):
             raise ValueError("Shapes %s and %s are incompatible" % (self, as_shape(other)))
 
+    def with_rank(self, rank):
+        """This shape, known to have `rank` dims (an unknown rank becomes `rank` unknown dims)."""
+        if self._dims is None:
+            return TensorShape([None] * rank)
+        if len(self._dims) != rank:
+            raise ValueError("Shape %s must have rank %d" % (self, rank))
+        return self
+
+    def assert_has_rank(self, rank):
+        if self._dims is not None and len(self._dims) != rank:
+            raise ValueError("Shape %s must have rank %d" % (self, rank))
+
+    def with_rank_at_least(self, rank):
+        if self._dims is not None and len(self._dims) < rank:
+            raise ValueError("Shape %s must have rank at least %d" % (self, rank))
+        return self
+
+    def with_rank_at_most(self, rank):
+        if self._dims is not None and len(self._dims) > rank:
+            raise ValueError("Shape %s must have rank at most %d" % (self, rank))
+        return self
+
+    def merge_with(self, other):
+        """The most specific shape compatible with both (known dims fill unknown ones)."""
+        other = as_shape(other)
+        if self._dims is None:
+            return other
+        if other._dims is None:
+            return self
+        if not self.is_compatible_with(other):
+            raise ValueError("Shapes %s and %s are not compatible" % (self, other))
+        return TensorShape([a if b is None else b for a, b in zip(self._dims, other._dims)])
+
+    def concatenate(self, other):
+        other = as_shape(other)
+        if self._dims is None or other._dims is None:
+            return TensorShape(None)
+        return TensorShape(self._dims + other._dims)
+
+    def __add__(self, other):
+        return self.concatenate(other)
+
+    def __radd__(self, other):
+        return as_shape(other).concatenate(self)
+
     def __len__(self):
         if self._dims is None:
             raise ValueError("Cannot take the length of shape with unknown rank.")

@@ -278,7 +278,16 @@ def _noise_shape(x, noise_shape):
 @tf_export("nn.dropout")
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zeros each element with probability `rate` and scales the kept ones by 1 / (1 - rate)."""
-    with name_scope(name or "dropout"):
+    return dropout_with_sampler(
+        x, rate, noise_shape, lambda shape, dtype: random_ops.random_uniform(shape, dtype=dtype, seed=seed),
+        lambda: random_seed.get_seed(seed), name or "dropout")  # as TF: the fast path still advances the op seed
+
+
+def dropout_with_sampler(x, rate, noise_shape, uniform_sampler, skip_random_step, name):
+    """TF's dropout with the uniform noise drawn by uniform_sampler(shape, dtype): the stateful
+    tf.nn.dropout and tf.nn.experimental.stateless_dropout share it. skip_random_step() runs when
+    rate is 0 and no noise is drawn."""
+    with name_scope(name):
         is_rate_number = isinstance(rate, numbers.Real) and not isinstance(rate, Tensor)
         if is_rate_number and (rate < 0 or rate >= 1):
             raise ValueError("`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate=%s" % rate)
@@ -287,7 +296,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
             raise ValueError("`x.dtype` must be a floating point tensor as `x` will be scaled. Received: x_dtype=%s"
                              % (x.dtype,))
         if is_rate_number and rate == 0:
-            random_seed.get_seed(seed)  # as TF: the fast path still advances the op seed
+            skip_random_step()
             return x
         if not isinstance(rate, Tensor):
             if not is_rate_number:
@@ -301,7 +310,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
                 raise ValueError("`x.dtype` must be compatible with `rate.dtype`. Received: x.dtype=%s and "
                                  "rate.dtype=%s" % (x.dtype, rate.dtype))
             scaled = ops.RealDiv(x, ops.Sub(_scalar(1, x), rate))
-        random_tensor = random_ops.random_uniform(_noise_shape(x, noise_shape), dtype=x.dtype, seed=seed)
+        random_tensor = uniform_sampler(_noise_shape(x, noise_shape), x.dtype)
         keep_mask = ops.GreaterEqual(random_tensor, rate)
         return ops.SelectV2(keep_mask, scaled, _scalar(0, x))
 

@@ -23,20 +23,15 @@ _INTERNAL_MODULES = {
     "python.framework.type_spec_registry": None,
     "python.data.experimental.ops.distribute": None,
     "experimental.dtensor": None,  # imported by Keras's distribution_lib; used only by its DTensor paths
-    "python.data.ops.dataset_ops": "graphfn.data.dataset_ops",
-    "python.ops.ragged.ragged_tensor": "graphfn.ops.ragged_tensor",
-    "python.framework.sparse_tensor": "graphfn.ops.sparse_tensor",
     "compat.v1": "graphfn.compat.v1",  # Keras's TensorBoard callback: from tensorflow.compat.v1 import SummaryMetadata
 }
 
-# Classes that libraries recognize by class name and module: Keras's data adapters take an object
-# for a tf.data dataset when a class of its MRO is named "DatasetV2" and its module contains
-# "tensorflow.python." (likewise RaggedTensor and SparseTensor). Once installed, these classes
-# carry the module paths TF's have (the modules above, so lookups by module still find them).
-_TF_CLASS_MODULES = {
-    ("graphfn.data.dataset_ops", "DatasetV2"): "tensorflow.python.data.ops.dataset_ops",
-    ("graphfn.ops.ragged_tensor", "RaggedTensor"): "tensorflow.python.ops.ragged.ragged_tensor",
-    ("graphfn.ops.sparse_tensor", "SparseTensor"): "tensorflow.python.framework.sparse_tensor",
+# tensorflow.<module TF defines the class in> -> (graphfn's module, class): the classes whose home
+# module Keras checks, given TF's module name once graphfn is installed as tensorflow.
+_TF_CLASS_HOMES = {
+    "python.data.ops.dataset_ops": ("graphfn.data.dataset_ops", "DatasetV2"),
+    "python.ops.ragged.ragged_tensor": ("graphfn.ops.ragged_tensor", "RaggedTensor"),
+    "python.framework.sparse_tensor": ("graphfn.ops.sparse_tensor", "SparseTensor"),
 }
 
 
@@ -83,8 +78,13 @@ def install_as_tensorflow():
     for internal, target in _INTERNAL_MODULES.items():
         full_name = "tensorflow." + internal
         _register(full_name, _MissingModule(full_name) if target is None else importlib.import_module(target))
-    for (module_name, class_name), tf_module in _TF_CLASS_MODULES.items():
-        getattr(importlib.import_module(module_name), class_name).__module__ = tf_module
+    for internal, (target, class_name) in _TF_CLASS_HOMES.items():
+        module = importlib.import_module(target)
+        _register("tensorflow." + internal, module)
+        # Keras recognizes TF's datasets and composite tensors by their class's module
+        # ("tensorflow.python." in it), as TF 2.21 names them; the alias module above keeps
+        # pickling and `module.Class` lookups working under that name.
+        getattr(module, class_name).__module__ = "tensorflow." + internal
     return graphfn
 
 
