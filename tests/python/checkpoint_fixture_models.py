@@ -5,6 +5,19 @@ the same objects on graphfn."""
 import numpy as np
 
 
+def as_json(value):
+    """A checkpoint value as the JSON expected.json holds (bytes as latin-1 text, complex as pairs)."""
+    if isinstance(value, bytes):
+        return value.decode("latin-1")
+    value = np.asarray(value)
+    if value.dtype == object:
+        return [v.decode("latin-1") for v in value.reshape(-1)]
+    if value.dtype.kind == "c":
+        return [[float(v.real), float(v.imag)] for v in value.reshape(-1)]
+    return value.astype(np.float64).tolist() if value.dtype.kind == "f" or value.dtype.name == "bfloat16" \
+        else value.tolist()
+
+
 def make_module(tf):
     """A tf.Module holding a variable of each common dtype, nested modules, a list and a dict."""
     net = tf.Module()

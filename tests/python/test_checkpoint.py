@@ -20,16 +20,7 @@ with open(os.path.join(FIXTURES, "expected.json")) as _f:
     EXPECTED = json.load(_f)
 
 
-def as_json(value):
-    if isinstance(value, bytes):
-        return value.decode("latin-1")
-    value = np.asarray(value)
-    if value.dtype == object:
-        return [v.decode("latin-1") for v in value.reshape(-1)]
-    if value.dtype.kind == "c":
-        return [[float(v.real), float(v.imag)] for v in value.reshape(-1)]
-    return value.astype(np.float64).tolist() if value.dtype.kind == "f" or value.dtype.name == "bfloat16" \
-        else value.tolist()
+as_json = models.as_json
 
 
 # Reading TensorFlow's files -----------------------------------------------------------------------

@@ -22,16 +22,7 @@ import checkpoint_fixture_models as models  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
 
-def as_json(value):
-    if isinstance(value, bytes):
-        return value.decode("latin-1")
-    value = np.asarray(value)
-    if value.dtype == object:
-        return [v.decode("latin-1") for v in value.reshape(-1)]
-    if value.dtype.kind == "c":
-        return [[float(v.real), float(v.imag)] for v in value.reshape(-1)]
-    return value.astype(np.float64).tolist() if value.dtype.kind == "f" or value.dtype.name == "bfloat16" \
-        else value.tolist()
+as_json = models.as_json
 
 
 def read_text(path):
