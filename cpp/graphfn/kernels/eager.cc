@@ -184,6 +184,23 @@ ResolvedCall& resolved_cache_slot(const OpDef& op, const DType* dtypes, int n) {
   return cache[h & (kResolvedCacheSize - 1)];
 }
 
+// Validation and resolution of a call, in TF's order: attr values are validated, then the kernel
+// is looked up, then the inputs are checked against the kernel's signature (the kernel validates
+// shapes later). Each step's error gets TF's " [Op:...]" suffix; the success path builds no
+// Status copies (this is every eager op's path).
+Status resolve_call(const OpDef& op, const DType* dtypes, int num_inputs, const AttrMap& attrs, DType* type_attrs,
+                    KernelFn* kernel) {
+  Status s = validate_op_call(op, dtypes, num_inputs, attrs);
+  if (!s.ok()) return with_op_suffix(s, op);
+  Status input_mismatch;
+  s = resolve_type_attrs(op, dtypes, num_inputs, attrs, type_attrs, &input_mismatch);
+  if (!s.ok()) return with_op_suffix(s, op);
+  s = find_kernel(op, type_attrs, kernel);
+  if (!s.ok()) return with_op_suffix(s, op);
+  if (!input_mismatch.ok()) return with_op_suffix(input_mismatch, op);
+  return Status::OK();
+}
+
 }  // namespace
 
 Status execute_eager(const OpDef& op, const Tensor* const* inputs, int num_inputs, const AttrMap& attrs,
@@ -197,39 +214,26 @@ Status execute_eager(const OpDef& op, const Tensor* const* inputs, int num_input
     dtypes = many_dtypes.data();
   }
   for (int i = 0; i < num_inputs; ++i) dtypes[i] = inputs[i]->dtype();
-  const bool cacheable = attrs.empty() && num_inputs <= ResolvedCall::kMaxInputs;
-  if (cacheable) {
-    const ResolvedCall& hit = resolved_cache_slot(op, dtypes, num_inputs);
-    if (hit.matches(op, dtypes, num_inputs)) {
-      DType type_attrs[kMaxTypeAttrs];
-      std::copy(hit.type_attrs, hit.type_attrs + op.type_attr_names.size(), type_attrs);
-      const Status s = run_kernel(op, hit.kernel, inputs, num_inputs, attrs, type_attrs, outputs);
-      return s.ok() ? s : with_node_prefix(s, op, function_name(op, num_inputs, attrs));
+  const size_t num_type_attrs = op.type_attr_names.size();
+  ResolvedCall* remembered = attrs.empty() && num_inputs <= ResolvedCall::kMaxInputs
+                                 ? &resolved_cache_slot(op, dtypes, num_inputs)
+                                 : nullptr;
+  DType type_attrs[kMaxTypeAttrs];
+  KernelFn kernel = nullptr;
+  if (remembered && remembered->matches(op, dtypes, num_inputs)) {
+    std::copy(remembered->type_attrs, remembered->type_attrs + num_type_attrs, type_attrs);
+    kernel = remembered->kernel;
+  } else {
+    GRAPHFN_RETURN_IF_ERROR(resolve_call(op, dtypes, num_inputs, attrs, type_attrs, &kernel));
+    if (remembered) {
+      remembered->op = &op;
+      remembered->num_inputs = num_inputs;
+      std::copy(dtypes, dtypes + num_inputs, remembered->dtypes);
+      std::copy(type_attrs, type_attrs + num_type_attrs, remembered->type_attrs);
+      remembered->kernel = kernel;
     }
   }
-  // Each step's error gets TF's " [Op:...]" suffix; the success path builds no Status copies
-  // (this is every eager op's path: a scalar add is about 0.5 µs).
-  Status s = validate_op_call(op, dtypes, num_inputs, attrs);
-  if (!s.ok()) return with_op_suffix(s, op);
-  // TF's order: attr values are validated, then the kernel is looked up, then the inputs are
-  // checked against the kernel's signature, and only then does the kernel validate shapes.
-  DType type_attrs[kMaxTypeAttrs];
-  Status input_mismatch;
-  s = resolve_type_attrs(op, dtypes, num_inputs, attrs, type_attrs, &input_mismatch);
-  if (!s.ok()) return with_op_suffix(s, op);
-  KernelFn kernel = nullptr;
-  s = find_kernel(op, type_attrs, &kernel);
-  if (!s.ok()) return with_op_suffix(s, op);
-  if (!input_mismatch.ok()) return with_op_suffix(input_mismatch, op);
-  if (cacheable) {
-    ResolvedCall& slot = resolved_cache_slot(op, dtypes, num_inputs);
-    slot.op = &op;
-    slot.num_inputs = num_inputs;
-    std::copy(dtypes, dtypes + num_inputs, slot.dtypes);
-    std::copy(type_attrs, type_attrs + op.type_attr_names.size(), slot.type_attrs);
-    slot.kernel = kernel;
-  }
-  s = run_kernel(op, kernel, inputs, num_inputs, attrs, type_attrs, outputs);
+  const Status s = run_kernel(op, kernel, inputs, num_inputs, attrs, type_attrs, outputs);
   return s.ok() ? s : with_node_prefix(s, op, function_name(op, num_inputs, attrs));
 }
 
