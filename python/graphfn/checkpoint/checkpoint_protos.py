@@ -3,15 +3,15 @@ TF's: the tensor bundle's header and entries (tensor_bundle.proto, tensor_shape.
 tensor_slice.proto, versions.proto), the object graph stored under `_CHECKPOINTABLE_OBJECT_GRAPH`
 (trackable_object_graph.proto) and the `checkpoint` state file (checkpoint_state.proto, text form).
 
-Built with protobuf's descriptor API in a pool of graphfn's own (as file_io/example_pb.py), so a
-process that also imports TensorFlow sees no clash. Imported on the first save or read only."""
+Built from the tables below by util/proto_tables.py (a descriptor pool of their own, so a process
+that also imports TensorFlow sees no clash). Imported on the first save or read only."""
 
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+from graphfn.util import proto_tables
 
 _PACKAGE = "tensorflow"
 _FILE_NAME = "graphfn/checkpoint/checkpoint.proto"
-_F = descriptor_pb2.FieldDescriptorProto
-_OPT, _REP = _F.LABEL_OPTIONAL, _F.LABEL_REPEATED
+_F = proto_tables.FIELD
+_OPT, _REP = proto_tables.OPTIONAL, proto_tables.REPEATED
 
 # message name -> [(field, number, label, type, message type name or None, oneof index or None)]
 # Nested messages are named "Outer.Inner". Enum fields are declared as int32: the same varint on
@@ -68,40 +68,13 @@ _MESSAGES = [
 _ONEOFS = {"TensorSliceProto.Extent": ["has_length"]}
 
 
-def _file_descriptor():
-    f = descriptor_pb2.FileDescriptorProto(name=_FILE_NAME, package=_PACKAGE, syntax="proto3")
-    declared = {}
-    for name, fields in _MESSAGES:
-        *outer, leaf = name.split(".")
-        container = declared[".".join(outer)].nested_type if outer else f.message_type
-        message = container.add(name=leaf)
-        declared[name] = message
-        for oneof in _ONEOFS.get(name, []):
-            message.oneof_decl.add(name=oneof)
-        for field_name, number, label, type_, type_name, oneof in fields:
-            field = message.field.add(name=field_name, number=number, label=label, type=type_)
-            field.json_name = "".join(p if i == 0 else p.capitalize()
-                                      for i, p in enumerate(field_name.split("_")))
-            if type_name is not None:
-                field.type_name = "." + _PACKAGE + "." + type_name
-            if oneof is not None:
-                field.oneof_index = oneof
-                field.proto3_optional = False
-    return f
+_CLASSES = proto_tables.message_classes(_FILE_NAME, _PACKAGE, _MESSAGES, _ONEOFS)
 
 
-_POOL = descriptor_pool.DescriptorPool()
-_POOL.Add(_file_descriptor())
-
-
-def _message_class(name):
-    return message_factory.GetMessageClass(_POOL.FindMessageTypeByName(_PACKAGE + "." + name))
-
-
-TensorShapeProto = _message_class("TensorShapeProto")
-TensorSliceProto = _message_class("TensorSliceProto")
-VersionDef = _message_class("VersionDef")
-BundleHeaderProto = _message_class("BundleHeaderProto")
-BundleEntryProto = _message_class("BundleEntryProto")
-TrackableObjectGraph = _message_class("TrackableObjectGraph")
-CheckpointState = _message_class("CheckpointState")
+TensorShapeProto = _CLASSES["TensorShapeProto"]
+TensorSliceProto = _CLASSES["TensorSliceProto"]
+VersionDef = _CLASSES["VersionDef"]
+BundleHeaderProto = _CLASSES["BundleHeaderProto"]
+BundleEntryProto = _CLASSES["BundleEntryProto"]
+TrackableObjectGraph = _CLASSES["TrackableObjectGraph"]
+CheckpointState = _CLASSES["CheckpointState"]

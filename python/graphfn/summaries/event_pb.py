@@ -4,16 +4,16 @@ TensorProto, TensorShapeProto, SourceMetadata, SessionLog and TaggedRunMetadata,
 numbers of TensorFlow's event.proto / summary.proto / tensor.proto, so the bytes graphfn writes
 are the bytes TensorFlow and TensorBoard read (and the other way round).
 
-Built with protobuf's descriptor API in a pool of graphfn's own, as file_io/example_pb.py does,
-so a process that also imports TensorFlow sees no clash. Imported on the first tf.summary use."""
+Built from the tables below by util/proto_tables.py (a descriptor pool of their own, so a process
+that also imports TensorFlow sees no clash). Imported on the first tf.summary use."""
 
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+from graphfn.util import proto_tables
 
 _FILE_NAME = "graphfn/ops/summary.proto"
 _PACKAGE = "tensorflow"
 
-_F = descriptor_pb2.FieldDescriptorProto
-_OPT, _REP = _F.LABEL_OPTIONAL, _F.LABEL_REPEATED
+_F = proto_tables.FIELD
+_OPT, _REP = proto_tables.OPTIONAL, proto_tables.REPEATED
 
 # TF's DataType values (types.proto) that summaries carry; an open enum keeps other values too.
 _DATA_TYPES = [("DT_INVALID", 0), ("DT_FLOAT", 1), ("DT_DOUBLE", 2), ("DT_INT32", 3), ("DT_UINT8", 4),
@@ -180,58 +180,17 @@ _MAP_ENTRIES = [("NameAttrList", "AttrEntry", "AttrValue"), ("NodeDef", "AttrEnt
                 ("FunctionDef", "ControlRetEntry", None)]
 
 
-def _json_name(name):
-    return "".join(p if i == 0 else p.capitalize() for i, p in enumerate(name.split("_")))
+_CLASSES = proto_tables.message_classes(_FILE_NAME, _PACKAGE, _MESSAGES, _ONEOFS, _MAP_ENTRIES, _ENUMS)
 
 
-def _file_descriptor():
-    f = descriptor_pb2.FileDescriptorProto(name=_FILE_NAME, package=_PACKAGE, syntax="proto3")
-    protos = {}
-    for name, fields in _MESSAGES:
-        outer, _, leaf = name.rpartition(".")
-        message = (protos[outer].nested_type if outer else f.message_type).add(name=leaf)
-        protos[name] = message
-        for oneof in _ONEOFS.get(name, []):
-            message.oneof_decl.add(name=oneof)
-        for field_name, number, label, type_, type_name, oneof in fields:
-            field = message.field.add(name=field_name, number=number, label=label, type=type_,
-                                      json_name=_json_name(field_name))
-            if type_name is not None:
-                field.type_name = "." + _PACKAGE + "." + type_name
-            if oneof is not None:
-                field.oneof_index = oneof
-    for outer, entry, value_type in _MAP_ENTRIES:
-        nested = protos[outer].nested_type.add(name=entry)
-        nested.options.map_entry = True
-        nested.field.add(name="key", number=1, label=_OPT, type=_F.TYPE_STRING, json_name="key")
-        value = nested.field.add(name="value", number=2, label=_OPT, json_name="value",
-                                 type=_F.TYPE_MESSAGE if value_type else _F.TYPE_STRING)
-        if value_type:
-            value.type_name = "." + _PACKAGE + "." + value_type
-    for name, values in _ENUMS.items():
-        outer, _, leaf = name.rpartition(".")
-        enum = (protos[outer].enum_type if outer else f.enum_type).add(name=leaf)
-        for value_name, number in values:
-            enum.value.add(name=value_name, number=number)
-    return f
-
-
-_POOL = descriptor_pool.DescriptorPool()
-_POOL.Add(_file_descriptor())
-
-
-def _message_class(name):
-    return message_factory.GetMessageClass(_POOL.FindMessageTypeByName(_PACKAGE + "." + name))
-
-
-Event = _message_class("Event")
-Summary = _message_class("Summary")
-SummaryMetadata = _message_class("SummaryMetadata")
-HistogramProto = _message_class("HistogramProto")
-TensorProto = _message_class("TensorProto")
-TensorShapeProto = _message_class("TensorShapeProto")
-SessionLog = _message_class("SessionLog")
-TaggedRunMetadata = _message_class("TaggedRunMetadata")
-SourceMetadata = _message_class("SourceMetadata")
-RunMetadata = _message_class("RunMetadata")
-GraphDef = _message_class("GraphDef")
+Event = _CLASSES["Event"]
+Summary = _CLASSES["Summary"]
+SummaryMetadata = _CLASSES["SummaryMetadata"]
+HistogramProto = _CLASSES["HistogramProto"]
+TensorProto = _CLASSES["TensorProto"]
+TensorShapeProto = _CLASSES["TensorShapeProto"]
+SessionLog = _CLASSES["SessionLog"]
+TaggedRunMetadata = _CLASSES["TaggedRunMetadata"]
+SourceMetadata = _CLASSES["SourceMetadata"]
+RunMetadata = _CLASSES["RunMetadata"]
+GraphDef = _CLASSES["GraphDef"]
