@@ -17,7 +17,7 @@ from graphfn.framework import dtypes as _dtypes
 from graphfn.framework import errors
 from graphfn.framework.dtypes import (  # noqa: F401
     DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64, half,
-    int8, int16, int32, int64, string, uint8, uint16, uint32, uint64)
+    int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64)
 from graphfn.framework.tensor import Tensor  # noqa: F401
 from graphfn.framework.tensor_shape import TensorShape  # noqa: F401
 from graphfn import context as _context  # noqa: F401

@@ -23,6 +23,14 @@ from graphfn.util.tf_export import tf_export
 
 # Creation numbers: a tape lists its watched variables in creation order, as TF does.
 _creation_numbers = itertools.count()
+# Every live Variable by the identity of its resource, so a traced graph's captured resources
+# (Graph.captured_resources) name their variables (ConcreteFunction.variables).
+_by_resource = weakref.WeakValueDictionary()
+
+
+def variable_of_resource(resource_id):
+    """The live Variable whose resource has this identity, or None."""
+    return _by_resource.get(resource_id)
 
 
 # tf.variable_creator_scope: this thread's creators, innermost last.
@@ -109,6 +117,7 @@ class Variable(_core.VariableBase, metaclass=_CreatedThroughCreators):
         self._name = name_scope.current_scope() + (name or "Variable") + ":0"
         self._trainable = True if trainable is None else bool(trainable)
         self._unique_id = next(_creation_numbers)
+        _by_resource[_core.resource_id(self._handle)] = self
         context.note_variable_created()
 
     @classmethod
@@ -122,6 +131,7 @@ class Variable(_core.VariableBase, metaclass=_CreatedThroughCreators):
         variable._name = name
         variable._trainable = bool(trainable)
         variable._unique_id = next(_creation_numbers)
+        _by_resource[_core.resource_id(handle)] = variable
         return variable
 
     def __deepcopy__(self, memo):

@@ -74,6 +74,19 @@ int64_t row_alignment() {
   return align;
 }
 
+// The work (multiply-adds) below which a call's size also picks OpenBLAS's kernel, 0 where it
+// does not. On its AVX-512 cores (SkylakeX, Cooperlake, SapphireRapids) a call of at most 10^6
+// multiply-adds may run the small-matrix kernels, and an untransposed float one under 28*512*512
+// the "direct" sgemm; each sums in an order of its own. Only calls at or above this size all run
+// the regular kernels, so a product is cut into row blocks only when every block is that large.
+double kernel_choice_work() {
+  static const double work = [] {
+    const std::string core = lapack::core_name();
+    return core == "SkylakeX" || core == "Cooperlake" || core == "SapphireRapids" ? 28.0 * 512 * 512 : 0.0;
+  }();
+  return work;
+}
+
 // C = op(A) * op(B) through cblas_?gemm, in row blocks over the pool when the product holds
 // work for more than one thread.
 template <typename T>
@@ -87,10 +100,15 @@ void blas_gemm(const lapack::Routines<T>& r, bool ta, bool tb, int64_t m, int64_
   };
   const int64_t align = row_alignment();
   const double work = static_cast<double>(m) * n * k;
-  if (work < 2 * kShardWork || m <= align || parallel_threads() < 2) return rows(0, m);
+  // Every shard holds at least min_blocks whole blocks, so at least (min_blocks - 1) * align + 1
+  // rows: one spare block keeps even a shard ending in the partial last block above the floor.
+  const double floor_work = kernel_choice_work();
+  const double shard_work = std::max(kShardWork, floor_work);
+  if (work < 2 * shard_work || m <= align || parallel_threads() < 2) return rows(0, m);
   const int64_t blocks = (m + align - 1) / align;
   const double block_work = static_cast<double>(align) * n * k;
-  const int64_t min_blocks = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(kShardWork / block_work)));
+  const int64_t min_blocks = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(shard_work / block_work)) +
+                                                      (floor_work > 0 ? 1 : 0));
   parallel_for(blocks, min_blocks, [&](int64_t b0, int64_t b1) { rows(b0 * align, std::min(m, b1 * align)); });
 }
 

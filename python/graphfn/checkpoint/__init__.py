@@ -5,5 +5,6 @@ from graphfn.util.tf_export import tf_export_lazy
 
 for _name, _module in (("Checkpoint", "checkpoint"), ("CheckpointOptions", "checkpoint_options"),
                        ("CheckpointManager", "checkpoint_management"), ("latest_checkpoint", "checkpoint_management"),
-                       ("load_checkpoint", "checkpoint_reader"), ("list_variables", "checkpoint_reader")):
+                       ("load_checkpoint", "checkpoint_reader"), ("list_variables", "checkpoint_reader"),
+                       ("TrackableView", "trackable_view")):
     tf_export_lazy("train." + _name, "graphfn.checkpoint." + _module, _name)

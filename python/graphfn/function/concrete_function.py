@@ -162,6 +162,18 @@ class ConcreteFunction:
     def output_shapes(self):
         return nest.map_structure(lambda t: t.shape, self._structured_outputs)
 
+    @property
+    def variables(self):
+        """The variables whose resources the graph captured, in the graph's order (as TF's
+        ConcreteFunction.variables); variables already deleted are left out."""
+        from graphfn.variables import variable_of_resource  # variables imports the function package
+        found = (variable_of_resource(r) for _, r in self._graph._graph.captured_resources())
+        return tuple(v for v in found if v is not None)
+
+    @property
+    def trainable_variables(self):
+        return tuple(v for v in self.variables if v.trainable)
+
     def pretty_printed_signature(self, verbose=True):
         if not verbose:
             return repr(self._function_type)

@@ -227,6 +227,19 @@ class Function(_core.FunctionBase):
     def experimental_get_tracing_count(self):
         return len(self._cache)
 
+    def _list_all_concrete_functions(self):
+        """The distinct traces this Function holds, its input_signature's traced first if it has
+        one and none exists yet (as TF's, which libraries such as Keras's export call). A trace
+        whose only difference is that it created the variables is not listed twice."""
+        if self._input_signature is not None and not self._cache:
+            self.get_concrete_function()
+        out = []
+        for key, concrete in list(self._cache.items()):
+            first_trace_of_variables = key and key[-1][0] == "<variable creation>"
+            if not first_trace_of_variables and all(c is not concrete for c in out):
+                out.append(concrete)
+        return out
+
     def pretty_printed_concrete_signatures(self, verbose=True):
         if self._input_signature is not None and not self._cache:
             self.get_concrete_function()

@@ -28,6 +28,27 @@ class _CallableUserObject(_UserObject):
         return self.__dict__["__call__"](*args, **kwargs)
 
 
+def _saved_or_module_property(name):
+    """A saved attribute named like one of Module's properties (a Keras export saves
+    `variables`) is what the object gives; else Module's property answers."""
+    module_property = getattr(Module, name)
+
+    def get(self):
+        saved = self.__dict__.get(name, _NOT_SAVED)
+        return module_property.fget(self) if saved is _NOT_SAVED else saved
+
+    def set_saved(self, value):
+        self.__dict__[name] = value
+
+    return property(get, set_saved, doc=module_property.__doc__)
+
+
+_NOT_SAVED = object()
+for _name, _value in list(vars(Module).items()):
+    if isinstance(_value, property) and not _name.startswith("_"):
+        setattr(_UserObject, _name, _saved_or_module_property(_name))
+
+
 _CallableUserObject.__name__ = _CallableUserObject.__qualname__ = "_UserObject"
 
 

@@ -17,6 +17,7 @@ from graphfn.function.concrete_function import ConcreteFunction, _spec_or_value
 from graphfn.function.polymorphic_function import Function
 from graphfn.module.module import Module
 from graphfn.saved import structure
+from graphfn.trackable.base import Trackable
 from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
 from graphfn.variables import Variable
@@ -28,7 +29,7 @@ FORMAT = "graphfn.saved_model"
 @tf_export("saved_model.save")
 def save(obj, export_dir, signatures=None, options=None):
     """Saves `obj` (a Module, a tf.function or a concrete function) to `export_dir`."""
-    if not isinstance(obj, (Function, ConcreteFunction)) and not _is_module(obj) and not _is_variable(obj):
+    if not isinstance(obj, (Function, ConcreteFunction)) and not _is_module(obj) and _variable_behind(obj) is None:
         raise ValueError("Expected an object of type `Trackable`, such as `tf.Module` or a subclass of the "
                          "`Trackable` class, for export. Got %r with type %s." % (obj, type(obj)))
     saver = _Saver()
@@ -39,15 +40,25 @@ def save(obj, export_dir, signatures=None, options=None):
     _core.write_saved_graph(os.fspath(export_dir), object_graph, saver.variables, functions, signature_entries)
 
 
-def _is_variable(value):
-    return isinstance(value, Variable)
+def _variable_behind(value):
+    """The graphfn Variable `value` saves as: itself, or for a Keras 3 variable the tf.Variable it
+    wraps (its `value`; in TF too a Keras variable writes itself as that variable), else None."""
+    if isinstance(value, Variable):
+        return value
+    if isinstance(value, Trackable) and isinstance(inspect.getattr_static(type(value), "value", None), property):
+        inner = value.value
+        return inner if isinstance(inner, Variable) else None
+    return None
 
 
 def _is_module(value):
-    """A tf.Module or a Keras layer/model: objects whose attributes are walked. (Keras is imported
-    lazily; if it was never imported, no layer exists.)"""
+    """A tf.Module, a Trackable (an AutoTrackable, a Keras 3 layer or model) or an object of
+    graphfn's built-in Keras: objects whose children are walked. (Keras is imported lazily; if it
+    was never imported, no layer exists.)"""
     if isinstance(value, Module):
         return True
+    if isinstance(value, Trackable):
+        return _variable_behind(value) is None
     layer_module = sys.modules.get("graphfn.keras.layers.layer")
     return layer_module is not None and isinstance(value, layer_module.Layer)
 
@@ -55,7 +66,7 @@ def _is_module(value):
 def _trackable(value):
     """True for what a module's attribute can save: variables, modules, functions, or lists,
     tuples and dicts holding any."""
-    if _is_variable(value) or _is_module(value) or isinstance(value, (Function, ConcreteFunction)):
+    if _variable_behind(value) is not None or _is_module(value) or isinstance(value, (Function, ConcreteFunction)):
         return True
     if isinstance(value, (list, tuple, dict)):
         return any(_trackable(v) for v in (value.values() if isinstance(value, dict) else value))
@@ -63,26 +74,25 @@ def _trackable(value):
 
 
 def _module_children(module):
-    """(name, value) of a module's saveable attributes: instance attributes, then the
-    tf.function methods of its class (bound to the instance)."""
-    children = [(k, v) for k, v in sorted(vars(module).items())
-                if k not in getattr(module, "_TF_MODULE_IGNORED_PROPERTIES", ()) and _trackable(v)]
+    """(name, value) of a module's saveable children. A Trackable names them itself
+    (`_trackable_children("savedmodel")`), plus the functions assigned to its attributes; a
+    tf.Module: its instance attributes. Then the tf.function methods of its class (bound to the
+    instance)."""
+    if isinstance(module, Trackable) and not isinstance(module, Module):
+        named = dict(module._trackable_children("savedmodel"))
+        for k, v in vars(module).items():
+            if k not in named and isinstance(v, (Function, ConcreteFunction)):
+                named[k] = v
+        children = [(k, v) for k, v in named.items() if _trackable(v)]
+    else:
+        children = [(k, v) for k, v in sorted(vars(module).items())
+                    if k not in getattr(module, "_TF_MODULE_IGNORED_PROPERTIES", ()) and _trackable(v)]
+    names = {k for k, _ in children}
     for name in sorted(dir(type(module))):
-        if name not in vars(module) and isinstance(inspect.getattr_static(type(module), name, None), Function):
+        if name not in vars(module) and name not in names and \
+                isinstance(inspect.getattr_static(type(module), name, None), Function):
             children.append((name, getattr(module, name)))
     return children
-
-
-def _concrete_functions(function):
-    """The traces a Function holds (tracing its input_signature first if it has none)."""
-    if function.input_signature is not None and not function._cache:
-        function.get_concrete_function()
-    out = []
-    for key, concrete in function._cache.items():
-        first_trace_of_variables = key and key[-1][0] == "<variable creation>"
-        if not first_trace_of_variables and all(c is not concrete for c in out):
-            out.append(concrete)
-    return out
 
 
 class _Saver:
@@ -109,14 +119,15 @@ class _Saver:
         return index
 
     def _describe(self, value):
-        if _is_variable(value):
-            return {"type": "variable", "variable": self._variable(value)}
+        variable = _variable_behind(value)
+        if variable is not None:
+            return {"type": "variable", "variable": self._variable(variable)}
         if isinstance(value, Function):
             return {"type": "function", "name": value._name,
                     "params": structure.encode_parameters(value.function_spec),
                     "input_signature": None if value.input_signature is None
                     else structure.encode(list(value.input_signature)),
-                    "concrete": [self.function(cf) for cf in _concrete_functions(value)]}
+                    "concrete": [self.function(cf) for cf in value._list_all_concrete_functions()]}
         if isinstance(value, ConcreteFunction):
             return {"type": "concrete", "function": self.function(value)}
         if _is_module(value):

@@ -19,7 +19,7 @@ _INTERNAL_MODULES = {
     "python.framework.config": "graphfn.framework.determinism",
     "python.ops.math_ops": "graphfn.math",
     "python.ops.linalg.sparse.sparse_csr_matrix_ops": None,  # Keras's sparse matmul of two SparseTensors
-    "python.framework.tensor_util": None,
+    "python.framework.tensor_util": "graphfn.tensorflow_alias.tensor_util",
     "python.framework.type_spec_registry": None,
     "python.data.experimental.ops.distribute": None,
     "experimental.dtensor": None,  # imported by Keras's distribution_lib; used only by its DTensor paths
@@ -71,9 +71,10 @@ def install_as_tensorflow():
     sys.modules["tensorflow"] = graphfn
     # The public namespaces (tensorflow.math, tensorflow.nn, ...): `import tensorflow.summary`
     # and `from tensorflow.data import ...` look them up as modules.
+    # Nested ones too (`from tensorflow.saved_model.experimental import TrackableResource`).
     for name, module in list(sys.modules.items()):
         if name.startswith("graphfn.") and isinstance(module, types.ModuleType) and \
-                module.__name__ == name and name.count(".") == 1 and name[8:] in vars(graphfn):
+                module.__name__ == name and _is_public_namespace(graphfn, name[8:], module):
             sys.modules["tensorflow." + name[8:]] = module
     for internal, target in _INTERNAL_MODULES.items():
         full_name = "tensorflow." + internal
@@ -86,6 +87,18 @@ def install_as_tensorflow():
         # pickling and `module.Class` lookups working under that name.
         getattr(module, class_name).__module__ = "tensorflow." + internal
     return graphfn
+
+
+def _is_public_namespace(graphfn, path, module):
+    """True when graphfn.<path> (dotted) reaches `module` through public attributes."""
+    obj = graphfn
+    for part in path.split("."):
+        if part.startswith("_"):
+            return False
+        obj = vars(obj).get(part) if isinstance(obj, types.ModuleType) else None
+        if obj is None:
+            return False
+    return obj is module
 
 
 def _register(full_name, module):
