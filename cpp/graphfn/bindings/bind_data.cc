@@ -36,37 +36,41 @@ py::list data_wrap_all(std::vector<Tensor>&& tensors) {
   return out;
 }
 
-// One Python iterator: the root dataset it keeps alive, the C++ iterator, and a lock so that two
-// Python threads calling next() on it take turns.
+// One Python iterator: an iterator resource (which keeps the root dataset alive), read here with
+// the GIL released and, through handle(), by functions the iterator is passed to. Its lock makes
+// two Python threads calling next() take turns.
 class PyIterator {
  public:
-  explicit PyIterator(DatasetPtr dataset) : dataset_(std::move(dataset)), iterator_(dataset_->make_iterator()) {}
+  explicit PyIterator(DatasetPtr dataset) : resource_(data::element_iterator_resource(std::move(dataset))) {}
   ~PyIterator() {
     // Worker threads (prefetch, parallel map) may be waiting for the GIL in a py_function: join
-    // them without it.
+    // them without it (when this holds the last reference; OwnedIterator drops its handle
+    // tensor first).
     if (Py_IsInitialized() && PyGILState_Check()) {
       py::gil_scoped_release release;
-      iterator_.reset();
+      resource_.reset();
     }
   }
   // The next element's tensors, or None at the end.
   py::object next() {
-    data::Element element;
-    bool end = false;
+    std::vector<Tensor> element;
+    bool has = false;
     Status s;
     {
       py::gil_scoped_release release;
       std::lock_guard<std::mutex> lock(mu_);
-      s = iterator_->next(&element, &end);
+      s = resource_->has_next(&has);
+      if (s.ok() && has) s = resource_->get_next(&element);
     }
     throw_if_error(s);
-    if (end) return py::none();
+    if (!has) return py::none();
     return data_wrap_all(std::move(element));
   }
+  // The iterator as a scalar resource tensor.
+  py::object handle() const { return wrap_eager_tensor(make_resource_tensor(resource_)); }
 
  private:
-  DatasetPtr dataset_;
-  std::unique_ptr<data::Iterator> iterator_;
+  std::shared_ptr<ElementIteratorResource> resource_;
   std::mutex mu_;
 };
 
@@ -86,7 +90,8 @@ void bind_data(py::module_& m) {
       .def("as_tensor", [](const DatasetHandle& d) { return wrap_eager_tensor(data::dataset_resource_tensor(d)); });
   py::class_<PyIterator>(m, "DatasetIterator")
       .def(py::init([](const DatasetHandle& d) { return new PyIterator(d); }))
-      .def("next", &PyIterator::next);
+      .def("next", &PyIterator::next)
+      .def("handle", &PyIterator::handle);
 
   m.def("data_tensor_slices", [](const std::vector<const Tensor*>& components) {
     DatasetPtr d;

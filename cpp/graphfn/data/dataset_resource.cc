@@ -2,7 +2,6 @@
 
 #include <mutex>
 
-#include "graphfn/core/dataset_resource.h"
 
 namespace graphfn {
 namespace data {
@@ -60,10 +59,10 @@ class IteratorResource : public ElementIteratorResource {
   Status fill() {
     if (peeked_ || ended_) return Status::OK();
     bool end = false;
-    Status s = iterator_->next(&next_, &end);
-    if (!s.ok() || end) {
+    GRAPHFN_RETURN_IF_ERROR(iterator_->next(&next_, &end));  // after an error, the next call goes on (as TF's)
+    if (end) {
       ended_ = true;
-      return s;
+      return Status::OK();
     }
     peeked_ = true;
     return Status::OK();
@@ -92,6 +91,10 @@ class DatasetHandleResource : public DatasetResource {
 
 Tensor dataset_resource_tensor(DatasetPtr dataset) {
   return make_resource_tensor(std::make_shared<DatasetHandleResource>(std::move(dataset)));
+}
+
+std::shared_ptr<ElementIteratorResource> element_iterator_resource(DatasetPtr dataset) {
+  return std::make_shared<IteratorResource>(std::move(dataset));
 }
 
 Status dataset_of_resource_tensor(const Tensor& t, DatasetPtr* out) {

@@ -1,20 +1,24 @@
 """tf.experimental.Optional: a value that may be absent (what TF's iterator.get_next_as_optional
-gives). graphfn's is an eager Python object: it exists so that code which checks for Optionals
-(Keras's training loop) runs; it is not yet a composite tensor that crosses tf.function
-boundaries."""
+gives). It is a composite tensor (OptionalSpec): a boolean `has_value` tensor and the value's
+tensors, so a function can return one (Keras's training step returns its logs in an Optional).
+An empty Optional holds zeros of its element spec in place of the value."""
 
+from graphfn.framework import dtypes
 from graphfn.framework import errors
+from graphfn.framework.composite_tensor import CompositeTensor
+from graphfn.framework.tensor_spec import TensorSpec
+from graphfn.framework.type_spec import TypeSpec
 from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
 
 
 @tf_export("experimental.Optional")
-class Optional:
+class Optional(CompositeTensor):
     """An optional value: has_value() is a boolean tensor, get_value() the value."""
 
     def __init__(self, value, has_value, element_spec):
         self._value = value
-        self._has_value = has_value
+        self._has_value = has_value  # a Python bool, or a boolean tensor (one a function returned)
         self._element_spec = element_spec
 
     @staticmethod
@@ -28,10 +32,15 @@ class Optional:
 
     def has_value(self, name=None):
         from graphfn.ops import array_ops  # lazily: ops import most of graphfn
-        return array_ops.constant(self._has_value)
+        return array_ops.convert_to_tensor(self._has_value, dtype=dtypes.bool)
 
     def get_value(self, name=None):
-        if not self._has_value:
+        if isinstance(self._has_value, bool):
+            present = self._has_value
+        else:
+            from graphfn import context  # a tensor: known eagerly; in a graph the value is returned as is
+            present = bool(self._has_value) if context.executing_eagerly() else True
+        if not present:
             raise errors.InvalidArgumentError(None, None, "The optional does not have a value")
         return self._value
 
@@ -39,3 +48,51 @@ class Optional:
     def element_spec(self):
         return self._element_spec
 
+    @property
+    def _type_spec(self):
+        return OptionalSpec(self._element_spec)
+
+
+@tf_export("OptionalSpec")
+class OptionalSpec(TypeSpec):
+    """The type of an Optional: its element spec."""
+
+    __slots__ = ("_element_spec",)
+
+    def __init__(self, element_spec):
+        self._element_spec = element_spec
+
+    @property
+    def element_spec(self):
+        return self._element_spec
+
+    @property
+    def value_type(self):
+        return Optional
+
+    @staticmethod
+    def from_value(value):
+        return OptionalSpec(value.element_spec)
+
+    @property
+    def _component_specs(self):
+        return (TensorSpec((), dtypes.bool), self._element_spec)
+
+    def _to_components(self, value):
+        if value._value is None and not (isinstance(value._has_value, bool) and value._has_value):
+            from graphfn.ops import array_ops  # an empty Optional: zeros stand for the value
+            filler = nest.map_structure(
+                lambda spec: array_ops.zeros([d or 0 for d in spec.shape.as_list()], spec.dtype),
+                self._element_spec)
+            return (value.has_value(), filler)
+        return (value.has_value(), value._value)
+
+    def _from_components(self, components):
+        has_value, value = components
+        return Optional(value, has_value, self._element_spec)
+
+    def _serialize(self):
+        return (self._element_spec,)
+
+    def __repr__(self):  # TF's: the name and the serialization tuple
+        return "OptionalSpec%r" % (self._serialize(),)
