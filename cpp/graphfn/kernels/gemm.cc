@@ -4,10 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <string>
+#include <thread>
 #include <vector>
 
 #include "graphfn/core/thread_pool.h"
+#include "graphfn/kernels/gemm_cuts.h"
 #include "graphfn/kernels/gemm_panels.h"
 #include "graphfn/kernels/lapack.h"
 
@@ -16,8 +17,8 @@ namespace {
 
 // Multiply-adds (m*k*n) from which a product goes to the library instead of the panel loop.
 constexpr double kLibraryWork = 16.0 * 16 * 16;
-// The least work worth a thread of its own: the pool's hand-off costs a few microseconds, about
-// what OpenBLAS does in 2^19 multiply-adds on one core.
+// The least work worth a piece (and a thread) of its own: the pool's hand-off costs a few
+// microseconds, about what OpenBLAS does in 2^19 multiply-adds on one core.
 constexpr double kShardWork = 1 << 19;
 // Products below this many multiply-adds are spread over the pool batch by batch; larger ones
 // are split inside, one after the other.
@@ -61,55 +62,37 @@ void eigen_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, i
   if (ta && tb) assign(A.transpose(), B.transpose());
 }
 
-// The row multiple at which a product may be cut into blocks without changing any result bit.
-// OpenBLAS's kernels sum an output element in an order that depends on its row's position in
-// the kernel's block of rows (12 for Haswell's and Zen's sgemm, measured; double's kernels any),
-// and on its column's in every way we tried, so products are only cut into row blocks, at
-// multiples of that size; 48 covers the other x86 kernels' row blocks (4, 8, 16, 24).
-int64_t row_alignment() {
-  static const int64_t align = [] {
-    const std::string core = lapack::core_name();
-    return core == "Haswell" || core == "Zen" ? int64_t{12} : int64_t{48};
-  }();
-  return align;
+// The most pieces a product is cut into: the machine's hardware threads (the pool's default
+// size), fixed for the process whatever the pool's configured size, so that the cut, and with it
+// every result bit, is the same with one thread and with many (kernels/gemm_cuts.h).
+int64_t max_gemm_pieces() {
+  static const int64_t pieces = std::max(1u, std::thread::hardware_concurrency());
+  return pieces;
 }
 
-// The work (multiply-adds) below which a call's size also picks OpenBLAS's kernel, 0 where it
-// does not. On its AVX-512 cores (SkylakeX, Cooperlake, SapphireRapids) a call of at most 10^6
-// multiply-adds may run the small-matrix kernels, and an untransposed float one under 28*512*512
-// the "direct" sgemm; each sums in an order of its own. Only calls at or above this size all run
-// the regular kernels, so a product is cut into row blocks only when every block is that large.
-double kernel_choice_work() {
-  static const double work = [] {
-    const std::string core = lapack::core_name();
-    return core == "SkylakeX" || core == "Cooperlake" || core == "SapphireRapids" ? 28.0 * 512 * 512 : 0.0;
-  }();
-  return work;
-}
-
-// C = op(A) * op(B) through cblas_?gemm, in row blocks over the pool when the product holds
-// work for more than one thread.
+// C = op(A) * op(B) through cblas_?gemm: one call, or one call per piece of the cut over the
+// pool when the product holds work for more than one thread.
 template <typename T>
 void blas_gemm(const lapack::Routines<T>& r, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a,
                int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc, bool accumulate) {
-  auto rows = [&](int64_t i0, int64_t i1) {
+  // The product of op(A)'s rows [i0, i1) and op(B)'s columns [j0, j1).
+  auto block = [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
     r.gemm(lapack::kRowMajor, ta ? lapack::kCblasTrans : lapack::kCblasNoTrans,
-           tb ? lapack::kCblasTrans : lapack::kCblasNoTrans, static_cast<int>(i1 - i0), static_cast<int>(n),
-           static_cast<int>(k), T(1), ta ? a + i0 : a + i0 * lda, static_cast<int>(lda), b, static_cast<int>(ldb),
-           accumulate ? T(1) : T(0), c + i0 * ldc, static_cast<int>(ldc));
+           tb ? lapack::kCblasTrans : lapack::kCblasNoTrans, static_cast<int>(i1 - i0), static_cast<int>(j1 - j0),
+           static_cast<int>(k), T(1), ta ? a + i0 : a + i0 * lda, static_cast<int>(lda), tb ? b + j0 * ldb : b + j0,
+           static_cast<int>(ldb), accumulate ? T(1) : T(0), c + i0 * ldc + j0, static_cast<int>(ldc));
   };
-  const int64_t align = row_alignment();
-  const double work = static_cast<double>(m) * n * k;
-  // Every shard holds at least min_blocks whole blocks, so at least (min_blocks - 1) * align + 1
-  // rows: one spare block keeps even a shard ending in the partial last block above the floor.
-  const double floor_work = kernel_choice_work();
-  const double shard_work = std::max(kShardWork, floor_work);
-  if (work < 2 * shard_work || m <= align || parallel_threads() < 2) return rows(0, m);
-  const int64_t blocks = (m + align - 1) / align;
-  const double block_work = static_cast<double>(align) * n * k;
-  const int64_t min_blocks = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(shard_work / block_work)) +
-                                                      (floor_work > 0 ? 1 : 0));
-  parallel_for(blocks, min_blocks, [&](int64_t b0, int64_t b1) { rows(b0 * align, std::min(m, b1 * align)); });
+  const GemmCuts cuts = plan_gemm_cuts(m, n, k, max_gemm_pieces(), kShardWork);
+  if (cuts.pieces < 2) return block(0, m, 0, n);
+  parallel_for(cuts.pieces, 1, [&](int64_t p0, int64_t p1) {
+    for (int64_t p = p0; p < p1; ++p) {
+      if (cuts.by_rows) {
+        block(cuts.begin(p), cuts.begin(p + 1), 0, n);
+      } else {
+        block(0, m, cuts.begin(p), cuts.begin(p + 1));
+      }
+    }
+  });
 }
 
 }  // namespace

@@ -7,10 +7,10 @@
 //  - tiny products (m*k*n < 16^3): an i-k-j loop over column panels, no library call, no
 //    thread dispatch, no allocation for untransposed operands;
 //  - larger ones: OpenBLAS's cblas_?gemm (scipy-openblas32, loaded on first use by
-//    kernels/lapack.cc) on one thread per call, the product split into row blocks over the
-//    intra-op pool (core/thread_pool.h) when it holds enough work. The blocks start at multiples
-//    of OpenBLAS's kernel row block, so every output element is summed in the same order as
-//    without the split: threaded results equal one-thread ones bit for bit.
+//    kernels/lapack.cc) on one thread per call; a product holding enough work is cut into
+//    pieces (row or column blocks, kernels/gemm_cuts.h) shared out over the intra-op pool
+//    (core/thread_pool.h). The cut depends on the shape and the machine only, not on the
+//    pool's size, so threaded results equal one-thread ones bit for bit.
 //  - without a loadable OpenBLAS: Eigen's GEMM on the calling thread.
 #pragma once
 #include <cstdint>

@@ -22,7 +22,6 @@ struct Library {
   Status status;     // load's result, written once
   Routines<float> f{};
   Routines<double> d{};
-  const char* core = "";  // openblas_get_corename(), set by load
 };
 
 Library& library() {
@@ -73,10 +72,6 @@ Status load(Library& lib) {
     return errors::FailedPrecondition("The OpenBLAS library ", path, " has no ", missing,
                                       ": graphfn needs the scipy-openblas32 package's library");
   }
-  // Optional: which CPU kernels were picked (kernels/gemm.cc aligns its row blocks to them).
-  const char* (*corename)() = nullptr;
-  std::string optional;
-  if (find(h, "openblas_get_corename", &corename, &optional) && corename() != nullptr) lib.core = corename();
   // NaN inputs are the kernels' business (TF gives NaN results, not errors).
   set_nancheck(0);
   // One thread per call: the kernels split batches over threads themselves, and OpenBLAS's
@@ -114,13 +109,6 @@ Status routines(const Routines<T>** out) {
 
 template Status routines<float>(const Routines<float>**);
 template Status routines<double>(const Routines<double>**);
-
-const char* core_name() {
-  Library& lib = library();
-  const Routines<float>* unused = nullptr;
-  if (!routines<float>(&unused).ok()) return "";
-  return lib.core;
-}
 
 Status lapack_dim(int64_t n, const char* op, int* out) {
   if (n > std::numeric_limits<int>::max()) {

@@ -43,10 +43,6 @@ void set_library_path(const std::string& path);
 template <typename T>
 Status routines(const Routines<T>** out);
 
-// The name of the CPU kernels OpenBLAS chose at load time (openblas_get_corename: "Haswell",
-// "Zen", "SkylakeX", ...), or "" before the library is loaded or when it cannot say.
-const char* core_name();
-
 // A dimension as LAPACK's 32-bit integer, or TF's error for a matrix too large for it.
 Status lapack_dim(int64_t n, const char* op, int* out);
 

@@ -2,6 +2,7 @@
 #include "graphfn/core/resource.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/eager.h"
+#include "graphfn/kernels/scaled_update.h"
 
 namespace graphfn {
 namespace {
@@ -34,12 +35,20 @@ Status assign_kernel(KernelContext& c) {
 }
 
 // value <- value (+|-) delta, computed with the AddV2/Sub kernels under the variable's write
-// lock (one atomic step, as TF's AssignAddVariableOp): concurrent plans lose no update.
+// lock (one atomic step, as TF's AssignAddVariableOp): concurrent plans lose no update. With the
+// "_scale" attr of passes/scaled_updates.h, value <- value (+|-) scale * delta in one pass.
 template <bool kAdd>
 Status update_kernel(KernelContext& c) {
   std::shared_ptr<VariableResource> var;
   GRAPHFN_RETURN_IF_ERROR(variable_of(c, &var));
   const Tensor& delta = c.input(1);
+  const AttrValue* scale = c.attrs.find(kUpdateScaleAttr);
+  if (scale != nullptr && std::holds_alternative<Tensor>(*scale)) {
+    const Tensor& factor = std::get<Tensor>(*scale);
+    return var->update([&delta, &factor](const Tensor& current, Tensor* next) {
+      return scaled_update(current, delta, factor, kAdd, next);
+    });
+  }
   return var->update([&delta](const Tensor& current, Tensor* next) {
     std::vector<Tensor> updated;
     GRAPHFN_RETURN_IF_ERROR(execute_eager(kAdd ? "AddV2" : "Sub", {current, delta}, AttrMap(), &updated));

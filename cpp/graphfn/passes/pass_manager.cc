@@ -5,6 +5,7 @@
 #include "graphfn/passes/constant_folding.h"
 #include "graphfn/passes/cse.h"
 #include "graphfn/passes/loop_simplify.h"
+#include "graphfn/passes/scaled_updates.h"
 
 namespace graphfn {
 namespace {
@@ -28,6 +29,7 @@ Status optimize(Graph& graph, const OptimizerOptions& options) {
     GRAPHFN_RETURN_IF_ERROR(run_pass(graph, options, "CSE", eliminate_common_subexpressions, &changed));
     GRAPHFN_RETURN_IF_ERROR(run_pass(graph, options, "arithmetic simplification", simplify_arithmetic, &changed));
     GRAPHFN_RETURN_IF_ERROR(run_pass(graph, options, "dead loop variables", prune_dead_loop_variables, &changed));
+    GRAPHFN_RETURN_IF_ERROR(run_pass(graph, options, "scaled updates", fold_scaled_updates, &changed));
   }
   // No second folding sweep: CSE and simplification only redirect uses to outputs that already
   // existed, so they never give a node constant inputs it did not have when folding ran.

@@ -4,9 +4,13 @@
 #include "harness.h"
 
 #include <cmath>
+#include <cstring>
+#include <random>
 #include <vector>
 
+#include "graphfn/core/inter_op_pool.h"
 #include "graphfn/kernels/gemm.h"
+#include "graphfn/kernels/gemm_cuts.h"
 
 using namespace graphfn;
 
@@ -56,6 +60,7 @@ TEST_CASE("gemm: strided operands, transposes and accumulation, tiny to threaded
         check_gemm_product(ta, tb, 1, 1, 301, accumulate);      // a dot product
         check_gemm_product(ta, tb, 37, 29, 41, accumulate);     // the library, one thread
         check_gemm_product(ta, tb, 203, 131, 97, accumulate);   // row blocks over the pool
+        check_gemm_product(ta, tb, 29, 301, 257, accumulate);   // column blocks over the pool
       }
     }
   }
@@ -85,5 +90,64 @@ TEST_CASE("gemm_batched: operand indices pick the matrices, double precision") {
         REQUIRE(c[t * m * n + i * n + j] == want);
       }
     }
+  }
+}
+
+TEST_CASE("gemm cuts: along C's longer side, on multiples of 16, shape and machine only") {
+  constexpr double kWork = 1 << 19;
+  // The MLP's forward product (64 x 784 x 128): two column blocks of 64 on two threads.
+  GemmCuts c = plan_gemm_cuts(64, 128, 784, 2, kWork);
+  REQUIRE_FALSE(c.by_rows);
+  REQUIRE(c.pieces == 2);
+  REQUIRE(c.begin(0) == 0);
+  REQUIRE(c.begin(1) == 64);
+  REQUIRE(c.begin(2) == 128);
+  // Its weight gradient (784 x 64 x 128): row blocks; 49 units of 16 rows, the last one short.
+  c = plan_gemm_cuts(784, 128, 64, 2, kWork);
+  REQUIRE(c.by_rows);
+  REQUIRE(c.pieces == 2);
+  REQUIRE(c.begin(1) == 24 * 16);
+  REQUIRE(c.begin(2) == 784);
+  // Many hardware threads: pieces stay at least two units long, and carry kWork each.
+  c = plan_gemm_cuts(64, 128, 784, 64, kWork);
+  REQUIRE(c.pieces == 4);
+  c = plan_gemm_cuts(1000, 1000, 1000, 64, kWork);
+  REQUIRE(c.pieces == 31);
+  for (int64_t p = 0; p < c.pieces; ++p) {
+    REQUIRE(c.begin(p) % GemmCuts::kGranule == 0);
+    REQUIRE(c.begin(p + 1) - c.begin(p) >= 2 * GemmCuts::kGranule);
+  }
+  REQUIRE(c.begin(c.pieces) == 1000);
+  // Too little work, or too thin, for two pieces: one call.
+  REQUIRE(plan_gemm_cuts(100, 100, 100, 2, kWork).pieces == 1);
+  REQUIRE(plan_gemm_cuts(8, 31, 100000, 2, kWork).pieces == 1);
+  REQUIRE(plan_gemm_cuts(64, 128, 784, 1, kWork).pieces == 1);
+}
+
+TEST_CASE("gemm: a cut product gives the same bits over the pool as on one thread") {
+  // Shapes whose row blocks at OpenBLAS's kernel block changed bits on its AVX-512 kernels, the
+  // MLP's products, and column cuts; on one thread (an InlineKernelsScope runs every piece on
+  // the calling thread) the pieces are the same library calls.
+  struct Case {
+    int64_t m, n, k;
+    bool ta, tb;
+  };
+  const Case cases[] = {{259, 190, 641, true, false}, {117, 70, 646, true, true}, {287, 5, 867, false, true},
+                        {291, 172, 91, false, true},  {64, 128, 784, false, false}, {784, 128, 64, true, false},
+                        {64, 784, 128, false, true},  {33, 1001, 257, false, false}};
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (const Case& t : cases) {
+    std::vector<float> a(t.m * t.k), b(t.k * t.n), pooled(t.m * t.n), inline_c(t.m * t.n);
+    for (float& v : a) v = uniform(rng);
+    for (float& v : b) v = uniform(rng);
+    const int64_t lda = t.ta ? t.m : t.k, ldb = t.tb ? t.k : t.n;
+    gemm<float>(t.ta, t.tb, t.m, t.n, t.k, a.data(), lda, b.data(), ldb, pooled.data(), t.n);
+    {
+      InlineKernelsScope one_thread;
+      gemm<float>(t.ta, t.tb, t.m, t.n, t.k, a.data(), lda, b.data(), ldb, inline_c.data(), t.n);
+    }
+    INFO(t.m << "x" << t.k << "x" << t.n << " ta " << t.ta << " tb " << t.tb);
+    REQUIRE(std::memcmp(pooled.data(), inline_c.data(), pooled.size() * sizeof(float)) == 0);
   }
 }
