@@ -114,3 +114,15 @@ def test_a_pickle_naming_a_lazy_module_loads_in_a_process_that_never_used_it():
         print(type(options) is graphfn.saved_model.SaveOptions, options.experimental_custom_gradients)
     """ % blob)
     assert out.split() == ["True", "False"]
+
+
+def test_install_as_tensorflow_registers_tf_data_although_graphfn_has_not_loaded_it():
+    out = run_python("""
+        import sys
+        import graphfn
+        assert "graphfn.data" not in sys.modules
+        graphfn.install_as_tensorflow()
+        from tensorflow.data import Dataset
+        print(sys.modules["tensorflow.data"] is graphfn.data, Dataset is graphfn.data.Dataset)
+    """)
+    assert out.split() == ["True", "True"]

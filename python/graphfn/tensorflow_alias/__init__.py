@@ -70,7 +70,9 @@ def install_as_tensorflow():
             "TensorFlow, in a process that does not use the real one." % (existing,))
     sys.modules["tensorflow"] = graphfn
     # The public namespaces (tensorflow.math, tensorflow.nn, ...): `import tensorflow.summary`
-    # and `from tensorflow.data import ...` look them up as modules.
+    # and `from tensorflow.data import ...` look them up as modules. tf.data is one of them once
+    # loaded (`import graphfn` leaves it for its first use).
+    importlib.import_module("graphfn.data")
     for name, module in list(sys.modules.items()):
         if name.startswith("graphfn.") and isinstance(module, types.ModuleType) and \
                 module.__name__ == name and name.count(".") == 1 and name[8:] in vars(graphfn):
