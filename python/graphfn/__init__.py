@@ -63,21 +63,13 @@ from graphfn.ops import tensor_operators as _tensor_operators  # noqa: F401  (in
 from graphfn.eager import backprop as _backprop  # noqa: F401
 from graphfn.eager import gradients as _gradients  # noqa: F401
 from graphfn.eager import custom_gradient as _custom_gradient  # noqa: F401
-from graphfn.saved import save as _saved_save, load as _saved_load  # noqa: F401
-from graphfn.saved import save_options as _save_options  # noqa: F401
 from graphfn.util import tf_logging as _tf_logging  # noqa: F401
-from graphfn.parallel_for import vectorized_map as _vectorized_map  # noqa: F401
 from graphfn.ops import debugging as _debugging  # noqa: F401
 from graphfn.ops import test_util as _test_util  # noqa: F401
 from graphfn.ops import lookup_ops as _lookup_ops  # noqa: F401
 from graphfn.framework import graph as _graph  # noqa: F401
 from graphfn.framework import importer as _importer  # noqa: F401
-from graphfn.client import session as _session  # noqa: F401
-from graphfn.data import dataset_ops as _dataset_ops  # noqa: F401
-from graphfn.data import transformations as _data_transformations  # noqa: F401
-from graphfn.data import writers as _data_writers  # noqa: F401
-from graphfn.data import readers as _data_readers, selection as _data_selection, options as _data_options, saving as _data_saving  # noqa: F401,E501
-from graphfn.data.ragged_batching import dense_to_ragged_batch as _dense_to_ragged_batch  # noqa: F401,E501  (ragged tf.data)
+from graphfn.util import lazy_exports as _lazy_exports  # noqa: F401  (tf.saved_model, tf.vectorized_map, ...: loaded on first use)
 from graphfn.ops import io_ops as _io_ops  # noqa: F401
 from graphfn.ops import parsing_ops as _parsing_ops  # noqa: F401
 from graphfn.ops import image_codecs as _image_codecs  # noqa: F401
@@ -101,7 +93,6 @@ from graphfn.trackable import base as _trackable_base  # noqa: F401  (tf.__inter
 from graphfn.distribute import default_strategy as _default_strategy  # noqa: F401  (tf.distribute)
 from graphfn import internal_api as _internal_api  # noqa: F401  (tf.__internal__: the TF internals libraries such as Keras use)
 from graphfn.framework import variable_enums as _variable_enums  # noqa: F401
-from graphfn.data import optional as _data_optional  # noqa: F401  (tf.experimental.Optional)
 from graphfn.framework import tensor_attributes as _tensor_attributes  # noqa: F401  (t._keras_logits = ...)
 from graphfn.ops import bitcast as _bitcast  # noqa: F401  (tf.bitcast)
 from graphfn import checkpoint as _checkpoint  # noqa: F401  (tf.train.Checkpoint & co.: loaded on first use)
@@ -124,12 +115,13 @@ _tf_export.install(_sys.modules[__name__])
 _tf_export.install_lazy(_sys.modules[__name__])  # tf.train.Example & co.: protobuf on first use
 
 
-_LAZY = ("autograph", "keras", "raw_ops")
+_LAZY = ("autograph", "data", "keras", "raw_ops")
 
 
 def __getattr__(name):
-    """graphfn.keras and graphfn.autograph are imported on first use (as TF loads tf.keras
-    lazily), so that `import graphfn` stays fast; tracing imports the converter when it needs it."""
+    """graphfn.keras, graphfn.autograph and graphfn.data are imported on first use (as TF loads
+    tf.keras lazily), so that `import graphfn` stays fast; tracing imports the converter when it
+    needs it."""
     if name in _LAZY:
         return _importlib.import_module("graphfn." + name)
     from graphfn.util import missing_names  # lazily: only a missing name needs it
@@ -137,7 +129,7 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | _tf_export.lazy_names())
 
 
 _tf_export.install_lazy(_sys.modules[__name__], only_top_level=True)  # after __getattr__: tf.RaggedTensor & co. on first use

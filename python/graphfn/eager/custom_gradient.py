@@ -11,7 +11,6 @@ it that holds the same tensors.
 """
 
 import functools
-import inspect
 import itertools
 import threading
 
@@ -46,6 +45,8 @@ def _call_gradient(name, function, upstream, num_inputs):
 
 
 def _takes_variables(grad_fn):
+    import inspect  # lazily: `import graphfn` does not load inspect
+
     try:
         spec = inspect.getfullargspec(grad_fn)
     except TypeError:

@@ -2,9 +2,7 @@
 ("<path>; No such file or directory" as tf.errors.NotFoundError, ...). Paths are local paths
 (no gs:// or other schemes)."""
 
-import glob as _glob
 import os
-import shutil
 
 from graphfn.file_io.errors_os import from_os_error
 from graphfn.framework import errors
@@ -148,11 +146,13 @@ def isdir(path):
 @tf_export("io.gfile.glob", "compat.v1.gfile.Glob")
 def glob(pattern):
     """The paths matching `pattern` (or any pattern of a list of them)."""
+    import glob as glob_module  # lazily: `import graphfn` loads neither glob nor shutil (bz2, lzma)
+
     patterns = [pattern] if isinstance(pattern, (str, bytes, os.PathLike)) else list(pattern)
     found = []
     for p in patterns:
         p = os.fsdecode(os.fspath(p))
-        found.extend(_glob.glob(p))
+        found.extend(glob_module.glob(p))
     return found
 
 
@@ -198,6 +198,8 @@ def remove(path):
 
 @tf_export("io.gfile.rmtree", "compat.v1.gfile.DeleteRecursively")
 def rmtree(path):
+    import shutil  # lazily: `import graphfn` loads neither glob nor shutil (bz2, lzma)
+
     path = os.fspath(path)
     if not os.path.exists(path):
         raise errors.NotFoundError(None, None, "%s not found" % path)
@@ -222,6 +224,8 @@ def rename(src, dst, overwrite=False):
 
 @tf_export("io.gfile.copy", "compat.v1.gfile.Copy")
 def copy(src, dst, overwrite=False):
+    import shutil  # lazily: `import graphfn` loads neither glob nor shutil (bz2, lzma)
+
     src, dst = os.fspath(src), os.fspath(dst)
     if not overwrite and os.path.exists(dst):
         raise errors.AlreadyExistsError(None, None, "file already exists")

@@ -11,7 +11,6 @@ or when every handler returns NotImplemented, the API's plain body runs as usual
 
 import collections.abc
 import functools
-import inspect
 import sys
 import types
 
@@ -102,6 +101,8 @@ def _has_dispatch_type(args, kwargs):
 def _signature(api):
     sig = _signatures.get(api)
     if sig is None:
+        import inspect  # lazily: `import graphfn` does not load inspect
+
         sig = _signatures[api] = inspect.signature(api)
     return sig
 
@@ -223,6 +224,8 @@ def _trampoline_code(free_count):
 def _redirect(function, plain, look_closer):
     """Makes `function` (a Python function) dispatch in place, keeping the function object, its
     name, signature and docs, so that references taken earlier dispatch too."""
+    import inspect  # lazily: `import graphfn` does not load inspect
+
     signature = inspect.signature(function)
     old = function.__code__
     function.__code__ = _trampoline_code(len(old.co_freevars)).replace(
@@ -344,6 +347,8 @@ def dispatch_for_api(api, *signatures):
         raise ValueError("%s does not support dispatch." % (api,))
 
     def decorator(dispatch_target):
+        import inspect  # lazily: `import graphfn` does not load inspect
+
         api_params = list(_signature(api).parameters)
         target_signature = inspect.signature(dispatch_target)
         target_params = list(target_signature.parameters)

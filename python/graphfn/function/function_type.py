@@ -1,19 +1,8 @@
 """FunctionType: a traced signature, each parameter constrained to a trace type, printed as TF
 prints it: "(x: TensorSpec(shape=(), dtype=tf.int32, name=None), n: Literal[2]) -> ..."."""
 
-import inspect
-
 from graphfn.function import trace_type
 from graphfn.util import nest
-
-_KIND_NAMES = {
-    inspect.Parameter.POSITIONAL_ONLY: "POSITIONAL_ONLY",
-    inspect.Parameter.POSITIONAL_OR_KEYWORD: "POSITIONAL_OR_KEYWORD",
-    inspect.Parameter.VAR_POSITIONAL: "VAR_POSITIONAL",
-    inspect.Parameter.KEYWORD_ONLY: "KEYWORD_ONLY",
-    inspect.Parameter.VAR_KEYWORD: "VAR_KEYWORD",
-}
-
 
 class Parameter:
     __slots__ = ("name", "kind", "type")
@@ -25,7 +14,7 @@ class Parameter:
 
     @property
     def kind_name(self):
-        return _KIND_NAMES[self.kind]
+        return self.kind.name  # an inspect.Parameter kind: "POSITIONAL_OR_KEYWORD", ...
 
 
 class FunctionType:
@@ -36,8 +25,8 @@ class FunctionType:
     def __repr__(self):
         params, star = [], False
         for p in self.parameters:
-            star = star or p.kind == inspect.Parameter.VAR_POSITIONAL
-            if p.kind == inspect.Parameter.KEYWORD_ONLY and not star:
+            star = star or p.kind.name == "VAR_POSITIONAL"
+            if p.kind.name == "KEYWORD_ONLY" and not star:
                 params.append("*")  # as inspect.Signature (and TF) mark keyword-only parameters
                 star = True
             params.append("%s: %r" % (p.name, p.type))

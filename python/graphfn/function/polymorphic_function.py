@@ -8,7 +8,6 @@ type -> look the signature up in the trace cache (exact match, else the most spe
 accepts it) -> on a miss, trace -> run the concrete function -> offer the call to the C++ cache."""
 
 import functools
-import inspect
 import threading
 import weakref
 
@@ -57,6 +56,8 @@ class Function(_core.FunctionBase):
         super().__init__()
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
+        import inspect  # lazily: `import graphfn` does not load inspect
+
         self._signature = inspect.signature(python_function)
         self._input_signature = _check_input_signature(input_signature)
         self._autograph = autograph

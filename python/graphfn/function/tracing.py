@@ -1,7 +1,6 @@
 """Tracing: run the Python function once with placeholders in place of its tensor arguments,
 inside a fresh graph, and turn what it returns into the graph's outputs."""
 
-import inspect
 
 from graphfn import _core
 from graphfn import context
@@ -91,7 +90,8 @@ def trace(python_function, name, signature, arguments, variable_creation):
             parameters.append(Parameter(param_name, kind, trace_types.trace_type(value, aliases)))
             traced_arguments[param_name] = nest.map_structure(
                 lambda leaf, p=param_name: _placeholder(graph, leaf, p, traced_variables), value)
-        call = inspect.BoundArguments(signature, dict(traced_arguments))
+        call = signature.bind_partial()  # an inspect.BoundArguments, without importing inspect
+        call.arguments = dict(traced_arguments)
         result = python_function(*call.args, **call.kwargs)
         control_output = _control_output(graph, result)
         structured_outputs = nest.map_structure(lambda v: _output(v, graph, python_function), result)

@@ -13,7 +13,6 @@ tf.function (traced by their Spec), through tf.nest(expand_composites=True), and
 TF's dispatch decorators (framework/dispatch.py) like RaggedTensor does."""
 
 import collections.abc
-import inspect
 
 from graphfn.framework import dtypes
 from graphfn.framework.composite_tensor import CompositeTensor
@@ -50,7 +49,7 @@ class _Field:
         self.name, self.annotation, self.default = name, annotation, default
 
 
-_NO_DEFAULT = inspect.Parameter.empty
+_NO_DEFAULT = object()  # a field without a default (inspect.Parameter.empty in signatures)
 
 
 def _type_name(annotation):
@@ -147,9 +146,12 @@ class _ExtensionTypeBase(CompositeTensor):
         super().__init_subclass__(**kwargs)
         if cls.__module__ == __name__:
             return  # ExtensionType and BatchableExtensionType themselves
+        import inspect  # lazily: `import graphfn` does not load inspect
+
         cls._tf_extension_type_fields = tuple(_collect_fields(cls))
         cls.__signature__ = inspect.Signature([
-            inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=f.default)
+            inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                              default=inspect.Parameter.empty if f.default is _NO_DEFAULT else f.default)
             for f in cls._tf_extension_type_fields])
         own_init = cls.__dict__.get("__init__")
         if own_init is not None:
@@ -264,6 +266,8 @@ class ExtensionTypeSpec(TypeSpec):
     _field_names = ()
 
     def __init__(self, *args, **kwargs):
+        import inspect  # lazily: `import graphfn` does not load inspect
+
         names = self._field_names
         signature = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names])
         bound = signature.bind(*args, **kwargs)

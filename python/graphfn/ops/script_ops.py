@@ -12,7 +12,6 @@ one ("<token>:gradient") that differentiates the function with a GradientTape, r
 import atexit
 import functools
 import itertools
-import traceback
 
 from graphfn import _core
 from graphfn.framework import dtypes
@@ -79,6 +78,8 @@ def _error_code(e):
 
 def _error_text(e):
     """As TF: "<Type>: <message>", then the traceback."""
+    import traceback  # lazily: `import graphfn` does not load it (nor linecache, tokenize)
+
     return "%s: %s\n%s\n" % (type(e).__name__, e, "\n".join(traceback.format_exception(e)))
 
 

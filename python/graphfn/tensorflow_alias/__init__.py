@@ -70,8 +70,10 @@ def install_as_tensorflow():
             "TensorFlow, in a process that does not use the real one." % (existing,))
     sys.modules["tensorflow"] = graphfn
     # The public namespaces (tensorflow.math, tensorflow.nn, ...): `import tensorflow.summary`
-    # and `from tensorflow.data import ...` look them up as modules.
-    # Nested ones too (`from tensorflow.saved_model.experimental import TrackableResource`).
+    # and `from tensorflow.data import ...` look them up as modules, nested ones too (`from
+    # tensorflow.saved_model.experimental import TrackableResource`). tf.data is one of them once
+    # loaded (`import graphfn` leaves it for its first use).
+    importlib.import_module("graphfn.data")
     for name, module in list(sys.modules.items()):
         if name.startswith("graphfn.") and isinstance(module, types.ModuleType) and \
                 module.__name__ == name and _is_public_namespace(graphfn, name[8:], module):

@@ -6,7 +6,7 @@ illegal instruction (SIGILL) while loading or running _core; this turns that int
 that says what is missing and how to build for this CPU (docs/building.md, "Vector instructions").
 """
 
-import importlib.util
+import importlib.machinery  # not importlib.util: `import graphfn` need not load it
 import os
 
 REQUIREMENTS_FILE = "_core_cpu_flags.txt"
@@ -18,7 +18,8 @@ _NAMES = {"pni": "SSE3", "abm": "LZCNT", "bmi1": "BMI"}
 
 def required_flags():
     """The features _core was built for, or None when no requirements file is found (an old build)."""
-    spec = importlib.util.find_spec("graphfn._core")
+    package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    spec = importlib.machinery.PathFinder.find_spec("graphfn._core", [package_dir])
     if spec is None or not spec.origin:
         return None
     # The dev recipe symlinks the build folder's _core into python/graphfn: the file is beside
