@@ -230,15 +230,47 @@ def test_keras_program_matches_tensorflow(graphfn_results, program, rtol):
     assert_close(result, TF_RESULTS[program], rtol)
 
 
-def test_tf_keras_is_still_graphfns_own_keras_after_install():
+def test_tf_keras_is_the_real_keras_and_installs_graphfn_as_tensorflow():
+    # As TF 2.16+: tf.keras is keras._tf_keras.keras (Keras 3's TF-shaped API), tf.losses & co. its
+    # modules; `import tensorflow.keras` works once graphfn is tensorflow.
     result = run_python("""
-        import graphfn
-        graphfn.install_as_tensorflow()
-        import keras
-        print(graphfn.keras.__name__, keras.__name__, keras.backend.backend())
+        import sys
+        import graphfn as tf
+        print("keras" in sys.modules, "tensorflow" in sys.modules)
+        keras = tf.keras
+        import keras as real_keras
+        print(keras.__name__, sys.modules["tensorflow"] is tf, real_keras.backend.backend())
+        print(keras.Model is real_keras.Model, tf.losses is keras.losses, tf.metrics is keras.metrics,
+              tf.optimizers is keras.optimizers, tf.initializers is keras.initializers)
+        from graphfn.keras import layers
+        import tensorflow.keras
+        from tensorflow.keras import optimizers
+        print(layers.Dense is real_keras.layers.Dense, tensorflow.keras.Sequential is real_keras.Sequential,
+              optimizers.Adam is real_keras.optimizers.Adam)
     """)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["graphfn.keras", "keras", "tensorflow"]
+    assert result.stdout.splitlines() == ["False False", "keras._tf_keras.keras True tensorflow",
+                                          "True True True True True", "True True True"]
+
+
+def test_tf_keras_without_keras_installed_says_how_to_get_it(tmp_path):
+    result = run_python("""
+        import sys
+        sys.modules["keras"] = None  # as if it were not installed: `import keras` fails
+        import graphfn as tf
+        for attempt in ("tf.keras", "tf.losses"):
+            try:
+                eval(attempt)
+            except ImportError as e:
+                print(type(e).__name__, e)
+        print("tensorflow" in sys.modules)
+    """)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    hint = ("graphfn.keras (tf.keras) is the Keras 3 package running on graphfn, as tf.keras is in TensorFlow "
+            "2.16+, and Keras is not installed. Install it with `pip install graphfn[keras]` (or "
+            "`pip install \"keras>=3.15\"`).")
+    assert lines == ["ModuleNotFoundError " + hint] * 2 + ["False"]
 
 
 def test_datasets_and_composite_tensors_carry_tensorflows_class_names_after_install():
