@@ -1,4 +1,5 @@
-"""Trains a small MLP classifier with graphfn.keras and prints the falling loss.
+"""Trains a small MLP classifier with tf.keras (the real Keras 3 on graphfn: pip install graphfn[keras])
+and prints the falling loss.
 
     PYTHONPATH=python python3 examples/train_mlp.py            # the custom training loop
     PYTHONPATH=python python3 examples/train_mlp.py --fit      # the same model with compile/fit

@@ -116,20 +116,23 @@ _tf_export.install_lazy(_sys.modules[__name__])  # tf.train.Example & co.: proto
 
 
 _LAZY = ("autograph", "data", "keras", "raw_ops")
+_KERAS_ALIASES = ("losses", "metrics", "optimizers", "initializers")  # tf.losses is tf.keras.losses, as in TF 2.21
 
 
 def __getattr__(name):
-    """graphfn.keras, graphfn.autograph and graphfn.data are imported on first use (as TF loads
-    tf.keras lazily), so that `import graphfn` stays fast; tracing imports the converter when it
-    needs it."""
+    """graphfn.keras (the real Keras 3, docs/keras.md), graphfn.autograph and graphfn.data are
+    imported on first use (as TF loads tf.keras lazily), so that `import graphfn` stays fast;
+    tracing imports the converter when it needs it."""
     if name in _LAZY:
         return _importlib.import_module("graphfn." + name)
+    if name in _KERAS_ALIASES:
+        return getattr(_importlib.import_module("graphfn.keras"), name)
     from graphfn.util import missing_names  # lazily: only a missing name needs it
     raise missing_names.missing_attribute("graphfn", name)
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY) | _tf_export.lazy_names())
+    return sorted(set(globals()) | set(_LAZY) | set(_KERAS_ALIASES) | _tf_export.lazy_names())
 
 
 _tf_export.install_lazy(_sys.modules[__name__], only_top_level=True)  # after __getattr__: tf.RaggedTensor & co. on first use

@@ -108,6 +108,51 @@ def mixed_precision():
 
 
 @program
+def mixed_bfloat16():
+    keras.mixed_precision.set_global_policy("mixed_bfloat16")
+    try:
+        model = mlp(activation="relu")
+        model.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse")
+        history = model.fit(X, Y, batch_size=16, epochs=2, shuffle=False, verbose=0)
+        return {"compute_dtype": model.layers[0].compute_dtype, "variable_dtype": str(model.layers[0].kernel.dtype),
+                "predict_dtype": str(model.predict(X[:2], verbose=0).dtype), "history": history.history,
+                "optimizer": type(model.optimizer).__name__}
+    finally:
+        keras.mixed_precision.set_global_policy("float32")
+
+
+@program
+def loss_scale_optimizer():
+    """An explicit LossScaleOptimizer in a custom float16 training step: the scaled loss, the
+    unscaled gradients, a step skipped on an infinite gradient (the scale halves)."""
+    import tensorflow as tf
+
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        model = mlp(activation="tanh")
+        optimizer = keras.optimizers.LossScaleOptimizer(keras.optimizers.SGD(0.01), initial_scale=1024.0)
+        optimizer.build(model.trainable_variables)
+
+        @tf.function
+        def step(x, y):
+            with tf.GradientTape() as tape:
+                loss = keras.ops.mean((keras.ops.cast(model(x, training=True), "float32") - y) ** 2)
+                scaled = optimizer.scale_loss(loss)
+            grads = tape.gradient(scaled, model.trainable_variables)
+            optimizer.apply(grads, model.trainable_variables)
+            return loss
+
+        losses = [float(step(X[i:i + 16], Y[i:i + 16])) for i in range(0, 64, 16)]
+        scale_before = float(optimizer.dynamic_scale.numpy())
+        step(np.full((16, 4), 1e30, "float32"), Y[:16])  # overflows in float16: the step is skipped
+        return {"losses": losses, "scale_before": scale_before, "scale_after": float(optimizer.dynamic_scale.numpy()),
+                "iterations": int(optimizer.iterations.numpy()),
+                "kernel_sum": float(np.sum(model.layers[0].kernel.numpy()))}
+    finally:
+        keras.mixed_precision.set_global_policy("float32")
+
+
+@program
 def dataset_fit():
     """fit/evaluate/predict on tf.data datasets: Keras recognizes graphfn's dataset class."""
     import tensorflow as tf

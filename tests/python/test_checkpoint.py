@@ -338,8 +338,8 @@ def test_tf_data_iterators_are_refused_clearly():
         tf.train.Checkpoint(iterator=iterator)
 
 
-def test_graphfn_keras_model_and_optimizer_round_trip(tmp_path):
-    # graphfn's built-in Keras: the model's variables and the optimizer's slots and iteration count
+def test_tf_keras_model_and_optimizer_round_trip(tmp_path):
+    # tf.keras (the real Keras 3 on graphfn), in this process: the model's variables and the optimizer's slots and iteration count
     # come back as saved (keys as Keras 3's: optimizer/_variables/<i>, ...).
     def make():
         model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="relu"), tf.keras.layers.Dense(1)])

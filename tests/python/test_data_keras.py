@@ -1,4 +1,4 @@
-"""graphfn.keras fit / evaluate / predict on tf.data datasets, against TF 2.21's Keras 3 (values
+"""tf.keras (the real Keras 3 on graphfn) fit / evaluate / predict on tf.data datasets, against TF 2.21's Keras 3 (values
 recorded with ~/tf/bin/python: the same model, data and calls)."""
 
 import re
@@ -74,6 +74,7 @@ def test_steps_per_epoch_continues_one_iterator_across_epochs():
 
 
 def test_a_dataset_of_unknown_length():
+    # Keras reads the dataset's iterator inside its train function until OutOfRangeError.
     ds = batches(X, Y).filter(lambda a, b: True)
     assert rounded(model().fit(ds, epochs=2, verbose=0)) == {"loss": THREE_EPOCHS["loss"][:2],
                                                              "mae": THREE_EPOCHS["mae"][:2]}

@@ -186,6 +186,11 @@ TF_RESULTS = {
     "mixed_precision": {"compute_dtype": "float16", "variable_dtype": "float32", "predict_dtype": "float16",
                         "history": {"loss": [11.523613929748535, 8.25837230682373]},
                         "optimizer": "LossScaleOptimizer"},
+    "mixed_bfloat16": {"compute_dtype": "bfloat16", "variable_dtype": "float32", "predict_dtype": "bfloat16",
+                       "history": {"loss": [12.240701675415039, 10.821434020996094]}, "optimizer": "Adam"},
+    "loss_scale_optimizer": {"losses": [9.979487419128418, 13.524173736572266, 6.731596946716309, 19.030126571655273],
+                             "scale_before": 1024.0, "scale_after": 512.0, "iterations": 4,
+                             "kernel_sum": -0.042383670806884766},
     "dataset_fit": {"history": {"loss": [11.913335800170898, 9.842351913452148, 8.806129455566406],
                                 "mae": [2.8432490825653076, 2.5564703941345215, 2.4036877155303955]},
                     "evaluate": [8.15256118774414, 2.3126938343048096],
@@ -222,7 +227,9 @@ def assert_close(actual, expected, rtol):
     ("ops", 1e-6), ("dense_call", 1e-6), ("mlp_fit", 1e-5), ("classifier_fit", 1e-5), ("functional", 1e-5),
     ("dataset_fit", 1e-5),
     # float16 layers: TF's and graphfn's kernels may round a product differently.
-    ("mixed_precision", 1e-3),
+    ("mixed_precision", 1e-3), ("loss_scale_optimizer", 1e-3),
+    # bfloat16 keeps 8 significant bits (relative step 2^-8 = 0.004): one rounding apart.
+    ("mixed_bfloat16", 5e-3),
 ])
 def test_keras_program_matches_tensorflow(graphfn_results, program, rtol):
     result = graphfn_results[program]
@@ -230,15 +237,47 @@ def test_keras_program_matches_tensorflow(graphfn_results, program, rtol):
     assert_close(result, TF_RESULTS[program], rtol)
 
 
-def test_tf_keras_is_still_graphfns_own_keras_after_install():
+def test_tf_keras_is_the_real_keras_and_installs_graphfn_as_tensorflow():
+    # As TF 2.16+: tf.keras is keras._tf_keras.keras (Keras 3's TF-shaped API), tf.losses & co. its
+    # modules; `import tensorflow.keras` works once graphfn is tensorflow.
     result = run_python("""
-        import graphfn
-        graphfn.install_as_tensorflow()
-        import keras
-        print(graphfn.keras.__name__, keras.__name__, keras.backend.backend())
+        import sys
+        import graphfn as tf
+        print("keras" in sys.modules, "tensorflow" in sys.modules)
+        keras = tf.keras
+        import keras as real_keras
+        print(keras.__name__, sys.modules["tensorflow"] is tf, real_keras.backend.backend())
+        print(keras.Model is real_keras.Model, tf.losses is keras.losses, tf.metrics is keras.metrics,
+              tf.optimizers is keras.optimizers, tf.initializers is keras.initializers)
+        from graphfn.keras import layers
+        import tensorflow.keras
+        from tensorflow.keras import optimizers
+        print(layers.Dense is real_keras.layers.Dense, tensorflow.keras.Sequential is real_keras.Sequential,
+              optimizers.Adam is real_keras.optimizers.Adam)
     """)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["graphfn.keras", "keras", "tensorflow"]
+    assert result.stdout.splitlines() == ["False False", "keras._tf_keras.keras True tensorflow",
+                                          "True True True True True", "True True True"]
+
+
+def test_tf_keras_without_keras_installed_says_how_to_get_it(tmp_path):
+    result = run_python("""
+        import sys
+        sys.modules["keras"] = None  # as if it were not installed: `import keras` fails
+        import graphfn as tf
+        for attempt in ("tf.keras", "tf.losses"):
+            try:
+                eval(attempt)
+            except ImportError as e:
+                print(type(e).__name__, e)
+        print("tensorflow" in sys.modules)
+    """)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    hint = ("graphfn.keras (tf.keras) is the Keras 3 package running on graphfn, as tf.keras is in TensorFlow "
+            "2.16+, and Keras is not installed. Install it with `pip install graphfn[keras]` (or "
+            "`pip install \"keras>=3.15\"`).")
+    assert lines == ["ModuleNotFoundError " + hint] * 2 + ["False"]
 
 
 def test_datasets_and_composite_tensors_carry_tensorflows_class_names_after_install():

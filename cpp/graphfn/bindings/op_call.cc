@@ -349,6 +349,23 @@ py::object call_eager(const OpHandle& h, const py::handle* inputs, int num_input
   return wrap_eager_outputs(op, outputs);
 }
 
+// True for a (nested) list or tuple holding a graph tensor.
+bool holds_symbolic_tensor(py::handle v) {
+  if (!PyList_Check(v.ptr()) && !PyTuple_Check(v.ptr())) return symbolic_tensor_ptr(v) != nullptr;
+  for (auto item : py::reinterpret_borrow<py::sequence>(v)) {
+    if (holds_symbolic_tensor(item)) return true;
+  }
+  return false;
+}
+
+// A list holding graph tensors as one graph tensor, packed as TF's conversion packs it
+// (tf.broadcast_to(x, [tf.shape(y)[0], 1]), tf.random.uniform([n, 2])): graphfn.ops.array_ops.autopack.
+py::object autopack(py::handle v) {
+  static PyObject* pack = nullptr;  // kept for the process's life (no teardown-order issue)
+  if (pack == nullptr) pack = py::object(py::module_::import("graphfn.ops.array_ops").attr("autopack")).release().ptr();
+  return py::reinterpret_borrow<py::object>(pack)(v);
+}
+
 // Adds the op to the graph being traced (tracing/op_builder.h). This converts the Python inputs
 // (symbolic tensors, eager tensors, Python values) in input order, deciding type attrs as it goes,
 // and maps failures to TF's Python exceptions.
@@ -386,6 +403,14 @@ py::object call_graph(const OpHandle& h, const py::handle* inputs, int num_input
       if (!can_capture(*graph, t->graph.get())) throw_out_of_scope(v, *t, graph.get());
       add(Operand::symbolic(t->graph.get(), t->endpoint, k, j));
       return;
+    }
+    if (!op.inputs[k].is_list() && (PyList_Check(v.ptr()) || PyTuple_Check(v.ptr())) && holds_symbolic_tensor(v)) {
+      py::object packed = autopack(v);
+      if (const SymbolicTensor* t = symbolic_tensor_ptr(packed)) {
+        decide(k, t->graph->dtype(t->endpoint));
+        add(Operand::symbolic(t->graph.get(), t->endpoint, k, j));
+        return;
+      }
     }
     const Tensor* eager = eager_tensor_ptr(v);
     // A variable's handle in a branch or loop body is captured from the outermost graph; it

@@ -26,7 +26,7 @@ VARIABLE_VALUE = "VARIABLE_VALUE"
 
 
 def _walks_attributes(value):
-    return isinstance(value, Module) or type(value).__module__.startswith("graphfn.keras.")
+    return isinstance(value, Module)
 
 
 def _is_container(value):

@@ -7,6 +7,7 @@ args: ... and kwargs: ... for signature: (x: TensorSpec(...), ...)."."""
 from graphfn import _core
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_spec import TensorSpec
+from graphfn.util import nest
 from graphfn.variables import Variable
 
 
@@ -18,12 +19,24 @@ def bind_arguments(signature, input_signature, args, kwargs):
         raise TypeError(_binding_message(e, signature, input_signature, args, kwargs)) from None
     bound.apply_defaults()
     arguments = bound.arguments
+    for name, value in arguments.items():
+        arguments[name] = nest.map_structure(_value_of_variable_wrapper, value)
     if input_signature is not None:
         try:
             _cast_to_specs(signature, input_signature, arguments)
         except _BindingError as e:
             raise TypeError(_binding_message(e, signature, input_signature, args, kwargs)) from None
     return arguments
+
+
+def _value_of_variable_wrapper(value):
+    """A wrapper of a variable that acts as one (Keras's Variable: `_should_act_as_resource_variable`,
+    `__tf_tensor__`) is passed as its current value, a tensor, as TF 2.21 passes it (TensorSpec
+    argument, the read watched by an open tape)."""
+    if getattr(value, "_should_act_as_resource_variable", False) and not isinstance(value, (Tensor, Variable)) \
+            and hasattr(value, "__tf_tensor__"):
+        return value.__tf_tensor__()
+    return value
 
 
 def signature_slots(signature, input_signature):

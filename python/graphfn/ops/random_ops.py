@@ -5,6 +5,7 @@ from graphfn.framework import dtypes
 from graphfn.framework import random_seed
 from graphfn.framework.tensor import Tensor
 from graphfn.framework.tensor_shape import TensorShape
+from graphfn.ops import array_ops
 from graphfn.ops import reduction_ops
 from graphfn.ops._op_table import ops
 from graphfn.util.tf_export import tf_export
@@ -21,6 +22,8 @@ def _shape_tensor(shape):
         shape = shape.as_list()
     if isinstance(shape, (list, tuple)) and not shape:
         return reduction_ops.all_axes(0)  # an empty int32 vector
+    if isinstance(shape, (list, tuple)) and array_ops.has_tensor(shape):
+        return array_ops.autopack(shape)  # tf.random.uniform([tf.shape(x)[0], 2])
     return shape if isinstance(shape, Tensor) else _core.to_tensor(shape)
 
 

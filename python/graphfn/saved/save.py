@@ -9,7 +9,6 @@ not saved."""
 import inspect
 import json
 import os
-import sys
 
 from graphfn import _core
 from graphfn.framework.tensor import Tensor
@@ -52,15 +51,11 @@ def _variable_behind(value):
 
 
 def _is_module(value):
-    """A tf.Module, a Trackable (an AutoTrackable, a Keras 3 layer or model) or an object of
-    graphfn's built-in Keras: objects whose children are walked. (Keras is imported lazily; if it
-    was never imported, no layer exists.)"""
+    """A tf.Module or a Trackable (an AutoTrackable, a Keras 3 layer or model): objects whose
+    children are walked."""
     if isinstance(value, Module):
         return True
-    if isinstance(value, Trackable):
-        return _variable_behind(value) is None
-    layer_module = sys.modules.get("graphfn.keras.layers.layer")
-    return layer_module is not None and isinstance(value, layer_module.Layer)
+    return isinstance(value, Trackable) and _variable_behind(value) is None
 
 
 def _trackable(value):

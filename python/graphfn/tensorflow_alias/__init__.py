@@ -4,8 +4,9 @@ Libraries written for TensorFlow (Keras 3 with KERAS_BACKEND=tensorflow) `import
 and a few of its internal modules (tensorflow.python.trackable.data_structures,
 tensorflow.python.eager.context, ...). This module registers graphfn and those modules in
 sys.modules under TensorFlow's names, in the spirit of PyMySQL's install_as_MySQLdb(). It is
-never done implicitly: a process that imports real TensorFlow must not also see graphfn under
-its name, so installing raises when real TensorFlow is already imported. See docs/keras.md."""
+done by this call or by the first use of tf.keras (graphfn/keras.py), never by `import graphfn`:
+a process that imports real TensorFlow must not also see graphfn under its name, so installing
+raises when real TensorFlow is already imported. See docs/keras.md."""
 
 import sys
 import types

@@ -14,7 +14,18 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_differential as rd  # noqa: E402
 
 CASES = rd.load_cases()
-LIVE = importlib.util.find_spec("tensorflow") is not None and os.environ.get("GRAPHFN_DIFF_LIVE", "1") != "0"
+
+
+def _real_tensorflow_importable():
+    """Whether a fresh process can import the real TensorFlow. Not when `tensorflow` in this process
+    is graphfn (tf.keras installs graphfn as tensorflow): its spec would say yes."""
+    module = sys.modules.get("tensorflow")
+    if module is not None:
+        return not getattr(module, "_is_graphfn", False)
+    return importlib.util.find_spec("tensorflow") is not None
+
+
+LIVE = _real_tensorflow_importable() and os.environ.get("GRAPHFN_DIFF_LIVE", "1") != "0"
 
 
 @functools.lru_cache(maxsize=None)

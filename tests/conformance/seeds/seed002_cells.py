@@ -124,7 +124,7 @@ class CustomModel(tf.keras.models.Model):
             return input_data  
         else:  
             return input_data // 2
-''', note="tf.keras.models.Model is graphfn.keras.Model (docs/keras.md)"),
+''', note="tf.keras.models.Model is Keras 3's Model, as in TF 2.16+ (docs/keras.md)"),
     dict(id="002:L317", code='''\
 def fizzbuzz(max_num):  
     counter = 0  

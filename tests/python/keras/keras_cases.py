@@ -1,8 +1,8 @@
 """Keras cases run under TensorFlow (make_expected.py records expected_tf.json) and under
 graphfn (test_keras_vs_tf.py compares). Each case is fn(tf, data) -> a JSON value (nested
 lists of numbers and strings); `data` holds the inputs make_inputs() drew once with NumPy and
-that the fixture stores, so both sides see the same numbers. Cases use only API that tf.keras
-(Keras 3) and graphfn.keras share."""
+that the fixture stores, so both sides see the same numbers. On both sides tf.keras is Keras 3
+(on graphfn, the real Keras running on graphfn)."""
 
 import re
 

@@ -1,6 +1,7 @@
-"""graphfn.keras behaviour that needs no recorded values: initializer distributions and
-seeding, building, tracking, the `training` argument, warnings, Sequential, keras inside
-graphfn.function, and what is not implemented. Texts and rules are Keras 3's (TF 2.21)."""
+"""tf.keras (the real Keras 3 on graphfn) behaviour that needs no recorded values: initializer
+distributions and seeding, building, tracking, the `training` argument, warnings, Sequential,
+the functional API, keras inside graphfn.function. Every test also passes on TensorFlow 2.21 +
+Keras 3.15 (run with a `graphfn` module that is `tensorflow`)."""
 
 import math
 import re
@@ -141,8 +142,8 @@ def test_plain_graphfn_variables_are_not_layer_weights():
 
 
 def test_training_argument_flows_to_inner_layers():
-    """The value each real call sees (Keras also runs call() once symbolically, with None,
-    when it builds a model whose layers are unbuilt; graphfn builds on the real call)."""
+    """The value each call sees: Keras first runs call() once symbolically, with None, to build
+    a model whose layers are unbuilt, then the real call (TF 2.21 gives the same list)."""
     seen = []
 
     class Probe(keras.layers.Layer):
@@ -171,7 +172,7 @@ def test_training_argument_flows_to_inner_layers():
     Outer()(x)
     NoTraining()(x, training=True)
     Probe()(x)
-    assert seen == [True, False, True, None]
+    assert seen == [None, True, None, False, None, True, None]
 
 
 def test_dropout():
@@ -255,9 +256,13 @@ def test_sequential_with_input_builds_at_once():
     assert repr(keras.Input(shape=(5,), name="x")).startswith("<KerasTensor shape=(None, 5), dtype=float32")
 
 
-def test_functional_api_is_not_implemented():  # graphfn only: TF builds a functional model
-    with pytest.raises(NotImplementedError, match="functional API"):
-        keras.Model(keras.Input(shape=(2,)), None)
+def test_functional_api():
+    inputs = keras.Input(shape=(2,))
+    hidden = keras.layers.Dense(3, kernel_initializer="ones", bias_initializer="zeros")(inputs)
+    outputs = keras.layers.Dense(1, kernel_initializer="ones")(keras.layers.Concatenate()([hidden, inputs]))
+    model = keras.Model(inputs, outputs)
+    assert [layer.__class__.__name__ for layer in model.layers] == ["InputLayer", "Dense", "Concatenate", "Dense"]
+    assert model(np.array([[1.0, 2.0]], np.float32)).numpy().tolist() == [[12.0]]
 
 
 def test_get_layer_and_layers():

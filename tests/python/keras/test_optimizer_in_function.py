@@ -59,7 +59,7 @@ def test_apply_gradients_on_a_variable_argument(make, options, losses, v, w, ite
     assert (result["iterations"], result["variables"], result["traces"]) == (iterations, variables, traces)
 
 
-def test_built_in_a_function_then_used_eagerly():
+def _adam_built_in_a_function():
     optimizer = tf.keras.optimizers.Adam(0.1)
     v = tf.Variable([1.0, -2.0])
 
@@ -71,16 +71,30 @@ def test_built_in_a_function_then_used_eagerly():
         return loss
 
     assert float(step(v)) == 5.0
+    return optimizer, v, step
+
+
+def test_built_in_a_function_then_used_eagerly():
+    optimizer, v, step = _adam_built_in_a_function()
     optimizer.apply_gradients([(tf.constant([1.0, 1.0]), v)])
-    optimizer.apply([tf.constant([1.0, 1.0])])  # the variables it was built with
-    np.testing.assert_allclose(v.numpy(), [0.7149158120155334, -1.832859754562378], rtol=1e-6)
+    np.testing.assert_allclose(v.numpy(), [0.80678391456604, -1.8530545234680176], rtol=1e-6)
     iterations, learning_rate, momentum, velocity = [x.numpy() for x in optimizer.variables]
-    assert iterations == 3 and learning_rate == np.float32(0.1)
-    np.testing.assert_allclose(momentum, [0.35199999809265137, -0.1339999884366989], rtol=1e-6)
-    np.testing.assert_allclose(velocity, [0.005991004407405853, 0.017967017367482185], rtol=1e-6)
+    assert iterations == 2 and learning_rate == np.float32(0.1)
+    np.testing.assert_allclose(momentum, [0.2800000011920929, -0.25999999046325684], rtol=1e-6)
+    np.testing.assert_allclose(velocity, [0.004996000323444605, 0.0169840008020401], rtol=1e-6)
     assert [x.name for x in optimizer.variables] == ["iteration", "learning_rate", "Variable_0_momentum",
                                                      "Variable_0_velocity"]
     assert step.experimental_get_tracing_count() == 2
+
+
+@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
+    "docs/keras.md: inside a trace, a tf.Variable argument is a stand-in whose handle is the graph's "
+    "placeholder (TF captures the variable itself); Keras keeps that stand-in as the variable the optimizer "
+    "was built with, so apply(grads) without variables, eagerly afterwards, meets the out-of-scope placeholder"))
+def test_apply_without_variables_after_building_in_a_function():
+    optimizer, v, _ = _adam_built_in_a_function()
+    optimizer.apply([tf.constant([1.0, 1.0])])  # TF 2.21: updates v, as apply_gradients does
+    assert int(optimizer.iterations.numpy()) == 2
 
 
 UNKNOWN = ("Unknown variable: <tf.Variable 'Variable:0' shape=%s dtype=float32>. This optimizer can only be called "
