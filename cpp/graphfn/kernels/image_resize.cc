@@ -41,6 +41,18 @@ Dims grad_dims_of(const Tensor& grads, const Tensor& input_grad) {
   return {grads.dim(0), input_grad.dim(1), input_grad.dim(2), grads.dim(1), grads.dim(2), grads.dim(3)};
 }
 
+// The image a bilinear/bicubic gradient goes into: TF's check of its size, and the batch and
+// channel counts the loops take from `grads` (TF reads past its buffers when they differ;
+// graphfn refuses them).
+Status check_grad_image(const Tensor& grads, const Tensor& image) {
+  if (image.dim(1) <= 0 || image.dim(2) <= 0) return errors::InvalidArgument("original dimensions must be positive");
+  if (grads.dim(0) != image.dim(0) || grads.dim(3) != image.dim(3)) {
+    return errors::InvalidArgument("grads and original_image must have the same batch size and channel count, got ",
+                                   grads.shape(), " and ", image.shape());
+  }
+  return Status::OK();
+}
+
 // ---- bilinear -------------------------------------------------------------------------------
 
 struct LinearTap {
@@ -103,6 +115,7 @@ struct ResizeBilinearGradKernel {
 
   static Status compute(KernelContext& c) {
     const Tensor& grads = c.input(0);
+    GRAPHFN_RETURN_IF_ERROR(check_grad_image(grads, c.input(1)));
     Tensor& out = c.allocate_output(0);
     const Dims d = grad_dims_of(grads, out);
     std::vector<A> wide;
@@ -312,6 +325,7 @@ template <typename T>
 struct ResizeBicubicGradKernel {
   static Status compute(KernelContext& c) {
     const Tensor& grads = c.input(0);
+    GRAPHFN_RETURN_IF_ERROR(check_grad_image(grads, c.input(1)));
     Tensor& out = c.allocate_output(0);
     const Dims d = grad_dims_of(grads, out);
     T* dst = out.data<T>();

@@ -317,7 +317,11 @@ bool diag_range(InferenceContext& c, int i, int64_t* lo, int64_t* hi) {
 Status check_k(InferenceContext& c, int i, int64_t lo, int64_t hi) {
   const Shape& ks = c.input_shape(i);
   if (ks.known_rank() && (ks.rank() > 1 || (ks.rank() == 1 && (ks.dim(0) < 1 || ks.dim(0) > 2)))) {
-    return errors::InvalidArgument("diag_index must be a scalar or vector with 1 or 2 elements. It has ", ks.num_elements(),
+    if (c.is_eager()) {
+      return errors::InvalidArgument("diag_index must have only one or two elements, received ", ks.num_elements(),
+                                     " elements.");
+    }
+    return errors::InvalidArgument("diag_index must be a vector with one or two elements. It has ", ks.num_elements(),
                                    " elements.");
   }
   if (lo > hi) {
@@ -373,6 +377,11 @@ Status diag_shape(InferenceContext& c) {
   const bool known = diag_range(c, 1, &lo, &hi);
   GRAPHFN_RETURN_IF_ERROR(check_align(c));
   GRAPHFN_RETURN_IF_ERROR(check_k(c, 1, lo, hi));
+  const Shape& ps = c.input_shape(4);
+  if (ps.known_rank() && ps.rank() != 0) {
+    if (!c.is_eager()) return errors::InvalidArgument("Shape must be rank 0 but is rank ", ps.rank());
+    return errors::InvalidArgument("padding_value must be a scalar");
+  }
   const bool rows_known = scalar_value(c, 2, &rows), cols_known = scalar_value(c, 3, &cols);
   if (!d.known_rank() || !known || !rows_known || !cols_known) {
     c.set_output(0, c.input_dtype(0), Shape::unknown_rank());
@@ -393,12 +402,13 @@ Status diag_shape(InferenceContext& c) {
     return Status::OK();
   }
   const int64_t min_rows = max_len - std::min<int64_t>(hi, 0), min_cols = max_len + std::max<int64_t>(lo, 0);
-  if (rows < 0 && cols < 0) {
+  // -1 asks for the smallest size; other negative sizes are too small (TF's checks).
+  if (rows == -1 && cols == -1) {
     rows = std::max(min_rows, min_cols);
     cols = rows;
-  } else if (rows < 0) {
+  } else if (rows == -1) {
     rows = min_rows;
-  } else if (cols < 0) {
+  } else if (cols == -1) {
     cols = min_cols;
   }
   if (rows < min_rows) return errors::InvalidArgument("The number of rows is too small.");
@@ -424,10 +434,19 @@ Status set_diag_shape(InferenceContext& c) {
   const bool known = diag_range(c, 2, &lo, &hi);
   GRAPHFN_RETURN_IF_ERROR(check_align(c));
   GRAPHFN_RETURN_IF_ERROR(check_k(c, 2, lo, hi));
+  if (!c.is_eager() && known && s.known_rank()) {
+    const int64_t rows = s.dim(s.rank() - 2), cols = s.dim(s.rank() - 1);
+    if (rows >= 0 && cols >= 0 && lo != 0 && (-rows >= lo || cols <= lo)) {
+      return errors::InvalidArgument("lower_diag_index is out of bound.");
+    }
+    if (rows >= 0 && cols >= 0 && hi != 0 && (-rows >= hi || cols <= hi)) {
+      return errors::InvalidArgument("upper_diag_index is out of bound.");
+    }
+  }
   if (c.is_eager() && known) {
     const int64_t rows = s.dim(s.rank() - 2), cols = s.dim(s.rank() - 1);
-    if (lo != 0 && (-rows >= lo || cols <= lo)) {
-      return errors::InvalidArgument("lower_diag_index is out of bound: ", lo, ". It must be between ", -rows, " and ", cols);
+    if (lo != 0 && (-rows >= lo || cols <= lo)) {  // (no period after the index: TF's text)
+      return errors::InvalidArgument("lower_diag_index is out of bound: ", lo, " It must be between ", -rows, " and ", cols);
     }
     if (hi != 0 && (-rows >= hi || cols <= hi)) {
       return errors::InvalidArgument("upper_diag_index is out of bound: ", hi, " It must be between ", -rows, " and ", cols);
