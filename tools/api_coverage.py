@@ -1,12 +1,15 @@
 """How many uses of TensorFlow names in TF's documentation notebooks resolve in graphfn.
 
-    PYTHONPATH=python python3 tools/api_coverage.py ../shared/reference/api_usage.md [--owner ops|keras] [--missing]
+    PYTHONPATH=python python3 tools/api_coverage.py ../shared/reference/api_usage.md [--owner ops|types|keras] [--missing]
 
 api_usage.md lists each `tf.*` name with its number of uses (lines "- [x] `tf.nn.relu` 12 (5)").
 A name resolves when every attribute along it exists in graphfn. `--owner ops` keeps the names
 issue 16 owns: everything but Keras (and its tf.losses/metrics/optimizers/initializers aliases,
 tf.summary), tf.data, io, train, distribute, compat, lite, config/device, and the strings/ragged/
-sparse/signal/dtype/extension-type names of the type-system issue; `--owner keras` keeps tf.keras and
+sparse/signal/dtype/extension-type names of the type-system issue; `--owner types` keeps just those
+(tf.strings, tf.ragged, tf.RaggedTensor*, tf.sparse, tf.SparseTensor*, tf.signal, tf.experimental's
+extension types, dispatch and ragged shapes, tf.as_string, tf.dtypes, every dtype name and its attributes,
+tf.saturate_cast, tf.complex/real/imag, tf.type_spec_from_value); `--owner keras` keeps tf.keras and
 its aliases (resolving them imports the real Keras 3, as `tf.keras` does); `--missing` lists the
 names that do not resolve, most used first.
 """
@@ -29,6 +32,24 @@ _NOT_OPS = ("tf.keras", "tf.data", "tf.io", "tf.train", "tf.distribute", "tf.com
 _KERAS = ("tf.keras.", "tf.losses.", "tf.metrics.", "tf.optimizers.", "tf.initializers.")
 _TYPE_SYSTEM_DTYPES = ("float16", "bfloat16", "half", "complex64", "complex128", "uint16", "uint32", "uint64",
                        "qint8", "quint8", "qint32", "variant")
+
+
+_TYPE_SYSTEM_PREFIXES = ("tf.strings.", "tf.ragged.", "tf.RaggedTensor", "tf.sparse.", "tf.SparseTensor",
+                         "tf.signal.", "tf.experimental.ExtensionType", "tf.experimental.BatchableExtensionType",
+                         "tf.experimental.dispatch_for", "tf.experimental.unregister_dispatch_for",
+                         "tf.experimental.RowPartition", "tf.experimental.DynamicRaggedShape", "tf.dtypes.",
+                         "tf.as_string", "tf.saturate_cast", "tf.type_spec_from_value", "tf.as_dtype", "tf.DType")
+_ALL_DTYPES = _TYPE_SYSTEM_DTYPES + ("float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool",
+                                     "string", "double", "resource")
+
+
+def owned_by_type_system_issue(name):
+    if name.startswith(_TYPE_SYSTEM_PREFIXES):
+        return True
+    if name in ("tf.complex", "tf.math.real", "tf.math.imag", "tf.math.angle", "tf.math.conj"):
+        return True
+    parts = name.split(".")
+    return len(parts) >= 2 and parts[1] in _ALL_DTYPES
 
 
 def owned_by_ops_issue(name):
@@ -61,12 +82,14 @@ def read_usage(path):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("usage_file")
-    parser.add_argument("--owner", choices=["all", "ops", "keras"], default="all")
+    parser.add_argument("--owner", choices=["all", "ops", "types", "keras"], default="all")
     parser.add_argument("--missing", action="store_true")
     args = parser.parse_args(argv)
     names = list(read_usage(args.usage_file))
     if args.owner == "ops":
         names = [(n, uses) for n, uses in names if owned_by_ops_issue(n)]
+    elif args.owner == "types":
+        names = [(n, uses) for n, uses in names if owned_by_type_system_issue(n)]
     elif args.owner == "keras":
         names = [(n, uses) for n, uses in names if n.startswith(_KERAS)]
     total = sum(uses for _, uses in names)

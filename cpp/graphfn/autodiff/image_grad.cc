@@ -19,9 +19,11 @@ bool is_float_image(GradBuilder& b, const GradValue& v) {
   return dt == DType::kFloat32 || dt == DType::kFloat64;
 }
 
-// Integer images have no gradient (TF returns None for them).
+// Integer images have no gradient (TF returns None for them); float16/bfloat16 images get
+// ResizeBilinearGrad in their dtype, as TF's.
 Status resize_bilinear_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
-  if (is_float_image(b, x(in))) (*g)[0] = b.op("ResizeBilinearGrad", {dy(in), x(in)}, sampling_attrs(in));
+  const DType dt = b.dtype(x(in));
+  if (is_float_image(b, x(in)) || dt == DType::kHalf || dt == DType::kBFloat16) (*g)[0] = b.op("ResizeBilinearGrad", {dy(in), x(in)}, sampling_attrs(in));
   return b.status();
 }
 

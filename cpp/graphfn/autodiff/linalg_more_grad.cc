@@ -115,8 +115,14 @@ Status einsum_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
     (*g)[0] = einsum_input_grad(b, dy(in), eq.output, nullptr, nullptr, in.inputs[0], eq.inputs[0]);
     return b.status();
   }
-  (*g)[0] = einsum_input_grad(b, dy(in), eq.output, &in.inputs[1], &eq.inputs[1], in.inputs[0], eq.inputs[0]);
-  (*g)[1] = einsum_input_grad(b, dy(in), eq.output, &in.inputs[0], &eq.inputs[0], in.inputs[1], eq.inputs[1]);
+  // Complex operands: the other operand enters conjugated (TF's convention, dL/dRe + i dL/dIm).
+  GradValue first = in.inputs[0], second = in.inputs[1];
+  if (is_complex(b.dtype(first))) {
+    first = b.op("Conj", {first});
+    second = b.op("Conj", {second});
+  }
+  (*g)[0] = einsum_input_grad(b, dy(in), eq.output, &second, &eq.inputs[1], in.inputs[0], eq.inputs[0]);
+  (*g)[1] = einsum_input_grad(b, dy(in), eq.output, &first, &eq.inputs[0], in.inputs[1], eq.inputs[1]);
   return b.status();
 }
 
@@ -283,6 +289,43 @@ Status svd_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   return b.status();
 }
 
+// Eig (TF's formula, Boeddeker et al. eq. 4.77): with V the eigenvectors and V^H their adjoint,
+//   mid = diag(de) + conj(F) * (V^H dV - V^H V diag(re(diag(V^H dV)))),  F_ij = 1 / (e_j - e_i) off the diagonal,
+//   dA = V^H \ (mid V^H),
+// real inputs taking the real part. Without eigenvectors (eigvals), V comes from a second Eig
+// and only diag(de) remains. F uses TF's safe reciprocal x / (x^2 + 1e-20).
+Status general_eig_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  const GradValue& e = in.outputs[0];
+  const DType ct = b.dtype(e);
+  const GradValue de = or_zeros(b, in.output_grads[0], e);
+  const bool compute_v = in.attr_bool("compute_v");
+  GradValue v, mid;
+  if (compute_v) {
+    v = in.outputs[1];
+    const GradValue dv = or_zeros(b, in.output_grads[1], v);
+    const GradValue minus_one = b.scalar(DType::kInt32, -1), minus_two = b.scalar(DType::kInt32, -2);
+    const GradValue gaps = b.op("Sub", {b.op("ExpandDims", {e, minus_two}), b.op("ExpandDims", {e, minus_one})});
+    const GradValue safe = b.op("Mul", {gaps, b.op("Reciprocal", {b.op("AddV2", {b.op("Mul", {gaps, gaps}), b.scalar(ct, 1e-20)})})});
+    const GradValue f = b.op("Conj", {set_diag(b, safe, b.zeros_like(e))});
+    const GradValue vgv = mm(b, v, dv, true, false);
+    const GradValue real_diag = b.op("Complex", {b.op("Real", {diag_part(b, vgv)}, grad::attrs({{"Tout", real_dtype(ct)}})),
+                                                 b.zeros_like(b.op("Real", {e}, grad::attrs({{"Tout", real_dtype(ct)}})))},
+                                     grad::attrs({{"Tout", ct}}));
+    const GradValue correction = mm(b, mm(b, v, v, true, false), diag(b, real_diag));
+    mid = b.op("AddV2", {diag(b, de), b.op("Mul", {f, b.op("Sub", {vgv, correction})})});
+  } else {
+    std::vector<GradValue> again = b.op_n("Eig", {x(in)}, grad::attrs({{"Tout", ct}, {"compute_v", true}}));
+    if (again.size() < 2) return b.status();
+    v = again[1];
+    mid = diag(b, de);
+  }
+  const GradValue vt = b.op("Conj", {adjoint(b, v)});  // adjoint() transposes only
+  GradValue ga = b.op("MatrixSolve", {vt, mm(b, mid, vt)});
+  if (!is_complex(b.dtype(x(in)))) ga = b.op("Real", {ga}, grad::attrs({{"Tout", b.dtype(x(in))}}));
+  (*g)[0] = ga;
+  return b.status();
+}
+
 // --- structure --------------------------------------------------------------------------------
 
 Status band_part_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
@@ -303,6 +346,23 @@ Status diag_part_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
 Status set_diag_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
   (*g)[0] = b.op("MatrixSetDiagV3", {dy(in), b.zeros_like(in.inputs[1]), in.inputs[2]}, align_attrs(in));
   (*g)[1] = b.op("MatrixDiagPartV3", {dy(in), in.inputs[2], b.scalar(b.dtype(dy(in)), 0)}, align_attrs(in));
+  return b.status();
+}
+
+// The V1 ops: the main diagonal (TF's gradients).
+Status diag_v1_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  (*g)[0] = diag_part(b, dy(in));
+  return b.status();
+}
+
+Status diag_part_v1_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  (*g)[0] = set_diag(b, b.zeros_like(x(in)), dy(in));
+  return b.status();
+}
+
+Status set_diag_v1_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
+  (*g)[0] = set_diag(b, dy(in), b.zeros_like(in.inputs[1]));
+  (*g)[1] = diag_part(b, dy(in));
   return b.status();
 }
 
@@ -329,7 +389,17 @@ void register_linalg_more_gradients(OpRegistry& reg) {
   reg.set_gradient("MatrixDiagV3", diag_grad);
   reg.set_gradient("MatrixDiagPartV3", diag_part_grad);
   reg.set_gradient("MatrixSetDiagV3", set_diag_grad);
+  // V2 packs LEFT_LEFT, but TF's V2 gradients call the V3 ops with their default RIGHT_LEFT
+  // (measured: MatrixDiagV2 with k = [0, 1] gets its superdiagonal's gradient right-aligned);
+  // without an `align` attr, align_attrs gives that default too.
+  reg.set_gradient("MatrixDiagV2", diag_grad);
+  reg.set_gradient("MatrixDiagPartV2", diag_part_grad);
+  reg.set_gradient("MatrixSetDiagV2", set_diag_grad);
+  reg.set_gradient("MatrixDiag", diag_v1_grad);
+  reg.set_gradient("MatrixDiagPart", diag_part_v1_grad);
+  reg.set_gradient("MatrixSetDiag", set_diag_v1_grad);
   reg.set_gradient("Cross", cross_grad);
+  reg.set_gradient("Eig", general_eig_grad);
   // Lu: no gradient, as in TF (its registry has no entry: asking raises LookupError).
 }
 

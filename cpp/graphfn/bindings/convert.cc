@@ -89,7 +89,21 @@ Tensor from_py_int(py::handle value, DType want) {
     if (!PyErr_Occurred()) return Tensor::scalar(static_cast<uint64_t>(u));
     PyErr_Clear();
   }
-  if (overflow) throw py::value_error("Can't convert Python int " + py_display(value) + " to a tensor: out of range of int64");
+  if (overflow) {
+    // Beyond int64: float and complex dtypes take the value (rounded), as TF's conversion does;
+    // other dtypes get TF's error.
+    const bool to_float = is_floating(want) || is_complex(want);
+    const double d = to_float ? PyLong_AsDouble(value.ptr()) : 0.0;
+    if (to_float && !(d == -1.0 && PyErr_Occurred())) {
+      if (want == DType::kFloat32) return Tensor::scalar(static_cast<float>(d));
+      if (want == DType::kFloat64) return Tensor::scalar(d);
+      if (want == DType::kComplex64) return Tensor::scalar(std::complex<float>(static_cast<float>(d)));
+      if (want == DType::kComplex128) return Tensor::scalar(std::complex<double>(d));
+      return from_numpy_scalar(py::float_(d), want);  // float16/bfloat16
+    }
+    PyErr_Clear();
+    throw py::value_error("Can't convert Python sequence with out-of-range integer to Tensor.");
+  }
   if (want == DType::kInvalid) want = fits<int32_t>(v) ? DType::kInt32 : DType::kInt64;
   Tensor t(want, Shape());
   bool ok = true;

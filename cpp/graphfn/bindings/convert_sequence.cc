@@ -1,5 +1,6 @@
 #include "graphfn/bindings/convert_sequence.h"
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -66,6 +67,59 @@ DType natural_dtype(const Scan& s) {
     fits_int32 = fits_int32 && v >= INT32_MIN && v <= INT32_MAX;
   }
   return fits_int32 ? DType::kInt32 : DType::kInt64;
+}
+
+// Whether an int leaf lies beyond int64 (only ints and no bools/floats were seen).
+bool any_int_beyond_int64(const Scan& s) {
+  for (PyObject* leaf : s.leaves) {
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(leaf, &overflow);
+    if (overflow) return true;
+  }
+  return false;
+}
+
+// Lists of ints beyond int64, as TF converts them: float16/32/64 take their values (rounded
+// through double; float16 overflows to inf), uint64 those in [0, 2**64), anything else (no dtype,
+// int64, the narrower ints, complex, bfloat16) raises TF's ValueError. Returns whether `out` was
+// filled.
+bool big_ints_to_tensor(const Scan& s, DType want, const Shape& shape, Tensor* out) {
+  if (want == DType::kUInt64) {
+    Tensor t(want, shape);
+    uint64_t* data = t.data<uint64_t>();
+    for (size_t i = 0; i < s.leaves.size(); ++i) {
+      data[i] = PyLong_AsUnsignedLongLong(s.leaves[i]);
+      if (PyErr_Occurred()) {
+        PyErr_Clear();
+        throw py::value_error("Can't convert Python sequence with out-of-range integer to Tensor.");
+      }
+    }
+    *out = std::move(t);
+    return true;
+  }
+  // TF 2.21 converts lists of them to float16/32/64 only (complex and bfloat16 lists fail).
+  if (want != DType::kFloat32 && want != DType::kFloat64 && want != DType::kHalf) {
+    throw py::value_error("Can't convert Python sequence with out-of-range integer to Tensor.");
+  }
+  std::vector<double> values(s.leaves.size());
+  for (size_t i = 0; i < s.leaves.size(); ++i) {
+    values[i] = PyLong_AsDouble(s.leaves[i]);  // inf-free: PyLong_AsDouble raises beyond double
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;  // the NumPy path's error
+    }
+  }
+  Tensor t(want, shape);
+  for (size_t i = 0; i < values.size(); ++i) {
+    switch (want) {
+      case DType::kFloat32: t.data<float>()[i] = static_cast<float>(values[i]); break;
+      case DType::kFloat64: t.data<double>()[i] = values[i]; break;
+      case DType::kHalf: t.data<Eigen::half>()[i] = static_cast<Eigen::half>(static_cast<float>(values[i])); break;
+      default: return false;
+    }
+  }
+  *out = std::move(t);
+  return true;
 }
 
 template <typename T>
@@ -135,6 +189,7 @@ bool python_sequence_to_tensor(py::handle sequence, DType want, Tensor* out) {
     return true;
   }
   const DType natural = natural_dtype(s);
+  if (s.any_int && !s.any_bool && !s.any_float && any_int_beyond_int64(s)) return big_ints_to_tensor(s, want, shape, out);
   if (natural == DType::kInvalid) return false;
   const DType target = want == DType::kInvalid ? natural : want;
   // Only casts that cannot lose information or need NumPy's rules are done here: bools stay

@@ -18,6 +18,7 @@
 #include "graphfn/kernels/array_util.h"
 #include "graphfn/kernels/gemm.h"
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/reduced_precision.h"
 #include "graphfn/ops/einsum_spec.h"
 
 namespace graphfn {
@@ -180,9 +181,14 @@ bool is_contiguous(const View<T>& v, const std::vector<int>& order) {
   return true;
 }
 
-// The view's elements in `order` (contiguous, into out), summed over its labels not in order.
+// Rounds values in place (float values to float16/bfloat16 and back), or null.
 template <typename T>
-void gather(const View<T>& v, const std::vector<int>& order, T* out) {
+using RoundFn = void (*)(T* values, int64_t n);
+
+// The view's elements in `order` (contiguous, into out), summed over its labels not in order;
+// `round_sums`, when given, rounds those sums.
+template <typename T>
+void gather(const View<T>& v, const std::vector<int>& order, T* out, RoundFn<T> round_sums = nullptr) {
   Dims dims, st;
   for (int l : order) {
     dims.push_back(v.by_label.at(l).first);
@@ -219,6 +225,7 @@ void gather(const View<T>& v, const std::vector<int>& order, T* out) {
     }
     out[o] = s;
   }
+  if (round_sums) round_sums(out, outer);
 }
 
 // Writes `src` (contiguous over `labels`) to the output, whose axes carry `out_labels`
@@ -287,105 +294,152 @@ void batch_gemm_loops(const T* a, const T* b, T* c, int64_t batches, int64_t m, 
   for (int64_t i = 0; i < batches; ++i) one(i);
 }
 
+Dims dims_of(const std::vector<int>& ls, const std::map<int, int64_t>& sizes) {
+  Dims d;
+  for (int l : ls) d.push_back(sizes.at(l));
+  return d;
+}
+
+// The einsum of `in` (one or two operands, shapes checked by the shape function) into `out`,
+// allocated with the output's shape.
+// `round_sums`: how an operand's sums over its own labels are rounded before the product.
+template <typename T>
+Status run_einsum(const einsum::Equation& eq, const std::vector<const Tensor*>& in, Tensor& out,
+                  RoundFn<T> round_sums = nullptr) {
+  const int n = static_cast<int>(in.size());
+  std::vector<std::vector<int>> labels(n);
+  std::map<int, int64_t> sizes;
+  int ellipsis_rank = 0;
+  for (int i = 0; i < n; ++i) {
+    int er = 0;
+    GRAPHFN_RETURN_IF_ERROR(einsum::expand(eq.inputs[i], in[i]->rank(), i, &labels[i], &er));
+    ellipsis_rank = std::max(ellipsis_rank, er);
+    for (size_t d = 0; d < labels[i].size(); ++d) {
+      int64_t& s = sizes.emplace(labels[i][d], 1).first->second;
+      s = std::max(s, in[i]->dim(static_cast<int>(d)));  // the shape function checked them
+    }
+  }
+  if (out.num_elements() == 0) return Status::OK();
+  const std::vector<int> out_labels = einsum::expand_output(eq.output, ellipsis_rank);
+  std::vector<int> out_unique;
+  for (int l : out_labels) {
+    if (std::find(out_unique.begin(), out_unique.end(), l) == out_unique.end()) out_unique.push_back(l);
+  }
+  const bool direct = out_unique.size() == out_labels.size();  // no diagonal to place
+  if (n == 1) {
+    const View<T> v = make_view<T>(*in[0], labels[0], sizes);
+    if (direct) {
+      gather(v, out_labels, out.data<T>());
+      return Status::OK();
+    }
+    std::vector<T> tmp(static_cast<size_t>(product(dims_of(out_unique, sizes))));
+    gather(v, out_unique, tmp.data());
+    scatter(tmp.data(), out_unique, sizes, out_labels, out);
+    return Status::OK();
+  }
+  const View<T> va = make_view<T>(*in[0], labels[0], sizes);
+  const View<T> vb = make_view<T>(*in[1], labels[1], sizes);
+  auto in_out = [&](int l) { return std::find(out_unique.begin(), out_unique.end(), l) != out_unique.end(); };
+  std::vector<int> batch, free_a, free_b, contract;
+  for (int l : out_unique) {
+    if (va.has(l) && vb.has(l)) batch.push_back(l);
+    else if (va.has(l)) free_a.push_back(l);
+    else free_b.push_back(l);
+  }
+  for (const auto& entry : va.by_label) {
+    if (vb.has(entry.first) && !in_out(entry.first)) contract.push_back(entry.first);
+  }
+  const int64_t nb = product(dims_of(batch, sizes)), m = product(dims_of(free_a, sizes));
+  const int64_t k = product(dims_of(contract, sizes)), nn = product(dims_of(free_b, sizes));
+  // Operand a as [batch, free_a, k] (or [batch, k, free_a]: ta), b as [batch, k, free_b] (or tb).
+  std::vector<T> a_buf, b_buf;
+  auto operand = [&](const View<T>& v, const std::vector<int>& mine, bool left, std::vector<T>* buf, bool* transposed) {
+    std::vector<int> normal = batch, swapped = batch;
+    const std::vector<int>& first = left ? mine : contract;
+    const std::vector<int>& second = left ? contract : mine;
+    normal.insert(normal.end(), first.begin(), first.end());
+    normal.insert(normal.end(), second.begin(), second.end());
+    swapped.insert(swapped.end(), second.begin(), second.end());
+    swapped.insert(swapped.end(), first.begin(), first.end());
+    *transposed = false;
+    if (is_contiguous(v, normal)) return v.data;
+    if (is_contiguous(v, swapped)) {
+      *transposed = true;
+      return v.data;
+    }
+    buf->resize(static_cast<size_t>(product(dims_of(normal, sizes))));
+    gather(v, normal, buf->data(), round_sums);
+    return static_cast<const T*>(buf->data());
+  };
+  bool ta = false, tb = false;
+  const T* pa = operand(va, free_a, true, &a_buf, &ta);
+  const T* pb = operand(vb, free_b, false, &b_buf, &tb);
+  std::vector<int> result = batch;
+  result.insert(result.end(), free_a.begin(), free_a.end());
+  result.insert(result.end(), free_b.begin(), free_b.end());
+  if (direct && result == out_labels) {
+    batch_gemm(pa, pb, out.data<T>(), nb, m, k, nn, ta, tb);
+    return Status::OK();
+  }
+  std::vector<T> tmp(static_cast<size_t>(nb * m * nn));
+  batch_gemm(pa, pb, tmp.data(), nb, m, k, nn, ta, tb);
+  scatter(tmp.data(), result, sizes, out_labels, out);
+  return Status::OK();
+}
+
+// float values rounded to T (to nearest) and back.
+template <typename T>
+void round_through(float* values, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) values[i] = static_cast<float>(static_cast<T>(values[i]));
+}
+
+// float16/bfloat16: the operands widened to float (exact), the einsum run in float, rounded to T
+// where TF's Einsum rounds: after summing an operand over labels only it has (TF reduces each
+// operand first) and once at the end. For bfloat16 this matches TF's results (its products
+// accumulate in float); TF's CPU Einsum accumulates float16 products in float16 (Eigen's
+// contraction order), so long float16 contractions differ from TF's in the last bits, graphfn's
+// being the more accurate (docs/dtypes.md).
+template <typename T>
+Status run_reduced_einsum(const einsum::Equation& eq, const std::vector<const Tensor*>& in, Tensor& out) {
+  std::vector<Tensor> wide;
+  std::vector<const Tensor*> wide_in;
+  wide.reserve(in.size());
+  for (const Tensor* t : in) {
+    wide.emplace_back(DType::kFloat32, t->shape());
+    const T* src = t->data<T>();
+    float* dst = wide.back().data<float>();
+    for (int64_t i = 0; i < t->num_elements(); ++i) dst[i] = static_cast<float>(src[i]);
+    wide_in.push_back(&wide.back());
+  }
+  Tensor wide_out(DType::kFloat32, out.shape());
+  GRAPHFN_RETURN_IF_ERROR(run_einsum<float>(eq, wide_in, wide_out, &round_through<T>));
+  const float* src = wide_out.data<float>();
+  T* dst = out.data<T>();
+  for (int64_t i = 0; i < out.num_elements(); ++i) dst[i] = static_cast<T>(src[i]);
+  return Status::OK();
+}
+
 template <typename T>
 struct EinsumKernel {
   static Status compute(KernelContext& c) {
     einsum::Equation eq;
     const std::string* text = c.attrs.get_string("equation");
     GRAPHFN_RETURN_IF_ERROR(einsum::parse(text ? *text : "", &eq));
-    const int n = c.num_inputs;
-    std::vector<std::vector<int>> labels(n);
-    std::map<int, int64_t> sizes;
-    int ellipsis_rank = 0;
-    for (int i = 0; i < n; ++i) {
-      int er = 0;
-      GRAPHFN_RETURN_IF_ERROR(einsum::expand(eq.inputs[i], c.input(i).rank(), i, &labels[i], &er));
-      ellipsis_rank = std::max(ellipsis_rank, er);
-      for (size_t d = 0; d < labels[i].size(); ++d) {
-        int64_t& s = sizes.emplace(labels[i][d], 1).first->second;
-        s = std::max(s, c.input(i).dim(static_cast<int>(d)));  // the shape function checked them
-      }
-    }
+    std::vector<const Tensor*> in;
+    for (int i = 0; i < c.num_inputs; ++i) in.push_back(&c.input(i));
     Tensor& out = c.allocate_output(0);
-    if (out.num_elements() == 0) return Status::OK();
-    const std::vector<int> out_labels = einsum::expand_output(eq.output, ellipsis_rank);
-    std::vector<int> out_unique;
-    for (int l : out_labels) {
-      if (std::find(out_unique.begin(), out_unique.end(), l) == out_unique.end()) out_unique.push_back(l);
+    if constexpr (kReducedFloat<T>) {
+      return run_reduced_einsum<T>(eq, in, out);
+    } else {
+      return run_einsum<T>(eq, in, out);
     }
-    const bool direct = out_unique.size() == out_labels.size();  // no diagonal to place
-    if (n == 1) {
-      const View<T> v = make_view<T>(c.input(0), labels[0], sizes);
-      if (direct) {
-        gather(v, out_labels, out.data<T>());
-        return Status::OK();
-      }
-      std::vector<T> tmp(static_cast<size_t>(product(dims_of(out_unique, sizes))));
-      gather(v, out_unique, tmp.data());
-      scatter(tmp.data(), out_unique, sizes, out_labels, out);
-      return Status::OK();
-    }
-    const View<T> va = make_view<T>(c.input(0), labels[0], sizes);
-    const View<T> vb = make_view<T>(c.input(1), labels[1], sizes);
-    auto in_out = [&](int l) { return std::find(out_unique.begin(), out_unique.end(), l) != out_unique.end(); };
-    std::vector<int> batch, free_a, free_b, contract;
-    for (int l : out_unique) {
-      if (va.has(l) && vb.has(l)) batch.push_back(l);
-      else if (va.has(l)) free_a.push_back(l);
-      else free_b.push_back(l);
-    }
-    for (const auto& entry : va.by_label) {
-      if (vb.has(entry.first) && !in_out(entry.first)) contract.push_back(entry.first);
-    }
-    const int64_t nb = product(dims_of(batch, sizes)), m = product(dims_of(free_a, sizes));
-    const int64_t k = product(dims_of(contract, sizes)), nn = product(dims_of(free_b, sizes));
-    // Operand a as [batch, free_a, k] (or [batch, k, free_a]: ta), b as [batch, k, free_b] (or tb).
-    std::vector<T> a_buf, b_buf;
-    auto operand = [&](const View<T>& v, const std::vector<int>& mine, bool left, std::vector<T>* buf, bool* transposed) {
-      std::vector<int> normal = batch, swapped = batch;
-      const std::vector<int>& first = left ? mine : contract;
-      const std::vector<int>& second = left ? contract : mine;
-      normal.insert(normal.end(), first.begin(), first.end());
-      normal.insert(normal.end(), second.begin(), second.end());
-      swapped.insert(swapped.end(), second.begin(), second.end());
-      swapped.insert(swapped.end(), first.begin(), first.end());
-      *transposed = false;
-      if (is_contiguous(v, normal)) return v.data;
-      if (is_contiguous(v, swapped)) {
-        *transposed = true;
-        return v.data;
-      }
-      buf->resize(static_cast<size_t>(product(dims_of(normal, sizes))));
-      gather(v, normal, buf->data());
-      return static_cast<const T*>(buf->data());
-    };
-    bool ta = false, tb = false;
-    const T* pa = operand(va, free_a, true, &a_buf, &ta);
-    const T* pb = operand(vb, free_b, false, &b_buf, &tb);
-    std::vector<int> result = batch;
-    result.insert(result.end(), free_a.begin(), free_a.end());
-    result.insert(result.end(), free_b.begin(), free_b.end());
-    if (direct && result == out_labels) {
-      batch_gemm(pa, pb, out.data<T>(), nb, m, k, nn, ta, tb);
-      return Status::OK();
-    }
-    std::vector<T> tmp(static_cast<size_t>(nb * m * nn));
-    batch_gemm(pa, pb, tmp.data(), nb, m, k, nn, ta, tb);
-    scatter(tmp.data(), result, sizes, out_labels, out);
-    return Status::OK();
-  }
-
-  static Dims dims_of(const std::vector<int>& ls, const std::map<int, int64_t>& sizes) {
-    Dims d;
-    for (int l : ls) d.push_back(sizes.at(l));
-    return d;
   }
 };
 
 }  // namespace
 
 void register_einsum_kernels(OpRegistry& reg) {
-  register_kernels<EinsumKernel>(reg, "Einsum", TypeList<float, double, int32_t, int64_t>{});
+  register_kernels<EinsumKernel>(reg, "Einsum", Concat<TypeList<float, double, int32_t, int64_t>, HalfTypes, ComplexTypes>{});
 }
 
 }  // namespace graphfn

@@ -1,5 +1,7 @@
 // Kernels that create tensors: Fill, ZerosLike, OnesLike, Eye, Range, OneHot. Output sizes come
 // from user data, so outputs are allocated with allocate_checked (an OOM is a Status, not a throw).
+#include <Eigen/Core>  // float16/bfloat16 elements
+
 #include "graphfn/kernels/array_util.h"
 #include "graphfn/ops/array_shape_util.h"
 
@@ -112,7 +114,8 @@ void register_fill_kernels(OpRegistry& reg) {
   register_for_all_dtypes(reg, "Fill", &fill_kernel);
   register_kernels<ZerosLikeKernel>(reg, "ZerosLike", AllTypes{});
   register_kernels<OnesLikeKernel>(reg, "OnesLike", OnesTypes{});
-  register_kernels<EyeKernel>(reg, "Eye", OnesTypes{});
+  // tf.eye takes every number type (TF builds it from ones and MatrixDiag).
+  register_kernels<EyeKernel>(reg, "Eye", Concat<OnesTypes, HalfTypes, ComplexTypes, WideUnsignedTypes>{});
   register_kernels<RangeKernel>(reg, "Range", TypeList<float, double, int32_t, int64_t>{});
   register_for_all_dtypes(reg, "OneHot", &one_hot_kernel);
 }

@@ -1,10 +1,14 @@
 // Kernels of the resize family (ops/image_ops.cc): bilinear, nearest neighbour, bicubic and area
 // resizing of NHWC images, and the gradients of the first three. Sampling positions follow TF's
 // arithmetic in float (legacy corner alignment, align_corners, or TF 2's half-pixel centres), so
-// results agree with TF's to float rounding.
+// results agree with TF's to float rounding. The file is compiled without FMA contraction
+// (cpp/CMakeLists.txt): TF's kernels round each product, and fused lerps differ in the last bit.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <vector>
+
+#include <Eigen/Core>  // float16/bfloat16 images
 
 #include "graphfn/kernels/kernel_context.h"
 
@@ -35,6 +39,18 @@ Dims dims_of(const Tensor& in, const Tensor& out) {
 // `grads` the forward output's.
 Dims grad_dims_of(const Tensor& grads, const Tensor& input_grad) {
   return {grads.dim(0), input_grad.dim(1), input_grad.dim(2), grads.dim(1), grads.dim(2), grads.dim(3)};
+}
+
+// The image a bilinear/bicubic gradient goes into: TF's check of its size, and the batch and
+// channel counts the loops take from `grads` (TF reads past its buffers when they differ;
+// graphfn refuses them).
+Status check_grad_image(const Tensor& grads, const Tensor& image) {
+  if (image.dim(1) <= 0 || image.dim(2) <= 0) return errors::InvalidArgument("original dimensions must be positive");
+  if (grads.dim(0) != image.dim(0) || grads.dim(3) != image.dim(3)) {
+    return errors::InvalidArgument("grads and original_image must have the same batch size and channel count, got ",
+                                   grads.shape(), " and ", image.shape());
+  }
+  return Status::OK();
 }
 
 // ---- bilinear -------------------------------------------------------------------------------
@@ -91,15 +107,26 @@ struct ResizeBilinearKernel {
 };
 
 // ResizeBilinearGrad(grads, original_image): each gradient goes back to the four pixels its
-// output sampled, weighted as in the forward pass.
+// output sampled, weighted as in the forward pass. float16/bfloat16 images accumulate in float
+// and are rounded once at the end, as TF's kernel computes them.
 template <typename T>
 struct ResizeBilinearGradKernel {
+  using A = std::conditional_t<std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>, float, T>;
+
   static Status compute(KernelContext& c) {
     const Tensor& grads = c.input(0);
+    GRAPHFN_RETURN_IF_ERROR(check_grad_image(grads, c.input(1)));
     Tensor& out = c.allocate_output(0);
     const Dims d = grad_dims_of(grads, out);
-    T* dst = out.data<T>();
-    std::fill(dst, dst + out.num_elements(), T(0));
+    std::vector<A> wide;
+    A* dst = nullptr;
+    if constexpr (std::is_same_v<A, T>) {
+      dst = out.data<T>();
+    } else {
+      wide.resize(static_cast<size_t>(out.num_elements()));
+      dst = wide.data();
+    }
+    std::fill(dst, dst + out.num_elements(), A(0));
     const bool align = c.attrs.get_bool("align_corners", false);
     const bool half = c.attrs.get_bool("half_pixel_centers", false);
     const auto ys = linear_taps(d.out_h, d.in_h, resize_scale(d.in_h, d.out_h, align), half);
@@ -107,23 +134,27 @@ struct ResizeBilinearGradKernel {
     const float* g = grads.data<float>();
     const int64_t row = d.in_w * d.channels;
     for (int64_t b = 0; b < d.batch; ++b) {
-      T* image = dst + b * d.in_h * row;
+      A* image = dst + b * d.in_h * row;
       for (int64_t y = 0; y < d.out_h; ++y) {
-        T* top_row = image + ys[y].lower * row;
-        T* bottom_row = image + ys[y].upper * row;
+        A* top_row = image + ys[y].lower * row;
+        A* bottom_row = image + ys[y].upper * row;
         const float dy = ys[y].lerp, inv_dy = 1.0f - dy;
         for (int64_t x = 0; x < d.out_w; ++x) {
           const int64_t l = xs[x].lower * d.channels, r = xs[x].upper * d.channels;
           const float dx = xs[x].lerp, inv_dx = 1.0f - dx;
           for (int64_t ch = 0; ch < d.channels; ++ch) {
             const float v = *g++;
-            top_row[l + ch] += static_cast<T>(v * inv_dy * inv_dx);
-            top_row[r + ch] += static_cast<T>(v * inv_dy * dx);
-            bottom_row[l + ch] += static_cast<T>(v * dy * inv_dx);
-            bottom_row[r + ch] += static_cast<T>(v * dy * dx);
+            top_row[l + ch] += static_cast<A>(v * inv_dy * inv_dx);
+            top_row[r + ch] += static_cast<A>(v * inv_dy * dx);
+            bottom_row[l + ch] += static_cast<A>(v * dy * inv_dx);
+            bottom_row[r + ch] += static_cast<A>(v * dy * dx);
           }
         }
       }
+    }
+    if constexpr (!std::is_same_v<A, T>) {
+      T* narrow = out.data<T>();
+      for (int64_t i = 0; i < out.num_elements(); ++i) narrow[i] = static_cast<T>(wide[i]);
     }
     return Status::OK();
   }
@@ -294,6 +325,7 @@ template <typename T>
 struct ResizeBicubicGradKernel {
   static Status compute(KernelContext& c) {
     const Tensor& grads = c.input(0);
+    GRAPHFN_RETURN_IF_ERROR(check_grad_image(grads, c.input(1)));
     Tensor& out = c.allocate_output(0);
     const Dims d = grad_dims_of(grads, out);
     T* dst = out.data<T>();
@@ -397,11 +429,13 @@ using ImageTypes = TypeList<int8_t, uint8_t, int16_t, int32_t, int64_t, float, d
 }  // namespace
 
 void register_image_resize_kernels(OpRegistry& reg) {
-  register_kernels<ResizeBilinearKernel>(reg, "ResizeBilinear", ImageTypes{});
+  // Bilinear resizing (and its gradient, accumulated in T as TF's kernel does) also takes the
+  // reduced-precision floats and uint16, as TF 2.21's CPU kernels do.
+  register_kernels<ResizeBilinearKernel>(reg, "ResizeBilinear", Concat<ImageTypes, HalfTypes, TypeList<uint16_t>>{});
   register_kernels<ResizeNearestKernel>(reg, "ResizeNearestNeighbor", ImageTypes{});
   register_kernels<ResizeBicubicKernel>(reg, "ResizeBicubic", ImageTypes{});
   register_kernels<ResizeAreaKernel>(reg, "ResizeArea", ImageTypes{});
-  register_kernels<ResizeBilinearGradKernel>(reg, "ResizeBilinearGrad", TypeList<float, double>{});
+  register_kernels<ResizeBilinearGradKernel>(reg, "ResizeBilinearGrad", Concat<TypeList<float, double>, HalfTypes>{});
   register_kernels<ResizeBicubicGradKernel>(reg, "ResizeBicubicGrad", TypeList<float, double>{});
   register_kernels<ResizeNearestGradKernel>(reg, "ResizeNearestNeighborGrad", TypeList<uint8_t, int8_t, int32_t, float, double>{});
 }

@@ -68,23 +68,39 @@ Status read_k(const Tensor& k, int64_t* lo, int64_t* hi) {
   return Status::OK();
 }
 
-DiagLayout layout(const AttrMap& attrs, int64_t m, int64_t n, int64_t lo, int64_t hi) {
-  const std::string* a = attrs.get_string("align");
-  const std::string align = a ? *a : "RIGHT_LEFT";
+// The packing of one op version: V3 has the `align` attr (default RIGHT_LEFT); V2 always packs
+// LEFT_LEFT, as TF's MatrixDiagV2 family does; V1 has the main diagonal only (no packing).
+enum class DiagVersion { kV1, kV2, kV3 };
+
+DiagLayout layout(const AttrMap& attrs, DiagVersion version, int64_t m, int64_t n, int64_t lo, int64_t hi) {
+  const std::string* a = version == DiagVersion::kV3 ? attrs.get_string("align") : nullptr;
+  const std::string align = a ? *a : (version == DiagVersion::kV3 ? "RIGHT_LEFT" : "LEFT_LEFT");
   DiagLayout l{m, n, lo, hi, 0, align.rfind("LEFT_", 0) == 0, align.size() >= 4 && align.substr(align.size() - 4) == "LEFT"};
   for (int64_t d = lo; d <= hi; ++d) l.max_len = std::max(l.max_len, l.length(d));
   return l;
 }
 
+// The diagonal range and padding of an op's call: V1 ops have neither input (k = 0, padding 0).
 template <typename T>
-struct DiagPartKernel {
+Status diag_args(KernelContext& c, DiagVersion version, int k_input, int pad_input, int64_t* lo, int64_t* hi, T* pad) {
+  *lo = *hi = 0;
+  *pad = T();
+  if (version == DiagVersion::kV1) return Status::OK();
+  GRAPHFN_RETURN_IF_ERROR(read_k(c.input(k_input), lo, hi));
+  if (pad_input >= 0) *pad = c.input(pad_input).data<T>()[0];
+  return Status::OK();
+}
+
+// MatrixDiagPart{,V2,V3}(input[, k, padding_value]).
+template <typename T, DiagVersion V>
+struct DiagPartKernelOf {
   static Status compute(KernelContext& c) {
     const Tensor& x = c.input(0);
     int64_t lo = 0, hi = 0;
-    GRAPHFN_RETURN_IF_ERROR(read_k(c.input(1), &lo, &hi));
-    const T pad = c.input(2).data<T>()[0];
+    T pad;
+    GRAPHFN_RETURN_IF_ERROR(diag_args<T>(c, V, 1, 2, &lo, &hi, &pad));
     const int64_t m = x.dim(x.rank() - 2), n = x.dim(x.rank() - 1), batches = matrix_batch_size(x.shape());
-    const DiagLayout l = layout(c.attrs, m, n, lo, hi);
+    const DiagLayout l = layout(c.attrs, V, m, n, lo, hi);
     Tensor& out = c.allocate_output(0);
     const int64_t per = (hi - lo + 1) * l.max_len;
     std::fill_n(out.data<T>(), out.num_elements(), pad);
@@ -97,16 +113,17 @@ struct DiagPartKernel {
   }
 };
 
-template <typename T>
-struct DiagKernel {
+// MatrixDiag{,V2,V3}(diagonal[, k, num_rows, num_cols, padding_value]).
+template <typename T, DiagVersion V>
+struct DiagKernelOf {
   static Status compute(KernelContext& c) {
     const Tensor& d = c.input(0);
     int64_t lo = 0, hi = 0;
-    GRAPHFN_RETURN_IF_ERROR(read_k(c.input(1), &lo, &hi));
-    const T pad = c.input(4).data<T>()[0];
+    T pad;
+    GRAPHFN_RETURN_IF_ERROR(diag_args<T>(c, V, 1, 4, &lo, &hi, &pad));
     Tensor& out = c.allocate_output(0);
     const int64_t m = out.dim(out.rank() - 2), n = out.dim(out.rank() - 1), batches = matrix_batch_size(out.shape());
-    DiagLayout l = layout(c.attrs, m, n, lo, hi);
+    DiagLayout l = layout(c.attrs, V, m, n, lo, hi);
     l.max_len = d.dim(d.rank() - 1);
     const int64_t per = (hi - lo + 1) * l.max_len;
     std::fill_n(out.data<T>(), out.num_elements(), pad);
@@ -119,16 +136,18 @@ struct DiagKernel {
   }
 };
 
-template <typename T>
-struct SetDiagKernel {
+// MatrixSetDiag{,V2,V3}(input, diagonal[, k]).
+template <typename T, DiagVersion V>
+struct SetDiagKernelOf {
   static Status compute(KernelContext& c) {
     const Tensor& x = c.input(0);
     const Tensor& d = c.input(1);
     int64_t lo = 0, hi = 0;
-    GRAPHFN_RETURN_IF_ERROR(read_k(c.input(2), &lo, &hi));
+    T unused;
+    GRAPHFN_RETURN_IF_ERROR(diag_args<T>(c, V, 2, -1, &lo, &hi, &unused));
     Tensor& out = c.allocate_output(0);
     const int64_t m = x.dim(x.rank() - 2), n = x.dim(x.rank() - 1), batches = matrix_batch_size(x.shape());
-    const DiagLayout l = layout(c.attrs, m, n, lo, hi);
+    const DiagLayout l = layout(c.attrs, V, m, n, lo, hi);
     const int64_t per = (hi - lo + 1) * l.max_len;
     std::copy_n(x.data<T>(), x.num_elements(), out.data<T>());
     for (int64_t b = 0; b < batches; ++b) {
@@ -139,6 +158,25 @@ struct SetDiagKernel {
     return Status::OK();
   }
 };
+
+template <typename T>
+using DiagPartV1Kernel = DiagPartKernelOf<T, DiagVersion::kV1>;
+template <typename T>
+using DiagPartV2Kernel = DiagPartKernelOf<T, DiagVersion::kV2>;
+template <typename T>
+using DiagPartKernel = DiagPartKernelOf<T, DiagVersion::kV3>;
+template <typename T>
+using DiagV1Kernel = DiagKernelOf<T, DiagVersion::kV1>;
+template <typename T>
+using DiagV2Kernel = DiagKernelOf<T, DiagVersion::kV2>;
+template <typename T>
+using DiagKernel = DiagKernelOf<T, DiagVersion::kV3>;
+template <typename T>
+using SetDiagV1Kernel = SetDiagKernelOf<T, DiagVersion::kV1>;
+template <typename T>
+using SetDiagV2Kernel = SetDiagKernelOf<T, DiagVersion::kV2>;
+template <typename T>
+using SetDiagKernel = SetDiagKernelOf<T, DiagVersion::kV3>;
 
 template <typename T, bool = std::is_integral_v<T>>
 struct WrapType { using type = T; };
@@ -171,13 +209,23 @@ using DiagTypes = Concat<StructureTypes, HalfTypes, ComplexTypes, WideUnsignedTy
 }  // namespace
 
 void register_linalg_decomposition_kernels(OpRegistry& reg);
+void register_linalg_eig_kernels(OpRegistry& reg);
+void register_linalg_complex_solve_kernels(OpRegistry& reg);
 
 void register_linalg_more_kernels(OpRegistry& reg) {
   register_linalg_decomposition_kernels(reg);  // linalg_decompositions.cc
+  register_linalg_eig_kernels(reg);            // linalg_eig.cc
+  register_linalg_complex_solve_kernels(reg);  // linalg_complex_solve.cc
   register_kernels<BandPartKernel>(reg, "MatrixBandPart", DiagTypes{});
   register_kernels<DiagPartKernel>(reg, "MatrixDiagPartV3", DiagTypes{});
   register_kernels<DiagKernel>(reg, "MatrixDiagV3", DiagTypes{});
   register_kernels<SetDiagKernel>(reg, "MatrixSetDiagV3", DiagTypes{});
+  register_kernels<DiagPartV2Kernel>(reg, "MatrixDiagPartV2", DiagTypes{});
+  register_kernels<DiagV2Kernel>(reg, "MatrixDiagV2", DiagTypes{});
+  register_kernels<SetDiagV2Kernel>(reg, "MatrixSetDiagV2", DiagTypes{});
+  register_kernels<DiagPartV1Kernel>(reg, "MatrixDiagPart", DiagTypes{});
+  register_kernels<DiagV1Kernel>(reg, "MatrixDiag", DiagTypes{});
+  register_kernels<SetDiagV1Kernel>(reg, "MatrixSetDiag", DiagTypes{});
   register_kernels<CrossKernel>(reg, "Cross", Concat<TypeList<float, double, int8_t, int16_t, int32_t, int64_t, uint8_t>, HalfTypes,
                                                    WideUnsignedTypes>{});
 }

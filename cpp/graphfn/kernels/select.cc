@@ -61,6 +61,8 @@ template <typename T>
 struct WhereKernel {
   static Status compute(KernelContext& c) {
     const Tensor& x = c.input(0);
+    // TF's kernel has cases for ranks 1 to 8 only.
+    if (x.rank() > 8) return errors::InvalidArgument("WhereOp : Unhandled input dimensions: ", x.rank());
     const T* p = x.data<T>();
     const int64_t n = x.num_elements();
     int64_t count = 0;

@@ -77,6 +77,22 @@ void scale_segment(const SparseSegmentAcc<T>* acc, int64_t inner, int64_t count,
   }
 }
 
+// TF's TensorShape check while building the output shape dim by dim: a product of dims beyond
+// int64 is TF's InvalidArgumentError (before any allocation is tried).
+Status check_output_size(const std::vector<int64_t>& dims) {
+  int64_t product = 1;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    int64_t next = 0;
+    if (__builtin_mul_overflow(product, dims[i], &next)) {
+      const int64_t wrapped = static_cast<int64_t>(static_cast<uint64_t>(product) * static_cast<uint64_t>(dims[i]));
+      return errors::InvalidArgument("Encountered overflow when multiplying ", product, " with ", dims[i],
+                                     ", result: ", wrapped);
+    }
+    product = next;
+  }
+  return Status::OK();
+}
+
 template <SegmentNorm kNorm, bool kWithNumSegments>
 struct SparseSegmentReduce {
   template <typename T>
@@ -105,7 +121,8 @@ struct SparseSegmentReduce {
         if (c.input(3).rank() != 0) return errors::InvalidArgument("num_segments should be a scalar.");
         std::vector<int64_t> num;
         GRAPHFN_RETURN_IF_ERROR(int_values(c.input(3), &num));
-        rows = num[0];
+        // TF keeps the row count in the indices' type: an int32 `indices` truncates it.
+        rows = indices_t.dtype() == DType::kInt32 ? static_cast<int32_t>(static_cast<uint64_t>(num[0])) : num[0];
       }
       if (rows < 0 || (!kWithNumSegments && n > 0 && ids.back() < 0)) {
         return errors::InvalidArgument("segment ids must be >= 0");
@@ -117,6 +134,7 @@ struct SparseSegmentReduce {
       std::vector<int64_t> dims(data.shape().dims().begin(), data.shape().dims().end());
       dims[0] = rows;
       Shape out_shape(dims);
+      GRAPHFN_RETURN_IF_ERROR(check_output_size(dims));
       int64_t count = 0;
       GRAPHFN_RETURN_IF_ERROR(checked_num_elements(out_shape, &count));
       GRAPHFN_RETURN_IF_ERROR(c.allocate_output(0, out_shape, &out));
@@ -202,6 +220,7 @@ struct SparseSegmentGrad {
       std::vector<int64_t> dims(grad.shape().dims().begin(), grad.shape().dims().end());
       dims[0] = kV2 ? static_cast<int64_t>(slot.size()) : out_rows;
       Shape out_shape(dims);
+      GRAPHFN_RETURN_IF_ERROR(check_output_size(dims));
       int64_t count = 0;
       GRAPHFN_RETURN_IF_ERROR(checked_num_elements(out_shape, &count));
       const int64_t inner = sparse_segment_row_length(grad.shape());

@@ -29,7 +29,8 @@ Status einsum_shape(InferenceContext& c) {
   GRAPHFN_RETURN_IF_ERROR(einsum::parse(equation, &eq));
   const int n = c.num_inputs();
   if (static_cast<int>(eq.inputs.size()) != n) {
-    return errors::InvalidArgument("Expecting ", eq.inputs.size(), " inputs but got: ", n);
+    if (c.is_eager()) return errors::InvalidArgument("Expected ", eq.inputs.size(), " inputs but got: ", n);
+    return errors::InvalidArgument("Expected ", eq.inputs.size(), " inputs for equation ", equation, " but got: ", n);
   }
   if (n < 1 || n > 2) return errors::InvalidArgument("Expecting 1 or 2 input subscripts in equation '", equation, "' but got: ", n);
   std::map<int, int64_t> dims;  // named label -> dim

@@ -1,6 +1,6 @@
-// Matrix decompositions and solvers (Svd, Qr, Cholesky, SelfAdjointEigV2, Lu, MatrixDeterminant,
+// Matrix decompositions and solvers (Svd, Qr, Cholesky, SelfAdjointEigV2, Eig, Lu, MatrixDeterminant,
 // LogMatrixDeterminant, MatrixInverse, MatrixSolve, MatrixTriangularSolve) and matrix structure
-// (MatrixBandPart, MatrixDiagV3, MatrixDiagPartV3, MatrixSetDiagV3, Cross). All work on the last
+// (MatrixBandPart, MatrixDiag/MatrixDiagPart/MatrixSetDiag in their V1, V2 and V3 forms, Cross). All work on the last
 // two dims, batched over the leading ones. Eager calls get the kernel's messages, graph
 // building TF's shape-function messages.
 #include <algorithm>
@@ -91,6 +91,25 @@ Status eig_shape(InferenceContext& c) {
   const int64_t n = merged(s.dim(s.rank() - 1), s.dim(s.rank() - 2));
   c.set_output(0, dt, with_dims(batch_of(s, 2), {n}));
   c.set_output(1, dt, compute_v ? with_dims(batch_of(s, 2), {n, n}) : Shape{0});
+  return Status::OK();
+}
+
+// Eig: complex eigenvalues (and eigenvectors) of type Tout. Without eigenvectors, v is TF's
+// placeholder: [0] in graphs, a scalar eagerly (TF's kernel allocates it so).
+Status general_eig_shape(InferenceContext& c) {
+  GRAPHFN_RETURN_IF_ERROR(check_square(c, false));
+  const Shape& s = c.input_shape(0);
+  const DType dt = c.attrs().get_type("Tout", DType::kComplex64);
+  const bool compute_v = c.attrs().get_bool("compute_v", true);
+  const Shape no_v = c.is_eager() ? Shape() : Shape{0};
+  if (!s.known_rank()) {
+    c.set_output(0, dt, Shape::unknown_rank());
+    c.set_output(1, dt, compute_v ? Shape::unknown_rank() : no_v);
+    return Status::OK();
+  }
+  const int64_t n = merged(s.dim(s.rank() - 1), s.dim(s.rank() - 2));
+  c.set_output(0, dt, with_dims(batch_of(s, 2), {n}));
+  c.set_output(1, dt, compute_v ? with_dims(batch_of(s, 2), {n, n}) : no_v);
   return Status::OK();
 }
 
@@ -298,7 +317,11 @@ bool diag_range(InferenceContext& c, int i, int64_t* lo, int64_t* hi) {
 Status check_k(InferenceContext& c, int i, int64_t lo, int64_t hi) {
   const Shape& ks = c.input_shape(i);
   if (ks.known_rank() && (ks.rank() > 1 || (ks.rank() == 1 && (ks.dim(0) < 1 || ks.dim(0) > 2)))) {
-    return errors::InvalidArgument("diag_index must be a scalar or vector with 1 or 2 elements. It has ", ks.num_elements(),
+    if (c.is_eager()) {
+      return errors::InvalidArgument("diag_index must have only one or two elements, received ", ks.num_elements(),
+                                     " elements.");
+    }
+    return errors::InvalidArgument("diag_index must be a vector with one or two elements. It has ", ks.num_elements(),
                                    " elements.");
   }
   if (lo > hi) {
@@ -354,6 +377,11 @@ Status diag_shape(InferenceContext& c) {
   const bool known = diag_range(c, 1, &lo, &hi);
   GRAPHFN_RETURN_IF_ERROR(check_align(c));
   GRAPHFN_RETURN_IF_ERROR(check_k(c, 1, lo, hi));
+  const Shape& ps = c.input_shape(4);
+  if (ps.known_rank() && ps.rank() != 0) {
+    if (!c.is_eager()) return errors::InvalidArgument("Shape must be rank 0 but is rank ", ps.rank());
+    return errors::InvalidArgument("padding_value must be a scalar");
+  }
   const bool rows_known = scalar_value(c, 2, &rows), cols_known = scalar_value(c, 3, &cols);
   if (!d.known_rank() || !known || !rows_known || !cols_known) {
     c.set_output(0, c.input_dtype(0), Shape::unknown_rank());
@@ -374,12 +402,13 @@ Status diag_shape(InferenceContext& c) {
     return Status::OK();
   }
   const int64_t min_rows = max_len - std::min<int64_t>(hi, 0), min_cols = max_len + std::max<int64_t>(lo, 0);
-  if (rows < 0 && cols < 0) {
+  // -1 asks for the smallest size; other negative sizes are too small (TF's checks).
+  if (rows == -1 && cols == -1) {
     rows = std::max(min_rows, min_cols);
     cols = rows;
-  } else if (rows < 0) {
+  } else if (rows == -1) {
     rows = min_rows;
-  } else if (cols < 0) {
+  } else if (cols == -1) {
     cols = min_cols;
   }
   if (rows < min_rows) return errors::InvalidArgument("The number of rows is too small.");
@@ -405,10 +434,19 @@ Status set_diag_shape(InferenceContext& c) {
   const bool known = diag_range(c, 2, &lo, &hi);
   GRAPHFN_RETURN_IF_ERROR(check_align(c));
   GRAPHFN_RETURN_IF_ERROR(check_k(c, 2, lo, hi));
+  if (!c.is_eager() && known && s.known_rank()) {
+    const int64_t rows = s.dim(s.rank() - 2), cols = s.dim(s.rank() - 1);
+    if (rows >= 0 && cols >= 0 && lo != 0 && (-rows >= lo || cols <= lo)) {
+      return errors::InvalidArgument("lower_diag_index is out of bound.");
+    }
+    if (rows >= 0 && cols >= 0 && hi != 0 && (-rows >= hi || cols <= hi)) {
+      return errors::InvalidArgument("upper_diag_index is out of bound.");
+    }
+  }
   if (c.is_eager() && known) {
     const int64_t rows = s.dim(s.rank() - 2), cols = s.dim(s.rank() - 1);
-    if (lo != 0 && (-rows >= lo || cols <= lo)) {
-      return errors::InvalidArgument("lower_diag_index is out of bound: ", lo, ". It must be between ", -rows, " and ", cols);
+    if (lo != 0 && (-rows >= lo || cols <= lo)) {  // (no period after the index: TF's text)
+      return errors::InvalidArgument("lower_diag_index is out of bound: ", lo, " It must be between ", -rows, " and ", cols);
     }
     if (hi != 0 && (-rows >= hi || cols <= hi)) {
       return errors::InvalidArgument("upper_diag_index is out of bound: ", hi, " It must be between ", -rows, " and ", cols);
@@ -428,6 +466,73 @@ Status set_diag_shape(InferenceContext& c) {
   return Status::OK();
 }
 
+// The V1 ops (MatrixDiag, MatrixDiagPart, MatrixSetDiag): the main diagonal only.
+Status diag_v1_shape(InferenceContext& c) {
+  const Shape& d = c.input_shape(0);
+  if (!d.known_rank()) {
+    c.set_output(0, c.input_dtype(0), Shape::unknown_rank());
+    return Status::OK();
+  }
+  if (d.rank() < 1) {
+    if (!c.is_eager()) return errors::InvalidArgument("Shape must be at least rank 1 but is rank 0");
+    return errors::InvalidArgument("diagonal must be at least 1-dim, received shape: ", d);
+  }
+  Shape out = d;
+  out.add_dim(d.dim(d.rank() - 1));
+  return shape_fns::set_checked_output(c, c.input_dtype(0), out);
+}
+
+int64_t shorter_side(int64_t rows, int64_t cols) { return rows < 0 || cols < 0 ? kUnknown : std::min(rows, cols); }
+
+Status diag_part_v1_shape(InferenceContext& c) {
+  const Shape& s = c.input_shape(0);
+  if (!s.known_rank()) {
+    c.set_output(0, c.input_dtype(0), Shape::unknown_rank());
+    return Status::OK();
+  }
+  if (s.rank() < 2) {
+    if (!c.is_eager()) return errors::InvalidArgument("Shape must be at least rank 2 but is rank ", s.rank());
+    return errors::InvalidArgument("input must be at least 2-dim, received shape: ", s);
+  }
+  Shape out = batch_of(s, 2);
+  out.add_dim(shorter_side(s.dim(s.rank() - 2), s.dim(s.rank() - 1)));
+  return shape_fns::set_checked_output(c, c.input_dtype(0), out);
+}
+
+Status set_diag_v1_shape(InferenceContext& c) {
+  const Shape& s = c.input_shape(0);
+  const Shape& d = c.input_shape(1);
+  const bool eager = c.is_eager();
+  if (s.known_rank() && s.rank() < 2) {
+    if (!eager) return errors::InvalidArgument("Shape must be at least rank 2 but is rank ", s.rank());
+    return errors::InvalidArgument("input must be at least 2-dim, received shape: ", s);
+  }
+  if (d.known_rank() && d.rank() < 1) {
+    if (!eager) return errors::InvalidArgument("Shape must be at least rank 1 but is rank 0");
+    return errors::InvalidArgument("diagonal must be at least 1-dim, received shape: ", d);
+  }
+  if (!s.known_rank()) {
+    Shape out = d.known_rank() ? batch_of(d, 1) : Shape::unknown_rank();
+    if (d.known_rank()) out = with_dims(out, {kUnknown, kUnknown});
+    c.set_output(0, c.input_dtype(0), out);
+    return Status::OK();
+  }
+  const int64_t len = shorter_side(s.dim(s.rank() - 2), s.dim(s.rank() - 1));
+  if (eager) {
+    Shape want = with_dims(batch_of(s, 2), {len});
+    if (d != want) {
+      return errors::InvalidArgument(
+          "Either first dimensions of diagonal don't match input.shape[:-2], or diagonal.shape[:-1] is not equal to "
+          "the longests diagonal in range [lower_diag_index:upper_diag_index].\nInput shape: ",
+          s, "\nDiagonal shape: ", d, "\nExpected diagonal shape: ", want);
+    }
+  } else if (d.known_rank() && len >= 0 && d.dim(d.rank() - 1) >= 0 && d.dim(d.rank() - 1) != len) {
+    return errors::InvalidArgument("Dimensions must be equal, but are ", len, " and ", d.dim(d.rank() - 1));
+  }
+  c.set_output(0, c.input_dtype(0), s);
+  return Status::OK();
+}
+
 }  // namespace
 
 void register_linalg_more_ops(OpRegistry& reg) {
@@ -442,6 +547,9 @@ void register_linalg_more_ops(OpRegistry& reg) {
       .attr("output_idx_type: {int32, int64} = DT_INT32").shape_fn(lu_shape, true);
   reg.op("SelfAdjointEigV2").input("input: T").output("e: T").output("v: T").attr("compute_v: bool = true")
       .attr(kFloatTypes).shape_fn(eig_shape, true);
+  reg.op("Eig").input("input: T").output("e: Tout").output("v: Tout").attr("compute_v: bool = true")
+      .attr("T: {float, double, complex64, complex128}").attr("Tout: {complex64, complex128}")
+      .shape_fn(general_eig_shape, true);
   reg.op("Svd").input("input: T").output("s: T").output("u: T").output("v: T").attr("compute_uv: bool = true")
       .attr("full_matrices: bool = false").attr(kFloatTypes).shape_fn(svd_shape, true);
   reg.op("Qr").input("input: T").output("q: T").output("r: T").attr("full_matrices: bool = false").attr(kFloatTypes)
@@ -462,6 +570,18 @@ void register_linalg_more_ops(OpRegistry& reg) {
       .attr("T: type").attr(align).needs_value("k").shape_fn(diag_part_shape, true);
   reg.op("MatrixSetDiagV3").input("input: T").input("diagonal: T").input("k: int32").output("output: T")
       .attr("T: type").attr(align).needs_value("k").shape_fn(set_diag_shape, true);
+  // V2: V3's inputs without `align` (always LEFT_LEFT); V1: the main diagonal, no padding.
+  reg.op("MatrixDiagV2").input("diagonal: T").input("k: int32").input("num_rows: int32").input("num_cols: int32")
+      .input("padding_value: T").output("output: T").attr("T: type").needs_value("k").needs_value("num_rows")
+      .needs_value("num_cols").shape_fn(diag_shape, true);
+  reg.op("MatrixDiagPartV2").input("input: T").input("k: int32").input("padding_value: T").output("diagonal: T")
+      .attr("T: type").needs_value("k").shape_fn(diag_part_shape, true);
+  reg.op("MatrixSetDiagV2").input("input: T").input("diagonal: T").input("k: int32").output("output: T")
+      .attr("T: type").needs_value("k").shape_fn(set_diag_shape, true);
+  reg.op("MatrixDiag").input("diagonal: T").output("output: T").attr("T: type").shape_fn(diag_v1_shape, true);
+  reg.op("MatrixDiagPart").input("input: T").output("diagonal: T").attr("T: type").shape_fn(diag_part_v1_shape, true);
+  reg.op("MatrixSetDiag").input("input: T").input("diagonal: T").output("output: T").attr("T: type")
+      .shape_fn(set_diag_v1_shape, true);
   reg.op("Cross").input("a: T").input("b: T").output("product: T").attr("T: {realnumbertype}")
       .shape_fn(cross_shape, true);
 }

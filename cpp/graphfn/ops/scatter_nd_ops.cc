@@ -117,7 +117,8 @@ Status scatter_nd_shape(InferenceContext& c) {
     if (out.rank() == 0) return errors::InvalidArgument("Output must be at least 1-D, got shape: ", out);
     GRAPHFN_RETURN_IF_ERROR(check_scatter_nd_update_shape(indices, updates, out));
     if (out.num_elements() == 0 && (indices.num_elements() > 0 || updates.num_elements() > 0)) {
-      return errors::InvalidArgument("Indices and updates specified for empty output shape");
+      if (!c.is_eager()) return errors::InvalidArgument("Indices and updates specified for empty input");
+      return errors::InvalidArgument("Indices and updates specified for empty output.  indices shape: ", indices);
     }
   }
   c.set_output(0, c.input_dtype(1), std::move(out));

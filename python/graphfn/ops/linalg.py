@@ -99,6 +99,29 @@ def eigvalsh(tensor, name=None):
     return ops.SelfAdjointEigV2(to_tensor(tensor), compute_v=False)[0]
 
 
+@tf_export("linalg.eig", "eig")
+def eig(tensor, name=None):
+    """Eigenvalues and eigenvectors (columns of v) of general square matrices, complex64 for
+    float32/complex64 input and complex128 for float64/complex128 (Eig's kernel: Eigen's
+    ComplexEigenSolver, TF's order and phases)."""
+    return ops.Eig(tensor, Tout=_eig_dtype(tensor), compute_v=True)
+
+
+@tf_export("linalg.eigvals", "eigvals")
+def eigvals(tensor, name=None):
+    return ops.Eig(tensor, Tout=_eig_dtype(tensor), compute_v=False)[0]
+
+
+def _eig_dtype(tensor):
+    dtype = tensor.dtype  # TF reads .dtype without converting: a list raises AttributeError
+    if dtype in (dtypes.float32, dtypes.complex64):
+        return dtypes.complex64
+    if dtype in (dtypes.float64, dtypes.complex128):
+        return dtypes.complex128
+    # TF 2.21's eig/eigvals leave their output dtype unset for other dtypes.
+    raise UnboundLocalError("cannot access local variable 'out_dtype' where it is not associated with a value")
+
+
 @tf_export("linalg.lu")
 def lu(input, output_idx_type=dtypes.int32, name=None):  # noqa: A002
     lu_, p = ops.Lu(to_tensor(input), output_idx_type=dtypes.as_dtype(output_idx_type))
@@ -141,11 +164,7 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
 def pinv(a, rcond=None, validate_args=False, name=None):
     """Moore-Penrose pseudo-inverse from the SVD; singular values below rcond * max are dropped."""
     a = to_tensor(a)
-    if not a.dtype.is_floating:
-        raise TypeError("Input `a` must have `float`-like `dtype` (saw %s)." % a.dtype.name)
-    dims = _static_dims(a)
-    if dims is not None and len(dims) < 2:
-        raise ValueError("Input `a` must have at least 2 dimensions (saw: %d)." % len(dims))
+    dims = _check_float_matrix(a)
     if rcond is None:
         rows = dims[-2] if dims is not None else None
         cols = dims[-1] if dims is not None else None
@@ -161,6 +180,34 @@ def pinv(a, rcond=None, validate_args=False, name=None):
     s = array_ops.where(math_ops.greater(s, array_ops.expand_dims(cutoff, -1)), s,
                         to_tensor(_INF, dtype=a.dtype))
     return linalg_ops.matmul(math_ops.divide(v, array_ops.expand_dims(s, -2)), u, adjoint_b=True)
+
+
+def _check_float_matrix(a):
+    if not a.dtype.is_floating:
+        raise TypeError("Input `a` must have `float`-like `dtype` (saw %s)." % a.dtype.name)
+    dims = _static_dims(a)
+    if dims is not None and len(dims) < 2:
+        raise ValueError("Input `a` must have at least 2 dimensions (saw: %d)." % len(dims))
+    return dims
+
+
+@tf_export("linalg.matrix_rank")
+def matrix_rank(a, tol=None, validate_args=False, name=None):
+    """The number of singular values above `tol` (default: eps * max(rows, cols) * the largest
+    singular value), as int32."""
+    a = to_tensor(a, dtype_hint=dtypes.float32)
+    # validate_args adds TF's rank assertion for inputs of unknown rank; here Svd's own rank
+    # check stops those when they run.
+    dims = _check_float_matrix(a)
+    s = svd(a, compute_uv=False)
+    if tol is None:
+        if dims is not None and dims[-2] is not None and dims[-1] is not None:
+            biggest = to_tensor(float(max(dims[-2], dims[-1])), dtype=a.dtype)
+        else:
+            biggest = math_ops.cast(reduction_ops.reduce_max(array_ops.shape(a)[-2:]), a.dtype)
+        eps = float(numpy().finfo(a.dtype.as_numpy_dtype).eps)
+        tol = eps * biggest * reduction_ops.reduce_max(s, axis=-1, keepdims=True)
+    return reduction_ops.reduce_sum(math_ops.cast(math_ops.greater(s, tol), dtypes.int32), axis=-1)
 
 
 # --- structure ---------------------------------------------------------------------------------
