@@ -18,7 +18,8 @@
 // values (window * input channels <= 32) skip it too: kernels/nn_conv_direct.h. The float
 // forward pass of other windows (one group, at least 8 output channels) sums register tiles
 // straight from the input instead: kernels/nn_conv_tiles.h (im2col's copy, OpenBLAS's packing
-// copy and its zeroing of the output were a fifth of the CPU time of the forward row).
+// copy and its zeroing of the output were a fifth of the CPU time of the forward row);
+// so does its filter gradient: kernels/nn_conv_filter_tiles.h.
 // DepthwiseConv2dNative uses direct loops vectorised over channels. int32 products wrap (as
 // TF's), computed as uint32.
 #include <Eigen/Core>
@@ -33,6 +34,7 @@
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/lapack.h"
 #include "graphfn/kernels/nn_conv_direct.h"
+#include "graphfn/kernels/nn_conv_filter_tiles.h"
 #include "graphfn/kernels/nn_conv_tiles.h"
 #include "graphfn/kernels/window_loops.h"
 
@@ -348,6 +350,12 @@ Status conv_backprop_filter(KernelContext& c) {
   if (!L.pointwise && conv_direct::applies(L)) {
     conv_direct::backprop_filter(L, in, dyp, dwp);
     return Status::OK();
+  }
+  if constexpr (std::is_same_v<S, float>) {
+    if (conv_filter_tiles::applies(L)) {
+      conv_filter_tiles::backprop_filter(L, in, dyp, dwp);
+      return Status::OK();
+    }
   }
   const int64_t block = L.block_rows(sizeof(S), kColumnBlockBytes);
   const int64_t blocks = (rows + block - 1) / block;
