@@ -124,37 +124,17 @@ struct RowWalker {
   }
 };
 
-// 32-byte vectors of GCC's vector extension (AVX registers; two SSE registers on builds
-// without AVX). kVectors of them hold one block of output channels as accumulators in
+// conv_direct_tiles::Vec: 32-byte vectors of GCC's vector extension (AVX registers; two SSE
+// registers on builds without AVX). kVectors of them hold one block of output channels as accumulators in
 // registers: with an array in memory as the accumulator, every multiply-add waited on a
 // store-to-load forward, and GCC zeroed and copied it with `rep stos`/`rep movs`, whose start-up
 // cost more than the 4 vector multiply-adds of a tap.
-template <typename S>
-struct VectorOf;
-template <>
-struct VectorOf<float> {
-  typedef float type __attribute__((vector_size(32)));
-};
-template <>
-struct VectorOf<double> {
-  typedef double type __attribute__((vector_size(32)));
-};
-template <typename S>
-using Vec = typename VectorOf<S>::type;
+using conv_direct_tiles::load;
+using conv_direct_tiles::store;
+using conv_direct_tiles::Vec;
 constexpr int kVectors = 4;  // (the loops below name their four vectors)
 template <typename S>
 constexpr int64_t kLanes = kVectors * static_cast<int64_t>(32 / sizeof(S));
-
-template <typename S>
-[[gnu::always_inline]] inline Vec<S> load(const S* p) {  // always inlined: see nn_conv_tiles.h's load8
-  Vec<S> v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
-}
-template <typename S>
-[[gnu::always_inline]] inline void store(S* p, const Vec<S>& v) {
-  std::memcpy(p, &v, sizeof(v));
-}
 
 // out[m, :] = sum over the window of in[pixel, ci] * w[tap, ci, :], row by row (taps in the
 // padding skipped).
