@@ -148,3 +148,34 @@ def test_max_pool_grad_nan_and_minus_inf_windows_as_tf(values, routed, gradgrad_
     gg = tf.raw_ops.MaxPoolGradGrad(orig_input=tf.constant(x), orig_output=p, grad=tf.constant(grad), **attrs)
     expected = 0.0 if gradgrad_pixel is None else float(gradgrad_pixel * channels)
     assert gg.numpy()[..., 0].ravel().tolist() == [expected]
+
+
+# An inf in the filter (forward, input gradient) or in dy (filter gradient): TF 2.21 adds nothing
+# for a window tap in the padding, so the border outputs stay finite. The register tiles read
+# such taps as zeros (0 * inf = NaN), so a non-finite filter takes the row loops and a block of
+# rows with a non-finite dy the row-by-row sum. Expected values recorded from TF 2.21 (channel 0).
+@pytest.mark.parametrize("cin", [1, 16])
+def test_inf_filter_forward_adds_nothing_in_the_padding(cin):
+    x = np.ones((1, 3, 3, cin), np.float32)
+    w = np.zeros((3, 3, cin, 8), np.float32)
+    w[0, 0, 0, :] = np.inf
+    y = tf.nn.conv2d(x, w, 1, "SAME").numpy()[0, :, :, 0]
+    np.testing.assert_array_equal(y, [[0, 0, 0], [0, np.inf, np.inf], [0, np.inf, np.inf]])
+
+
+@pytest.mark.parametrize("cin", [1, 16])
+def test_inf_dy_filter_gradient_adds_nothing_in_the_padding(cin):
+    x = np.ones((1, 3, 3, cin), np.float32)
+    dy = np.ones((1, 3, 3, 8), np.float32)
+    dy[0, 0, 0, :] = np.inf
+    dw = tf.raw_ops.Conv2DBackpropFilter(input=x, filter_sizes=[3, 3, cin, 8], out_backprop=dy,
+                                         strides=[1, 1, 1, 1], padding="SAME").numpy()
+    np.testing.assert_array_equal(dw[:, :, 0, 0], [[4, 6, 4], [6, np.inf, np.inf], [4, np.inf, np.inf]])
+
+
+def test_inf_filter_input_gradient_adds_nothing_in_the_padding():
+    w = np.zeros((3, 3, 8, 16), np.float32)
+    w[0, 0, :, 0] = np.inf
+    dx = tf.raw_ops.Conv2DBackpropInput(input_sizes=[1, 3, 3, 8], filter=w, out_backprop=np.ones((1, 3, 3, 16), np.float32),
+                                        strides=[1, 1, 1, 1], padding="SAME").numpy()
+    np.testing.assert_array_equal(dx[0, :, :, 0], [[np.inf, np.inf, 0], [np.inf, np.inf, 0], [0, 0, 0]])

@@ -18,7 +18,8 @@
 // values (window * input channels <= 32) skip it too: kernels/nn_conv_direct.h. The float
 // forward pass of other windows (one group, at least 8 output channels) sums register tiles
 // straight from the input instead: kernels/nn_conv_tiles.h (im2col's copy, OpenBLAS's packing
-// copy and its zeroing of the output were a fifth of the CPU time of the forward row).
+// copy and its zeroing of the output were a fifth of the CPU time of the forward row);
+// so does its filter gradient: kernels/nn_conv_filter_tiles.h.
 // DepthwiseConv2dNative uses direct loops vectorised over channels. int32 products wrap (as
 // TF's), computed as uint32.
 #include <Eigen/Core>
@@ -33,6 +34,8 @@
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/lapack.h"
 #include "graphfn/kernels/nn_conv_direct.h"
+#include "graphfn/kernels/nn_conv_direct_tiles.h"
+#include "graphfn/kernels/nn_conv_filter_tiles.h"
 #include "graphfn/kernels/nn_conv_tiles.h"
 #include "graphfn/kernels/window_loops.h"
 
@@ -229,7 +232,13 @@ Status conv_forward(KernelContext& c) {
   }
   if constexpr (std::is_same_v<S, float>) {
     if (conv_tiles::applies(L)) {
-      conv_tiles::forward(L, in, w, out);
+      // The tiles read taps in the padding as zeros, so an inf or NaN in the filter would give
+      // 0 * inf = NaN there, where TF adds nothing: such a filter takes the row loops.
+      if (conv_direct_tiles::all_finite(w, L.columns * L.out_depth)) {
+        conv_tiles::forward(L, in, w, out);
+      } else {
+        conv_direct::forward_rows(L, in, w, out);
+      }
       return Status::OK();
     }
   }
@@ -257,6 +266,9 @@ Status conv_forward(KernelContext& c) {
 bool backprop_input_as_forward(const WindowGeometry& g, const WindowLoops& L, const float* w, const float* dy,
                                float* dx) {
   if (L.groups != 1 || L.pointwise) return false;
+  // Taps in the mirrored padding read zeros: with an inf or NaN in the filter that would be
+  // 0 * inf = NaN where TF (and col2im, which drops them) adds nothing.
+  if (!conv_direct_tiles::all_finite(w, L.columns * L.out_depth)) return false;
   WindowGeometry t = g;
   t.in_depth = g.out_depth;
   t.out_depth = g.in_depth;
@@ -348,6 +360,12 @@ Status conv_backprop_filter(KernelContext& c) {
   if (!L.pointwise && conv_direct::applies(L)) {
     conv_direct::backprop_filter(L, in, dyp, dwp);
     return Status::OK();
+  }
+  if constexpr (std::is_same_v<S, float>) {
+    if (conv_filter_tiles::applies(L)) {
+      conv_filter_tiles::backprop_filter(L, in, dyp, dwp);
+      return Status::OK();
+    }
   }
   const int64_t block = L.block_rows(sizeof(S), kColumnBlockBytes);
   const int64_t blocks = (rows + block - 1) / block;

@@ -11,10 +11,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "graphfn/core/thread_pool.h"
 #include "graphfn/kernels/nn_conv_chunks.h"
+#include "graphfn/kernels/nn_conv_direct_tiles.h"
 #include "graphfn/kernels/window_loops.h"
 
 namespace graphfn {
@@ -122,41 +124,22 @@ struct RowWalker {
   }
 };
 
-// 32-byte vectors of GCC's vector extension (AVX registers; two SSE registers on builds
-// without AVX). kVectors of them hold one block of output channels as accumulators in
+// conv_direct_tiles::Vec: 32-byte vectors of GCC's vector extension (AVX registers; two SSE
+// registers on builds without AVX). kVectors of them hold one block of output channels as accumulators in
 // registers: with an array in memory as the accumulator, every multiply-add waited on a
 // store-to-load forward, and GCC zeroed and copied it with `rep stos`/`rep movs`, whose start-up
 // cost more than the 4 vector multiply-adds of a tap.
-template <typename S>
-struct VectorOf;
-template <>
-struct VectorOf<float> {
-  typedef float type __attribute__((vector_size(32)));
-};
-template <>
-struct VectorOf<double> {
-  typedef double type __attribute__((vector_size(32)));
-};
-template <typename S>
-using Vec = typename VectorOf<S>::type;
+using conv_direct_tiles::load;
+using conv_direct_tiles::store;
+using conv_direct_tiles::Vec;
 constexpr int kVectors = 4;  // (the loops below name their four vectors)
 template <typename S>
 constexpr int64_t kLanes = kVectors * static_cast<int64_t>(32 / sizeof(S));
 
+// out[m, :] = sum over the window of in[pixel, ci] * w[tap, ci, :], row by row (taps in the
+// padding skipped).
 template <typename S>
-[[gnu::always_inline]] inline Vec<S> load(const S* p) {  // always inlined: see nn_conv_tiles.h's load8
-  Vec<S> v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
-}
-template <typename S>
-[[gnu::always_inline]] inline void store(S* p, const Vec<S>& v) {
-  std::memcpy(p, &v, sizeof(v));
-}
-
-// out[m, :] = sum over the window of in[pixel, ci] * w[tap, ci, :].
-template <typename S>
-void forward(const WindowLoops& L, const S* in, const S* w, S* out) {
+void forward_rows(const WindowLoops& L, const S* in, const S* w, S* out) {
   const int64_t rows = L.batch * L.out_pixels, cin = L.in_depth, od = L.out_depth;
   constexpr int64_t lanes = kLanes<S>, step = lanes / kVectors;
   conv_chunks::for_each_chunk(rows, kRowsPerShard, [&L, in, w, out, cin, od](int64_t m0, int64_t m1) {
@@ -196,6 +179,51 @@ void forward(const WindowLoops& L, const S* in, const S* w, S* out) {
       }
     }
   });
+}
+
+// forward_rows's sums with register tiles of conv_direct_tiles::kRows rows (nn_conv_direct_tiles.h);
+// the channels past the last whole block of 4 vectors row by row as there. Needs a filter of
+// finite values (a tap in the padding multiplies a row of zeros).
+template <typename S>
+void forward_tiles(const WindowLoops& L, const S* in, const S* w, S* out) {
+  namespace dt = conv_direct_tiles;
+  const int64_t rows = L.batch * L.out_pixels, cin = L.in_depth, od = L.out_depth, taps = L.window_size;
+  const int64_t k_tail = od / dt::kBlock<S> * dt::kBlock<S>;
+  const dt::PaddedInput<S> padded(L, in);
+  const int64_t* offset = padded.offset.data();
+  conv_chunks::for_each_chunk(rows, kRowsPerShard, [&](int64_t m0, int64_t m1) {
+    typename dt::PaddedInput<S>::Rows r(padded, m0);
+    const S* base[dt::kRows];
+    for (int64_t m = m0; m < m1; m += dt::kRows) {
+      const int n = static_cast<int>(std::min<int64_t>(dt::kRows, m1 - m));
+      for (int i = 0; i < n; ++i, r.next()) base[i] = r.origin();
+      for (int64_t k0 = 0; k0 < k_tail; k0 += dt::kBlock<S>) {
+        dt::forward_tile_of<S>(n, base, offset, taps, cin, w + k0, od, out + m * od + k0);
+      }
+      for (int i = 0; i < n && k_tail < od; ++i) {  // the channels left: the same sums, in memory
+        S* o = out + (m + i) * od;
+        for (int64_t k = k_tail; k < od; ++k) o[k] = S(0);
+        for (int64_t t = 0; t < taps; ++t) {
+          const S* xv = base[i] + offset[t];
+          const S* f = w + t * cin * od;
+          for (int64_t ci = 0; ci < cin; ++ci, f += od) {
+            for (int64_t k = k_tail; k < od; ++k) o[k] += xv[ci] * f[k];
+          }
+        }
+      }
+    }
+  });
+}
+
+// out[m, :] = sum over the window of in[pixel, ci] * w[tap, ci, :]: register tiles when the filter
+// is finite and has a whole block of output channels, else row by row; the same bits either way.
+template <typename S>
+void forward(const WindowLoops& L, const S* in, const S* w, S* out) {
+  if (L.out_depth >= conv_direct_tiles::kBlock<S> && conv_direct_tiles::all_finite(w, L.columns * L.out_depth)) {
+    forward_tiles(L, in, w, out);
+  } else {
+    forward_rows(L, in, w, out);
+  }
 }
 
 // Columns (window values) whose filter-gradient sums one pass keeps in vector registers.
@@ -265,27 +293,55 @@ void backprop_filter_pass_of(int n, const WindowLoops& L, const S* in, const S* 
 // dw[tap, ci, :] = sum over rows of in[pixel, ci] * dy[m, :]. The rows are cut into a fixed
 // number of parts (from the sizes, not the threads), each summed on its own, then added in order.
 // Within a part every element is summed over the rows in order (skipping taps in the padding):
-// whole 8-channel (4-double) blocks in registers, a pass of up to 12 columns at a time, the
-// channels past the last block row by row in memory.
+// blocks of 4 vectors of channels in register tiles over column blocks where dy is finite
+// (nn_conv_direct_tiles.h), the other whole 8-channel (4-double) blocks in registers a pass of up
+// to 12 columns at a time, the channels past the last block row by row in memory.
+// `tiles` false keeps to the passes (the tests compare the two).
 template <typename S>
-void backprop_filter(const WindowLoops& L, const S* in, const S* dy, S* dw) {
+void backprop_filter(const WindowLoops& L, const S* in, const S* dy, S* dw, bool tiles = true) {
   const int64_t rows = L.batch * L.out_pixels, cin = L.in_depth, od = L.out_depth;
   const int64_t size = L.columns * od;
   constexpr int64_t kMaxParts = 8;
   constexpr int64_t step = 32 / sizeof(S);
   const int64_t parts = std::clamp<int64_t>(rows / kRowsPerShard, 1, kMaxParts);
   const int64_t blocks = od / step, k0_tail = blocks * step;
+  const int64_t wide = od / conv_direct_tiles::kBlock<S> * conv_direct_tiles::kBlock<S>;  // channels in 4-vector blocks
   std::vector<S> partials(static_cast<size_t>((parts - 1) * size), S(0));
   std::fill(dw, dw + size, S(0));
+  // The input with its padding written out, for the register tiles (none without a whole block).
+  std::unique_ptr<const conv_direct_tiles::PaddedInput<S>> padded;
+  if (tiles && wide > 0) padded.reset(new conv_direct_tiles::PaddedInput<S>(L, in));
   // One chunk per part. Its rows go in blocks small enough for their dy rows to stay in the L1
   // cache while every (channel block, column pass) runs over them (a pass over all the rows
   // each read dy from memory once per channel block).
   conv_chunks::for_each_chunk(parts, 1, [&](int64_t part, int64_t) {
     S* sum = part == 0 ? dw : partials.data() + (part - 1) * size;
     const int64_t m0 = part * rows / parts, m1 = (part + 1) * rows / parts;
+    std::vector<S> col(static_cast<size_t>(kRowBlock * L.columns));
+    std::unique_ptr<typename conv_direct_tiles::PaddedInput<S>::Rows> walk;
+    if (padded) walk.reset(new typename conv_direct_tiles::PaddedInput<S>::Rows(*padded, m0));
     for (int64_t b0 = m0; b0 < m1; b0 += kRowBlock) {
       const int64_t b1 = std::min(m1, b0 + kRowBlock);
-      for (int64_t block = 0; block < blocks; ++block) {
+      int64_t first = 0;  // the first 8-channel block left to the passes below
+      if (walk && conv_direct_tiles::all_finite(dy + b0 * od, (b1 - b0) * od)) {
+        // The block's window values from the padded input, then register tiles of 4 vectors
+        // of channels (nn_conv_direct_tiles.h): the same sums as the passes below.
+        const int64_t* offset = padded->offset.data();
+        for (int64_t m = b0; m < b1; ++m, walk->next()) {
+          const S* origin = walk->origin();
+          S* row = col.data() + (m - b0) * L.columns;
+          for (int64_t t = 0; t < L.window_size; ++t, row += cin) {
+            for (int64_t ci = 0; ci < cin; ++ci) row[ci] = origin[offset[t] + ci];
+          }
+        }
+        for (int64_t k0 = 0; k0 < wide; k0 += conv_direct_tiles::kBlock<S>) {
+          conv_direct_tiles::filter_block(col.data(), L.columns, b1 - b0, dy + b0 * od + k0, od, sum + k0);
+        }
+        first = wide / step;
+      } else if (walk) {
+        for (int64_t m = b0; m < b1; ++m) walk->next();
+      }
+      for (int64_t block = first; block < blocks; ++block) {
         for (int64_t c0 = 0; c0 < L.columns; c0 += kColumnsPerPass) {
           const int count = static_cast<int>(std::min<int64_t>(kColumnsPerPass, L.columns - c0));
           backprop_filter_pass_of<S>(count, L, in, dy, b0, b1, c0, block * step, sum);

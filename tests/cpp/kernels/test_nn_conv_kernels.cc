@@ -7,6 +7,8 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 // The loops' 32-byte vectors: GCC notes their ABI in a file built without AVX (they are always
@@ -14,6 +16,7 @@
 #pragma GCC diagnostic ignored "-Wpsabi"
 #include "graphfn/kernels/nn_conv_chunks.h"
 #include "graphfn/kernels/nn_conv_direct.h"
+#include "graphfn/kernels/nn_conv_filter_tiles.h"
 #include "graphfn/kernels/nn_conv_tiles.h"
 
 using namespace graphfn;
@@ -120,6 +123,86 @@ TEST_CASE("conv_direct forward and filter gradient for narrow windows", "[nn_con
     conv_direct::backprop_filter(L, in64.data(), dy64.data(), dw64.data());
     nn_conv_check_close(dw64, dw_ref, 1e-12);
   }
+}
+
+TEST_CASE("conv_direct register tiles give the row loops' bits", "[nn_conv]") {
+  // Odd sizes around the 3-row tiles, the 4-vector channel blocks (32 floats, 16 doubles) and the
+  // 128-row column blocks; padding, strides, dilations; one input channel and several.
+  const NnConvCase cases[] = {{9, 31, 27, 1, 3, 3, 32, 1, 1, true}, {5, 13, 11, 2, 3, 3, 45, 1, 1, true},
+                              {3, 15, 9, 3, 3, 2, 33, 2, 1, false}, {2, 9, 8, 1, 5, 5, 64, 1, 1, true},
+                              {4, 11, 10, 1, 3, 3, 40, 2, 2, true}, {1, 5, 7, 3, 3, 3, 17, 1, 1, true}};
+  for (const NnConvCase& c : cases) {
+    const WindowLoops L = nn_conv_loops_of(c);
+    REQUIRE(conv_direct::applies(L));
+    const std::vector<float> in = nn_conv_values(L.batch * L.in_pixels * c.cin, 7), w = nn_conv_values(L.columns * c.cout, 8);
+    std::vector<float> dy = nn_conv_values(L.batch * L.out_pixels * c.cout, 9);
+    for (float& v : dy) v *= 1.0f + 1.0f / 3.0f;  // rounding in every product
+    const size_t out_size = static_cast<size_t>(L.batch * L.out_pixels * c.cout), dw_size = static_cast<size_t>(L.columns * c.cout);
+    std::vector<float> rows_out(out_size, -1.0f), tiles_out(out_size, -2.0f), rows_dw(dw_size, -1.0f), tiles_dw(dw_size, -2.0f);
+    conv_direct::forward_rows(L, in.data(), w.data(), rows_out.data());
+    conv_direct::forward(L, in.data(), w.data(), tiles_out.data());
+    CHECK(std::memcmp(rows_out.data(), tiles_out.data(), out_size * sizeof(float)) == 0);
+    conv_direct::backprop_filter(L, in.data(), dy.data(), rows_dw.data(), false);
+    conv_direct::backprop_filter(L, in.data(), dy.data(), tiles_dw.data());
+    CHECK(std::memcmp(rows_dw.data(), tiles_dw.data(), dw_size * sizeof(float)) == 0);
+    std::vector<double> in64(in.begin(), in.end()), dy64(dy.begin(), dy.end()), rows64(dw_size, -1.0), tiles64(dw_size, -2.0);
+    conv_direct::backprop_filter(L, in64.data(), dy64.data(), rows64.data(), false);
+    conv_direct::backprop_filter(L, in64.data(), dy64.data(), tiles64.data());
+    CHECK(std::memcmp(rows64.data(), tiles64.data(), dw_size * sizeof(double)) == 0);
+  }
+}
+
+TEST_CASE("conv_direct skips taps in the padding for inf and NaN", "[nn_conv]") {
+  // TF adds nothing for a tap in the padding (not 0 * inf = NaN): the tiles step aside.
+  const NnConvCase c{2, 6, 5, 1, 3, 3, 32, 1, 1, true};
+  const WindowLoops L = nn_conv_loops_of(c);
+  const std::vector<float> in = nn_conv_values(L.batch * L.in_pixels, 1);
+  std::vector<float> w = nn_conv_values(L.columns * c.cout, 2), dy = nn_conv_values(L.batch * L.out_pixels * c.cout, 3);
+  w[3] = std::numeric_limits<float>::infinity();  // tap 0, channel 3
+  dy[5] = std::numeric_limits<float>::quiet_NaN();  // row 0 (a corner), channel 5
+  std::vector<float> out(static_cast<size_t>(L.batch * L.out_pixels * c.cout)), dw(static_cast<size_t>(L.columns * c.cout));
+  conv_direct::forward(L, in.data(), w.data(), out.data());
+  conv_direct::backprop_filter(L, in.data(), dy.data(), dw.data());
+  CHECK(std::isfinite(out[3]));             // row 0's tap 0 lies in the padding
+  CHECK(std::isinf(out[(c.w + 1) * c.cout + 3]));  // row (1, 1) reads tap 0 inside
+  CHECK(std::isfinite(dw[0 * c.cout + 5]));  // tap 0 of row 0 is in the padding
+  CHECK(std::isnan(dw[4 * c.cout + 5]));     // the centre tap reads row 0's own pixel
+}
+
+TEST_CASE("conv_filter_tiles::backprop_filter sums the window gradient", "[nn_conv]") {
+  // Odd sizes around the 16-channel panels, the 5-6 channel tiles and the 128-row blocks;
+  // padding, strides, dilations; more than one part of rows.
+  const NnConvCase cases[] = {{3, 9, 11, 5, 3, 3, 19, 1, 1, true},  {2, 10, 7, 7, 3, 3, 8, 2, 1, false},
+                              {1, 12, 13, 6, 3, 3, 16, 1, 2, true}, {2, 8, 9, 4, 5, 3, 40, 3, 1, true},
+                              {6, 14, 14, 32, 3, 3, 64, 1, 1, true}, {2, 5, 6, 13, 2, 2, 33, 1, 1, true}};
+  for (const NnConvCase& c : cases) {
+    const WindowLoops L = nn_conv_loops_of(c);
+    REQUIRE(conv_filter_tiles::applies(L));
+    const std::vector<float> in = nn_conv_values(L.batch * L.in_pixels * c.cin, 1), w = nn_conv_values(L.columns * c.cout, 2);
+    std::vector<float> dy = nn_conv_values(L.batch * L.out_pixels * c.cout, 3);
+    std::vector<double> out_ref, dw_ref;
+    nn_conv_reference(L, in, w, dy, &out_ref, &dw_ref);
+    std::vector<float> dw(dw_ref.size(), -1.0f);
+    conv_filter_tiles::backprop_filter(L, in.data(), dy.data(), dw.data());
+    nn_conv_check_close(dw, dw_ref, 1e-4);
+    // The same bits run to run (the parts are fixed by the sizes; whichever thread sums them).
+    std::vector<float> dw_again(dw.size(), -3.0f);
+    conv_filter_tiles::backprop_filter(L, in.data(), dy.data(), dw_again.data());
+    CHECK(std::memcmp(dw.data(), dw_again.data(), dw.size() * sizeof(float)) == 0);
+  }
+}
+
+TEST_CASE("conv_filter_tiles skips taps in the padding for inf and NaN", "[nn_conv]") {
+  const NnConvCase c{2, 6, 5, 3, 3, 3, 16, 1, 1, true};
+  const WindowLoops L = nn_conv_loops_of(c);
+  const std::vector<float> in = nn_conv_values(L.batch * L.in_pixels * c.cin, 1);
+  std::vector<float> dy = nn_conv_values(L.batch * L.out_pixels * c.cout, 3);
+  dy[5] = std::numeric_limits<float>::infinity();  // row 0 (a corner), channel 5
+  std::vector<float> dw(static_cast<size_t>(L.columns * c.cout));
+  conv_filter_tiles::backprop_filter(L, in.data(), dy.data(), dw.data());
+  CHECK(std::isfinite(dw[0 * c.cout + 5]));              // tap 0 of row 0 lies in the padding
+  CHECK(std::isinf(dw[(4 * c.cin + 0) * c.cout + 5]));   // the centre tap reads row 0's own pixel
+  CHECK(std::isfinite(dw[(4 * c.cin + 0) * c.cout + 6]));
 }
 
 TEST_CASE("conv_chunks::for_each_chunk hands out every chunk once", "[nn_conv]") {
