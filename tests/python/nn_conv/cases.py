@@ -88,7 +88,8 @@ VALUE_CASES = {
 
 GRAD_CASES = [
     "conv2d_same", "conv2d_valid_strides", "conv2d_same_strides", "conv2d_explicit", "conv2d_batch_dims",
-    "conv2d_1x1", "conv2d_float64", "conv1d", "conv3d", "conv3d_valid", "convolution_3d_dilated", "conv2d_transpose",
+    "conv2d_1x1", "conv2d_float64", "conv1d", "conv3d", "conv3d_valid", "convolution_3d_dilated", "conv3d_transpose",
+    "conv2d_transpose",
     "conv2d_transpose_valid", "conv1d_transpose", "depthwise", "depthwise_strides", "depthwise_dilated", "separable",
     "max_pool2d_same", "max_pool2d_valid", "max_pool2d_explicit", "max_pool1d", "max_pool3d", "max_pool_ties",
     "max_pool3d_ties", "avg_pool2d_same", "avg_pool2d_valid", "avg_pool1d", "avg_pool3d", "avg_pool_float64",
