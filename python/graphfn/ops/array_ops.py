@@ -7,6 +7,7 @@ import numbers
 
 from graphfn import _core
 from graphfn.framework import dtypes
+from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops import _fast_path, math_ops
@@ -352,9 +353,21 @@ def _is_zero(value):
 # While tracing, TF folds shape, size and rank into constants when they are statically known, so
 # ops that read them (tf.reshape(x, tf.shape(x))) still infer static shapes.
 
+def _sparse_dense_shape(value):
+    """A SparseTensor's dense_shape (int64), None for anything else: tf.shape, size and rank of a
+    SparseTensor describe its dense shape, as TF's do."""
+    if not isinstance(value, CompositeTensor):
+        return None
+    from graphfn.ops.sparse_tensor import SparseTensor  # (it imports this module)
+    return value.dense_shape if isinstance(value, SparseTensor) else None
+
+
 @tf_export("shape")
 def shape(input, out_type=None, name=None):  # noqa: A002
     out_type = dtypes.int32 if out_type is None else dtypes.as_dtype(out_type)
+    dense_shape = _sparse_dense_shape(input)
+    if dense_shape is not None:
+        return math_ops.cast(dense_shape, out_type, name=name)
     if tracing():
         input = to_tensor(input)  # noqa: A001
         dims = static_dims(input)
@@ -368,6 +381,9 @@ def size(input, out_type=None, name=None):  # noqa: A002
     """Number of elements. Like TF, any `out_type` a constant can take works when the number is
     known before running (always in eager mode)."""
     out_type = dtypes.int32 if out_type is None else dtypes.as_dtype(out_type)
+    dense_shape = _sparse_dense_shape(input)
+    if dense_shape is not None:
+        return math_ops.cast(node("Prod", name or "Size")(dense_shape, 0), out_type)
     input = to_tensor(input)  # noqa: A001
     dims = static_dims(input)
     if (tracing() or out_type not in (dtypes.int32, dtypes.int64)) and _fully_known(dims):
@@ -380,6 +396,9 @@ def size(input, out_type=None, name=None):  # noqa: A002
 
 @tf_export("rank")
 def rank(input, name=None):  # noqa: A002
+    dense_shape = _sparse_dense_shape(input)
+    if dense_shape is not None:
+        return node("Size", name or "Rank")(dense_shape, out_type=dtypes.int32)
     if tracing():
         r = static_rank(to_tensor(input))
         if r is not None:
