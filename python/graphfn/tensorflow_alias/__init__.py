@@ -69,11 +69,13 @@ def install_as_tensorflow():
             "(sys.modules['tensorflow'] is %r). Install graphfn as tensorflow before anything imports "
             "TensorFlow, in a process that does not use the real one." % (existing,))
     sys.modules["tensorflow"] = graphfn
-    # The public namespaces (tensorflow.math, tensorflow.nn, ...): `import tensorflow.summary`
-    # and `from tensorflow.data import ...` look them up as modules.
+    # The public namespaces (tensorflow.math, tensorflow.io.gfile, ...): `import tensorflow.summary`,
+    # `from tensorflow.data import ...` and importlib.import_module("tensorflow.io.gfile") (Keras's
+    # file utilities) look them up as modules.
     for name, module in list(sys.modules.items()):
         if name.startswith("graphfn.") and isinstance(module, types.ModuleType) and \
-                module.__name__ == name and name.count(".") == 1 and name[8:] in vars(graphfn):
+                module.__name__ == name and (name[8:] in vars(graphfn) if name.count(".") == 1 else
+                                             _is_namespace(graphfn, name[8:], module)):
             sys.modules["tensorflow." + name[8:]] = module
     for internal, target in _INTERNAL_MODULES.items():
         full_name = "tensorflow." + internal
@@ -86,6 +88,17 @@ def install_as_tensorflow():
         # pickling and `module.Class` lookups working under that name.
         getattr(module, class_name).__module__ = "tensorflow." + internal
     return graphfn
+
+
+def _is_namespace(graphfn, dotted, module):
+    """Whether `module` is the API namespace graphfn.<dotted> (tf.io.gfile), reached through
+    public attributes: not one of graphfn's implementation files (they have a __file__)."""
+    value = graphfn
+    for part in dotted.split("."):
+        if part.startswith("_") or part not in vars(value):
+            return False
+        value = vars(value)[part]
+    return value is module and getattr(module, "__file__", None) is None
 
 
 def _register(full_name, module):
