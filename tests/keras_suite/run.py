@@ -10,7 +10,7 @@ and, for comparison, on the real TensorFlow 2.21, and prints the pass counts of 
 
 --issue-folders runs the folders issue 20 names one pytest run each and prints a per-folder line
 (passed/failed/skipped/errors); --counts-file FILE also writes them as JSON, one object per side
-(tests/keras_suite/tf_counts.json holds TF 2.21's, recorded once).
+(tests/keras_suite/tf_counts.json holds TF 2.21's, of the full folders and of the subset).
 
 graphfn runs in this interpreter or --graphfn-python (keras installed: pip install graphfn[keras]);
 TensorFlow in --tf-python (default ~/tf/bin/python, a venv with tensorflow-cpu and the same keras

@@ -133,3 +133,48 @@ def test_generator_arguments_arrive_as_numpy_values():
     list(tf.data.Dataset.from_generator(gen, args=(np.int32(2), "x", [1, 2]),
                                         output_signature=tf.TensorSpec((), tf.int32)))
     assert got == [("int32", "bytes", "ndarray")]  # TF 2.21: [('int32', 'bytes', 'ndarray')]
+
+
+SPARSE_SIG = (tf.SparseTensorSpec([2, 4], tf.float32), tf.TensorSpec([2, 1], tf.float32))
+
+
+def _yielding(*elements):
+    def gen():
+        yield from elements
+    return gen
+
+
+def test_a_generator_yields_sparse_and_ragged_tensors_for_their_specs():
+    # Keras's fit on a generator of SparseTensors (data_adapters/generator_data_adapter.py).
+    sparse = tf.SparseTensor(indices=[[0, 0], [1, 2]], values=[1.0, 2.0], dense_shape=[2, 4])
+    ds = tf.data.Dataset.from_generator(_yielding((sparse, np.ones((2, 1), np.float32))), output_signature=SPARSE_SIG)
+    assert ds.element_spec == SPARSE_SIG
+    (x, y), = list(ds)
+    # TF 2.21: SparseTensor [[0, 0], [1, 2]] [1.0, 2.0] [2, 4], y (2, 1)
+    assert isinstance(x, tf.SparseTensor)
+    assert x.indices.numpy().tolist() == [[0, 0], [1, 2]] and x.values.numpy().tolist() == [1.0, 2.0]
+    assert x.dense_shape.numpy().tolist() == [2, 4] and y.shape == (2, 1)
+    ragged = tf.ragged.constant([[1.0], [2.0, 3.0]])
+    (r,), = list(tf.data.Dataset.from_generator(_yielding((ragged,)),
+                                                output_signature=(tf.RaggedTensorSpec([2, None], tf.float32),)))
+    assert isinstance(r, tf.RaggedTensor) and r.to_list() == [[1.0], [2.0, 3.0]]  # TF 2.21: the same
+
+
+SPEC_TEXT = "(SparseTensorSpec(TensorShape([2, 4]), tf.float32),)"
+
+
+@pytest.mark.parametrize("value, text", [
+    # TF 2.21's messages (after the "{{function_node ...}} " prefix)
+    (tf.SparseTensor([[0, 0]], [1], [2, 4]), "TypeError: `generator` yielded an element of (SparseTensorSpec("
+     "TensorShape([2, 4]), tf.int32),) where an element of %s was expected." % SPEC_TEXT),
+    (tf.SparseTensor([[0, 0]], [1.0], [3, 4]), "TypeError: `generator` yielded an element of (SparseTensorSpec("
+     "TensorShape([3, 4]), tf.float32),) where an element of %s was expected." % SPEC_TEXT),
+    (tf.ragged.constant([[1.0], [2.0, 3.0]]), "TypeError: `generator` yielded an element that did not match the "
+     "expected structure. The expected structure was %s, but the yielded element was (<tf.RaggedTensor [[1.0], "
+     "[2.0, 3.0]]>,)." % SPEC_TEXT),
+])
+def test_a_composite_that_does_not_fit_its_spec_is_tfs_error(value, text):
+    ds = tf.data.Dataset.from_generator(_yielding((value,)), output_signature=(tf.SparseTensorSpec([2, 4], tf.float32),))
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        list(ds)
+    assert text in str(info.value)

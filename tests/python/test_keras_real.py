@@ -71,6 +71,19 @@ def test_install_as_tensorflow_registers_graphfn_and_the_internals_keras_imports
                         "tensorflow.experimental.dtensor.Mesh yet")
 
 
+def test_nested_api_namespaces_import_as_modules_after_install():
+    # Keras's file utilities: LazyModule("tensorflow.io.gfile") (TF 2.21 imports it the same way).
+    result = run_python("""
+        import importlib
+        import graphfn
+        graphfn.install_as_tensorflow()
+        print(importlib.import_module("tensorflow.io.gfile") is graphfn.io.gfile,
+              importlib.import_module("tensorflow.data.experimental") is graphfn.data.experimental)
+    """)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["True True"]
+
+
 def test_install_raises_when_real_tensorflow_is_already_imported():
     # The system Python has no TensorFlow: a stand-in module plays the imported real one.
     result = run_python("""

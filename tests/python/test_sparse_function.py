@@ -274,3 +274,17 @@ def test_sparse_maximum_gradient_refuses_with_tensorflows_text():
     with pytest.raises(tf.errors.UnimplementedError, match="Gradient for SparseSparseMaximum is currently not "
                                                            "implemented yet."):
         tape.gradient(loss, v)
+
+
+@pytest.mark.parametrize("in_function", [False, True], ids=["eager", "function"])
+def test_shape_size_and_rank_of_a_sparse_tensor_describe_its_dense_shape(in_function):
+    # TF 2.21: [2 4] int32, [2 4] int64, 8 int32, 8 int64, 2 int32 (Keras's train_step takes the
+    # batch size of sparse inputs with tf.shape)
+    def describe(sp):
+        return (tf.shape(sp), tf.shape(sp, out_type=tf.int64), tf.size(sp), tf.size(sp, out_type=tf.int64),
+                tf.rank(sp))
+    if in_function:
+        describe = tf.function(describe)
+    got = describe(sparse([[0, 0]], [1.0], [2, 4]))
+    assert [(v.numpy().tolist(), v.dtype.name) for v in got] == [
+        ([2, 4], "int32"), ([2, 4], "int64"), (8, "int32"), (8, "int64"), (2, "int32")]

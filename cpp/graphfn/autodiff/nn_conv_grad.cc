@@ -42,11 +42,21 @@ Status conv2d_backprop_filter_grad(GradBuilder& b, const GradInputs& in, Grads* 
   return b.status();
 }
 
+// `attrs` without "Tshape": Conv3DBackpropInputV2 types its sizes input with it, but the ops
+// its gradient builds (Conv3DBackpropFilterV2, Conv3D) have no such attr.
+AttrMap without_tshape(const AttrMap& attrs) {
+  AttrMap kept;
+  for (const auto& [name, value] : attrs.items()) {
+    if (name != "Tshape") kept.set(name, value);
+  }
+  return kept;
+}
+
 // The other backprop ops are linear in their two tensor inputs too: (sizes, filter, dy) for
 // the input backprops, (input, sizes, dy) for the filter backprops.
 template <const char* kForward, const char* kFilterGrad>
 Status backprop_input_grad(GradBuilder& b, const GradInputs& in, Grads* g) {
-  const AttrMap& attrs = *in.attrs;
+  const AttrMap attrs = without_tshape(*in.attrs);
   (*g)[1] = b.op(kFilterGrad, {dy(in), b.shape_of(in.inputs[1]), in.inputs[2]}, attrs);
   (*g)[2] = b.op(kForward, {dy(in), in.inputs[1]}, attrs);
   return b.status();

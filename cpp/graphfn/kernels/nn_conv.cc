@@ -4,7 +4,8 @@
 //    window's values over every input channel), times the filter as a [window*in, out] matrix,
 //    written straight into the output;
 //  - backprop input: dy block times the filter's transpose gives the column gradients, which
-//    col2im adds back into the input's gradient (per image, so threads never share a pixel);
+//    col2im adds back into the input's gradient (per image, so threads never share a pixel;
+//    per group for grouped convolutions, as the forward pass and backprop filter);
 //    float with unit strides and dilations runs as a forward pass instead (see
 //    backprop_input_as_forward);
 //  - backprop filter: im2col blocks' transpose times dy blocks, summed into a fixed number of
@@ -187,18 +188,19 @@ void im2col(const WindowLoops& L, const S* in, int64_t g, int64_t m0, int64_t m1
   }
 }
 
-// Adds the column gradients of rows [m0, m1) back into the input gradient (one group).
+// Adds group g's column gradients of rows [m0, m1) back into the input gradient (the group's
+// input channels).
 template <typename S>
-void col2im_add(const WindowLoops& L, const S* col, int64_t m0, int64_t m1, S* dx) {
-  const int64_t c = L.in_depth;
+void col2im_add(const WindowLoops& L, const S* col, int64_t g, int64_t m0, int64_t m1, S* dx) {
+  const int64_t cg = L.group_in;
   for (int64_t m = m0; m < m1; ++m) {
     const S* row = col + (m - m0) * L.columns;
     L.for_window(m, [&](int64_t pixel) {
       if (pixel >= 0) {
-        S* d = dx + pixel * c;
-        for (int64_t k = 0; k < c; ++k) d[k] += row[k];
+        S* d = dx + pixel * L.in_depth + g * cg;
+        for (int64_t k = 0; k < cg; ++k) d[k] += row[k];
       }
-      row += c;
+      row += cg;
     });
   }
 }
@@ -316,7 +318,7 @@ Status conv_backprop_input(KernelContext& c) {
   }
   std::fill(dxp, dxp + dx.num_elements(), S(0));
   if (dy.num_elements() == 0) return Status::OK();
-  if (L.pointwise) {
+  if (L.pointwise && L.groups == 1) {
     const int64_t rows = L.batch * L.out_pixels;
     parallel_for(rows, 256, [&](int64_t m0, int64_t m1) {
       conv_gemm<S>(false, true, m1 - m0, L.in_depth, L.out_depth, dyp + m0 * L.out_depth, L.out_depth, w,
@@ -330,9 +332,11 @@ Status conv_backprop_input(KernelContext& c) {
     for (int64_t image = i0; image < i1; ++image) {
       for (int64_t p0 = 0; p0 < L.out_pixels; p0 += block) {
         const int64_t m0 = image * L.out_pixels + p0, m1 = m0 + std::min(block, L.out_pixels - p0);
-        conv_gemm<S>(false, true, m1 - m0, L.columns, L.out_depth, dyp + m0 * L.out_depth, L.out_depth, w,
-                     L.out_depth, S(0), col.get(), L.columns);
-        col2im_add(L, col.get(), m0, m1, dxp);
+        for (int64_t grp = 0; grp < L.groups; ++grp) {  // group grp: its dy columns, its filter columns
+          conv_gemm<S>(false, true, m1 - m0, L.columns, L.group_out, dyp + m0 * L.out_depth + grp * L.group_out,
+                       L.out_depth, w + grp * L.group_out, L.out_depth, S(0), col.get(), L.columns);
+          col2im_add(L, col.get(), grp, m0, m1, dxp);
+        }
       }
     }
   });
@@ -373,20 +377,25 @@ Status conv_backprop_filter(KernelContext& c) {
   // added in order, so the result does not depend on how many threads ran them.
   const int64_t parts = std::min(blocks, kFilterPartials);
   std::vector<S> partials(static_cast<size_t>((parts - 1) * size));
+  const bool input_is_columns = L.pointwise && L.groups == 1;
   parallel_for(parts, 1, [&](int64_t p0, int64_t p1) {
-    const std::unique_ptr<S[]> col = column_buffer<S>(L.pointwise ? 0 : std::min(block, rows) * L.columns);
+    const std::unique_ptr<S[]> col = column_buffer<S>(input_is_columns ? 0 : std::min(block, rows) * L.columns);
     for (int64_t part = p0; part < p1; ++part) {
       S* sum = part == 0 ? dwp : partials.data() + (part - 1) * size;
       S beta = S(0);
       for (int64_t bi = part * blocks / parts; bi < (part + 1) * blocks / parts; ++bi) {
         const int64_t m0 = bi * block, m1 = std::min(rows, m0 + block);
-        const S* x = in + m0 * L.in_depth;
-        if (!L.pointwise) {
-          im2col(L, in, 0, m0, m1, col.get());
-          x = col.get();
+        // Group grp's filter columns: its column matrix's transpose times its dy columns.
+        for (int64_t grp = 0; grp < L.groups; ++grp) {
+          const S* x = in + m0 * L.in_depth;
+          if (!input_is_columns) {
+            im2col(L, in, grp, m0, m1, col.get());
+            x = col.get();
+          }
+          conv_gemm<S>(true, false, L.columns, L.group_out, m1 - m0, x, L.columns,
+                       dyp + m0 * L.out_depth + grp * L.group_out, L.out_depth, beta, sum + grp * L.group_out,
+                       L.out_depth);
         }
-        conv_gemm<S>(true, false, L.columns, L.out_depth, m1 - m0, x, L.columns, dyp + m0 * L.out_depth,
-                     L.out_depth, beta, sum, L.out_depth);
         beta = S(1);
       }
     }

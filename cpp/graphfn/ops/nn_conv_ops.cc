@@ -1,6 +1,8 @@
 // Convolutions: Conv2D, Conv3D, DepthwiseConv2dNative and their backprop ops (TF's names, attrs
 // and CPU kernels' checks and messages, in TF's order). Kernels: kernels/nn_conv.cc. The CPU
-// kernels take channels-last data only (NHWC, NDHWC), as TF's do.
+// kernels take channels-last data only (NHWC, NDHWC), as TF's do. Like TF 2.21's default x86
+// build (whose oneDNN kernels replace the stock ones there), Conv2D's backprops take dilations
+// and groups and Conv3D takes dilations; the stock kernels' "not supported" errors are gone.
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/shape_inference.h"
 #include "graphfn/ops/array_shape_util.h"
@@ -60,12 +62,10 @@ Status conv3d_attrs(const OpDef& op, const AttrMap& attrs, WindowGeometry* g) {
     return errors::InvalidArgument("Dilated rates should be larger than 0.");
   }
   if (!ndhwc) return errors::InvalidArgument("CPU implementation of Conv3D currently only supports the NHWC tensor format.");
-  if (dilations[1] != 1 || dilations[2] != 1 || dilations[3] != 1) {
-    return errors::InvalidArgument("CPU implementation of Conv3D currently only supports dilated rates of 1.");
-  }
+  // Dilations > 1: TF 2.21's default x86 build runs them (its oneDNN kernels), forward and backprops.
   g->spatial = 3;
   g->stride = {strides[1], strides[2], strides[3]};
-  g->dilation = {1, 1, 1};
+  g->dilation = {dilations[1], dilations[2], dilations[3]};
   return Status::OK();
 }
 
@@ -212,9 +212,6 @@ Status conv2d_backprop_input_shape(InferenceContext& c) {
   WindowGeometry g;
   bool nhwc = true;
   GRAPHFN_RETURN_IF_ERROR(conv2d_attrs(c.op(), c.attrs(), &g, &nhwc));
-  if (g.dilation[0] > 1 || g.dilation[1] > 1) {  // TF's CPU backprop kernels
-    return errors::InvalidArgument("Current CPU implementations do not yet support dilation rates larger than 1.");
-  }
   const Shape filter = with_rank(c.input_shape(1), 4), out_backprop = with_rank(c.input_shape(2), 4);
   Shape sizes = sizes_input(c, 0, 4);
   if (sizes.known_rank() && sizes.rank() == 2) {  // spatial sizes only: batch and depth from the others
@@ -225,11 +222,6 @@ Status conv2d_backprop_input_shape(InferenceContext& c) {
   if (!nhwc) return errors::InvalidArgument("Conv2DCustomBackpropInputOp only supports NHWC.");
   if (filter.known_rank() && filter.rank() != 4) return errors::InvalidArgument("filter must be 4-dimensional");
   GRAPHFN_RETURN_IF_ERROR(conv2d_geometry(sizes, filter, nhwc, &g));
-  if (sizes.dim(3) >= 0 && filter.dim(2) >= 0 && sizes.dim(3) != filter.dim(2)) {
-    return errors::InvalidArgument(
-        "Gradients for grouped convolutions are not supported on CPU. Please file a feature request if you run into "
-        "this issue. Computed input depth ", sizes.dim(3), " doesn't match filter input depth ", filter.dim(2));
-  }
   GRAPHFN_RETURN_IF_ERROR(check_out_backprop(g, out_backprop, "Conv2DCustomBackpropInput"));
   // While tracing, TF's shape function takes the batch from out_backprop, not input_sizes.
   if (!c.is_eager()) sizes = Shape{out_backprop.dim(0), sizes.dim(1), sizes.dim(2), sizes.dim(3)};
@@ -241,9 +233,6 @@ Status conv2d_backprop_filter_shape(InferenceContext& c) {
   WindowGeometry g;
   bool nhwc = true;
   GRAPHFN_RETURN_IF_ERROR(conv2d_attrs(c.op(), c.attrs(), &g, &nhwc));
-  if (g.dilation[0] > 1 || g.dilation[1] > 1) {  // TF's CPU backprop kernels
-    return errors::InvalidArgument("Current CPU implementations do not yet support dilation rates larger than 1.");
-  }
   const Shape in = with_rank(c.input_shape(0), 4), out_backprop = with_rank(c.input_shape(2), 4);
   Shape sizes = sizes_input(c, 1, 4);
   GRAPHFN_RETURN_IF_ERROR(check_sizes_nonnegative(sizes));
@@ -252,11 +241,6 @@ Status conv2d_backprop_filter_shape(InferenceContext& c) {
   }
   if (!nhwc) return errors::InvalidArgument("Conv2DCustomBackpropFilterOp only supports NHWC.");
   GRAPHFN_RETURN_IF_ERROR(conv2d_geometry(in, sizes, nhwc, &g));
-  if (in.dim(3) >= 0 && sizes.dim(2) >= 0 && in.dim(3) != sizes.dim(2)) {
-    return errors::InvalidArgument(
-        "Gradients for grouped convolutions are not supported on CPU. Please file a feature request if you run into "
-        "this issue. Computed input depth ", in.dim(3), " doesn't match filter input depth ", sizes.dim(2));
-  }
   GRAPHFN_RETURN_IF_ERROR(check_out_backprop(g, out_backprop, "Conv2DCustomBackpropFilter"));
   c.set_output(0, c.input_dtype(0), sizes);
   return check_output_size(sizes, c.input_dtype(0));

@@ -13,6 +13,7 @@ from graphfn import _core
 from graphfn.data import structure
 from graphfn.framework import dtypes
 from graphfn.framework import errors
+from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.framework.tensor_spec import TensorSpec
 from graphfn.ops import array_ops
@@ -70,7 +71,29 @@ def _flatten_up_to(spec, value):
             return None
         parts = [_flatten_up_to(spec[k], value[k]) for k in sorted(spec)]
         return None if any(p is None for p in parts) else [leaf for p in parts for leaf in p]
+    if structure._expands(spec):
+        return _composite_parts(spec, value)
     return [value]
+
+
+def _composite_parts(spec, value):
+    """A composite leaf's flat tensors (a SparseTensor's indices, values and shape), as TF's
+    from_generator takes a SparseTensor or RaggedTensor yielded for a SparseTensorSpec or
+    RaggedTensorSpec; None when the value is not such a composite."""
+    if not isinstance(value, spec.value_type):
+        return None
+    if not spec.is_compatible_with(value._type_spec):
+        raise _Incompatible()
+    return spec._to_tensor_list(value)
+
+
+def _value_spec(value):
+    """The spec TF prints for a yielded element: composites' own specs, TensorSpecs of the rest."""
+    def leaf_spec(v):
+        if isinstance(v, CompositeTensor):
+            return v._type_spec
+        return structure.spec_of(array_ops.convert_to_tensor(v))
+    return structure.map_structure(leaf_spec, value)
 
 
 # Pipeline threads stop calling generators once the interpreter starts shutting down.
@@ -79,6 +102,10 @@ atexit.register(_core.data_generators_shutdown)
 
 class _Rejected(Exception):
     """A yielded value that does not fit the signature: (TF error code, message)."""
+
+
+class _Incompatible(Exception):
+    """A yielded composite (SparseTensor, RaggedTensor) whose spec does not fit the signature's."""
 
 
 def _shape_text(shape):
@@ -105,6 +132,15 @@ def _convert(value, spec):
     return array_ops.convert_to_tensor(array, dtype=spec.dtype)
 
 
+def _leaves(signature):
+    """The signature's specs, composite specs kept whole."""
+    if isinstance(signature, tuple):
+        return [leaf for s in signature for leaf in _leaves(s)]
+    if isinstance(signature, dict):
+        return [leaf for k in sorted(signature) for leaf in _leaves(signature[k])]
+    return [signature]
+
+
 def _error(e):
     """(TF error code, message) for an exception of the generator: TF's py_func codes
     (ValueError/TypeError InvalidArgument, ...), and Unknown for a tf.errors one (TF 2.21 reports
@@ -120,6 +156,7 @@ class _GeneratorState:
         self._iterator = iterator
         self._signature = signature
         self._specs = structure.flatten(signature)
+        self._has_composites = any(structure._expands(s) for s in _leaves(signature))
 
     def next_flat(self):
         """(0, [tensors]) for the next element, (0, None) at the end, (code, message) on an error."""
@@ -130,7 +167,15 @@ class _GeneratorState:
         except BaseException as e:  # noqa: BLE001 (every failure of user code becomes the iterator's error)
             return _error(e)
         try:
-            leaves = _flatten_up_to(self._signature, value)
+            try:
+                leaves = _flatten_up_to(self._signature, value)
+            except _Incompatible:
+                raise _Rejected(errors.INVALID_ARGUMENT, "TypeError: `generator` yielded an element of %s where an "
+                                "element of %s was expected." % (_value_spec(value), self._signature)) from None
+            if leaves is None and self._has_composites:
+                raise _Rejected(errors.INVALID_ARGUMENT, "TypeError: `generator` yielded an element that did not match "
+                                "the expected structure. The expected structure was %s, but the yielded element was "
+                                "%s." % (self._signature, value))
             if leaves is None:
                 expected = structure.map_structure(lambda s: s.dtype, self._signature)
                 raise _Rejected(errors.INVALID_ARGUMENT, "TypeError: `generator` yielded an element that did not match the expected "

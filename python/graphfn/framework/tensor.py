@@ -232,7 +232,7 @@ _install_symbolic(SymbolicTensor)
 @tf_export("is_tensor")
 def is_tensor(x):
     """True for TF's tensor types, as tf.is_tensor: tensors (eager or symbolic), variables,
-    SparseTensor, RaggedTensor and objects that say `is_tensor_like`; False for NumPy arrays,
+    SparseTensor, RaggedTensor, IndexedSlices and objects that say `is_tensor_like`; False for NumPy arrays,
     Python values, structures of tensors, and other composites (datasets, specs)."""
     if isinstance(x, (Tensor, _core.VariableBase)):
         return True
@@ -246,4 +246,5 @@ def is_tensor(x):
 
 
 # The composite tensors TF's is_tensor accepts (TF's internal.NativeObject subclasses).
-_NATIVE_COMPOSITES = (("graphfn.ops.sparse_tensor", "SparseTensor"), ("graphfn.ops.ragged_tensor", "RaggedTensor"))
+_NATIVE_COMPOSITES = (("graphfn.ops.sparse_tensor", "SparseTensor"), ("graphfn.ops.ragged_tensor", "RaggedTensor"),
+                      ("graphfn.framework.indexed_slices", "IndexedSlices"))

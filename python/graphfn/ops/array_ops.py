@@ -4,9 +4,12 @@ Indexing (t[...], tf.slice, tf.strided_slice, tf.boolean_mask) lives in graphfn.
 
 import math
 import numbers
+import sys
 
 from graphfn import _core
 from graphfn.framework import dtypes
+from graphfn.framework.composite_tensor import CompositeTensor
+from graphfn.framework import indexed_slices
 from graphfn.framework.tensor import EagerTensor, SymbolicTensor
 from graphfn.framework.tensor_shape import TensorShape
 from graphfn.ops import _fast_path, math_ops
@@ -106,6 +109,20 @@ def to_tensor(value, dtype=None, dtype_hint=None):
         if isinstance(value, (list, tuple)) and has_tensor(value):
             return _check_dtype(autopack(value), dtype)
         raise
+
+
+def _indexed_slices_to_dense(value, dtype):
+    """tf.convert_to_tensor of a tf.IndexedSlices: its dense tensor, rows with the same index
+    summed, as TF's conversion; one without dense_shape cannot be converted (TF's ValueError)."""
+    if value.dense_shape is None:
+        raise ValueError("Tensor conversion requested for IndexedSlices for argument `value` without dense_shape: "
+                         "%r" % (value,))
+    dense_shape = to_tensor(value.dense_shape)
+    rows = ops.UnsortedSegmentSum(to_tensor(value.values, dtype), to_tensor(value.indices), dense_shape[0])
+    return ops.Reshape(rows, dense_shape)
+
+
+indexed_slices.dense_conversion = _indexed_slices_to_dense  # its __tf_tensor__ (the ops layer is above it)
 
 
 def _protocol_tensor(value, dtype, dtype_hint):
@@ -352,9 +369,22 @@ def _is_zero(value):
 # While tracing, TF folds shape, size and rank into constants when they are statically known, so
 # ops that read them (tf.reshape(x, tf.shape(x))) still infer static shapes.
 
+def _sparse_dense_shape(value):
+    """A SparseTensor's dense_shape (int64), None for anything else: tf.shape, size and rank of a
+    SparseTensor describe its dense shape, as TF's do. (Found through sys.modules, as
+    tf.is_tensor finds it: sparse_tensor imports this module.)"""
+    if not isinstance(value, CompositeTensor):
+        return None
+    module = sys.modules.get("graphfn.ops.sparse_tensor")
+    return value.dense_shape if module is not None and isinstance(value, module.SparseTensor) else None
+
+
 @tf_export("shape")
 def shape(input, out_type=None, name=None):  # noqa: A002
     out_type = dtypes.int32 if out_type is None else dtypes.as_dtype(out_type)
+    dense_shape = _sparse_dense_shape(input)
+    if dense_shape is not None:
+        return math_ops.cast(dense_shape, out_type, name=name)
     if tracing():
         input = to_tensor(input)  # noqa: A001
         dims = static_dims(input)
@@ -368,6 +398,9 @@ def size(input, out_type=None, name=None):  # noqa: A002
     """Number of elements. Like TF, any `out_type` a constant can take works when the number is
     known before running (always in eager mode)."""
     out_type = dtypes.int32 if out_type is None else dtypes.as_dtype(out_type)
+    dense_shape = _sparse_dense_shape(input)
+    if dense_shape is not None:
+        return math_ops.cast(node("Prod", name or "Size")(dense_shape, 0), out_type)
     input = to_tensor(input)  # noqa: A001
     dims = static_dims(input)
     if (tracing() or out_type not in (dtypes.int32, dtypes.int64)) and _fully_known(dims):
@@ -380,6 +413,9 @@ def size(input, out_type=None, name=None):  # noqa: A002
 
 @tf_export("rank")
 def rank(input, name=None):  # noqa: A002
+    dense_shape = _sparse_dense_shape(input)
+    if dense_shape is not None:
+        return node("Size", name or "Rank")(dense_shape, out_type=dtypes.int32)
     if tracing():
         r = static_rank(to_tensor(input))
         if r is not None:

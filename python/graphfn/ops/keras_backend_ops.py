@@ -1,12 +1,16 @@
 """TF 2.21 functions that TensorFlow writes in Python on top of other ops and that Keras's
 TensorFlow backend calls: tf.math.log_sigmoid, tf.math.logical_xor, tf.nn.conv_transpose,
-tf.nn.experimental.stateless_dropout, tf.signal.inverse_stft_window_fn. Each builds the same ops as TF's (so graphs look alike)."""
+tf.nn.experimental.stateless_dropout, tf.signal.inverse_stft_window_fn, tf.nn.embedding_lookup_sparse (Keras's
+sparse x dense matmul). Each builds the same ops as TF's (so graphs look alike), embedding_lookup_sparse the
+same values."""
 
 from collections import abc
 
 from graphfn.framework.name_scope import name_scope
 from graphfn.framework.tensor import Tensor
-from graphfn.ops import array_ops, math_ops, nn_conv, nn_misc, reduction_ops, shape_index, signal, stateless_random_ops
+from graphfn.framework import dtypes
+from graphfn.ops import (array_ops, math_cwise, math_ops, nn_conv, nn_misc, reduction_ops, segment_ops, shape_index, signal,
+                         sparse_segment, stateless_random_ops)
 from graphfn.ops._op_table import node, ops
 from graphfn.util.tf_export import tf_export
 
@@ -86,3 +90,48 @@ def inverse_stft_window_fn(frame_step, forward_window_fn=signal.hann_window, nam
                                    forward / denominator)
 
     return window
+
+
+_COMBINERS = ("mean", "sqrtn", "sum")
+
+
+@tf_export("nn.embedding_lookup_sparse")
+def embedding_lookup_sparse(params, sp_ids, sp_weights, combiner=None, max_norm=None, name=None,
+                            allow_fast_lookup=False):
+    """Row r of the result combines the rows of `params` that row r of `sp_ids` names, weighted by
+    `sp_weights` (the same indices) or by 1: their weighted sum ("sum"), that sum over the sum of the
+    weights ("mean", the default) or over the root of the sum of their squares ("sqrtn"); 0 for a row
+    whose weights sum to 0. The result has one row per row index up to the largest one present (TF's
+    segment sums), so empty rows at the end are left out."""
+    from graphfn.ops.sparse_tensor import SparseTensor  # (imports this package's ops)
+
+    if combiner is None:
+        combiner = "mean"
+    if combiner not in _COMBINERS:
+        raise ValueError(f"combiner must be one of 'mean', 'sqrtn' or 'sum', got {combiner}")
+    if not isinstance(sp_ids, SparseTensor):
+        raise TypeError(f"sp_ids must be SparseTensor, got {type(sp_ids)}")
+    if sp_weights is not None and not isinstance(sp_weights, SparseTensor):
+        raise TypeError(f"sp_weights must be either None or SparseTensor,got {type(sp_weights)}")
+    with name_scope(name or "embedding_lookup_sparse"):
+        segment_ids = math_ops.cast(sp_ids.indices[:, 0], dtypes.int32)
+        rows = nn_misc.embedding_lookup(params, sp_ids.values, max_norm=max_norm)
+        if sp_weights is None:
+            positions = array_ops.range_(array_ops.shape(rows)[0])
+            combine = {"sum": sparse_segment.sparse_segment_sum, "mean": sparse_segment.sparse_segment_mean,
+                       "sqrtn": sparse_segment.sparse_segment_sqrt_n}[combiner]
+            return combine(rows, positions, segment_ids)
+        result_dtype = rows.dtype
+        if rows.dtype in (dtypes.float16, dtypes.bfloat16):  # summed in float32, as TF
+            rows = math_ops.cast(rows, dtypes.float32)
+        weights = math_ops.cast(sp_weights.values, rows.dtype)
+        # The weights as a column: [nnz, 1, ...] against rows of [nnz, d, ...].
+        weights = array_ops.reshape(weights, array_ops.concat(
+            [array_ops.shape(weights), array_ops.ones([array_ops.rank(rows) - 1], dtypes.int32)], 0))
+        total = segment_ops.segment_sum(rows * weights, segment_ids)
+        if combiner == "mean":
+            total = math_cwise.divide_no_nan(total, segment_ops.segment_sum(weights, segment_ids))
+        elif combiner == "sqrtn":
+            total = math_cwise.divide_no_nan(total, math_ops.sqrt(segment_ops.segment_sum(weights * weights,
+                                                                                          segment_ids)))
+        return math_ops.cast(total, result_dtype) if total.dtype != result_dtype else total

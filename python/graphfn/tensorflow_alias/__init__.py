@@ -70,14 +70,16 @@ def install_as_tensorflow():
             "(sys.modules['tensorflow'] is %r). Install graphfn as tensorflow before anything imports "
             "TensorFlow, in a process that does not use the real one." % (existing,))
     sys.modules["tensorflow"] = graphfn
-    # The public namespaces (tensorflow.math, tensorflow.nn, ...): `import tensorflow.summary`
-    # and `from tensorflow.data import ...` look them up as modules, nested ones too (`from
-    # tensorflow.saved_model.experimental import TrackableResource`). tf.data is one of them once
-    # loaded (`import graphfn` leaves it for its first use).
+    # The public namespaces (tensorflow.math, tensorflow.io.gfile, ...): `import tensorflow.summary`,
+    # `from tensorflow.data import ...`, importlib.import_module("tensorflow.io.gfile") (Keras's
+    # file utilities) and `from tensorflow.saved_model.experimental import TrackableResource` look
+    # them up as modules. tf.data is one of them once loaded (`import graphfn` leaves it for its
+    # first use).
     importlib.import_module("graphfn.data")
     for name, module in list(sys.modules.items()):
         if name.startswith("graphfn.") and isinstance(module, types.ModuleType) and \
-                module.__name__ == name and _is_public_namespace(graphfn, name[8:], module):
+                module.__name__ == name and (name[8:] in vars(graphfn) if name.count(".") == 1 else
+                                             _is_namespace(graphfn, name[8:], module)):
             sys.modules["tensorflow." + name[8:]] = module
     for internal, target in _INTERNAL_MODULES.items():
         full_name = "tensorflow." + internal
@@ -92,16 +94,15 @@ def install_as_tensorflow():
     return graphfn
 
 
-def _is_public_namespace(graphfn, path, module):
-    """True when graphfn.<path> (dotted) reaches `module` through public attributes."""
-    obj = graphfn
-    for part in path.split("."):
-        if part.startswith("_"):
+def _is_namespace(graphfn, dotted, module):
+    """Whether `module` is the API namespace graphfn.<dotted> (tf.io.gfile), reached through
+    public attributes: not one of graphfn's implementation files (they have a __file__)."""
+    value = graphfn
+    for part in dotted.split("."):
+        if part.startswith("_") or part not in vars(value):
             return False
-        obj = vars(obj).get(part) if isinstance(obj, types.ModuleType) else None
-        if obj is None:
-            return False
-    return obj is module
+        value = vars(value)[part]
+    return value is module and getattr(module, "__file__", None) is None
 
 
 def _register(full_name, module):
