@@ -172,7 +172,11 @@ Status run_eager_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* i
                         const AttrMap& attrs, const DType* type_attrs, ThreadScratch& thread,
                         std::vector<Tensor>* outputs) {
   return infer_and_run(op, kernel, inputs, num_inputs, attrs, type_attrs, nullptr, nullptr, thread, [&](int n) {
-    outputs->resize(n);
+    if (n == 1 && outputs->empty()) {
+      outputs->emplace_back();  // the usual single output: inline, where resize is a generic call
+    } else {
+      outputs->resize(n);
+    }
     return outputs->data();
   });
 }
