@@ -15,6 +15,7 @@
 #include "graphfn/bindings/errors.h"
 #include "graphfn/bindings/finalized_graph.h"
 #include "graphfn/bindings/graph_context.h"
+#include "graphfn/core/per_thread.h"
 #include "graphfn/core/tf_types.h"
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/op_validation.h"
@@ -287,6 +288,36 @@ class ConvertedInputs {
   std::vector<std::unique_ptr<Tensor>> spilled_;
 };
 
+// Runs an eager op on tensors (recording it on active tapes) and returns its outputs as Python.
+py::object run_eager(const OpDef& op, const Tensor* const* tensors, int count, const AttrMap& attrs) {
+  const bool show_outputs = device_hook_pending() && run_device_hook(op.name.c_str());
+  // The outputs' vector is this thread's, reused (no allocation per op); an op run while one is
+  // running (a kernel calling back into Python) gets its own.
+  struct Reused {
+    std::vector<Tensor> outputs;
+    bool busy = false;
+  };
+  Reused& reused = per_thread<Reused>();
+  std::vector<Tensor> own_outputs;
+  std::vector<Tensor>& outputs = reused.busy ? own_outputs : reused.outputs;
+  struct Release {
+    std::vector<Tensor>& outputs;
+    bool* busy;
+    ~Release() {
+      outputs.clear();
+      if (busy) *busy = false;
+    }
+  } release{outputs, reused.busy ? nullptr : &reused.busy};
+  reused.busy = true;
+  throw_if_error(execute_and_record(op, tensors, count, attrs, &outputs));
+  if (show_outputs) {
+    py::object result = wrap_eager_outputs(op, outputs);
+    run_device_hook_outputs(op.name.c_str(), result);
+    return result;
+  }
+  return wrap_eager_outputs(op, outputs);
+}
+
 py::object call_eager(const OpHandle& h, const py::handle* inputs, int num_inputs, const AttrMap& attrs,
                       DType* known) {
   const OpDef& op = *h.op;
@@ -324,29 +355,7 @@ py::object call_eager(const OpHandle& h, const py::handle* inputs, int num_input
     if (type_index >= 0 && known[type_index] == DType::kInvalid) known[type_index] = t->dtype();
     ++pos;
   });
-  const bool show_outputs = device_hook_pending() && run_device_hook(op.name.c_str());
-  // The outputs' vector is this thread's, reused (no allocation per op); an op run while one is
-  // running (a kernel calling back into Python) gets its own.
-  thread_local std::vector<Tensor> reused_outputs;
-  thread_local bool reused_busy = false;
-  std::vector<Tensor> own_outputs;
-  std::vector<Tensor>& outputs = reused_busy ? own_outputs : reused_outputs;
-  struct Release {
-    std::vector<Tensor>& outputs;
-    bool* busy;
-    ~Release() {
-      outputs.clear();
-      if (busy) *busy = false;
-    }
-  } release{outputs, reused_busy ? nullptr : &reused_busy};
-  reused_busy = true;
-  throw_if_error(execute_and_record(op, tensors, count, attrs, &outputs));
-  if (show_outputs) {
-    py::object result = wrap_eager_outputs(op, outputs);
-    run_device_hook_outputs(op.name.c_str(), result);
-    return result;
-  }
-  return wrap_eager_outputs(op, outputs);
+  return run_eager(op, tensors, count, attrs);
 }
 
 // True for a (nested) list or tuple holding a graph tensor.
@@ -500,10 +509,25 @@ py::object call_op(const OpHandle& h, const py::handle* inputs, int num_inputs, 
     throw py::type_error(op.name + " takes " + std::to_string(op.inputs.size()) + " inputs, got " +
                          std::to_string(num_inputs));
   }
-  // Replace protocol objects (variables) by their tensors; `converted` keeps them alive.
-  std::vector<py::object> converted;
   constexpr int kMaxInputs = 8;
   if (num_inputs > kMaxInputs) throw py::type_error(op.name + " has too many inputs");
+  // Eager tensors only (the usual eager call, `x + y` among them): nothing to convert, no type
+  // attr to decide, so straight to the kernel; the general path below would do the same.
+  if (!op.has_list_input) {
+    const Tensor* tensors[kMaxInputs];
+    bool all_eager = true;
+    for (int k = 0; k < num_inputs && all_eager; ++k) {
+      tensors[k] = eager_tensor_ptr(inputs[k]);
+      all_eager = tensors[k] != nullptr;
+    }
+    if (all_eager && !current_graph()) {
+      // tf.add and `+` on a string x run Add.
+      const bool strings = h.string_op && num_inputs > 0 && tensors[0]->dtype() == DType::kString;
+      return run_eager(strings ? *h.string_op : op, tensors, num_inputs, attrs);
+    }
+  }
+  // Replace protocol objects (variables) by their tensors; `converted` keeps them alive.
+  std::vector<py::object> converted;
   py::handle resolved[kMaxInputs];
   for (int k = 0; k < num_inputs; ++k) {
     resolved[k] = inputs[k];

@@ -8,6 +8,11 @@ DType InferenceContext::type_attr(const std::string& name) const {
 }
 
 void InferenceContext::set_output(int i, DType dt, Shape shape) {
+  if (i == num_outputs()) {  // the usual order, outputs set one after another: no resize
+    output_dtypes_.push_back(dt);
+    output_shapes_.push_back(std::move(shape));
+    return;
+  }
   if (static_cast<int>(output_dtypes_.size()) <= i) {
     output_dtypes_.resize(i + 1, DType::kInvalid);
     output_shapes_.resize(i + 1);

@@ -40,6 +40,10 @@ void broadcast_binary_rows(const Tensor& a, const Tensor& b, Tensor& out, size_t
   const int64_t na = a.num_elements(), nb = b.num_elements();
   const auto isz = static_cast<int64_t>(in_size), osz = static_cast<int64_t>(out_size);
   // Equal shapes or scalar operands: one row, split over the pool when large.
+  if (n == 1 && na == 1 && nb == 1) {  // scalars (the usual eager scalar op): one call, no pool
+    rows_fn(f, pa, 1, 0, pb, 1, 0, po, 1, 1);
+    return;
+  }
   const bool a_whole = na == n, b_whole = nb == n;
   if (n > 0 && (a_whole || na == 1) && (b_whole || nb == 1)) {
     const int64_t sa = a_whole ? 1 : 0, sb = b_whole ? 1 : 0;

@@ -4,6 +4,7 @@
 #include <new>
 #include <string>
 
+#include "graphfn/core/per_thread.h"
 #include "graphfn/core/thread_pool.h"
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/op_validation.h"
@@ -65,10 +66,6 @@ Status find_kernel(const OpDef& op, const DType* type_attrs, KernelFn* kernel) {
   return *kernel ? Status::OK() : kernel_not_found(op, type_attrs);
 }
 
-namespace {
-
-}  // namespace
-
 Status kernel_out_of_memory(const std::vector<DType>& dtypes, const std::vector<Shape>& shapes) {
   size_t largest = 0;
   double largest_bytes = -1;
@@ -83,73 +80,6 @@ Status kernel_out_of_memory(const std::vector<DType>& dtypes, const std::vector<
   return errors::ResourceExhausted("OOM when allocating tensor with shape[", dims, "] and type ",
                                    dtype_tf_string(dtypes[largest]),
                                    " on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu");
-}
-
-namespace {
-
-// Runs the shape function (validation, output dtypes and shapes), then the kernel on the
-// outputs `outputs_for(n)` gives for the n outputs inferred (null: not that many).
-template <typename OutputsFor>
-Status infer_and_run(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
-                     const AttrMap& attrs, const DType* type_attrs, const void* node, const void* prepared,
-                     OutputsFor&& outputs_for) {
-  // Reuse one thread-local scratch for the shape function's results (no allocation per op);
-  // a nested call (a kernel that runs ops) falls back to its own.
-  thread_local InferenceOutputs scratch;
-  thread_local bool scratch_busy = false;
-  InferenceOutputs local;
-  const bool use_scratch = !scratch_busy;
-  InferenceOutputs* shapes = use_scratch ? &scratch : &local;
-  struct Release {
-    bool active;
-    ~Release() { if (active) scratch_busy = false; }
-  } release{use_scratch};
-  scratch_busy = true;
-
-  note_kernel_run();  // the runtime has started: thread counts are now fixed (as TF's context)
-  InferenceContext ic(op, inputs, num_inputs, attrs, type_attrs, shapes);
-  if (op.shape_fn) GRAPHFN_RETURN_IF_ERROR(op.shape_fn(ic));
-  const int n = ic.num_outputs();
-  Tensor* outputs = outputs_for(n);
-  if (!outputs && n > 0) return errors::Internal(op.name, ": unexpected number of outputs ", n);
-  KernelContext kc{op, inputs, num_inputs, attrs, type_attrs, ic.output_dtypes(), ic.output_shapes(),
-                   outputs, n, node, prepared};
-  try {
-    return kernel(kc);
-  } catch (const std::bad_alloc&) {
-    return kernel_out_of_memory(ic.output_dtypes(), ic.output_shapes());
-  }
-}
-
-}  // namespace
-
-Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
-                  const AttrMap& attrs, const DType* type_attrs, std::vector<Tensor>* outputs) {
-  return infer_and_run(op, kernel, inputs, num_inputs, attrs, type_attrs, nullptr, nullptr, [&](int n) {
-    outputs->resize(n);
-    return outputs->data();
-  });
-}
-
-Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
-                  const AttrMap& attrs, const DType* type_attrs, Tensor* outputs, int num_outputs, const void* node,
-                  const void* prepared) {
-  return infer_and_run(op, kernel, inputs, num_inputs, attrs, type_attrs, node, prepared,
-                       [&](int n) { return n == num_outputs ? outputs : nullptr; });
-}
-
-Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
-                     std::vector<Tensor>* outputs) {
-  constexpr int kInline = 16;
-  const Tensor* inline_ptrs[kInline];
-  std::vector<const Tensor*> many_ptrs;
-  const Tensor** ptrs = inline_ptrs;
-  if (num_inputs > kInline) {
-    many_ptrs.resize(num_inputs);
-    ptrs = many_ptrs.data();
-  }
-  for (int i = 0; i < num_inputs; ++i) ptrs[i] = &inputs[i];
-  return execute_eager(op, ptrs, num_inputs, attrs, outputs);
 }
 
 namespace {
@@ -177,12 +107,109 @@ struct ResolvedCall {
 
 constexpr int kResolvedCacheSize = 64;  // a power of two
 
-ResolvedCall& resolved_cache_slot(const OpDef& op, const DType* dtypes, int n) {
-  thread_local ResolvedCall cache[kResolvedCacheSize];
+// What a thread reuses from one kernel run to the next (core/per_thread.h): remembered
+// resolutions, and the shape function's results (no allocation per op). A nested run (a kernel
+// that runs ops) finds the results busy and uses its own.
+struct ThreadScratch {
+  ResolvedCall resolved[kResolvedCacheSize];
+  InferenceOutputs shapes;
+  bool shapes_busy = false;
+};
+
+ResolvedCall& resolved_slot(ThreadScratch& thread, const OpDef& op, const DType* dtypes, int n) {
   size_t h = reinterpret_cast<uintptr_t>(&op) >> 4;
   for (int i = 0; i < n; ++i) h = h * 31 + static_cast<size_t>(dtypes[i]);
-  return cache[h & (kResolvedCacheSize - 1)];
+  return thread.resolved[h & (kResolvedCacheSize - 1)];
 }
+
+// The shape function's results for one run: the thread's reused ones, or (nested) its own.
+class ShapesFor {
+ public:
+  explicit ShapesFor(ThreadScratch& t) : scratch_(t.shapes_busy ? nullptr : &t) {
+    if (scratch_) scratch_->shapes_busy = true;
+  }
+  ~ShapesFor() {
+    if (scratch_) scratch_->shapes_busy = false;
+  }
+  ShapesFor(const ShapesFor&) = delete;
+  ShapesFor& operator=(const ShapesFor&) = delete;
+  InferenceOutputs* get() { return scratch_ ? &scratch_->shapes : &own_; }
+
+ private:
+  ThreadScratch* scratch_;
+  InferenceOutputs own_;
+};
+
+// Runs the shape function (validation, output dtypes and shapes), then the kernel on the
+// outputs `outputs_for(n)` gives for the n outputs inferred (null: not that many).
+template <typename OutputsFor>
+Status infer_and_run(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
+                     const AttrMap& attrs, const DType* type_attrs, const void* node, const void* prepared,
+                     ThreadScratch& thread, OutputsFor&& outputs_for) {
+  ShapesFor shapes_for(thread);
+  InferenceOutputs* shapes = shapes_for.get();
+  note_kernel_run();  // the runtime has started: thread counts are now fixed (as TF's context)
+  InferenceContext ic(op, inputs, num_inputs, attrs, type_attrs, shapes);
+  if (op.shape_fn) GRAPHFN_RETURN_IF_ERROR(op.shape_fn(ic));
+  const int n = ic.num_outputs();
+  Tensor* outputs = outputs_for(n);
+  if (!outputs && n > 0) return errors::Internal(op.name, ": unexpected number of outputs ", n);
+  KernelContext kc{op, inputs, num_inputs, attrs, type_attrs, ic.output_dtypes(), ic.output_shapes(),
+                   outputs, n, node, prepared};
+  try {
+    return kernel(kc);
+  } catch (const std::bad_alloc&) {
+    return kernel_out_of_memory(ic.output_dtypes(), ic.output_shapes());
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// The eager run: `outputs` gets the op's outputs.
+Status run_eager_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
+                        const AttrMap& attrs, const DType* type_attrs, ThreadScratch& thread,
+                        std::vector<Tensor>* outputs) {
+  return infer_and_run(op, kernel, inputs, num_inputs, attrs, type_attrs, nullptr, nullptr, thread, [&](int n) {
+    if (n == 1 && outputs->empty()) {
+      outputs->emplace_back();  // the usual single output: inline, where resize is a generic call
+    } else {
+      outputs->resize(n);
+    }
+    return outputs->data();
+  });
+}
+
+}  // namespace
+
+Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
+                  const AttrMap& attrs, const DType* type_attrs, std::vector<Tensor>* outputs) {
+  return run_eager_kernel(op, kernel, inputs, num_inputs, attrs, type_attrs, per_thread<ThreadScratch>(), outputs);
+}
+
+Status run_kernel(const OpDef& op, KernelFn kernel, const Tensor* const* inputs, int num_inputs,
+                  const AttrMap& attrs, const DType* type_attrs, Tensor* outputs, int num_outputs, const void* node,
+                  const void* prepared) {
+  return infer_and_run(op, kernel, inputs, num_inputs, attrs, type_attrs, node, prepared,
+                       per_thread<ThreadScratch>(), [&](int n) { return n == num_outputs ? outputs : nullptr; });
+}
+
+Status execute_eager(const OpDef& op, const Tensor* inputs, int num_inputs, const AttrMap& attrs,
+                     std::vector<Tensor>* outputs) {
+  constexpr int kInline = 16;
+  const Tensor* inline_ptrs[kInline];
+  std::vector<const Tensor*> many_ptrs;
+  const Tensor** ptrs = inline_ptrs;
+  if (num_inputs > kInline) {
+    many_ptrs.resize(num_inputs);
+    ptrs = many_ptrs.data();
+  }
+  for (int i = 0; i < num_inputs; ++i) ptrs[i] = &inputs[i];
+  return execute_eager(op, ptrs, num_inputs, attrs, outputs);
+}
+
+namespace {
 
 // Validation and resolution of a call, in TF's order: attr values are validated, then the kernel
 // is looked up, then the inputs are checked against the kernel's signature (the kernel validates
@@ -215,8 +242,9 @@ Status execute_eager(const OpDef& op, const Tensor* const* inputs, int num_input
   }
   for (int i = 0; i < num_inputs; ++i) dtypes[i] = inputs[i]->dtype();
   const size_t num_type_attrs = op.type_attr_names.size();
+  ThreadScratch& thread = per_thread<ThreadScratch>();
   ResolvedCall* remembered = attrs.empty() && num_inputs <= ResolvedCall::kMaxInputs
-                                 ? &resolved_cache_slot(op, dtypes, num_inputs)
+                                 ? &resolved_slot(thread, op, dtypes, num_inputs)
                                  : nullptr;
   DType type_attrs[kMaxTypeAttrs];
   KernelFn kernel = nullptr;
@@ -233,8 +261,9 @@ Status execute_eager(const OpDef& op, const Tensor* const* inputs, int num_input
       remembered->kernel = kernel;
     }
   }
-  const Status s = run_kernel(op, kernel, inputs, num_inputs, attrs, type_attrs, outputs);
-  return s.ok() ? s : with_node_prefix(s, op, function_name(op, num_inputs, attrs));
+  Status s = run_eager_kernel(op, kernel, inputs, num_inputs, attrs, type_attrs, thread, outputs);
+  if (!s.ok()) return with_node_prefix(s, op, function_name(op, num_inputs, attrs));
+  return s;
 }
 
 Status execute_eager(const std::string& op_name, const std::vector<Tensor>& inputs,

@@ -14,6 +14,14 @@ Status dims_must_be_equal(int64_t a, int64_t b) {
 
 namespace {
 
+// The broadcast of a and b when it is one of them, else null: equal shapes, or a scalar operand
+// (the usual element-wise op), need no shape built. broadcast_shapes gives the same result.
+const Shape* broadcast_is_operand(const Shape& a, const Shape& b) {
+  if (a == b || (b.known_rank() && b.rank() == 0)) return &a;
+  if (a.known_rank() && a.rank() == 0) return &b;
+  return nullptr;
+}
+
 // Eager ops fail with the kernel's words; while tracing, TF's shape function names the first
 // (leftmost) pair of dimensions that cannot broadcast.
 Status broadcast_inputs(const InferenceContext& c, Shape* out) {
@@ -33,6 +41,10 @@ Status broadcast_inputs(const InferenceContext& c, Shape* out) {
 }  // namespace
 
 Status broadcast_binary(InferenceContext& c) {
+  if (const Shape* same = broadcast_is_operand(c.input_shape(0), c.input_shape(1))) {
+    c.set_output(0, c.input_dtype(0), *same);
+    return Status::OK();
+  }
   Shape out;
   GRAPHFN_RETURN_IF_ERROR(broadcast_inputs(c, &out));
   c.set_output(0, c.input_dtype(0), std::move(out));
@@ -40,6 +52,10 @@ Status broadcast_binary(InferenceContext& c) {
 }
 
 Status broadcast_binary_to_bool(InferenceContext& c) {
+  if (const Shape* same = broadcast_is_operand(c.input_shape(0), c.input_shape(1))) {
+    c.set_output(0, DType::kBool, *same);
+    return Status::OK();
+  }
   Shape out;
   GRAPHFN_RETURN_IF_ERROR(broadcast_inputs(c, &out));
   c.set_output(0, DType::kBool, std::move(out));
