@@ -66,7 +66,7 @@ Matrix eigenvectors(const Eigen::ComplexSchur<Matrix>& schur) {
 }
 
 template <typename T>
-struct EigKernel {
+struct GeneralEigKernel {
   static Status compute(KernelContext& c) {
     using C = typename ComplexOf<T>::type;
     using Matrix = Eigen::Matrix<C, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -113,7 +113,7 @@ struct EigKernel {
 }  // namespace
 
 void register_linalg_eig_kernels(OpRegistry& reg) {
-  register_kernels<EigKernel>(reg, "Eig", TypeList<float, double, std::complex<float>, std::complex<double>>{});
+  register_kernels<GeneralEigKernel>(reg, "Eig", TypeList<float, double, std::complex<float>, std::complex<double>>{});
 }
 
 }  // namespace graphfn
