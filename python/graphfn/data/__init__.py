@@ -8,7 +8,8 @@ from graphfn.util import missing_names as _missing_names
 # The package's own modules: `from graphfn.data import structure` asks for the attribute before
 # importing the module, which must not read TF's name list (that happens on a missing name only).
 _MODULES = frozenset(["dataset_ops", "iterator", "structure", "traced", "nested", "transformations",
-                      "generator", "readers", "selection", "options", "saving", "writers", "optional"])
+                      "generator", "readers", "selection", "options", "saving", "writers", "optional",
+                      "element_spec_type"])
 
 
 def __getattr__(name):

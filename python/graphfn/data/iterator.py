@@ -4,11 +4,11 @@ C++ iterator and packs them into the element structure; NumpyIterator gives NumP
 from graphfn import _core
 from graphfn import context
 from graphfn.data import structure
+from graphfn.data.element_spec_type import ElementSpecTypeSpec
 from graphfn.framework import dtypes
 from graphfn.framework import errors
 from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.framework.tensor_spec import TensorSpec
-from graphfn.framework.type_spec import TypeSpec
 from graphfn.util.tf_export import tf_export
 
 nested = None  # graphfn.data.nested sets itself here when imported (it imports this module)
@@ -111,26 +111,13 @@ class OwnedIterator(Iterator, CompositeTensor):
 
 
 @tf_export("data.IteratorSpec")
-class IteratorSpec(TypeSpec):
+class IteratorSpec(ElementSpecTypeSpec):
     """The type of an iterator: its element_spec. A function traces an iterator argument by it
     (one concrete function for iterators of equal element specs) and receives its resource."""
-
-    __slots__ = ("_element_spec",)
-
-    def __init__(self, element_spec):
-        self._element_spec = element_spec
-
-    @property
-    def element_spec(self):
-        return self._element_spec
 
     @property
     def value_type(self):
         return OwnedIterator
-
-    @staticmethod
-    def from_value(value):
-        return IteratorSpec(value.element_spec)
 
     @property
     def _component_specs(self):
@@ -141,12 +128,6 @@ class IteratorSpec(TypeSpec):
 
     def _from_components(self, components):
         return OwnedIterator._of_handle(components, self._element_spec)
-
-    def _serialize(self):
-        return (self._element_spec,)
-
-    def __repr__(self):  # TF's: the name and the serialization tuple
-        return "IteratorSpec%r" % (self._serialize(),)
 
 
 def _eager_get_next_message(element_spec, message):

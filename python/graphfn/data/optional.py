@@ -3,11 +3,11 @@ gives). It is a composite tensor (OptionalSpec): a boolean `has_value` tensor an
 tensors, so a function can return one (Keras's training step returns its logs in an Optional).
 An empty Optional holds zeros of its element spec in place of the value."""
 
+from graphfn.data.element_spec_type import ElementSpecTypeSpec
 from graphfn.framework import dtypes
 from graphfn.framework import errors
 from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.framework.tensor_spec import TensorSpec
-from graphfn.framework.type_spec import TypeSpec
 from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
 
@@ -54,25 +54,12 @@ class Optional(CompositeTensor):
 
 
 @tf_export("OptionalSpec")
-class OptionalSpec(TypeSpec):
+class OptionalSpec(ElementSpecTypeSpec):
     """The type of an Optional: its element spec."""
-
-    __slots__ = ("_element_spec",)
-
-    def __init__(self, element_spec):
-        self._element_spec = element_spec
-
-    @property
-    def element_spec(self):
-        return self._element_spec
 
     @property
     def value_type(self):
         return Optional
-
-    @staticmethod
-    def from_value(value):
-        return OptionalSpec(value.element_spec)
 
     @property
     def _component_specs(self):
@@ -90,9 +77,3 @@ class OptionalSpec(TypeSpec):
     def _from_components(self, components):
         has_value, value = components
         return Optional(value, has_value, self._element_spec)
-
-    def _serialize(self):
-        return (self._element_spec,)
-
-    def __repr__(self):  # TF's: the name and the serialization tuple
-        return "OptionalSpec%r" % (self._serialize(),)
