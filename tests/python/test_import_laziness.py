@@ -3,14 +3,8 @@ memory"): NumPy, protobuf, Keras, AutoGraph, tf.data, saving, the TF 1 Session, 
 Python's inspect are not imported, and every public name still resolves to what the module exports. Each check
 runs in a fresh interpreter, as the test process has imported all of them."""
 
-import os
-import subprocess
-import sys
-import textwrap
+import fresh_interpreter
 
-import graphfn
-
-PYTHON_DIR = os.path.dirname(os.path.dirname(graphfn.__file__))
 
 # Imported on first use only: a module here that `import graphfn` loads is a regression.
 UNLOADED = ["numpy", "google.protobuf", "keras", "logging", "graphfn.keras", "graphfn.autograph",
@@ -23,9 +17,7 @@ UNLOADED = ["numpy", "google.protobuf", "keras", "logging", "graphfn.keras", "gr
 
 
 def run_python(code):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([PYTHON_DIR] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-    result = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env,
-                            timeout=300)
+    result = fresh_interpreter.run_code(code, timeout=300)
     assert result.returncode == 0, result.stderr
     return result.stdout
 

@@ -4,15 +4,10 @@ OutOfRangeError ends the epoch. Values recorded from the same program on TF 2.21
 Keras runs in a subprocess: installing graphfn as `tensorflow` changes the process for good."""
 
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 
-import graphfn
-
-PYTHON_DIR = os.path.dirname(os.path.dirname(graphfn.__file__))
+import fresh_interpreter
 
 PROGRAM = """
 import json
@@ -34,9 +29,7 @@ print(json.dumps({"cardinality": int(ds.cardinality().numpy()), "loss": history.
 
 
 def test_fit_evaluate_predict_on_a_filtered_dataset():
-    env = dict(os.environ, KERAS_BACKEND="tensorflow", PYTHONWARNINGS="ignore",
-               PYTHONPATH=os.pathsep.join([PYTHON_DIR] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-    result = subprocess.run([sys.executable, "-c", PROGRAM], capture_output=True, text=True, env=env, timeout=600)
+    result = fresh_interpreter.run_code(PROGRAM, KERAS_BACKEND="tensorflow", PYTHONWARNINGS="ignore")
     assert result.returncode == 0, result.stderr
     got = json.loads(result.stdout.strip().splitlines()[-1])
     assert got["cardinality"] == -2  # tf.data.UNKNOWN_CARDINALITY

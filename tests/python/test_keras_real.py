@@ -7,24 +7,16 @@ check runs in a subprocess. The expected values were recorded with
 
 import json
 import os
-import subprocess
-import sys
-import textwrap
 
 import pytest
 
-import graphfn
+import fresh_interpreter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# The graphfn under test (the installed package in CI, the source tree when PYTHONPATH names it).
-PYTHON_DIR = os.path.dirname(os.path.dirname(graphfn.__file__))
 
 
 def run_python(code, timeout=600):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([PYTHON_DIR] + [p for p in [os.environ.get("PYTHONPATH")] if p]),
-               KERAS_BACKEND="tensorflow")
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env,
-                          timeout=timeout)
+    return fresh_interpreter.run_code(code, timeout=timeout, KERAS_BACKEND="tensorflow")
 
 
 def test_import_graphfn_neither_imports_keras_nor_installs_itself():
@@ -213,9 +205,7 @@ TF_RESULTS = {
 
 @pytest.fixture(scope="module")
 def graphfn_results():
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([PYTHON_DIR] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-    result = subprocess.run([sys.executable, os.path.join(HERE, "keras_real_programs.py"), "graphfn"],
-                            capture_output=True, text=True, env=env, timeout=900)
+    result = fresh_interpreter.run([os.path.join(HERE, "keras_real_programs.py"), "graphfn"], timeout=900)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.strip().splitlines()[-1])
 

@@ -6,22 +6,17 @@ for good, so the program runs in a subprocess."""
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
-import graphfn
+import fresh_interpreter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PYTHON_DIR = os.path.dirname(os.path.dirname(graphfn.__file__))
 
 
 def test_keras_tensorboard_callback_writes_tfs_summaries():
-    env = dict(os.environ, KERAS_BACKEND="tensorflow",
-               PYTHONPATH=os.pathsep.join([PYTHON_DIR] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-    result = subprocess.run([sys.executable, os.path.join(HERE, "summary_keras_program.py"), "graphfn"],
-                            capture_output=True, text=True, env=env, timeout=600)
+    result = fresh_interpreter.run([os.path.join(HERE, "summary_keras_program.py"), "graphfn"],
+                                   KERAS_BACKEND="tensorflow")
     assert result.returncode == 0, result.stderr[-3000:]
     got = json.loads(result.stdout.strip().splitlines()[-1])
     with open(os.path.join(HERE, "summary_keras_expected.json")) as f:

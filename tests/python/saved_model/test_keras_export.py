@@ -8,16 +8,14 @@ graphfn as `tensorflow` changes the process for good."""
 
 import json
 import os
-import subprocess
 import sys
-import textwrap
 
 import numpy as np
 
-import graphfn
 from saved_cases import run_graphfn_run
 
-PYTHON_DIR = os.path.dirname(os.path.dirname(graphfn.__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/python's helpers
+import fresh_interpreter  # noqa: E402
 
 EXPORT_PROGRAM = """
 import json, sys
@@ -60,10 +58,7 @@ print(json.dumps({
 
 def test_keras_model_export_loads_and_serves_as_in_tensorflow(tmp_path):
     path = str(tmp_path / "exported")
-    env = dict(os.environ, KERAS_BACKEND="tensorflow",
-               PYTHONPATH=os.pathsep.join([PYTHON_DIR] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-    result = subprocess.run([sys.executable, "-c", textwrap.dedent(EXPORT_PROGRAM), path], capture_output=True,
-                            text=True, env=env, timeout=600)
+    result = fresh_interpreter.run_code(EXPORT_PROGRAM, path, KERAS_BACKEND="tensorflow")
     assert result.returncode == 0, result.stderr
     got = json.loads(result.stdout.strip().splitlines()[-1])
     predicted = np.load(path + ".predicted.npy")
@@ -107,8 +102,7 @@ try:
 except AttributeError as e:
     print(e)
 """
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([PYTHON_DIR] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    result = fresh_interpreter.run_code(code, timeout=120)
     assert result.returncode == 0, result.stderr
     # TF 2.21: is_tf_type is tf.is_tensor under its internal name.
     assert result.stdout.splitlines() == [
