@@ -22,9 +22,9 @@ def _shape_tensor(shape):
         shape = shape.as_list()
     if isinstance(shape, (list, tuple)) and not shape:
         return reduction_ops.all_axes(0)  # an empty int32 vector
-    if isinstance(shape, (list, tuple)) and array_ops.has_tensor(shape):
-        return array_ops.autopack(shape)  # tf.random.uniform([tf.shape(x)[0], 2])
-    return shape if isinstance(shape, Tensor) else _core.to_tensor(shape)
+    if array_ops.has_tensor(shape):
+        return shape  # a tensor, or a list holding some: the op call converts (packs) it ([tf.shape(x)[0], 2])
+    return _core.to_tensor(shape)
 
 
 def _convert(value, dtype, name):
