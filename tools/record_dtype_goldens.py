@@ -141,10 +141,11 @@ def _ops_table():
                   "tf.math.divide_no_nan(%s, %s * 0)" % (h, h2), "tf.math.divide_no_nan(%s, %s)" % (h, h2),
                   "tf.math.multiply_no_nan(%s, %s)" % (h, h2),
                   "tf.reduce_sum(tf.reshape(%s, [5, 1]), 0)" % h, "tf.reduce_max(tf.constant([[1.5, float('nan')], [0.5, 2.0]], %s), 1)" % d,
-                  "tf.matmul(tf.reshape(%s[:4], [2, 2]), tf.reshape(%s[:4], [2, 2]))" % (h, h2), "tf.matmul(tf.ones([1, 4096], %s), tf.ones([4096, 1], %s))" % (d, d),
-                  "tf.matmul(tf.reshape(%s[:4], [2, 2]), tf.reshape(%s[:4], [2, 2]), transpose_a=True, transpose_b=True)" % (h, h2),
-                  "tf.matmul(tf.cast(tf.reshape(tf.range(12.0) / 7, [2, 2, 3]), %s), tf.cast(tf.reshape(tf.range(6.0) / 3, [3, 2]), %s))" % (d, d),
-                  ]
+                  "tf.matmul(tf.ones([1, 4096], %s), tf.ones([4096, 1], %s))" % (d, d)]
+        if d == "tf.float16":  # bfloat16's products round by the CPU in TF: test_matmul_bfloat16.py
+            exprs += ["tf.matmul(tf.reshape(%s[:4], [2, 2]), tf.reshape(%s[:4], [2, 2]))" % (h, h2),
+                      "tf.matmul(tf.reshape(%s[:4], [2, 2]), tf.reshape(%s[:4], [2, 2]), transpose_a=True, transpose_b=True)" % (h, h2),
+                      "tf.matmul(tf.cast(tf.reshape(tf.range(12.0) / 7, [2, 2, 3]), %s), tf.cast(tf.reshape(tf.range(6.0) / 3, [3, 2]), %s))" % (d, d)]
     for d in ["tf.complex64", "tf.complex128"]:
         c = C.format(d=d)
         c2 = "tf.constant([0.5-1j, 2+0j, 1j], %s)" % d

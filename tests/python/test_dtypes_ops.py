@@ -1,6 +1,7 @@
 """Element-wise math, comparisons, reductions and matmul on float16, bfloat16, complex and uint16/32/64, and the complex ops (tf.complex, real, imag, angle, conj, abs).
 
-Expected values recorded from TensorFlow 2.21 (tools/record_dtype_goldens.py)."""
+Expected values recorded from TensorFlow 2.21 (tools/record_dtype_goldens.py). bfloat16 matmul,
+whose rounding depends on the CPU in TF, is in test_matmul_bfloat16.py."""
 
 import ml_dtypes
 import numpy as np  # noqa: F401
@@ -235,14 +236,8 @@ RESULTS = [
      '<tf.Tensor: shape=(1,), dtype=bfloat16, numpy=array([65024], dtype=bfloat16)>'),
     ("tf.reduce_max(tf.constant([[1.5, float('nan')], [0.5, 2.0]], tf.bfloat16), 1)",
      '<tf.Tensor: shape=(2,), dtype=bfloat16, numpy=array([nan, 2], dtype=bfloat16)>'),
-    ('tf.matmul(tf.reshape(tf.constant([0.1, 1.5, -2.25, 3.3, 65000.0], tf.bfloat16)[:4], [2, 2]), tf.reshape(tf.constant([0.3, -1.5, 2.0, 0.7, 2.0], tf.bfloat16)[:4], [2, 2]))',
-     '<tf.Tensor: shape=(2, 2), dtype=bfloat16, numpy=\narray([[3.01562, 0.898438],\n       [5.90625, 5.65625]], dtype=bfloat16)>'),
     ('tf.matmul(tf.ones([1, 4096], tf.bfloat16), tf.ones([4096, 1], tf.bfloat16))',
      '<tf.Tensor: shape=(1, 1), dtype=bfloat16, numpy=array([[4096]], dtype=bfloat16)>'),
-    ('tf.matmul(tf.reshape(tf.constant([0.1, 1.5, -2.25, 3.3, 65000.0], tf.bfloat16)[:4], [2, 2]), tf.reshape(tf.constant([0.3, -1.5, 2.0, 0.7, 2.0], tf.bfloat16)[:4], [2, 2]), transpose_a=True, transpose_b=True)',
-     '<tf.Tensor: shape=(2, 2), dtype=bfloat16, numpy=\narray([[3.39062, -1.36719],\n       [-4.46875, 5.28125]], dtype=bfloat16)>'),
-    ('tf.matmul(tf.cast(tf.reshape(tf.range(12.0) / 7, [2, 2, 3]), tf.bfloat16), tf.cast(tf.reshape(tf.range(6.0) / 3, [3, 2]), tf.bfloat16))',
-     '<tf.Tensor: shape=(2, 2, 2), dtype=bfloat16, numpy=\narray([[[0.474609, 0.613281],\n        [1.33594, 1.89844]],\n\n       [[2.1875, 3.17188],\n        [3.04688, 4.46875]]], dtype=bfloat16)>'),
     ('tf.constant([1+2j, -0.5+0.25j, 3-4j], tf.complex64) + tf.constant([0.5-1j, 2+0j, 1j], tf.complex64)',
      '<tf.Tensor: shape=(3,), dtype=complex64, numpy=array([1.5+1.j  , 1.5+0.25j, 3. -3.j  ], dtype=complex64)>'),
     ('tf.constant([1+2j, -0.5+0.25j, 3-4j], tf.complex64) - tf.constant([0.5-1j, 2+0j, 1j], tf.complex64)',

@@ -14,6 +14,7 @@ import pytest
 
 _SCRIPT = textwrap.dedent('''
     import hashlib, sys
+    import ml_dtypes
     import numpy as np
     import graphfn as tf
 
@@ -82,12 +83,14 @@ _SCRIPT = textwrap.dedent('''
         "transpose": lambda: tf.transpose(m),
     })
     # Matrix products around the sizes where a split could change OpenBLAS's kernel (its AVX-512
-    # cores pick small-matrix and "direct" kernels by a call's size: kernels/gemm.cc).
+    # cores pick small-matrix and "direct" kernels by a call's size: kernels/gemm.cc), and
+    # bfloat16's (kernels/gemm_bf16.cc on CPUs with AVX-512 BF16, whose work units change with
+    # the thread count).
     for mm, kk, nn in ((67, 301, 131), (67, 253, 301), (150, 512, 131), (300, 301, 256), (611, 64, 131),
                        (49, 512, 256), (100, 301, 11)):
         for ta in (False, True):
             for tb in (False, True):
-                for dtype in (np.float32, np.float64):
+                for dtype in (np.float32, np.float64, ml_dtypes.bfloat16):
                     a = data(*((kk, mm) if ta else (mm, kk)), dtype=dtype)
                     b = data(*((nn, kk) if tb else (kk, nn)), dtype=dtype)
                     cases["matmul %dx%dx%d %s%s %s" % (mm, kk, nn, "T" if ta else "N", "T" if tb else "N",

@@ -12,6 +12,7 @@
 #endif
 
 #include "graphfn/kernels/gemm.h"
+#include "graphfn/kernels/gemm_bf16.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/reduced_precision.h"
 
@@ -77,10 +78,28 @@ void narrow_from_float(const float* src, T* dst, int64_t n) {
   }
 }
 
+// How a bfloat16 product is computed, as TF 2.21 computes it on x86: MatMul and BatchMatMulV2 go
+// to oneDNN, which on CPUs with AVX-512 BF16 sums pairs of products with vdpbf16ps and rounds each
+// result to nearest-even (kernels/gemm_bf16.h); elsewhere, and always for BatchMatMulV3, Eigen
+// sums in float and truncates (narrow_from_float).
+enum class Bf16Path { kDotInstruction, kFloat };
+
+Bf16Path bf16_path(bool op_uses_onednn) {
+  return op_uses_onednn && gemm_bf16_available() ? Bf16Path::kDotInstruction : Bf16Path::kFloat;
+}
+
 // out[m, n] = op(a) * op(b) for one pair of matrices.
 template <typename T>
 void matmul_wide_2d(const T* a, int64_t a_rows, int64_t a_cols, bool ta, bool ca, const T* b, int64_t b_rows,
-               int64_t b_cols, bool tb, bool cb, T* out) {
+               int64_t b_cols, bool tb, bool cb, T* out, Bf16Path bf16 = Bf16Path::kFloat) {
+  if constexpr (std::is_same_v<T, Eigen::bfloat16>) {
+    if (bf16 == Bf16Path::kDotInstruction) {
+      const int64_t m = ta ? a_cols : a_rows, k = ta ? a_rows : a_cols, n = tb ? b_rows : b_cols;
+      gemm_bf16(ta, tb, m, n, k, reinterpret_cast<const uint16_t*>(a), a_cols, reinterpret_cast<const uint16_t*>(b),
+                b_cols, reinterpret_cast<uint16_t*>(out), n);
+      return;
+    }
+  }
   if constexpr (kReducedFloat<T>) {
     // Converted to float once, one float GEMM (kernels/gemm.h), each result rounded once.
     const int64_t m = ta ? a_cols : a_rows, k = ta ? a_rows : a_cols, n = tb ? b_rows : b_cols;
@@ -105,7 +124,8 @@ struct MatMulWideKernel {
     Tensor& out = c.allocate_output(0);
     if (out.num_elements() == 0) return Status::OK();
     const bool ta = c.attrs.get_bool("transpose_a", false), tb = c.attrs.get_bool("transpose_b", false);
-    matmul_wide_2d(a.data<T>(), a.dim(0), a.dim(1), ta, false, b.data<T>(), b.dim(0), b.dim(1), tb, false, out.data<T>());
+    matmul_wide_2d(a.data<T>(), a.dim(0), a.dim(1), ta, false, b.data<T>(), b.dim(0), b.dim(1), tb, false, out.data<T>(),
+                   bf16_path(true));
     return Status::OK();
   }
 };
@@ -119,7 +139,7 @@ int64_t operand_batch(const std::vector<int64_t>& dims, const std::vector<int64_
   return flat;
 }
 
-template <typename T>
+template <typename T, bool kOneDnnInTf>
 struct BatchMatMulKernel {
   static Status compute(KernelContext& c) {
     const Tensor& x = c.input(0);
@@ -137,7 +157,8 @@ struct BatchMatMulKernel {
     for (int64_t batch = 0; batch < out.num_elements() / out_matrix; ++batch) {
       const T* xp = x.data<T>() + operand_batch(xb, index) * xm * xk;
       const T* yp = y.data<T>() + operand_batch(yb, index) * ym * yk;
-      matmul_wide_2d(xp, xm, xk, adj_x, adj_x, yp, ym, yk, adj_y, adj_y, out.data<T>() + batch * out_matrix);
+      matmul_wide_2d(xp, xm, xk, adj_x, adj_x, yp, ym, yk, adj_y, adj_y, out.data<T>() + batch * out_matrix,
+                     bf16_path(kOneDnnInTf));
       for (int d = static_cast<int>(ob.size()) - 1; d >= 0; --d) {  // the odometer over batch dims
         if (++index[d] < ob[d]) break;
         index[d] = 0;
@@ -147,13 +168,18 @@ struct BatchMatMulKernel {
   }
 };
 
+template <typename T>
+using BatchMatMulV2Kernel = BatchMatMulKernel<T, true>;
+template <typename T>
+using BatchMatMulV3Kernel = BatchMatMulKernel<T, false>;
+
 }  // namespace
 
 void register_dtype_matmul_kernels(OpRegistry& reg) {
   using Types = Concat<HalfTypes, ComplexTypes>;
   register_kernels<MatMulWideKernel>(reg, "MatMul", Types{});
-  register_kernels<BatchMatMulKernel>(reg, "BatchMatMulV2", Types{});
-  register_kernels<BatchMatMulKernel>(reg, "BatchMatMulV3", Types{});
+  register_kernels<BatchMatMulV2Kernel>(reg, "BatchMatMulV2", Types{});
+  register_kernels<BatchMatMulV3Kernel>(reg, "BatchMatMulV3", Types{});
 }
 
 }  // namespace graphfn
