@@ -211,9 +211,11 @@ void gemm_bf16(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const uint16_t
     for (int64_t p = p0; p < p1; ++p) pack_b_panel(b, ldb, tb, k, n, p * kPanelColumns, b_panels.data() + p * panel_size);
   });
 
-  // Work units of row_block x column_block of C: at most 96 x 256, fewer columns (whole panels)
-  // when that leaves the pool's threads without two units each. (Any cut gives the same bits.)
-  const int64_t row_block = kRowBlock, row_blocks = (m + row_block - 1) / row_block;
+  // Work units of C: row blocks of at most 96 rows, sharing the 12-row tiles out evenly (equal
+  // units keep the threads' shares equal), times column blocks of 256 columns, or fewer (whole
+  // panels) when that leaves the pool's threads without two units each. Any cut gives the same bits.
+  const int64_t tiles = (m + kTileRows - 1) / kTileRows, row_blocks = (m + kRowBlock - 1) / kRowBlock;
+  auto row_block_begin = [&](int64_t r) { return std::min(m, (r * tiles / row_blocks) * kTileRows); };
   int64_t column_block = kColumnBlock;
   while (column_block > kPanelColumns && row_blocks * ((n + column_block - 1) / column_block) < 2 * parallel_threads()) {
     column_block /= 2;
@@ -221,25 +223,25 @@ void gemm_bf16(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const uint16_t
   const int64_t column_blocks = (n + column_block - 1) / column_block;
   const int64_t k_blocks = (pairs + kPairBlock - 1) / kPairBlock;
   // Work units large enough to be worth a thread's hand-off (a few microseconds).
-  const double unit_work = static_cast<double>(std::min(m, row_block)) * std::min(n, column_block) * k;
+  const double unit_work = static_cast<double>(std::min(m, kRowBlock)) * std::min(n, column_block) * k;
   const int64_t min_units = std::max<int64_t>(1, static_cast<int64_t>((1 << 19) / std::max(unit_work, 1.0)));
   parallel_for_if_large(row_blocks * column_blocks, min_units, [&](int64_t u0, int64_t u1) {
     thread_local UnitBuffers buffers;
     for (int64_t u = u0; u < u1; ++u) {
-      const int64_t i0 = (u / column_blocks) * row_block, j0 = (u % column_blocks) * column_block;
-      const int64_t unit_rows = std::min(row_block, m - i0), unit_cols = std::min(column_block, n - j0);
-      const int64_t tiles = (unit_rows + kTileRows - 1) / kTileRows;
+      const int64_t i0 = row_block_begin(u / column_blocks), j0 = (u % column_blocks) * column_block;
+      const int64_t unit_rows = row_block_begin(u / column_blocks + 1) - i0, unit_cols = std::min(column_block, n - j0);
+      const int64_t unit_tiles = (unit_rows + kTileRows - 1) / kTileRows;
       if (k_blocks > 1) buffers.partial.resize(static_cast<size_t>(kRowBlock * kColumnBlock));
       for (int64_t kb = 0; kb < k_blocks; ++kb) {
         const int64_t q0 = kb * kPairBlock, q1 = std::min(pairs, q0 + kPairBlock);
-        buffers.a_tiles.resize(static_cast<size_t>(tiles * kTileRows * kPairBlock));
-        for (int64_t t = 0; t < tiles; ++t) {
+        buffers.a_tiles.resize(static_cast<size_t>(unit_tiles * kTileRows * kPairBlock));
+        for (int64_t t = 0; t < unit_tiles; ++t) {
           pack_a_tile(a, lda, ta, k, i0 + t * kTileRows, std::min<int64_t>(kTileRows, unit_rows - t * kTileRows), q0, q1,
                       buffers.a_tiles.data() + t * kTileRows * kPairBlock);
         }
         for (int64_t jc = 0; jc < unit_cols; jc += kPanelColumns) {
           const uint16_t* panel = b_panels.data() + ((j0 + jc) / kPanelColumns) * panel_size + q0 * 64;
-          for (int64_t t = 0; t < tiles; ++t) {
+          for (int64_t t = 0; t < unit_tiles; ++t) {
             const int64_t r0 = t * kTileRows;
             TileOutput out;
             out.partial = k_blocks > 1 ? buffers.partial.data() + r0 * kColumnBlock + jc : nullptr;
