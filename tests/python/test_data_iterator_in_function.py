@@ -1,8 +1,10 @@
 """A tf.data iterator read inside a tf.function: passed in as an argument or captured, each call
 takes the next element of the same iterator that eager next() reads, and after the last one the
-call raises OutOfRangeError; Optionals cross function boundaries. Expected values recorded from
-TF 2.21."""
+call raises OutOfRangeError; Optionals cross function boundaries, come from
+get_next_as_optional() in a function and can be loop variables (Keras's steps_per_execution).
+Expected values recorded from TF 2.21."""
 
+import numpy as np
 import pytest
 
 import graphfn as tf
@@ -105,3 +107,99 @@ def test_function_returns_an_empty_optional():
     assert not opt.has_value().numpy()
     with pytest.raises(tf.errors.InvalidArgumentError):
         opt.get_value()
+
+
+def test_get_next_as_optional_in_a_function():
+    it = iter(tf.data.Dataset.range(5))
+
+    @tf.function
+    def f(it):
+        opt = it.get_next_as_optional()
+        return tf.cond(opt.has_value(), lambda: opt.get_value(), lambda: tf.constant(-1, tf.int64))
+
+    assert [int(f(it)) for _ in range(7)] == [0, 1, 2, 3, 4, -1, -1]  # TF 2.21
+
+
+def test_get_next_as_optional_of_strings_and_ragged_elements():
+    ds = tf.data.Dataset.from_tensor_slices((["a", "bb", "ccc"], tf.ragged.constant([[1], [2, 3], []])))
+    it = iter(ds.filter(lambda s, r: True))
+
+    @tf.function
+    def f(it):
+        opt = it.get_next_as_optional()
+        return opt.has_value(), tf.cond(opt.has_value(), lambda: tf.strings.length(opt.get_value()[0]), lambda: -1)
+
+    got = [tuple(x.numpy().item() for x in f(it)) for _ in range(4)]
+    assert got == [(True, 1), (True, 2), (True, 3), (False, -1)]  # TF 2.21
+
+
+def test_optional_loop_variable_whose_spec_is_set_in_the_body():
+    # Keras's multi-step training loop (steps_per_execution > 1): the Optional enters the loop
+    # empty with no element spec, which the body sets while it is traced.
+    it = iter(tf.data.Dataset.range(7))
+
+    @tf.function
+    def g(it):
+        empty = tf.experimental.Optional.empty(None)
+
+        def body(i, out, nxt):
+            def has():
+                o = tf.experimental.Optional.from_value(nxt.get_value() * 10)
+                empty._element_spec = o.element_spec
+                return o
+
+            def has_not():
+                out._element_spec = empty._element_spec
+                return out
+
+            new = tf.cond(tf.logical_and(i < 3, nxt.has_value()), has, has_not)
+            return i + 1, new, it.get_next_as_optional()
+
+        _, final, _ = tf.while_loop(lambda i, out, nxt: tf.logical_and(i < 3, nxt.has_value()), body,
+                                    loop_vars=[tf.constant(0), empty, it.get_next_as_optional()])
+        final._element_spec = empty.element_spec
+        return final
+
+    got = []
+    for _ in range(4):
+        o = g(it)
+        got.append((bool(o.has_value()), int(o.get_value()) if o.has_value() else None))
+    assert got == [(True, 20), (True, 60), (False, None), (False, None)]  # TF 2.21
+
+
+def test_empty_optional_get_value_message():
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.experimental.Optional.empty(tf.TensorSpec([], tf.int32)).get_value()
+    assert "The given optional does not have a value." in info.value.message  # TF 2.21's text
+
+    @tf.function
+    def f():
+        return tf.experimental.Optional.empty(tf.TensorSpec([], tf.int32)).get_value()
+
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        f()
+    assert "The given optional does not have a value." in info.value.message
+    assert not tf.raw_ops.OptionalHasValue(optional=tf.raw_ops.OptionalNone()).numpy()
+
+
+@pytest.mark.parametrize("steps_per_execution", [1, 3, 4])
+def test_keras_fit_with_steps_per_execution_on_data_of_unknown_length(steps_per_execution):
+    keras = tf.keras
+    rng = np.random.default_rng(0)
+    x = rng.random((100, 8)).astype("float32")
+    y = (x.sum(1) > 4).astype("int32")
+    w0 = (np.arange(32).reshape(8, 4) % 7 - 3).astype("float32") / 10
+    w1 = (np.arange(8).reshape(4, 2) % 3 - 1).astype("float32") / 5
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(16).filter(lambda a, b: True)  # length unknown
+    model = keras.Sequential([
+        keras.Input((8,)),
+        keras.layers.Dense(4, activation="relu", kernel_initializer=keras.initializers.Constant(w0)),
+        keras.layers.Dense(2, kernel_initializer=keras.initializers.Constant(w1))])
+    model.compile(keras.optimizers.SGD(0.1), keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  steps_per_execution=steps_per_execution)
+    with pytest.warns(UserWarning, match="ran out of data"):  # TF's Keras warns too: the length is unknown
+        losses = model.fit(ds, epochs=2, verbose=0, shuffle=False).history["loss"]
+        loss = model.evaluate(ds, verbose=0)
+    # TF 2.21 (Keras 3.15) gives these for 1, 3 and 4 steps per execution alike.
+    np.testing.assert_allclose(losses, [0.689131, 0.683462], atol=2e-6)
+    np.testing.assert_allclose(loss, 0.680747, atol=2e-6)

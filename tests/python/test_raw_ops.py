@@ -23,6 +23,7 @@ NOT_IN_TF = {
     "StableSort",  # tf.sort / tf.argsort: TF composes them from TopKV2
     # `for x in dataset` in a function (docs/data.md): TF's iterator ops carry variants instead
     "GraphfnDatasetIterator", "GraphfnIteratorHasNext", "GraphfnIteratorGetNext",
+    "GraphfnIteratorGetNextAsOptional",
 }
 # Defaults graphfn cannot have (none left since uint64 arrived).
 DEFAULTS_GRAPHFN_LACKS = {}
@@ -30,6 +31,8 @@ MISSING_ATTRS = {
     "AssignVariableOp": ["validate_shape"],
     "Equal": ["incompatible_shape_error"],
     "NotEqual": ["incompatible_shape_error"],
+    # list(shape) attrs do not reach the op yet: the Python Optional sets the static shapes itself
+    "OptionalGetValue": ["output_shapes"],
 }
 
 

@@ -15,6 +15,7 @@
 #include "graphfn/core/resource.h"
 #include "graphfn/autodiff/graph_tape.h"
 #include "graphfn/autodiff/tape.h"
+#include "graphfn/tracing/capture.h"
 #include "graphfn/tracing/op_builder.h"
 
 namespace graphfn {
@@ -60,7 +61,11 @@ GraphTape::Value graph_value(GraphTape& tape, py::handle h, bool watch = false) 
     v.endpoint = capture(*tape.graph(), *t);
     if (v.endpoint.node < 0) throw py::value_error("the tensor belongs to another graph: " + py::repr(h).cast<std::string>());
   } else if (const Tensor* t = eager_tensor_ptr(h)) {
-    if (t->dtype() == DType::kResource) {
+    if (t->dtype() == DType::kResource && captures_resource_handles(*tape.graph())) {
+      // In a cond branch or a loop body a variable's handle is a capture of the outermost
+      // graph's Const (tracing/capture.h), which the branch's reads use: the tape works on it.
+      throw_if_error(capture_resource(*tape.graph(), *t, "captured_resource", &v.endpoint));
+    } else if (t->dtype() == DType::kResource) {
       v.resource = t->data<ResourceHandle>()->get();
     } else {
       throw_if_error(watched_eager_tensor(*tape.graph(), *t, watch, &v.endpoint));

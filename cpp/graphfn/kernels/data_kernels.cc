@@ -4,6 +4,7 @@
 #include <typeinfo>
 
 #include "graphfn/core/dataset_resource.h"
+#include "graphfn/core/optional_value.h"
 #include "graphfn/kernels/kernel_context.h"
 
 namespace graphfn {
@@ -77,6 +78,38 @@ Status get_next_kernel(KernelContext& c) {
   return iterator->take_next(attrs.types, c.outputs, c.num_outputs);
 }
 
+// The next element as an optional; an empty one after the last. One get_next, so threads sharing
+// the iterator never split an element between them.
+Status get_next_as_optional_kernel(KernelContext& c) {
+  ElementIteratorResource* iterator = nullptr;
+  GRAPHFN_RETURN_IF_ERROR(resource_input(c, "dataset iterator", &iterator));
+  GetNextAttrs local;
+  const GetNextAttrs& attrs = prepared_attrs(c, &read_get_next_attrs, &local);
+  if (!attrs.ok) return errors::InvalidArgument("GraphfnIteratorGetNextAsOptional needs output_types");
+  auto value = std::make_shared<OptionalValue>();
+  const Status taken = iterator->get_next(&value->components);
+  if (taken.ok()) {
+    if (value->components.size() != attrs.types.size()) {
+      return errors::InvalidArgument("GraphfnIteratorGetNextAsOptional: the element has ", value->components.size(),
+                                     " components, output_types ", attrs.types.size());
+    }
+    for (size_t i = 0; i < attrs.types.size(); ++i) {
+      if (value->components[i].dtype() != attrs.types[i]) {
+        return errors::InvalidArgument("GraphfnIteratorGetNextAsOptional: component ", i, " is ",
+                                       dtype_name(value->components[i].dtype()), ", output_types says ",
+                                       dtype_name(attrs.types[i]));
+      }
+    }
+    value->has_value = true;
+  } else if (taken.code() == Code::kOutOfRange) {
+    value->components.clear();
+  } else {
+    return taken;
+  }
+  c.set_output(0, make_optional_tensor(std::move(value)));
+  return Status::OK();
+}
+
 }  // namespace
 
 void register_data_kernels(OpRegistry& reg) {
@@ -84,6 +117,8 @@ void register_data_kernels(OpRegistry& reg) {
   reg.set_kernel("GraphfnIteratorHasNext", DType::kInvalid, &has_next_kernel);
   reg.set_kernel("GraphfnIteratorGetNext", DType::kInvalid, &get_next_kernel);
   reg.set_attr_prepare("GraphfnIteratorGetNext", &prepare_attrs<GetNextAttrs, &read_get_next_attrs>);
+  reg.set_kernel("GraphfnIteratorGetNextAsOptional", DType::kInvalid, &get_next_as_optional_kernel);
+  reg.set_attr_prepare("GraphfnIteratorGetNextAsOptional", &prepare_attrs<GetNextAttrs, &read_get_next_attrs>);
 }
 
 }  // namespace graphfn

@@ -94,6 +94,7 @@ void register_debug_kernels(OpRegistry& reg);
 void register_string_hash_kernels(OpRegistry& reg);
 void register_lookup_kernels(OpRegistry& reg);
 void register_data_kernels(OpRegistry& reg);
+void register_optional_kernels(OpRegistry& reg);
 void register_io_kernels(OpRegistry& reg);
 void register_image_codec_kernels(OpRegistry& reg);
 void register_strings_text_kernels(OpRegistry& reg);
@@ -262,6 +263,7 @@ void register_builtin_ops(OpRegistry& reg) {
   register_string_hash_kernels(reg);
   register_lookup_kernels(reg);
   register_data_kernels(reg);
+  register_optional_kernels(reg);
   register_io_kernels(reg);
   register_csv_kernels(reg);
   register_example_kernels(reg);

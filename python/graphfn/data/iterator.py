@@ -91,15 +91,20 @@ class OwnedIterator(Iterator, CompositeTensor):
         return self._graph_next()
 
     def get_next_as_optional(self):
-        """The next element as an Optional, empty at the end (eagerly only in graphfn)."""
-        if not context.executing_eagerly() or self._iterator is None:
-            raise NotImplementedError("graphfn does not support get_next_as_optional() inside a tf.function yet: "
-                                      "use next(iterator) or get_next(), which raise OutOfRangeError at the end")
+        """The next element as an Optional, empty after the last one."""
         from graphfn.data.optional import Optional  # lazily, as tf.experimental.Optional
-        try:
-            return Optional.from_value(self.__next__())
-        except StopIteration:
-            return Optional.empty(self._spec)
+        if context.executing_eagerly() and self._iterator is not None:
+            try:
+                return Optional.from_value(self.__next__())
+            except StopIteration:
+                return Optional.empty(self._spec)
+        if nested.has_datasets(self._spec):
+            raise NotImplementedError("graphfn does not support get_next_as_optional() inside a tf.function on an "
+                                      "iterator of a dataset of datasets (window, group_by_window) yet")
+        from graphfn.ops._op_table import ops  # the op table: loaded by the time a function is traced
+        specs = structure.flatten(self._spec)
+        handle = ops.GraphfnIteratorGetNextAsOptional(self._handle, output_types=[s.dtype for s in specs])
+        return Optional(handle, self._spec)
 
     @property
     def element_spec(self):

@@ -1,48 +1,59 @@
 """tf.experimental.Optional: a value that may be absent (what TF's iterator.get_next_as_optional
-gives). It is a composite tensor (OptionalSpec): a boolean `has_value` tensor and the value's
-tensors, so a function can return one (Keras's training step returns its logs in an Optional).
-An empty Optional holds zeros of its element spec in place of the value."""
+gives). As in TF it is one tensor (OptionalSpec's only component) made by the Optional ops
+(OptionalFromValue, OptionalNone; read by OptionalHasValue and OptionalGetValue): TF's is a
+`variant` scalar, graphfn's a `resource` scalar (core/optional_value.h). Being one tensor whatever
+its element, an Optional can be a loop variable whose element spec is only known once the loop's
+body has been traced, which Keras's training loop relies on (steps_per_execution > 1)."""
 
 from graphfn.data.element_spec_type import ElementSpecTypeSpec
 from graphfn.framework import dtypes
-from graphfn.framework import errors
 from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.framework.tensor_spec import TensorSpec
-from graphfn.util import nest
 from graphfn.util.tf_export import tf_export
+
+
+def _ops():
+    from graphfn.ops._op_table import ops  # lazily: the op table imports most of graphfn
+    return ops
 
 
 @tf_export("experimental.Optional")
 class Optional(CompositeTensor):
-    """An optional value: has_value() is a boolean tensor, get_value() the value."""
+    """An optional value: has_value() is a boolean tensor, get_value() the value (an error when
+    there is none)."""
 
-    def __init__(self, value, has_value, element_spec):
-        self._value = value
-        self._has_value = has_value  # a Python bool, or a boolean tensor (one a function returned)
+    def __init__(self, variant_tensor, element_spec):
+        self._variant_tensor = variant_tensor
         self._element_spec = element_spec
 
     @staticmethod
     def from_value(value):
         from graphfn.data import structure  # lazily: tf.data's structure helpers
-        return Optional(value, True, nest.map_structure(structure.spec_of, value))
+        value = structure.to_tensors(value)
+        spec = structure.map_structure(
+            lambda v: v._type_spec if isinstance(v, CompositeTensor) else structure.spec_of(v), value)
+        flat = structure.flatten(value)
+        if not flat:
+            raise ValueError("graphfn does not support tf.experimental.Optional.from_value() of a value without "
+                             "tensors yet")
+        return Optional(_ops().OptionalFromValue(flat), spec)
 
     @staticmethod
     def empty(element_spec):
-        return Optional(None, False, element_spec)
+        return Optional(_ops().OptionalNone(), element_spec)
 
     def has_value(self, name=None):
-        from graphfn.ops import array_ops  # lazily: ops import most of graphfn
-        return array_ops.convert_to_tensor(self._has_value, dtype=dtypes.bool)
+        return _ops().OptionalHasValue(self._variant_tensor)
 
     def get_value(self, name=None):
-        if isinstance(self._has_value, bool):
-            present = self._has_value
-        else:
-            from graphfn import context  # a tensor: known eagerly; in a graph the value is returned as is
-            present = bool(self._has_value) if context.executing_eagerly() else True
-        if not present:
-            raise errors.InvalidArgumentError(None, None, "The optional does not have a value")
-        return self._value
+        from graphfn.data import structure  # lazily, as in from_value
+        specs = structure.flatten(self._element_spec)
+        components = _ops().OptionalGetValue(self._variant_tensor, output_types=[s.dtype for s in specs])
+        components = list(components) if isinstance(components, (list, tuple)) else [components]
+        for component, spec in zip(components, specs):
+            if hasattr(component, "set_shape"):
+                component.set_shape(spec.shape)
+        return structure.pack(self._element_spec, components)
 
     @property
     def element_spec(self):
@@ -55,7 +66,7 @@ class Optional(CompositeTensor):
 
 @tf_export("OptionalSpec")
 class OptionalSpec(ElementSpecTypeSpec):
-    """The type of an Optional: its element spec."""
+    """The type of an Optional: its element spec; one scalar tensor whatever the element."""
 
     @property
     def value_type(self):
@@ -63,17 +74,11 @@ class OptionalSpec(ElementSpecTypeSpec):
 
     @property
     def _component_specs(self):
-        return (TensorSpec((), dtypes.bool), self._element_spec)
+        return TensorSpec((), dtypes.resource)
 
     def _to_components(self, value):
-        if value._value is None and not (isinstance(value._has_value, bool) and value._has_value):
-            from graphfn.ops import array_ops  # an empty Optional: zeros stand for the value
-            filler = nest.map_structure(
-                lambda spec: array_ops.zeros([d or 0 for d in spec.shape.as_list()], spec.dtype),
-                self._element_spec)
-            return (value.has_value(), filler)
-        return (value.has_value(), value._value)
+        return value._variant_tensor
 
     def _from_components(self, components):
-        has_value, value = components
-        return Optional(value, has_value, self._element_spec)
+        return Optional(components, self._element_spec)
+

@@ -8,8 +8,10 @@ capturing and adds the If / While node that owns the child graphs)."""
 from graphfn import _core
 from graphfn import context
 from graphfn.framework import dtypes
+from graphfn.framework.composite_tensor import CompositeTensor
 from graphfn.framework.tensor import SymbolicTensor, Tensor
 from graphfn.framework.tensor_shape import TensorShape
+from graphfn.framework.type_spec import TypeSpec
 from graphfn.ops import array_ops
 from graphfn.ops import control_dependency_ops
 from graphfn.ops import tensor_array_ops
@@ -171,7 +173,8 @@ def _shape_less_than_or_equal(shape, bound):
 def _run_eagerly(cond_fn, body, loop_vars, maximum_iterations):
     structure = list(loop_vars)
     loop_vars = nest.map_structure(
-        lambda v: v if v is None or isinstance(v, (Tensor, tensor_array_ops.TensorArray)) else _core.to_tensor(v),
+        lambda v: v if v is None or isinstance(v, (Tensor, CompositeTensor, tensor_array_ops.TensorArray))
+        else _core.to_tensor(v),
         loop_vars)
     iterations = 0
     while (maximum_iterations is None or iterations < int(maximum_iterations)) and cond_fn(*loop_vars):
@@ -200,14 +203,15 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     outer = _core.current_graph()
     if any(v is None for v in nest.flatten(loop_vars)):
         raise ValueError("None values not supported.")
-    # TensorArrays travel as their flows (TensorLists) and are rebuilt around them.
-    leaves = nest.flatten(loop_vars)
+    # TensorArrays travel as their flows (TensorLists) and are rebuilt around them; composite
+    # tensors (RaggedTensor, SparseTensor, Optional, ...) as their component tensors.
+    leaves = nest.flatten(loop_vars, expand_composites=True)
     flat_in = [_to_graph_tensor(v) for v in tensor_array_ops.to_flows(leaves)]
     if shape_invariants is None:
         invariants = [TensorShape(t.shape) for t in flat_in]
     else:
         nest.assert_same_structure(loop_vars, shape_invariants, check_types=False)
-        invariants = [TensorShape(s) for s in _flatten_up_to(loop_vars, shape_invariants)]
+        invariants = _component_invariants(loop_vars, shape_invariants)
     name = outer.unique_name(outer._name_scope + (name or "while"))
     scope = name + "/"
     max_iter = _maximum_iterations(outer, maximum_iterations, scope)
@@ -225,7 +229,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     cond_graph = _core.subgraph(outer, scope)
     cond_args = placeholders(cond_graph)
     with context.graph_context(cond_graph):
-        keep_going = cond(*_as_loop_vars(loop_vars, tensor_array_ops.from_flows(leaves, cond_args[2:])))
+        keep_going = cond(*_as_loop_vars(loop_vars, tensor_array_ops.from_flows(leaves, cond_args[2:]), loop_vars))
         keep_going = _to_graph_tensor(keep_going)
         if maximum_iterations is not None:
             keep_going = ops.LogicalAnd(ops.Less(cond_args[0], cond_args[1]), keep_going)
@@ -235,11 +239,15 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     body_graph = _core.subgraph(outer, scope)
     body_args = placeholders(body_graph)
     with context.graph_context(body_graph):
-        out = body(*_as_loop_vars(loop_vars, tensor_array_ops.from_flows(leaves, body_args[2:])))
+        body_vars = _as_loop_vars(loop_vars, tensor_array_ops.from_flows(leaves, body_args[2:]), loop_vars)
+        out = body(*body_vars)
         if not isinstance(out, (list, tuple, dict)) and not (hasattr(out, "_fields")):
             out = [out]
         nest.assert_same_structure(out, loop_vars, check_types=False)
-        out_leaves = nest.flatten(out)
+        out_leaves = nest.flatten(out, expand_composites=True)
+        if len(out_leaves) != len(leaves):
+            raise ValueError("The body of a while_loop returned composite tensors whose components differ from the "
+                             "loop variables': %d tensors for %d" % (len(out_leaves), len(leaves)))
         flat_out = [_to_graph_tensor(v) for v in tensor_array_ops.to_flows(out_leaves)]
         _check_loop_outputs(flat_in, flat_out, invariants)
         next_counter = ops.named("AddV2", "add")(body_args[0], 1)
@@ -248,13 +256,28 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
 
     outputs = _core.make_while(outer, name, state, cond_graph, body_graph, parallel_iterations)
     results = outputs[2:2 + len(flat_in)]
-    return nest.pack_sequence_as(loop_vars, tensor_array_ops.from_flows(leaves, results, out_leaves))
+    return nest.pack_sequence_as(loop_vars, tensor_array_ops.from_flows(leaves, results, out_leaves),
+                                 expand_composites=True)
 
 
-def _as_loop_vars(loop_vars, placeholders):
-    """The loop variables as the user's functions see them: `loop_vars`' structure, unpacked."""
-    packed = nest.pack_sequence_as(loop_vars, placeholders)
+def _as_loop_vars(loop_vars, placeholders, structure):
+    """The loop variables as the user's functions see them: `loop_vars`' structure, unpacked, with
+    composite tensors rebuilt from their components."""
+    packed = nest.pack_sequence_as(structure, placeholders, expand_composites=True)
     return packed if isinstance(loop_vars, (list, tuple)) and not hasattr(loop_vars, "_fields") else [packed]
+
+
+def _component_invariants(loop_vars, shape_invariants):
+    """One TensorShape per component tensor of the loop variables: a tensor's invariant is a shape;
+    a composite's, a TypeSpec (its components' shapes) or None (their current shapes)."""
+    out = []
+    for var, invariant in zip(nest.flatten(loop_vars), _flatten_up_to(loop_vars, shape_invariants)):
+        if isinstance(var, CompositeTensor):
+            spec = invariant if isinstance(invariant, TypeSpec) else var._type_spec
+            out.extend(TensorShape(s.shape) for s in nest.flatten(spec._component_specs))
+        else:
+            out.append(TensorShape(invariant))
+    return out
 
 
 def _flatten_up_to(structure, values):
