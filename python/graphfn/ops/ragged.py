@@ -7,6 +7,8 @@ from graphfn.ops.ragged_factory import constant, ragged_range  # noqa: F401
 from graphfn.ops.ragged_ops import boolean_mask, map_flat_values  # noqa: F401
 from graphfn.ops import ragged_ops as _ragged_ops
 from graphfn.ops import ragged_getitem as _ragged_getitem  # noqa: F401  (installs RaggedTensor.__getitem__)
+from graphfn.ops.ragged_shape import DynamicRaggedShape  # noqa: F401  (also tf.shape of a RaggedTensor)
+from graphfn.ops.row_partition import RowPartition  # noqa: F401
 
 
 def stack(values, axis=0, name=None):

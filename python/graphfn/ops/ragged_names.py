@@ -14,6 +14,8 @@ _NAMES = {
     "ragged.boolean_mask": ("graphfn.ops.ragged", "boolean_mask"),
     "ragged.row_splits_to_segment_ids": ("graphfn.ops.ragged", "row_splits_to_segment_ids"),
     "ragged.segment_ids_to_row_splits": ("graphfn.ops.ragged", "segment_ids_to_row_splits"),
+    "experimental.DynamicRaggedShape": ("graphfn.ops.ragged", "DynamicRaggedShape"),
+    "experimental.RowPartition": ("graphfn.ops.ragged", "RowPartition"),
 }
 
 for _name, (_module, _attribute) in _NAMES.items():
