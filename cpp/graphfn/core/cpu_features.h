@@ -6,8 +6,9 @@
 // newer instructions, so the wheel still runs on any CPU of the build's level. Such a function
 // calls only intrinsics and helpers it inlines (`flatten`); a template or inline function it
 // left out of line would be compiled for the build's level, not the variant's, and a lambda does
-// not inherit the attribute. Variants go in an anonymous namespace, so that the linker never
-// merges one with another function of the same name (docs/building.md, "Run-time variants").
+// not inherit the attribute. Variants go in a namespace of their file's own (an anonymous one
+// would be shared by a unity batch), so that the linker never merges one with another function
+// of the same name (docs/building.md, "Run-time variants").
 //
 // GRAPHFN_MAX_CPU_ISA=avx2 (read once, at first use) turns the variants off, so that tests and
 // benchmarks can run the build-level code on a CPU that has more.

@@ -27,7 +27,9 @@
 namespace graphfn {
 
 #if GRAPHFN_HAVE_AVX512_VARIANTS
-namespace {
+// A namespace named after the file: the kernels' unity build compiles several files as one,
+// where anonymous namespaces would share their names.
+namespace gemm_bf16_detail {
 
 constexpr int kTileRows = 12;
 constexpr int kPanelColumns = 32;
@@ -193,17 +195,9 @@ struct UnitBuffers {
   std::vector<float> partial;
 };
 
-}  // namespace
-
-bool gemm_bf16_available() { return cpu::has_avx512_bf16(); }
-
-void gemm_bf16(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const uint16_t* a, int64_t lda, const uint16_t* b,
-               int64_t ldb, uint16_t* c, int64_t ldc) {
-  if (m <= 0 || n <= 0) return;
-  if (k <= 0) {
-    for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, uint16_t(0));
-    return;
-  }
+// gemm_bf16's work (below) for m, n, k > 0.
+void multiply(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const uint16_t* a, int64_t lda, const uint16_t* b,
+              int64_t ldb, uint16_t* c, int64_t ldc) {
   const int64_t pairs = (k + 1) / 2, panels = (n + kPanelColumns - 1) / kPanelColumns;
   const int64_t panel_size = pairs * 64;
   std::vector<uint16_t> b_panels(static_cast<size_t>(panels * panel_size));
@@ -257,6 +251,20 @@ void gemm_bf16(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const uint16_t
       }
     }
   });
+}
+
+}  // namespace gemm_bf16_detail
+
+bool gemm_bf16_available() { return cpu::has_avx512_bf16(); }
+
+void gemm_bf16(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const uint16_t* a, int64_t lda, const uint16_t* b,
+               int64_t ldb, uint16_t* c, int64_t ldc) {
+  if (m <= 0 || n <= 0) return;
+  if (k <= 0) {
+    for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, uint16_t(0));
+    return;
+  }
+  gemm_bf16_detail::multiply(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
 }
 
 #else  // no AVX-512 variants on this architecture: gemm_bf16_available() says so, and callers
