@@ -49,4 +49,11 @@ class VariableResource : public Resource {
 // A scalar resource tensor holding `handle`.
 Tensor make_resource_tensor(ResourceHandle handle);
 
+// The R a scalar resource tensor holds, or null (another dtype or shape, or another resource).
+template <typename R>
+const R* resource_in(const Tensor& t) {
+  if (t.dtype() != DType::kResource || t.num_elements() != 1) return nullptr;
+  return dynamic_cast<const R*>(t.data<ResourceHandle>()->get());
+}
+
 }  // namespace graphfn
