@@ -38,6 +38,7 @@
 #include "graphfn/kernels/nn_conv_direct_tiles.h"
 #include "graphfn/kernels/nn_conv_filter_tiles.h"
 #include "graphfn/kernels/nn_conv_tiles.h"
+#include "graphfn/kernels/nn_conv_winograd.h"
 #include "graphfn/kernels/window_loops.h"
 
 namespace graphfn {
@@ -205,6 +206,18 @@ void col2im_add(const WindowLoops& L, const S* col, int64_t g, int64_t m0, int64
   }
 }
 
+// The float forward pass of conv_tiles::applies(L) with a finite filter: Winograd's F(2x2, 3x3)
+// for 3x3 windows with unit strides when the input and filter values are bounded
+// (kernels/nn_conv_winograd.h), else the register tiles.
+void tiled_forward(const WindowLoops& L, const float* in, const float* w, float* out) {
+  if (conv_winograd::applies(L) && conv_winograd::bounded_finite(w, L.columns * L.out_depth) &&
+      conv_winograd::bounded_finite(in, L.batch * L.in_pixels * L.in_depth)) {
+    conv_winograd::forward_with(conv_winograd::shape_for(L.out_depth), L, in, w, out);
+  } else {
+    conv_tiles::forward(L, in, w, out);
+  }
+}
+
 template <typename T>
 Status conv_forward(KernelContext& c) {
   using S = ConvScalar<T>;
@@ -237,7 +250,7 @@ Status conv_forward(KernelContext& c) {
       // The tiles read taps in the padding as zeros, so an inf or NaN in the filter would give
       // 0 * inf = NaN there, where TF adds nothing: such a filter takes the row loops.
       if (conv_direct_tiles::all_finite(w, L.columns * L.out_depth)) {
-        conv_tiles::forward(L, in, w, out);
+        tiled_forward(L, in, w, out);
       } else {
         conv_direct::forward_rows(L, in, w, out);
       }
@@ -295,7 +308,7 @@ bool backprop_input_as_forward(const WindowGeometry& g, const WindowLoops& L, co
       for (int64_t o = 0; o < cout; ++o) dst[o * cin + i] = src[i * cout + o];
     }
   }
-  conv_tiles::forward(T, dy, turned.get(), dx);
+  tiled_forward(T, dy, turned.get(), dx);
   return true;
 }
 
