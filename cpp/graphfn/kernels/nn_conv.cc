@@ -207,15 +207,14 @@ void col2im_add(const WindowLoops& L, const S* col, int64_t g, int64_t m0, int64
 }
 
 // The float forward pass of conv_tiles::applies(L) with a finite filter: Winograd's F(2x2, 3x3)
-// for 3x3 windows with unit strides when the input and filter values are bounded
-// (kernels/nn_conv_winograd.h), else the register tiles.
+// for 3x3 windows with unit strides (kernels/nn_conv_winograd.h), again with the register tiles
+// where that gave an inf or NaN (TF's values there come from the direct sums); else the tiles.
 void tiled_forward(const WindowLoops& L, const float* in, const float* w, float* out) {
-  if (conv_winograd::applies(L) && conv_winograd::bounded_finite(w, L.columns * L.out_depth) &&
-      conv_winograd::bounded_finite(in, L.batch * L.in_pixels * L.in_depth)) {
-    conv_winograd::forward_with(conv_winograd::shape_for(L.out_depth), L, in, w, out);
-  } else {
-    conv_tiles::forward(L, in, w, out);
+  if (conv_winograd::applies(L) &&
+      conv_winograd::forward_with(conv_winograd::shape_for(L.out_depth), L, in, w, out)) {
+    return;
   }
+  conv_tiles::forward(L, in, w, out);
 }
 
 template <typename T>
@@ -379,6 +378,12 @@ Status conv_backprop_filter(KernelContext& c) {
     return Status::OK();
   }
   if constexpr (std::is_same_v<S, float>) {
+    // Winograd's F(3x3, 2x2) (kernels/nn_conv_winograd.h); where dw came out inf or NaN, the
+    // register tiles again, which skip the padding as TF does.
+    if (conv_winograd::applies(L) &&
+        conv_winograd::backprop_filter_with(conv_winograd::filter_shape_for(L.out_depth), L, in, dyp, dwp)) {
+      return Status::OK();
+    }
     if (conv_filter_tiles::applies(L)) {
       conv_filter_tiles::backprop_filter(L, in, dyp, dwp);
       return Status::OK();

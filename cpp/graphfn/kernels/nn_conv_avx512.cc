@@ -46,6 +46,13 @@ namespace {
 // The products in the forward tiles' shapes above.
 GRAPHFN_TARGET_AVX512 void run_block_avx512_wide(const BlockWork& w) { run_block<conv_tiles::Vec16, 4, 6>(w); }
 GRAPHFN_TARGET_AVX512 void run_block_avx512_narrow(const BlockWork& w) { run_block<conv_tiles::Vec16, 2, 12>(w); }
+// The filter gradient's sums: 6 input channels x 64 output channels, or 12 x 32.
+GRAPHFN_TARGET_AVX512 void run_filter_part_avx512_wide(const FilterWork& w) {
+  run_filter_part<conv_tiles::Vec16, 4, 4>(w);
+}
+GRAPHFN_TARGET_AVX512 void run_filter_part_avx512_narrow(const FilterWork& w) {
+  run_filter_part<conv_tiles::Vec16, 2, 12>(w);
+}
 #endif
 
 }  // namespace
@@ -60,6 +67,19 @@ BlockShape avx512_shape(int64_t out_depth) {
 }
 
 BlockShape shape_for(int64_t out_depth) { return cpu::has_avx512() ? avx512_shape(out_depth) : avx2_shape(); }
+
+FilterShape filter_avx512_shape(int64_t out_depth) {
+#if GRAPHFN_HAVE_AVX512_VARIANTS
+  if (out_depth >= 64) return {64, &run_filter_part_avx512_wide};
+  return {32, &run_filter_part_avx512_narrow};
+#else
+  return filter_avx2_shape();
+#endif
+}
+
+FilterShape filter_shape_for(int64_t out_depth) {
+  return cpu::has_avx512() ? filter_avx512_shape(out_depth) : filter_avx2_shape();
+}
 
 }  // namespace conv_winograd
 }  // namespace graphfn
