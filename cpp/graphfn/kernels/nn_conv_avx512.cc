@@ -10,6 +10,7 @@
 #pragma GCC diagnostic ignored "-Wpsabi"
 
 #include "graphfn/core/cpu_features.h"
+#include "graphfn/kernels/nn_conv_direct_tiles.h"
 #include "graphfn/kernels/nn_conv_tiles.h"
 #include "graphfn/kernels/nn_conv_winograd.h"
 
@@ -39,6 +40,18 @@ TileShape shape_for(int64_t out_depth) { return cpu::has_avx512() ? avx512_shape
 
 }  // namespace conv_tiles
 
+namespace conv_direct_tiles {
+
+#if GRAPHFN_HAVE_AVX512_VARIANTS
+GRAPHFN_TARGET_AVX512 void filter_block_avx512(const FilterBlock<float>& w) {
+  filter_block<float, conv_tiles::Vec16, 2, 12>(w);
+}
+#else
+void filter_block_avx512(const FilterBlock<float>& w) { filter_block_avx2<float>(w); }
+#endif
+
+}  // namespace conv_direct_tiles
+
 namespace conv_winograd {
 namespace {
 
@@ -46,7 +59,7 @@ namespace {
 // The products in the forward tiles' shapes above.
 GRAPHFN_TARGET_AVX512 void run_block_avx512_wide(const BlockWork& w) { run_block<conv_tiles::Vec16, 4, 6>(w); }
 GRAPHFN_TARGET_AVX512 void run_block_avx512_narrow(const BlockWork& w) { run_block<conv_tiles::Vec16, 2, 12>(w); }
-// The filter gradient's sums: 6 input channels x 64 output channels, or 12 x 32.
+// The filter gradient's sums: 4 input channels x 64 output channels (32 of them divide into 4s, and 6 x 64 with a remainder of 1-channel passes measured slower), or 12 x 32.
 GRAPHFN_TARGET_AVX512 void run_filter_part_avx512_wide(const FilterWork& w) {
   run_filter_part<conv_tiles::Vec16, 4, 4>(w);
 }

@@ -283,7 +283,7 @@ inline bool forward_with(const BlockShape& shape, const WindowLoops& L, const fl
 // transform runs once on the sums. The tiles are cut into a fixed number of parts (from the sizes),
 // each summed in order, the parts added in order: the thread count never changes a bit.
 
-constexpr int64_t kFilterBlockTiles = 96;  // tiles transformed at once
+constexpr int64_t kFilterBlockTiles = 24;  // tiles transformed at once
 constexpr int64_t kFilterTilesPerPart = 256;
 constexpr int64_t kFilterMaxParts = 8;
 
