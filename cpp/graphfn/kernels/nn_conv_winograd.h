@@ -80,23 +80,55 @@ inline void transform_filter(const float* w, int64_t cin, int64_t od, int64_t wi
   }
 }
 
-// One block of tiles: [first, first + count) of the batch's tiles (row-major over the 2x2 tiles
-// of each image), with its scratch buffers.
-struct BlockWork {
+// Where the tiles lie: the 2x2 tiles of output pixels, row-major over each image, and their 4x4
+// input patches.
+struct TileGeometry {
   const float* in;
+  const float* zeros;  // at least cin zeros: the patch's pixels outside the input
+  int64_t in_h, in_w, out_h, out_w, pad_h, pad_w, tiles_h, tiles_w, cin;
+
+  TileGeometry(const WindowLoops& L, const float* input, const float* zero_row)
+      : in(input), zeros(zero_row), in_h(L.in[0]), in_w(L.in[1]), out_h(L.out[0]), out_w(L.out[1]),
+        pad_h(L.pad[0]), pad_w(L.pad[1]), tiles_h((L.out[0] + 1) / 2), tiles_w((L.out[1] + 1) / 2),
+        cin(L.in_depth) {}
+  int64_t tiles(int64_t batch) const { return batch * tiles_h * tiles_w; }
+  // The tile's image and first output pixel (oy, ox).
+  void origin(int64_t tile, int64_t* b, int64_t* oy, int64_t* ox) const {
+    const int64_t per_image = tiles_h * tiles_w;
+    *b = tile / per_image;
+    *oy = tile % per_image / tiles_w * 2;
+    *ox = tile % tiles_w * 2;
+  }
+  // origin(), and the tile's patch as 16 pixel pointers (row-major).
+  void patch(int64_t tile, int64_t* b, int64_t* oy, int64_t* ox, const float** d) const {
+    origin(tile, b, oy, ox);
+    for (int i = 0; i < 4; ++i) {
+      const int64_t y = *oy - pad_h + i;
+      for (int j = 0; j < 4; ++j) {
+        const int64_t x = *ox - pad_w + j;
+        const bool inside = y >= 0 && y < in_h && x >= 0 && x < in_w;
+        d[i * 4 + j] = inside ? in + ((*b * in_h + y) * in_w + x) * cin : zeros;
+      }
+    }
+  }
+};
+
+// One block of tiles of the forward pass: [first, first + count), with its scratch buffers.
+struct BlockWork {
+  TileGeometry geo;
   float* out;
-  const float* u;      // transform_filter's
-  const float* zeros;  // cin zeros: the patch's pixels outside the input
-  int64_t in_h, in_w, out_h, out_w, pad_h, pad_w, tiles_h, tiles_w;
-  int64_t cin, od, width, panels;
+  const float* u;  // transform_filter's
+  int64_t od, width, panels;
   int64_t first, count;
   float* v;  // [16][kBlockTiles][cin]
   float* m;  // [16][kBlockTiles][panels * width]
   std::atomic<bool>* not_finite;  // set when an output is inf or NaN
 };
 
-// V = B^T d B for channels [c, c + lanes) of one tile (d: the patch's 16 pixel pointers, row-major).
-template <typename T>
+// V = B^T d B for channels [c, c + lanes) of one tile (d: the patch's 16 pixel pointers,
+// row-major). F(2x2, 3x3)'s B^T has the last row [0 1 0 -1]; F(3x3, 2x2)'s (kFilter, the filter
+// gradient) [0 -1 0 1].
+template <typename T, bool kFilter = false>
 [[gnu::always_inline]] inline void input_transform(const float* const* d, int64_t c, float* v, int64_t ve) {
   T x[4][4], t[4][4];
 #pragma GCC unroll 4
@@ -109,14 +141,14 @@ template <typename T>
     t[0][j] = x[0][j] - x[2][j];
     t[1][j] = x[1][j] + x[2][j];
     t[2][j] = x[2][j] - x[1][j];
-    t[3][j] = x[1][j] - x[3][j];
+    t[3][j] = kFilter ? x[3][j] - x[1][j] : x[1][j] - x[3][j];
   }
 #pragma GCC unroll 4
   for (int i = 0; i < 4; ++i) {
     conv_tiles::store<T>(v + (i * 4 + 0) * ve + c, t[i][0] - t[i][2]);
     conv_tiles::store<T>(v + (i * 4 + 1) * ve + c, t[i][1] + t[i][2]);
     conv_tiles::store<T>(v + (i * 4 + 2) * ve + c, t[i][2] - t[i][1]);
-    conv_tiles::store<T>(v + (i * 4 + 3) * ve + c, t[i][1] - t[i][3]);
+    conv_tiles::store<T>(v + (i * 4 + 3) * ve + c, kFilter ? t[i][3] - t[i][1] : t[i][1] - t[i][3]);
   }
 }
 
@@ -158,21 +190,12 @@ typedef float Lane1 __attribute__((vector_size(4)));
 template <typename V, int P, int R>
 [[gnu::always_inline]] inline void run_block(const BlockWork& w) {
   constexpr int64_t lanes = conv_tiles::kLanes<V>;
-  const int64_t cin = w.cin, od = w.od, n = w.count, ldm = w.panels * w.width;
-  const int64_t per_image = w.tiles_h * w.tiles_w;
+  const int64_t cin = w.geo.cin, od = w.od, n = w.count, ldm = w.panels * w.width;
   // Input transform, tile by tile.
   for (int64_t t = 0; t < n; ++t) {
-    const int64_t tile = w.first + t, b = tile / per_image, ty = tile % per_image / w.tiles_w,
-                  tx = tile % w.tiles_w;
+    int64_t b, oy, ox;
     const float* d[16];
-    for (int i = 0; i < 4; ++i) {
-      const int64_t y = ty * 2 - w.pad_h + i;
-      for (int j = 0; j < 4; ++j) {
-        const int64_t x = tx * 2 - w.pad_w + j;
-        const bool inside = y >= 0 && y < w.in_h && x >= 0 && x < w.in_w;
-        d[i * 4 + j] = inside ? w.in + ((b * w.in_h + y) * w.in_w + x) * cin : w.zeros;
-      }
-    }
+    w.geo.patch(w.first + t, &b, &oy, &ox, d);
     float* v = w.v + t * cin;
     const int64_t ve = kBlockTiles * cin;
     int64_t c = 0;
@@ -197,16 +220,17 @@ template <typename V, int P, int R>
   Mask bad{};
   Mask1 bad1{};
   for (int64_t t = 0; t < n; ++t) {
-    const int64_t tile = w.first + t, b = tile / per_image, ty = tile % per_image / w.tiles_w,
-                  tx = tile % w.tiles_w;
-    const int rows = static_cast<int>(std::min<int64_t>(2, w.out_h - ty * 2));
-    const int cols = static_cast<int>(std::min<int64_t>(2, w.out_w - tx * 2));
-    float* o = w.out + ((b * w.out_h + ty * 2) * w.out_w + tx * 2) * od;
+    int64_t b, oy, ox;
+    w.geo.origin(w.first + t, &b, &oy, &ox);
+    const int64_t out_w = w.geo.out_w;
+    const int rows = static_cast<int>(std::min<int64_t>(2, w.geo.out_h - oy));
+    const int cols = static_cast<int>(std::min<int64_t>(2, out_w - ox));
+    float* o = w.out + ((b * w.geo.out_h + oy) * out_w + ox) * od;
     const float* m = w.m + t * ldm;
     const int64_t me = kBlockTiles * ldm;
     int64_t c = 0;
-    for (; c + lanes <= od; c += lanes) output_transform<V>(m, me, c, o, w.out_w * od, od, rows, cols, bad);
-    for (; c < od; ++c) output_transform<Lane1>(m, me, c, o, w.out_w * od, od, rows, cols, bad1);
+    for (; c + lanes <= od; c += lanes) output_transform<V>(m, me, c, o, out_w * od, od, rows, cols, bad);
+    for (; c < od; ++c) output_transform<Lane1>(m, me, c, o, out_w * od, od, rows, cols, bad1);
   }
   bool any = bad1[0] != 0;
   for (int64_t i = 0; i < lanes; ++i) any = any || bad[i] != 0;
@@ -236,26 +260,10 @@ inline bool forward_with(const BlockShape& shape, const WindowLoops& L, const fl
   std::unique_ptr<float[]> u(new float[static_cast<size_t>(16 * panels * cin * width)]);
   transform_filter(w, cin, od, width, u.get());
   const std::vector<float> zeros(static_cast<size_t>(cin), 0.0f);
-  BlockWork base{};
-  base.in = in;
-  base.out = out;
-  base.u = u.get();
-  base.zeros = zeros.data();
-  base.in_h = L.in[0];
-  base.in_w = L.in[1];
-  base.out_h = L.out[0];
-  base.out_w = L.out[1];
-  base.pad_h = L.pad[0];
-  base.pad_w = L.pad[1];
-  base.tiles_h = (L.out[0] + 1) / 2;
-  base.tiles_w = (L.out[1] + 1) / 2;
-  base.cin = cin;
-  base.od = od;
-  base.width = width;
-  base.panels = panels;
+  BlockWork base{TileGeometry(L, in, zeros.data()), out, u.get(), od, width, panels, 0, 0, nullptr, nullptr, nullptr};
   std::atomic<bool> not_finite{false};
   base.not_finite = &not_finite;
-  const int64_t tiles = L.batch * base.tiles_h * base.tiles_w;
+  const int64_t tiles = base.geo.tiles(L.batch);
   const int64_t v_size = 16 * kBlockTiles * cin, m_size = 16 * kBlockTiles * panels * width;
   conv_chunks::for_each_chunk(tiles, kBlockTiles, [&](int64_t t0, int64_t t1) {
     // Scratch of this thread, kept between calls (a block's buffers are a few hundred KB,
@@ -291,41 +299,14 @@ constexpr int64_t kFilterMaxParts = 8;
 constexpr int64_t kFilterMaxSumBytes = int64_t{64} << 20;  // the parts' sums together (wide filters: fewer parts)
 
 struct FilterWork {
-  const float* in;
+  TileGeometry geo;
   const float* dy;
-  const float* zeros;  // max(cin, od) zeros
-  int64_t in_h, in_w, out_h, out_w, pad_h, pad_w, tiles_h, tiles_w;
-  int64_t cin, od, width, panels;
+  int64_t od, width, panels;
   int64_t first, count;  // the part's tiles
   float* v;              // [16][kFilterBlockTiles][cin]
   float* g;              // [16][kFilterBlockTiles][panels * width]
   float* m;              // the part's sums: [16][cin][panels * width]
 };
-
-// V = B^T d B of F(3x3, 2x2) for channels [c, c + lanes) of one tile.
-template <typename T>
-[[gnu::always_inline]] inline void filter_input_transform(const float* const* d, int64_t c, float* v, int64_t ve) {
-  T x[4][4], t[4][4];
-#pragma GCC unroll 4
-  for (int i = 0; i < 4; ++i) {
-#pragma GCC unroll 4
-    for (int j = 0; j < 4; ++j) x[i][j] = conv_tiles::load<T>(d[i * 4 + j] + c);
-  }
-#pragma GCC unroll 4
-  for (int j = 0; j < 4; ++j) {
-    t[0][j] = x[0][j] - x[2][j];
-    t[1][j] = x[1][j] + x[2][j];
-    t[2][j] = x[2][j] - x[1][j];
-    t[3][j] = x[3][j] - x[1][j];
-  }
-#pragma GCC unroll 4
-  for (int i = 0; i < 4; ++i) {
-    conv_tiles::store<T>(v + (i * 4 + 0) * ve + c, t[i][0] - t[i][2]);
-    conv_tiles::store<T>(v + (i * 4 + 1) * ve + c, t[i][1] + t[i][2]);
-    conv_tiles::store<T>(v + (i * 4 + 2) * ve + c, t[i][2] - t[i][1]);
-    conv_tiles::store<T>(v + (i * 4 + 3) * ve + c, t[i][3] - t[i][1]);
-  }
-}
 
 // W = G g G^T for channels [c, c + lanes) of one tile's 2x2 block of dy (g: its 4 pointers).
 template <typename T>
@@ -380,31 +361,24 @@ template <typename V, int P, int R>
 template <typename V, int P, int R>
 [[gnu::always_inline]] inline void run_filter_part(const FilterWork& w) {
   constexpr int64_t lanes = conv_tiles::kLanes<V>;
-  const int64_t cin = w.cin, od = w.od, ldg = w.panels * w.width, per_image = w.tiles_h * w.tiles_w;
+  const int64_t cin = w.geo.cin, od = w.od, ldg = w.panels * w.width;
   const int64_t ve = kFilterBlockTiles * cin, ge = kFilterBlockTiles * ldg;
   for (int64_t b0 = 0; b0 < w.count; b0 += kFilterBlockTiles) {
     const int64_t n = std::min(kFilterBlockTiles, w.count - b0);
     for (int64_t t = 0; t < n; ++t) {
-      const int64_t tile = w.first + b0 + t, b = tile / per_image, ty = tile % per_image / w.tiles_w,
-                    tx = tile % w.tiles_w;
+      int64_t b, oy, ox;
       const float* d[16];
-      for (int i = 0; i < 4; ++i) {
-        const int64_t y = ty * 2 - w.pad_h + i;
-        for (int j = 0; j < 4; ++j) {
-          const int64_t x = tx * 2 - w.pad_w + j;
-          const bool inside = y >= 0 && y < w.in_h && x >= 0 && x < w.in_w;
-          d[i * 4 + j] = inside ? w.in + ((b * w.in_h + y) * w.in_w + x) * cin : w.zeros;
-        }
-      }
+      w.geo.patch(w.first + b0 + t, &b, &oy, &ox, d);
       float* v = w.v + t * cin;
       int64_t c = 0;
-      for (; c + lanes <= cin; c += lanes) filter_input_transform<V>(d, c, v, ve);
-      for (; c < cin; ++c) filter_input_transform<Lane1>(d, c, v, ve);
+      for (; c + lanes <= cin; c += lanes) input_transform<V, true>(d, c, v, ve);
+      for (; c < cin; ++c) input_transform<Lane1, true>(d, c, v, ve);
       const float* g[4];
       for (int i = 0; i < 2; ++i) {
         for (int j = 0; j < 2; ++j) {
-          const int64_t y = ty * 2 + i, x = tx * 2 + j;
-          g[i * 2 + j] = y < w.out_h && x < w.out_w ? w.dy + ((b * w.out_h + y) * w.out_w + x) * od : w.zeros;
+          const int64_t y = oy + i, x = ox + j;
+          const bool inside = y < w.geo.out_h && x < w.geo.out_w;
+          g[i * 2 + j] = inside ? w.dy + ((b * w.geo.out_h + y) * w.geo.out_w + x) * od : w.geo.zeros;
         }
       }
       float* gt = w.g + t * ldg;
@@ -446,24 +420,9 @@ inline bool backprop_filter_with(const FilterShape& shape, const WindowLoops& L,
                                  float* dw) {
   const int64_t cin = L.in_depth, od = L.out_depth, width = shape.panel_width;
   const int64_t panels = (od + width - 1) / width, ldg = panels * width;
-  FilterWork base{};
-  base.in = in;
-  base.dy = dy;
   const std::vector<float> zeros(static_cast<size_t>(std::max(cin, od)), 0.0f);
-  base.zeros = zeros.data();
-  base.in_h = L.in[0];
-  base.in_w = L.in[1];
-  base.out_h = L.out[0];
-  base.out_w = L.out[1];
-  base.pad_h = L.pad[0];
-  base.pad_w = L.pad[1];
-  base.tiles_h = (L.out[0] + 1) / 2;
-  base.tiles_w = (L.out[1] + 1) / 2;
-  base.cin = cin;
-  base.od = od;
-  base.width = width;
-  base.panels = panels;
-  const int64_t tiles = L.batch * base.tiles_h * base.tiles_w;
+  FilterWork base{TileGeometry(L, in, zeros.data()), dy, od, width, panels, 0, 0, nullptr, nullptr, nullptr};
+  const int64_t tiles = base.geo.tiles(L.batch);
   const int64_t m_size = 16 * cin * ldg;
   const int64_t parts = std::clamp<int64_t>(
       std::min(tiles / kFilterTilesPerPart, kFilterMaxSumBytes / (m_size * static_cast<int64_t>(sizeof(float)))), 1,
