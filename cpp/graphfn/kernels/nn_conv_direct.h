@@ -293,12 +293,16 @@ void backprop_filter_pass_of(int n, const WindowLoops& L, const S* in, const S* 
 // dw[tap, ci, :] = sum over rows of in[pixel, ci] * dy[m, :]. The rows are cut into a fixed
 // number of parts (from the sizes, not the threads), each summed on its own, then added in order.
 // Within a part every element is summed over the rows in order (skipping taps in the padding):
-// blocks of 4 vectors of channels in register tiles over column blocks where dy is finite
-// (nn_conv_direct_tiles.h), the other whole 8-channel (4-double) blocks in registers a pass of up
-// to 12 columns at a time, the channels past the last block row by row in memory.
-// `tiles` false keeps to the passes (the tests compare the two).
+// blocks of 32 float (16 double) channels in register tiles (nn_conv_direct_tiles.h; when the
+// result is not finite, everything again without them), the other whole 8-channel (4-double)
+// blocks in registers a pass of up to 12 columns at a time, the channels past the last block row
+// by row in memory.
+// `tiles` false keeps to the passes (the tests compare the two); `block_tiles` picks the tiles'
+// instruction set (default: this CPU's, conv_direct_tiles::filter_block_for).
 template <typename S>
-void backprop_filter(const WindowLoops& L, const S* in, const S* dy, S* dw, bool tiles = true) {
+void backprop_filter(const WindowLoops& L, const S* in, const S* dy, S* dw, bool tiles = true,
+                     void (*block_tiles)(const conv_direct_tiles::FilterBlock<S>&) = nullptr) {
+  if (block_tiles == nullptr) block_tiles = conv_direct_tiles::filter_block_for<S>();
   const int64_t rows = L.batch * L.out_pixels, cin = L.in_depth, od = L.out_depth;
   const int64_t size = L.columns * od;
   constexpr int64_t kMaxParts = 8;
@@ -311,35 +315,29 @@ void backprop_filter(const WindowLoops& L, const S* in, const S* dy, S* dw, bool
   // The input with its padding written out, for the register tiles (none without a whole block).
   std::unique_ptr<const conv_direct_tiles::PaddedInput<S>> padded;
   if (tiles && wide > 0) padded.reset(new conv_direct_tiles::PaddedInput<S>(L, in));
+  // Each window value's offset from a row's window origin in the padded input.
+  std::vector<int64_t> off(static_cast<size_t>(L.columns));
+  for (int64_t c = 0; c < L.columns && padded; ++c) off[c] = padded->offset[c / cin] + c % cin;
   // One chunk per part. Its rows go in blocks small enough for their dy rows to stay in the L1
   // cache while every (channel block, column pass) runs over them (a pass over all the rows
   // each read dy from memory once per channel block).
   conv_chunks::for_each_chunk(parts, 1, [&](int64_t part, int64_t) {
     S* sum = part == 0 ? dw : partials.data() + (part - 1) * size;
     const int64_t m0 = part * rows / parts, m1 = (part + 1) * rows / parts;
-    std::vector<S> col(static_cast<size_t>(kRowBlock * L.columns));
+    std::vector<const S*> origin(static_cast<size_t>(kRowBlock));
     std::unique_ptr<typename conv_direct_tiles::PaddedInput<S>::Rows> walk;
     if (padded) walk.reset(new typename conv_direct_tiles::PaddedInput<S>::Rows(*padded, m0));
     for (int64_t b0 = m0; b0 < m1; b0 += kRowBlock) {
       const int64_t b1 = std::min(m1, b0 + kRowBlock);
       int64_t first = 0;  // the first 8-channel block left to the passes below
-      if (walk && conv_direct_tiles::all_finite(dy + b0 * od, (b1 - b0) * od)) {
-        // The block's window values from the padded input, then register tiles of 4 vectors
-        // of channels (nn_conv_direct_tiles.h): the same sums as the passes below.
-        const int64_t* offset = padded->offset.data();
-        for (int64_t m = b0; m < b1; ++m, walk->next()) {
-          const S* origin = walk->origin();
-          S* row = col.data() + (m - b0) * L.columns;
-          for (int64_t t = 0; t < L.window_size; ++t, row += cin) {
-            for (int64_t ci = 0; ci < cin; ++ci) row[ci] = origin[offset[t] + ci];
-          }
-        }
-        for (int64_t k0 = 0; k0 < wide; k0 += conv_direct_tiles::kBlock<S>) {
-          conv_direct_tiles::filter_block(col.data(), L.columns, b1 - b0, dy + b0 * od + k0, od, sum + k0);
-        }
+      if (walk) {
+        // Register tiles over the block's rows, reading the window values from the padded
+        // input (nn_conv_direct_tiles.h): the same sums as the passes below.
+        for (int64_t m = b0; m < b1; ++m, walk->next()) origin[m - b0] = walk->origin();
+        const conv_direct_tiles::FilterBlock<S> work{origin.data(), off.data(), b1 - b0, L.columns, od, wide,
+                                                     dy + b0 * od, sum};
+        block_tiles(work);
         first = wide / step;
-      } else if (walk) {
-        for (int64_t m = b0; m < b1; ++m) walk->next();
       }
       for (int64_t block = first; block < blocks; ++block) {
         for (int64_t c0 = 0; c0 < L.columns; c0 += kColumnsPerPass) {
@@ -368,6 +366,10 @@ void backprop_filter(const WindowLoops& L, const S* in, const S* dy, S* dw, bool
     const S* partial = partials.data() + (part - 1) * size;
     for (int64_t i = 0; i < size; ++i) dw[i] += partial[i];
   }
+  // An inf or NaN in dy makes some sum inf or NaN on the tiles, which added 0 * dy for the taps
+  // in the padding: then the passes alone, which skip those taps as TF does. (Checking dy
+  // before each block had cost a fifth of the one-channel filter gradient.)
+  if (padded && !conv_direct_tiles::all_finite(dw, size)) backprop_filter(L, in, dy, dw, false);
 }
 
 }  // namespace conv_direct

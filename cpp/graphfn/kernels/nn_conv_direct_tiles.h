@@ -10,16 +10,18 @@
 //    filter vector loaded once feeds kRows multiply-adds. The window taps are fixed offsets
 //    from each row's origin in a copy of the input with the padding written out as zeros
 //    (PaddedInput; the per-row tap lists had cost more than the multiply-adds).
-//  - filter gradient: the window values of a block of rows are first copied from that padded
-//    input into a small column block (at most 32 values a row), then passes of 3 columns x 4 vectors
-//    of output channels sum the block's rows in registers, loading each dy vector once per 3
-//    columns.
+//  - filter gradient: passes of N window values x 32 output channels sum a block of 128 rows in
+//    registers, reading each window value at its fixed offset from the row's origin in that
+//    padded input and each dy vector once per pass: N = 3 with 4 AVX2 vectors, N up to 12 with 2
+//    AVX-512 vectors (kernels/nn_conv_avx512.cc; a 3x3 one-channel window in one pass). Copying
+//    the window values into a column block first, and checking each block of dy for inf/NaN,
+//    had cost half of the one-channel layer's 1.1 ms (0.52 ms now, AVX-512, one thread).
 // Every sum runs in the order of the row-by-row loops (taps, then input channels; rows in
 // order), except that a tap in the padding adds 0 * w (or 0 * dy) where those skip it: the same
 // bits for finite values (a sum that starts at +0 never becomes -0 by adding a zero), so the
-// callers take these tiles only when the filter (forward) or the dy block (filter gradient)
-// holds finite values; otherwise the row loops give TF's values (a tap in the padding adds
-// nothing, not 0 * inf).
+// forward tiles run only when the filter holds finite values, and a filter gradient that comes
+// out inf or NaN is computed again without the tiles; the row loops give TF's values there (a
+// tap in the padding adds nothing, not 0 * inf).
 #pragma once
 #include <algorithm>
 #include <array>
@@ -29,6 +31,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "graphfn/core/cpu_features.h"
 #include "graphfn/kernels/window_loops.h"
 
 namespace graphfn {
@@ -54,14 +57,14 @@ constexpr int64_t kBlock = 4 * kStep<S>;   // output channels of a tile: 4 vecto
 constexpr int kRows = 3;                    // output rows of a forward tile: 3 x 4 accumulators
 constexpr int kColumns = 3;                 // window values of a filter-gradient pass: 3 x 4 accumulators
 
-template <typename S>
-[[gnu::always_inline]] inline Vec<S> load(const S* p) {  // always inlined: see nn_conv_tiles.h's load8
-  Vec<S> v;
+template <typename S, typename V = Vec<S>>
+[[gnu::always_inline]] inline V load(const S* p) {  // always inlined: see nn_conv_tiles.h's load8
+  V v;
   std::memcpy(&v, p, sizeof(v));
   return v;
 }
-template <typename S>
-[[gnu::always_inline]] inline void store(S* p, const Vec<S>& v) {
+template <typename S, typename V = Vec<S>>
+[[gnu::always_inline]] inline void store(S* p, const V& v) {
   std::memcpy(p, &v, sizeof(v));
 }
 
@@ -215,65 +218,87 @@ inline void forward_tile_of(int r, const S* const* base, const int64_t* offset, 
   }
 }
 
-// sum[(c0 + j) * od + 0:kBlock) += sum over rows i < n of col[i * ld + c0 + j] * dy[i * od + 0:kBlock)
-// for the pass's N columns j (sum and dy already offset to the channel block).
-template <typename S, int N>
-inline void filter_pass(const S* col, int64_t ld, int64_t n, int64_t c0, const S* dy, int64_t od, S* sum) {
-  constexpr int64_t s = kStep<S>;
-  S* f0 = sum + c0 * od;
-  S* f1 = sum + (c0 + (N > 1 ? 1 : 0)) * od;
-  S* f2 = sum + (c0 + (N > 2 ? 2 : 0)) * od;
-  Vec<S> a00 = load(f0), a01 = load(f0 + s), a02 = load(f0 + 2 * s), a03 = load(f0 + 3 * s);
-  Vec<S> a10 = load(f1), a11 = load(f1 + s), a12 = load(f1 + 2 * s), a13 = load(f1 + 3 * s);
-  Vec<S> a20 = load(f2), a21 = load(f2 + s), a22 = load(f2 + 2 * s), a23 = load(f2 + 3 * s);
-  const S* x = col + c0;
-  for (int64_t i = 0; i < n; ++i, x += ld, dy += od) {
-    const Vec<S> d0 = load(dy), d1 = load(dy + s), d2 = load(dy + 2 * s), d3 = load(dy + 3 * s);
-    const S v0 = x[0];
-    a00 += v0 * d0;
-    a01 += v0 * d1;
-    a02 += v0 * d2;
-    a03 += v0 * d3;
-    if (N > 1) {
-      const S v1 = x[1];
-      a10 += v1 * d0;
-      a11 += v1 * d1;
-      a12 += v1 * d2;
-      a13 += v1 * d3;
-    }
-    if (N > 2) {
-      const S v2 = x[2];
-      a20 += v2 * d0;
-      a21 += v2 * d1;
-      a22 += v2 * d2;
-      a23 += v2 * d3;
+// The filter gradient of one block of rows on register tiles: for every channel block k0 (of
+// kBlock channels, below `wide`) and window value c (tap c / cin, channel c % cin),
+//   sum[c * od + k0 + 0:kBlock) += sum over rows i < n of origin[i][off[c]] * dy[i * od + k0 + 0:kBlock)
+// (origin: each row's window origin in the padded input; off: each window value's offset from it).
+template <typename S>
+struct FilterBlock {
+  const S* const* origin;
+  const int64_t* off;
+  int64_t n, columns, od, wide;
+  const S* dy;  // the block's first row
+  S* sum;
+};
+
+// One pass: N window values from c0 x NV vectors of channels from k0, the rows in order.
+template <typename S, typename V, int NV, int N>
+[[gnu::always_inline]] inline void filter_pass(const FilterBlock<S>& w, int64_t c0, int64_t k0) {
+  constexpr int64_t s = static_cast<int64_t>(sizeof(V) / sizeof(S));
+  const int64_t od = w.od;
+  V a[N][NV];
+  int64_t off[N];
+#pragma GCC unroll 16
+  for (int j = 0; j < N; ++j) {
+    off[j] = w.off[c0 + j];
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) a[j][v] = load<S, V>(w.sum + (c0 + j) * od + k0 + v * s);
+  }
+  const S* dy = w.dy + k0;
+  for (int64_t i = 0; i < w.n; ++i, dy += od) {
+    V d[NV];
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) d[v] = load<S, V>(dy + v * s);
+    const S* x = w.origin[i];
+#pragma GCC unroll 16
+    for (int j = 0; j < N; ++j) {
+      const S xv = x[off[j]];
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) a[j][v] += xv * d[v];
     }
   }
-  store(f0, a00);
-  store(f0 + s, a01);
-  store(f0 + 2 * s, a02);
-  store(f0 + 3 * s, a03);
-  if (N > 1) {
-    store(f1, a10);
-    store(f1 + s, a11);
-    store(f1 + 2 * s, a12);
-    store(f1 + 3 * s, a13);
-  }
-  if (N > 2) {
-    store(f2, a20);
-    store(f2 + s, a21);
-    store(f2 + 2 * s, a22);
-    store(f2 + 3 * s, a23);
+#pragma GCC unroll 16
+  for (int j = 0; j < N; ++j) {
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) store<S, V>(w.sum + (c0 + j) * od + k0 + v * s, a[j][v]);
   }
 }
 
-// All the columns of one channel block over a column block of n rows: passes of kColumns.
+// A pass of n <= N window values.
+template <typename S, typename V, int NV, int N>
+[[gnu::always_inline]] inline void filter_pass_of(int n, const FilterBlock<S>& w, int64_t c0, int64_t k0) {
+  if constexpr (N > 1) {
+    if (n < N) return filter_pass_of<S, V, NV, N - 1>(n, w, c0, k0);
+  }
+  filter_pass<S, V, NV, N>(w, c0, k0);
+}
+
+// The whole block: passes of up to N window values over each channel block (NV vectors: kBlock channels).
+template <typename S, typename V, int NV, int N>
+[[gnu::always_inline]] inline void filter_block(const FilterBlock<S>& w) {
+  constexpr int64_t width = NV * static_cast<int64_t>(sizeof(V) / sizeof(S));
+  static_assert(width == kBlock<S>, "a pass covers one channel block");
+  for (int64_t k0 = 0; k0 < w.wide; k0 += width) {
+    for (int64_t c0 = 0; c0 < w.columns; c0 += N) {
+      filter_pass_of<S, V, NV, N>(static_cast<int>(std::min<int64_t>(N, w.columns - c0)), w, c0, k0);
+    }
+  }
+}
+
+// AVX2 (the build's level): 3 window values x 4 vectors. AVX-512 (float, kernels/nn_conv_avx512.cc):
+// up to 12 window values x 2 vectors of 16 floats, a 3x3 one-channel window in one pass.
 template <typename S>
-inline void filter_block(const S* col, int64_t columns, int64_t n, const S* dy, int64_t od, S* sum) {
-  int64_t c0 = 0;
-  for (; c0 + kColumns <= columns; c0 += kColumns) filter_pass<S, kColumns>(col, columns, n, c0, dy, od, sum);
-  if (columns - c0 == 2) filter_pass<S, 2>(col, columns, n, c0, dy, od, sum);
-  if (columns - c0 == 1) filter_pass<S, 1>(col, columns, n, c0, dy, od, sum);
+inline void filter_block_avx2(const FilterBlock<S>& w) {
+  filter_block<S, Vec<S>, 4, kColumns>(w);
+}
+void filter_block_avx512(const FilterBlock<float>& w);
+// The block function for this CPU.
+template <typename S>
+inline void (*filter_block_for())(const FilterBlock<S>&) {
+  if constexpr (std::is_same_v<S, float>) {
+    if (cpu::has_avx512()) return &filter_block_avx512;
+  }
+  return &filter_block_avx2<S>;
 }
 
 }  // namespace conv_direct_tiles

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 
 #include "graphfn/ops/nn_window.h"
 
@@ -38,10 +39,19 @@ struct WindowLoops {
       pad[i] = used ? g.pad_before[i] : 0;
       in_pixels *= in[i];
       out_pixels *= out[i];
-      window_size *= window[i];
+      window_size = saturating_product(window_size, window[i]);
       pointwise = pointwise && window[i] == 1 && stride[i] == 1 && pad[i] == 0 && (!used || g.pad_after[i] == 0);
     }
-    columns = window_size * group_in;
+    columns = saturating_product(window_size, group_in);
+  }
+
+  // a * b for sizes (>= 0), INT64_MAX where that overflows: pooling windows may be as large as
+  // ksize allows (2^31 - 1 per dim, 3 dims), which only the loops over the window positions
+  // inside the input visit; a window that large is never a column count the convolutions use
+  // (their filters are allocated tensors).
+  static int64_t saturating_product(int64_t a, int64_t b) {
+    int64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? std::numeric_limits<int64_t>::max() : r;
   }
 
   // Calls fn(input pixel index or -1 for padding) for every window position of output row m
