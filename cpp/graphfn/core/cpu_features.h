@@ -11,7 +11,7 @@
 // of the same name (docs/building.md, "Run-time variants").
 //
 // GRAPHFN_MAX_CPU_ISA=avx2 (read once, at first use) turns the variants off, so that tests and
-// benchmarks can run the build-level code on a CPU that has more.
+// benchmarks can run the build-level code on a CPU that has more (docs/performance.md).
 #pragma once
 
 namespace graphfn {
