@@ -20,6 +20,10 @@
 //    Eigen's sum does: a 16-float accumulator is the two chains side by side, so both variants
 //    add in the same order.
 
+// The templates below pass 16-float vectors by value; they only ever run inlined into the
+// AVX-512 variants, so GCC's note that such a call's ABI differs without AVX-512 does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 namespace graphfn {
 namespace float_math {
 
@@ -111,12 +115,7 @@ inline void map_floats_by_vectors(const float* x, float* y, int64_t n) {
     Float8::store(y + i, Op::template vector<Float8>(Float8::load(x + i)));
     i += 8;
   }
-  if (i < n) {
-    alignas(32) float rest[8] = {};
-    for (int64_t j = 0; i + j < n; ++j) rest[j] = x[i + j];
-    Float8::store(rest, Op::template vector<Float8>(Float8::load(rest)));
-    for (int64_t j = 0; i + j < n; ++j) y[i + j] = rest[j];
-  }
+  if (i < n) Float8::store_first(y + i, Op::template vector<Float8>(Float8::load_first(x + i, n - i)), n - i);
 }
 
 // The largest non-NaN value of a row (-inf when there is none), as TF's float kernels take it:
@@ -127,19 +126,31 @@ inline float row_max(const float* x, int64_t n) {
   int64_t i = 0;
   float m = -std::numeric_limits<float>::infinity();
   if (n >= S::kWidth) {
-    typename S::V v = S::set1(m);
-    for (; i + S::kWidth <= n; i += S::kWidth) v = S::max_skipping_nan(v, S::load(x + i));
-    m = S::reduce_max(v);
+    // four chains, so that each max waits for the one four vectors back
+    typename S::V v0 = S::set1(m), v1 = v0, v2 = v0, v3 = v0;
+    for (; i + 4 * S::kWidth <= n; i += 4 * S::kWidth) {
+      v0 = S::max_skipping_nan(v0, S::load(x + i));
+      v1 = S::max_skipping_nan(v1, S::load(x + i + S::kWidth));
+      v2 = S::max_skipping_nan(v2, S::load(x + i + 2 * S::kWidth));
+      v3 = S::max_skipping_nan(v3, S::load(x + i + 3 * S::kWidth));
+    }
+    for (; i + S::kWidth <= n; i += S::kWidth) v0 = S::max_skipping_nan(v0, S::load(x + i));
+    m = S::reduce_max(S::max_skipping_nan(S::max_skipping_nan(v0, v1), S::max_skipping_nan(v2, v3)));
+  }
+  if (S::kWidth > 8 && i + 8 <= n) {
+    m = Float8::reduce_max(Float8::max_skipping_nan(Float8::set1(m), Float8::load(x + i)));
+    i += 8;
   }
   for (; i < n; ++i) m = x[i] > m ? x[i] : m;
   return m;
 }
 
-// sum(exp(x - m)) over a row, storing each exp in y when kStore. Packets of 8 alternate between
+// sum(exp(x - m)) over a row, storing each exp in y when kStore, except the last n % 8, which
+// are left in *last (lanes beyond them 0) for the caller to store. Packets of 8 alternate between
 // two chains of sums, added lane by lane at the end and then across the lanes (Float8's
-// reduce_add); the last n % 8 follow one by one, computed by the vector exp too (padded).
+// reduce_add); the last n % 8 follow one by one, computed by the vector exp too.
 template <class S, bool kStore>
-inline float exp_sum_row(const float* x, float m, int64_t n, float* y) {
+inline float exp_sum_row(const float* x, float m, int64_t n, float* y, __m256* last) {
   const typename S::V vm = S::set1(m);
   const int64_t packets = n / 8;
   int64_t i = 0;
@@ -174,12 +185,10 @@ inline float exp_sum_row(const float* x, float m, int64_t n, float* y) {
   float sum = Float8::reduce_add(Float8::add(chain0, chain1));
   if (i < n) {
     alignas(32) float rest[8];
-    for (int64_t j = 0; j < 8; ++j) rest[j] = i + j < n ? x[i + j] - m : 0.0f;
-    Float8::store(rest, exp_vector<Float8>(Float8::load(rest)));
-    for (int64_t j = 0; i + j < n; ++j) {
-      if (kStore) y[i + j] = rest[j];
-      sum += rest[j];
-    }
+    const __m256 e = exp_vector<Float8>(Float8::sub(Float8::load_first(x + i, n - i), Float8::set1(m)));
+    Float8::store(rest, e);
+    *last = e;
+    for (int64_t j = 0; i + j < n; ++j) sum += rest[j];
   }
   return sum;
 }
@@ -187,12 +196,18 @@ inline float exp_sum_row(const float* x, float m, int64_t n, float* y) {
 template <class S>
 inline void softmax_rows_at(const float* x, float* y, int64_t rows, int64_t n, bool nan_sum_as_inf) {
   for (int64_t r = 0; r < rows; ++r, x += n, y += n) {
-    const float sum = exp_sum_row<S, true>(x, row_max<S>(x, n), n, y);
+    __m256 last;  // the last n % 8 exps, scaled and stored from the register (a masked store's
+                  // data does not forward to a load that follows it soon)
+    const float sum = exp_sum_row<S, true>(x, row_max<S>(x, n), n, y, &last);
     const float inverse = nan_sum_as_inf && std::isnan(sum) ? 0.0f : 1.0f / sum;
     const typename S::V vi = S::set1(inverse);
     int64_t i = 0;
     for (; i + S::kWidth <= n; i += S::kWidth) S::store(y + i, S::mul(S::load(y + i), vi));
-    for (; i < n; ++i) y[i] *= inverse;
+    if (S::kWidth > 8 && i + 8 <= n) {
+      Float8::store(y + i, Float8::mul(Float8::load(y + i), Float8::set1(inverse)));
+      i += 8;
+    }
+    if (i < n) Float8::store_first(y + i, Float8::mul(last, Float8::set1(inverse)), n - i);
   }
 }
 
@@ -200,11 +215,17 @@ template <class S>
 inline void log_softmax_rows_at(const float* x, float* y, int64_t rows, int64_t n) {
   for (int64_t r = 0; r < rows; ++r, x += n, y += n) {
     const float m = row_max<S>(x, n);
-    const float log_sum = std::log(exp_sum_row<S, false>(x, m, n, nullptr));
+    __m256 last;
+    const float log_sum = std::log(exp_sum_row<S, false>(x, m, n, nullptr, &last));
     const typename S::V vm = S::set1(m), vl = S::set1(log_sum);
     int64_t i = 0;
     for (; i + S::kWidth <= n; i += S::kWidth) S::store(y + i, S::sub(S::sub(S::load(x + i), vm), vl));
-    for (; i < n; ++i) y[i] = (x[i] - m) - log_sum;
+    const __m256 m8 = Float8::set1(m), l8 = Float8::set1(log_sum);
+    if (S::kWidth > 8 && i + 8 <= n) {
+      Float8::store(y + i, Float8::sub(Float8::sub(Float8::load(x + i), m8), l8));
+      i += 8;
+    }
+    if (i < n) Float8::store_first(y + i, Float8::sub(Float8::sub(Float8::load_first(x + i, n - i), m8), l8), n - i);
   }
 }
 

@@ -59,22 +59,25 @@ GRAPHFN_SHARED_DRIVER void unary_in_shards(const void* x, Out* y, int64_t n, int
 }
 
 // The hand-vectorised float loop of an op (kernels/float_math.h), where there is one.
-using FloatLoop = void (*)(const float*, float*, int64_t);
+enum class FloatLoop { kNone, kExp, kTanh };
 constexpr FloatLoop float_loop_of(std::string_view op) {
 #if GRAPHFN_HAVE_SIMD_FLOAT
-  if (op == "Exp") return &float_math::exp;
-  if (op == "Tanh") return &float_math::tanh;
+  if (op == "Exp") return FloatLoop::kExp;
+  if (op == "Tanh") return FloatLoop::kTanh;
 #endif
   (void)op;
-  return nullptr;
+  return FloatLoop::kNone;
 }
 
 // float and double: Eigen's vectorised array form, or the op's float loop. (Not inlined into
 // reduced_float_shard: float16 and bfloat16 run float's copy.)
 template <typename T, typename Out, typename Kernel>
 __attribute__((noinline)) void array_shard(const void* x, void* y, int64_t b, int64_t e) {
-  if constexpr (std::is_same_v<T, float> && std::is_same_v<Out, float> && Kernel::kFloatLoop != nullptr) {
-    Kernel::kFloatLoop(static_cast<const float*>(x) + b, static_cast<float*>(y) + b, e - b);
+  constexpr bool kFloats = std::is_same_v<T, float> && std::is_same_v<Out, float>;
+  if constexpr (kFloats && Kernel::kFloatLoop == FloatLoop::kExp) {
+    float_math::exp(static_cast<const float*>(x) + b, static_cast<float*>(y) + b, e - b);
+  } else if constexpr (kFloats && Kernel::kFloatLoop == FloatLoop::kTanh) {
+    float_math::tanh(static_cast<const float*>(x) + b, static_cast<float*>(y) + b, e - b);
   } else {
     Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> in(static_cast<const T*>(x) + b, e - b);
     Eigen::Map<Eigen::Array<Out, Eigen::Dynamic, 1>> out(static_cast<Out*>(y) + b, e - b);

@@ -32,6 +32,12 @@ struct Float8 {
   static void store(float* p, V v) { _mm256_storeu_ps(p, v); }
   static V set1(float f) { return _mm256_set1_ps(f); }
   static V zero() { return _mm256_setzero_ps(); }
+  // The first `count` (0-8) floats; the other lanes are 0 (loaded from nowhere), or left alone.
+  static __m256i first_lanes(int64_t count) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  }
+  static V load_first(const float* p, int64_t count) { return _mm256_maskload_ps(p, first_lanes(count)); }
+  static void store_first(float* p, V v, int64_t count) { _mm256_maskstore_ps(p, first_lanes(count), v); }
   static V add(V a, V b) { return _mm256_add_ps(a, b); }
   static V sub(V a, V b) { return _mm256_sub_ps(a, b); }
   static V mul(V a, V b) { return _mm256_mul_ps(a, b); }

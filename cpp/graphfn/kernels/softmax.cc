@@ -118,6 +118,20 @@ struct SoftmaxKernel {
     if (n == 0) return Status::OK();
     const int64_t rows = x.num_elements() / n;
     // Rows are independent: large inputs split them over the intra-op pool.
+#if GRAPHFN_HAVE_SIMD_FLOAT
+    if constexpr (std::is_same_v<T, float>) {  // all of a shard's rows in one call
+      parallel_rows(rows, n, kCostlyElementsPerShard, [&](int64_t first, int64_t last) {
+        const float* in = x.data<float>() + first * n;
+        float* o = out.data<float>() + first * n;
+        if (kLog) {
+          float_math::log_softmax_rows(in, o, last - first, n);
+        } else {
+          float_math::softmax_rows(in, o, last - first, n, /*nan_sum_as_inf=*/true);
+        }
+      });
+      return Status::OK();
+    }
+#endif
     parallel_rows(rows, n, kCostlyElementsPerShard, [&](int64_t first, int64_t last) {
       std::vector<C> in_scratch, out_scratch;
       for (int64_t r = first; r < last; ++r) {
