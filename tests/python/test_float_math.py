@@ -111,3 +111,15 @@ def test_softmax_of_rows_with_nan_inf_and_huge_values():
     expected = np.zeros((1, 37), np.float32)
     expected[0, 35] = np.nan
     np.testing.assert_array_equal(tf.nn.softmax(wide).numpy(), expected)
+
+
+@pytest.mark.parametrize("name", ["exp", "tanh"])
+def test_an_element_does_not_depend_on_where_it_lies(name):
+    # every element goes through the same vector code (before, exp computed the elements ahead of
+    # the output's first 32-byte boundary and the last n % 8 with scalar std::exp)
+    x = np.random.default_rng(11).uniform(-80, 80, 97).astype(np.float32)
+    op = getattr(tf.math, name)
+    whole = op(x).numpy()
+    for start in range(0, 20):
+        for n in (1, 3, 8, 13, 17, 40):
+            np.testing.assert_array_equal(op(x[start:start + n]).numpy(), whole[start:start + n])

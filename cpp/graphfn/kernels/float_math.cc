@@ -10,10 +10,11 @@
 //  - one template per loop, on the vector width (simd::Float8, simd::Float16 in
 //    kernels/simd_float.h); the AVX-512 variant is that template instantiated inside a
 //    GRAPHFN_TARGET_AVX512 function, which inlines all of it.
-//  - Exp keeps Eigen's loop shape (scalar elements until the output is 32-byte aligned, whole
-//    8-float packets, scalar elements after), which the AVX-512 variant follows with 16-float
-//    vectors and at most one 8-float one, so every element is computed as before. Tanh computes
-//    every element with the vector code (the last few in a padded vector).
+//  - Exp and Tanh compute every element with the vector code: 16-float vectors (AVX-512) or
+//    8-float ones, then at most one 8-float vector, then the last n % 8 in a masked one. (Eigen's
+//    loop computed the elements before the first 32-byte boundary of the output and the last
+//    n % 8 with scalar std::exp, so the last bits of a small tensor's exp depended on where
+//    its buffer lay.)
 //  - Softmax works row by row in three passes over a row (max; exp, stored and summed; scale),
 //    each in the L1 cache for rows of up to a few thousand floats, where Eigen's expressions made
 //    four. The sum adds packets of 8 in two interleaved chains (even and odd packets), as
@@ -73,7 +74,6 @@ inline typename S::V tanh_vector(typename S::V a) {
 }
 
 struct ExpOp {
-  static float scalar(float x) { return std::exp(x); }  // Eigen's scalar exp
   template <class S>
   static typename S::V vector(typename S::V x) {
     return exp_vector<S>(x);
@@ -86,24 +86,6 @@ struct TanhOp {
     return tanh_vector<S>(x);
   }
 };
-
-// Eigen's linear vectorised assignment loop, at S's width: scalar elements until y is 32-byte
-// aligned (none when y is not float-aligned: all scalar), 8-float packets, scalar elements.
-template <class S, class Op>
-inline void map_floats(const float* x, float* y, int64_t n) {
-  const auto address = reinterpret_cast<uintptr_t>(y);
-  int64_t head = address % sizeof(float) != 0 ? n : static_cast<int64_t>((8 - (address / sizeof(float)) % 8) % 8);
-  if (head > n) head = n;
-  const int64_t end = head + (n - head) / 8 * 8;
-  for (int64_t i = 0; i < head; ++i) y[i] = Op::scalar(x[i]);
-  int64_t i = head;
-  for (; i + S::kWidth <= end; i += S::kWidth) S::store(y + i, Op::template vector<S>(S::load(x + i)));
-  if (S::kWidth > 8 && i < end) {
-    Float8::store(y + i, Op::template vector<Float8>(Float8::load(x + i)));
-    i += 8;
-  }
-  for (; i < n; ++i) y[i] = Op::scalar(x[i]);
-}
 
 // y = Op(x) by whole vectors of S, then at most one of 8 floats, then the last n % 8 in a
 // padded vector of 8: every element computed by the same instructions wherever it lies.
@@ -231,7 +213,7 @@ inline void log_softmax_rows_at(const float* x, float* y, int64_t rows, int64_t 
 
 #if GRAPHFN_HAVE_AVX512_VARIANTS
 using simd::Float16;
-GRAPHFN_TARGET_AVX512 void exp_avx512(const float* x, float* y, int64_t n) { map_floats<Float16, ExpOp>(x, y, n); }
+GRAPHFN_TARGET_AVX512 void exp_avx512(const float* x, float* y, int64_t n) { map_floats_by_vectors<Float16, ExpOp>(x, y, n); }
 GRAPHFN_TARGET_AVX512 void tanh_avx512(const float* x, float* y, int64_t n) { map_floats_by_vectors<Float16, TanhOp>(x, y, n); }
 GRAPHFN_TARGET_AVX512 void softmax_avx512(const float* x, float* y, int64_t rows, int64_t n, bool nan_sum_as_inf) {
   softmax_rows_at<Float16>(x, y, rows, n, nan_sum_as_inf);
@@ -253,7 +235,7 @@ void exp(const float* x, float* y, int64_t n) {
 #if GRAPHFN_HAVE_AVX512_VARIANTS
   if (use_avx512()) return exp_avx512(x, y, n);
 #endif
-  map_floats<Float8, ExpOp>(x, y, n);
+  map_floats_by_vectors<Float8, ExpOp>(x, y, n);
 }
 
 void tanh(const float* x, float* y, int64_t n) {

@@ -16,8 +16,8 @@
 namespace graphfn {
 namespace float_math {
 
-// y[i] = exp(x[i]) for i in [0, n): vector_math::pexp_float's values (kernels/vector_exp.h), with
-// Eigen's loop shape (scalar std::exp until y is 32-byte aligned and for the last n % 8).
+// y[i] = exp(x[i]) for i in [0, n): vector_math::pexp_float's values (kernels/vector_exp.h) for
+// every element, wherever x and y lie.
 void exp(const float* x, float* y, int64_t n);
 // y[i] = tanh(x[i]): TF 2.21's float tanh, bit for bit (its rational approximation, unfused).
 void tanh(const float* x, float* y, int64_t n);
