@@ -1,8 +1,8 @@
-"""The hand-vectorised float32 kernels (Exp, Tanh, Softmax, LogSoftmax, the softmax cross
-entropies; cpp/graphfn/kernels/float_math.cc): the AVX-512 variant (on CPUs that have it) and the
-AVX2 code (GRAPHFN_MAX_CPU_ISA=avx2) give the same bits, one intra-op thread and two give the same
-bits, and tanh gives TF 2.21's bits. Odd sizes, so the 16-, 8-float and padded tails all run, with
-infinities, NaNs, denormals and values beyond every clamp."""
+"""The hand-vectorised float32 kernels (Exp, Tanh, Sigmoid, Softmax, LogSoftmax, the sparse
+softmax cross entropy; cpp/graphfn/kernels/float_math.cc): the AVX-512 variant (on CPUs that have
+it) and the AVX2 code (GRAPHFN_MAX_CPU_ISA=avx2) give the same bits, one intra-op thread and two
+give the same bits, and tanh and sigmoid give TF 2.21's bits. Odd sizes, so the 16-, 8-float and
+masked tails all run, with infinities, NaNs, denormals and values beyond every clamp."""
 
 import json
 import os
@@ -30,10 +30,12 @@ for n in [1, 5, 8, 13, 16, 17, 25, 31, 33, 47, 1001, 4097, 70001]:
         key = "%d_%d" % (n, low)
         out["exp_" + key] = tf.exp(x).numpy()
         out["tanh_" + key] = tf.tanh(x).numpy()
+        out["sigmoid_" + key] = tf.sigmoid(x).numpy()
         out["tanh_half_" + key] = tf.tanh(x.astype(np.float16)).numpy().astype(np.float32)
         out["exp_bfloat16_" + key] = tf.cast(tf.exp(tf.cast(x, tf.bfloat16)), tf.float32).numpy()
 out["exp_special"] = tf.exp(special).numpy()
 out["tanh_special"] = tf.tanh(special).numpy()
+out["sigmoid_special"] = tf.sigmoid(special).numpy()
 for shape in [(1, 1), (3, 7), (5, 9), (2, 16), (4, 17), (7, 33), (3, 47), (33, 1001), (1, 4099), (999, 37)]:
     for scale in [3.0, 60.0]:
         x = (rng.standard_normal(shape) * scale).astype(np.float32)
@@ -78,18 +80,28 @@ def test_one_thread_and_two_give_the_same_bits(tmp_path, isa):
                       _run(tmp_path, "two", GRAPHFN_NUM_THREADS="2", GRAPHFN_MAX_CPU_ISA=isa))
 
 
-def test_tanh_gives_tf_bits():
-    # recorded from TF 2.21 by float_math/record_tanh.py
-    with open(os.path.join(os.path.dirname(__file__), "float_math", "tf_tanh_float32.json")) as f:
+@pytest.mark.parametrize("name", ["tanh", "sigmoid"])
+def test_tanh_and_sigmoid_give_tf_bits(name):
+    # recorded from TF 2.21 by float_math/record.py
+    with open(os.path.join(os.path.dirname(__file__), "float_math", "tf_float32_bits.json")) as f:
         recorded = json.load(f)
     x = np.array(recorded["x_bits"], np.uint32).view(np.float32)
-    expected = np.array(recorded["tanh_bits"], np.uint32).view(np.float32)
-    # TF flushes denormal inputs and results to zero; graphfn keeps them (tanh(x) = x there)
-    denormal = (x != 0) & (np.abs(x) < np.finfo(np.float32).tiny)
-    expected = np.where(denormal, x, expected)
-    for n in (len(x), 1, 9, 17, 31):  # whole vectors and padded tails
-        np.testing.assert_array_equal(tf.tanh(x[:n]).numpy(), expected[:n])
-    np.testing.assert_array_equal(tf.tanh(tf.reshape(x[:1000], [40, 25])).numpy().reshape(-1), expected[:1000])
+    expected = np.array(recorded[name + "_bits"], np.uint32).view(np.float32)
+    # TF flushes denormal inputs (tanh(x) = x there) and results (sigmoid of -104 < x < -87.3) to
+    # zero; graphfn keeps them
+    tiny = np.finfo(np.float32).tiny
+    if name == "tanh":
+        flushed = (x != 0) & (np.abs(x) < tiny)
+    else:
+        flushed = (expected == 0) & (x > -104) & (x < -80)
+    op = getattr(tf.math, name)
+    for n in (len(x), 1, 9, 17, 31):  # whole vectors and masked tails
+        got = op(x[:n]).numpy()
+        keep = ~flushed[:n]
+        np.testing.assert_array_equal(got[keep], expected[:n][keep])
+        assert np.all(np.abs(got[~keep]) < tiny)
+    np.testing.assert_array_equal(op(tf.reshape(x[:1000], [40, 25])).numpy().reshape(-1)[~flushed[:1000]],
+                                  expected[:1000][~flushed[:1000]])
 
 
 def test_softmax_of_rows_with_nan_inf_and_huge_values():
@@ -113,7 +125,7 @@ def test_softmax_of_rows_with_nan_inf_and_huge_values():
     np.testing.assert_array_equal(tf.nn.softmax(wide).numpy(), expected)
 
 
-@pytest.mark.parametrize("name", ["exp", "tanh"])
+@pytest.mark.parametrize("name", ["exp", "tanh", "sigmoid"])
 def test_an_element_does_not_depend_on_where_it_lies(name):
     # every element goes through the same vector code (before, exp computed the elements ahead of
     # the output's first 32-byte boundary and the last n % 8 with scalar std::exp)

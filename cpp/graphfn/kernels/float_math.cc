@@ -73,6 +73,35 @@ inline typename S::V tanh_vector(typename S::V a) {
   return S::div(S::add(S::mul(x3, p), x), q);
 }
 
+// sigmoid as TF 2.21's kernel computes it (Eigen's logistic function of TF's build: exp(x / 2)
+// by a degree-5 polynomial, squared, then e / (1 + e); 0 below -104; x clamped at 16.6355324,
+// where the result is 1), with separate multiplies and adds as TF's build has no FMA. 2^m is
+// a normal float for every m that reaches the result (-75 <= m <= 12), so scaling by it is exact
+// however it is done.
+template <class S>
+inline typename S::V sigmoid_vector(typename S::V a) {
+  using V = typename S::V;
+  const V x = S::mul(S::min(a, S::set1(16.6355324f)), S::set1(0.5f));
+  const V m = S::floor(S::add(S::mul(x, S::set1(1.44269504088896341f)), S::set1(0.5f)));
+  V r = S::add(S::mul(m, S::set1(-0.693359375f)), x);
+  r = S::add(S::mul(m, S::set1(2.12194440e-4f)), r);
+  const V r2 = S::mul(r, r);
+  const V even = S::add(S::mul(r2, S::set1(4.1898667812347412109375e-2f)), S::set1(0.49999141693115234375f));
+  const V odd = S::add(S::mul(r2, S::set1(8.33471305668354034423828125e-3f)), S::set1(0.16666877269744873046875f));
+  V p = S::add(S::mul(r, odd), even);
+  p = S::add(S::mul(r2, p), S::add(r, S::set1(1.0f)));
+  V e = S::scale_by_power_of_two(p, m);
+  e = S::mul(e, e);
+  return S::select_below(a, -104.0f, S::zero(), S::div(e, S::add(S::set1(1.0f), e)));
+}
+
+struct SigmoidOp {
+  template <class S>
+  static typename S::V vector(typename S::V x) {
+    return sigmoid_vector<S>(x);
+  }
+};
+
 struct ExpOp {
   template <class S>
   static typename S::V vector(typename S::V x) {
@@ -213,8 +242,15 @@ inline void log_softmax_rows_at(const float* x, float* y, int64_t rows, int64_t 
 
 #if GRAPHFN_HAVE_AVX512_VARIANTS
 using simd::Float16;
-GRAPHFN_TARGET_AVX512 void exp_avx512(const float* x, float* y, int64_t n) { map_floats_by_vectors<Float16, ExpOp>(x, y, n); }
-GRAPHFN_TARGET_AVX512 void tanh_avx512(const float* x, float* y, int64_t n) { map_floats_by_vectors<Float16, TanhOp>(x, y, n); }
+GRAPHFN_TARGET_AVX512 void exp_avx512(const float* x, float* y, int64_t n) {
+  map_floats_by_vectors<Float16, ExpOp>(x, y, n);
+}
+GRAPHFN_TARGET_AVX512 void tanh_avx512(const float* x, float* y, int64_t n) {
+  map_floats_by_vectors<Float16, TanhOp>(x, y, n);
+}
+GRAPHFN_TARGET_AVX512 void sigmoid_avx512(const float* x, float* y, int64_t n) {
+  map_floats_by_vectors<Float16, SigmoidOp>(x, y, n);
+}
 GRAPHFN_TARGET_AVX512 void softmax_avx512(const float* x, float* y, int64_t rows, int64_t n, bool nan_sum_as_inf) {
   softmax_rows_at<Float16>(x, y, rows, n, nan_sum_as_inf);
 }
@@ -245,6 +281,13 @@ void tanh(const float* x, float* y, int64_t n) {
   map_floats_by_vectors<Float8, TanhOp>(x, y, n);
 }
 
+void sigmoid(const float* x, float* y, int64_t n) {
+#if GRAPHFN_HAVE_AVX512_VARIANTS
+  if (use_avx512()) return sigmoid_avx512(x, y, n);
+#endif
+  map_floats_by_vectors<Float8, SigmoidOp>(x, y, n);
+}
+
 void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool nan_sum_as_inf) {
 #if GRAPHFN_HAVE_AVX512_VARIANTS
   if (use_avx512()) return softmax_avx512(x, y, rows, n, nan_sum_as_inf);
@@ -263,6 +306,7 @@ void log_softmax_rows(const float* x, float* y, int64_t rows, int64_t n) {
 
 void exp(const float*, float*, int64_t) {}
 void tanh(const float*, float*, int64_t) {}
+void sigmoid(const float*, float*, int64_t) {}
 void softmax_rows(const float*, float*, int64_t, int64_t, bool) {}
 void log_softmax_rows(const float*, float*, int64_t, int64_t) {}
 

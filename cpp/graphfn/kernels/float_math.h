@@ -1,7 +1,7 @@
-// Hand-vectorised float32 loops of the hottest transcendental kernels (Exp, Tanh, Softmax,
-// LogSoftmax), each with an AVX-512 variant chosen at run time (core/cpu_features.h) beside the
-// build's AVX2 code. Both variants give the same bits: every lane runs the same instructions,
-// and sums add in the same order (kernels/float_math.cc).
+// Hand-vectorised float32 loops of the hottest transcendental kernels (Exp, Tanh, Sigmoid,
+// Softmax, LogSoftmax), each with an AVX-512 variant chosen at run time (core/cpu_features.h)
+// beside the build's AVX2 code. Both variants give the same bits: every lane runs the same
+// instructions, and sums add in the same order (kernels/float_math.cc).
 #pragma once
 #include <cstdint>
 
@@ -21,6 +21,9 @@ namespace float_math {
 void exp(const float* x, float* y, int64_t n);
 // y[i] = tanh(x[i]): TF 2.21's float tanh, bit for bit (its rational approximation, unfused).
 void tanh(const float* x, float* y, int64_t n);
+// y[i] = 1 / (1 + exp(-x[i])): TF 2.21's float sigmoid, bit for bit but for denormal results
+// (which TF flushes to zero).
+void sigmoid(const float* x, float* y, int64_t n);
 
 // Rows [0, rows) of n floats each (row r at x + r * n): y = exp(x - max) * (1 / sum), with the
 // sum's order fixed (kernels/float_math.cc). nan_sum_as_inf: a row whose sum is NaN (it holds a

@@ -59,11 +59,12 @@ GRAPHFN_SHARED_DRIVER void unary_in_shards(const void* x, Out* y, int64_t n, int
 }
 
 // The hand-vectorised float loop of an op (kernels/float_math.h), where there is one.
-enum class FloatLoop { kNone, kExp, kTanh };
+enum class FloatLoop { kNone, kExp, kTanh, kSigmoid };
 constexpr FloatLoop float_loop_of(std::string_view op) {
 #if GRAPHFN_HAVE_SIMD_FLOAT
   if (op == "Exp") return FloatLoop::kExp;
   if (op == "Tanh") return FloatLoop::kTanh;
+  if (op == "Sigmoid") return FloatLoop::kSigmoid;
 #endif
   (void)op;
   return FloatLoop::kNone;
@@ -78,6 +79,8 @@ __attribute__((noinline)) void array_shard(const void* x, void* y, int64_t b, in
     float_math::exp(static_cast<const float*>(x) + b, static_cast<float*>(y) + b, e - b);
   } else if constexpr (kFloats && Kernel::kFloatLoop == FloatLoop::kTanh) {
     float_math::tanh(static_cast<const float*>(x) + b, static_cast<float*>(y) + b, e - b);
+  } else if constexpr (kFloats && Kernel::kFloatLoop == FloatLoop::kSigmoid) {
+    float_math::sigmoid(static_cast<const float*>(x) + b, static_cast<float*>(y) + b, e - b);
   } else {
     Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> in(static_cast<const T*>(x) + b, e - b);
     Eigen::Map<Eigen::Array<Out, Eigen::Dynamic, 1>> out(static_cast<Out*>(y) + b, e - b);

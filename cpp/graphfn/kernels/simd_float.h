@@ -49,6 +49,10 @@ struct Float8 {
   // max(acc, x) where x is not NaN, else acc
   static V max_skipping_nan(V acc, V x) { return _mm256_max_ps(x, acc); }
   static V floor(V a) { return _mm256_floor_ps(a); }
+  // b where a < t, else c
+  static V select_below(V a, float t, V b, V c) {
+    return _mm256_blendv_ps(c, b, _mm256_cmp_ps(a, set1(t), _CMP_LT_OQ));
+  }
   static V abs(V a) { return _mm256_and_ps(a, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff))); }
   // a where |x| < t, else b
   static V select_abs_below(V x, float t, V a, V b) {
@@ -98,6 +102,9 @@ struct Float16 {
   GRAPHFN_AVX512_OP V max_skipping_nan(V acc, V x) { return _mm512_max_ps(x, acc); }
   GRAPHFN_AVX512_OP V floor(V a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
   GRAPHFN_AVX512_OP V abs(V a) { return _mm512_abs_ps(a); }
+  GRAPHFN_AVX512_OP V select_below(V a, float t, V b, V c) {
+    return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, _mm512_set1_ps(t), _CMP_LT_OQ), c, b);
+  }
   GRAPHFN_AVX512_OP V select_abs_below(V x, float t, V a, V b) {
     return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(_mm512_abs_ps(x), _mm512_set1_ps(t), _CMP_LT_OQ), b, a);
   }
