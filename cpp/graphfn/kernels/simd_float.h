@@ -53,11 +53,6 @@ struct Float8 {
   static V select_below(V a, float t, V b, V c) {
     return _mm256_blendv_ps(c, b, _mm256_cmp_ps(a, set1(t), _CMP_LT_OQ));
   }
-  static V abs(V a) { return _mm256_and_ps(a, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff))); }
-  // a where |x| < t, else b
-  static V select_abs_below(V x, float t, V a, V b) {
-    return _mm256_blendv_ps(b, a, _mm256_cmp_ps(abs(x), set1(t), _CMP_LT_OQ));
-  }
   // y * 2^m for integral m in [-150, 128] and y in [0.5, 2): two power-of-two factors, the first
   // exact, so the one rounding is the second's.
   static V scale_by_power_of_two(V y, V m) {
@@ -101,30 +96,16 @@ struct Float16 {
   GRAPHFN_AVX512_OP V max(V a, V b) { return _mm512_max_ps(b, a); }
   GRAPHFN_AVX512_OP V max_skipping_nan(V acc, V x) { return _mm512_max_ps(x, acc); }
   GRAPHFN_AVX512_OP V floor(V a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
-  GRAPHFN_AVX512_OP V abs(V a) { return _mm512_abs_ps(a); }
   GRAPHFN_AVX512_OP V select_below(V a, float t, V b, V c) {
     return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, _mm512_set1_ps(t), _CMP_LT_OQ), c, b);
-  }
-  GRAPHFN_AVX512_OP V select_abs_below(V x, float t, V a, V b) {
-    return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(_mm512_abs_ps(x), _mm512_set1_ps(t), _CMP_LT_OQ), b, a);
   }
   GRAPHFN_AVX512_OP __m256 low_half(V a) { return _mm512_castps512_ps256(a); }
   GRAPHFN_AVX512_OP __m256 high_half(V a) { return _mm512_extractf32x8_ps(a, 1); }
   // vscalefps: y * 2^m rounded once, the value Float8's two factors give.
   GRAPHFN_AVX512_OP V scale_by_power_of_two(V y, V m) { return _mm512_scalef_ps(y, m); }
   // As two 8-float vectors (low + high) reduced like Float8's.
-  GRAPHFN_AVX512_OP float reduce_add(V a) {
-    const __m256 h = _mm256_add_ps(_mm512_castps512_ps256(a), _mm512_extractf32x8_ps(a, 1));
-    __m128 t = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
-    t = _mm_add_ps(t, _mm_movehl_ps(t, t));
-    return _mm_cvtss_f32(_mm_add_ss(t, _mm_shuffle_ps(t, t, 1)));
-  }
-  GRAPHFN_AVX512_OP float reduce_max(V a) {
-    const __m256 h = _mm256_max_ps(_mm512_castps512_ps256(a), _mm512_extractf32x8_ps(a, 1));
-    __m128 t = _mm_max_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
-    t = _mm_max_ps(t, _mm_movehl_ps(t, t));
-    return _mm_cvtss_f32(_mm_max_ss(t, _mm_shuffle_ps(t, t, 1)));
-  }
+  GRAPHFN_AVX512_OP float reduce_add(V a) { return Float8::reduce_add(_mm256_add_ps(low_half(a), high_half(a))); }
+  GRAPHFN_AVX512_OP float reduce_max(V a) { return Float8::reduce_max(_mm256_max_ps(low_half(a), high_half(a))); }
 };
 #undef GRAPHFN_AVX512_OP
 #endif  // GRAPHFN_HAVE_AVX512_VARIANTS
