@@ -33,11 +33,13 @@ namespace {
 
 using simd::Float8;
 
-// exp: vector_math::pexp_float (kernels/vector_exp.h) in these operations.
-template <class S>
+// exp: vector_math::pexp_float (kernels/vector_exp.h) in these operations. kNonPositive: every
+// x_in is <= 0 or NaN (softmax's x - max), where the upper clamp and the final max with x_in
+// change nothing, so they are left out.
+template <class S, bool kNonPositive = false>
 inline typename S::V exp_vector(typename S::V x_in) {
   using V = typename S::V;
-  const V x = S::max(S::min(x_in, S::set1(88.723f)), S::set1(-104.0f));
+  const V x = S::max(kNonPositive ? x_in : S::min(x_in, S::set1(88.723f)), S::set1(-104.0f));
   const V m = S::floor(S::fmadd(x, S::set1(1.44269504088896341f), S::set1(0.5f)));
   V r = S::fmadd(m, S::set1(-0.693359375f), x);
   r = S::fmadd(m, S::set1(2.12194440e-4f), r);
@@ -50,7 +52,8 @@ inline typename S::V exp_vector(typename S::V x_in) {
   y1 = S::fmadd(y1, r, S::set1(5.0000001201E-1f));
   y = S::fmadd(y, r3, y1);
   y = S::fmadd(y, r2, y2);
-  return S::max(S::scale_by_power_of_two(y, m), x_in);
+  const V e = S::scale_by_power_of_two(y, m);
+  return kNonPositive ? e : S::max(e, x_in);
 }
 
 // tanh as TF 2.21's kernel computes it (the [9/8] rational function of the Eigen version TF is
@@ -169,7 +172,7 @@ inline float exp_sum_row(const float* x, float m, int64_t n, float* y, __m256* l
   if constexpr (S::kWidth == 16) {
     typename S::V both = S::zero();  // chain 0 in the low half, chain 1 in the high half
     for (; i + 16 <= packets * 8; i += 16) {
-      const typename S::V e = exp_vector<S>(S::sub(S::load(x + i), vm));
+      const typename S::V e = exp_vector<S, true>(S::sub(S::load(x + i), vm));
       if (kStore) S::store(y + i, e);
       both = S::add(both, e);
     }
@@ -177,8 +180,8 @@ inline float exp_sum_row(const float* x, float m, int64_t n, float* y, __m256* l
     chain1 = S::high_half(both);
   } else {
     for (; i + 16 <= packets * 8; i += 16) {
-      const __m256 e0 = exp_vector<Float8>(Float8::sub(Float8::load(x + i), vm));
-      const __m256 e1 = exp_vector<Float8>(Float8::sub(Float8::load(x + i + 8), vm));
+      const __m256 e0 = exp_vector<Float8, true>(Float8::sub(Float8::load(x + i), vm));
+      const __m256 e1 = exp_vector<Float8, true>(Float8::sub(Float8::load(x + i + 8), vm));
       if (kStore) {
         Float8::store(y + i, e0);
         Float8::store(y + i + 8, e1);
@@ -188,7 +191,7 @@ inline float exp_sum_row(const float* x, float m, int64_t n, float* y, __m256* l
     }
   }
   if (i < packets * 8) {  // an odd packet: the next of chain 0
-    const __m256 e = exp_vector<Float8>(Float8::sub(Float8::load(x + i), Float8::set1(m)));
+    const __m256 e = exp_vector<Float8, true>(Float8::sub(Float8::load(x + i), Float8::set1(m)));
     if (kStore) Float8::store(y + i, e);
     chain0 = Float8::add(chain0, e);
     i += 8;
@@ -196,7 +199,7 @@ inline float exp_sum_row(const float* x, float m, int64_t n, float* y, __m256* l
   float sum = Float8::reduce_add(Float8::add(chain0, chain1));
   if (i < n) {
     alignas(32) float rest[8];
-    const __m256 e = exp_vector<Float8>(Float8::sub(Float8::load_first(x + i, n - i), Float8::set1(m)));
+    const __m256 e = exp_vector<Float8, true>(Float8::sub(Float8::load_first(x + i, n - i), Float8::set1(m)));
     Float8::store(rest, e);
     *last = e;
     for (int64_t j = 0; i + j < n; ++j) sum += rest[j];
