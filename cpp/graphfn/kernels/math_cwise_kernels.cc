@@ -4,9 +4,11 @@
 #include <Eigen/Core>
 #include <unsupported/Eigen/SpecialFunctions>
 #include <cmath>
+#include <string_view>
 #include <type_traits>
 
 #include "graphfn/kernels/broadcast.h"
+#include "graphfn/kernels/float_math.h"
 #include "graphfn/kernels/functors.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/parallel_loops.h"
@@ -56,13 +58,34 @@ GRAPHFN_SHARED_DRIVER void unary_in_shards(const void* x, Out* y, int64_t n, int
   parallel_elementwise(y, n, min_shard, [&](int64_t b, int64_t e) { shard(x, y, b, e); });
 }
 
-// float and double: Eigen's vectorised array form. (Not inlined into reduced_float_shard: float16
-// and bfloat16 run float's copy.)
+// The hand-vectorised float loop of an op (kernels/float_math.h), where there is one.
+enum class FloatLoop { kNone, kExp, kTanh, kSigmoid };
+constexpr FloatLoop float_loop_of(std::string_view op) {
+#if GRAPHFN_HAVE_SIMD_FLOAT
+  if (op == "Exp") return FloatLoop::kExp;
+  if (op == "Tanh") return FloatLoop::kTanh;
+  if (op == "Sigmoid") return FloatLoop::kSigmoid;
+#endif
+  (void)op;
+  return FloatLoop::kNone;
+}
+
+// float and double: Eigen's vectorised array form, or the op's float loop. (Not inlined into
+// reduced_float_shard: float16 and bfloat16 run float's copy.)
 template <typename T, typename Out, typename Kernel>
 __attribute__((noinline)) void array_shard(const void* x, void* y, int64_t b, int64_t e) {
-  Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> in(static_cast<const T*>(x) + b, e - b);
-  Eigen::Map<Eigen::Array<Out, Eigen::Dynamic, 1>> out(static_cast<Out*>(y) + b, e - b);
-  out = Kernel::array(in);
+  constexpr bool kFloats = std::is_same_v<T, float> && std::is_same_v<Out, float>;
+  if constexpr (kFloats && Kernel::kFloatLoop == FloatLoop::kExp) {
+    float_math::exp(static_cast<const float*>(x) + b, static_cast<float*>(y) + b, e - b);
+  } else if constexpr (kFloats && Kernel::kFloatLoop == FloatLoop::kTanh) {
+    float_math::tanh(static_cast<const float*>(x) + b, static_cast<float*>(y) + b, e - b);
+  } else if constexpr (kFloats && Kernel::kFloatLoop == FloatLoop::kSigmoid) {
+    float_math::sigmoid(static_cast<const float*>(x) + b, static_cast<float*>(y) + b, e - b);
+  } else {
+    Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> in(static_cast<const T*>(x) + b, e - b);
+    Eigen::Map<Eigen::Array<Out, Eigen::Dynamic, 1>> out(static_cast<Out*>(y) + b, e - b);
+    out = Kernel::array(in);
+  }
 }
 
 // float16 and bfloat16: the shard converted to float, float's kernel on it (in an aligned buffer,
@@ -121,6 +144,7 @@ Status check_integer_divisor_nonzero(const Tensor& divisor) {
   template <typename Stored>                                                               \
   struct NAME##CwiseKernel {                                                               \
     using T = ComputeType<Stored>;                                                         \
+    static constexpr FloatLoop kFloatLoop = float_loop_of(#NAME);                          \
     template <typename X>                                                                  \
     static auto array(const X& x) { return ARRAY; }                                        \
     static OUT scalar(T x) { return SCALAR; }                                              \

@@ -1,7 +1,8 @@
 // Kernels of ops/nn_ops.cc. Every op works row by row over the last dimension with one
 // numerically stable pass: m = max(row), s = sum(exp(x - m)), log_softmax = x - m - log(s).
-// The rows go through Eigen's arrays, whose exp is vectorised (TF's kernels use the same Eigen
-// exp); a scalar std::exp loop made Softmax of 1000x1000 five times slower than TF's.
+// float rows go through the vectorised loops of kernels/float_math.h (three passes over a row,
+// AVX-512 where the CPU has it), double rows through Eigen's arrays (a scalar std::exp loop made
+// Softmax of 1000x1000 five times slower than TF's).
 // float16 and bfloat16 rows are widened to float, computed by the same row code and rounded once
 // (TF's kernels compute these in the reduced type step by step, so their values are a few units
 // in the last place from these).
@@ -12,6 +13,7 @@
 #include <Eigen/Core>
 
 #include "graphfn/kernels/array_util.h"
+#include "graphfn/kernels/float_math.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/parallel_loops.h"
 #include "graphfn/kernels/reduced_precision.h"
@@ -57,8 +59,17 @@ using ConstRow = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
 template <typename T>
 using Row = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
 
+// log_softmax(row) into out (n elements). float rows (float16 and bfloat16 ones too, widened)
+// take the vectorised loop of kernels/float_math.h, whose results do not depend on where the
+// row lies in memory (Eigen's sums do: they start at a 32-byte boundary).
 template <typename T>
 void log_softmax_row(const T* row, int64_t n, T* out) {
+#if GRAPHFN_HAVE_SIMD_FLOAT
+  if constexpr (std::is_same_v<T, float>) {
+    float_math::log_softmax_rows(row, out, 1, n);
+    return;
+  }
+#endif
   ConstRow<T> x(row, n);
   Row<T> o(out, n);
   const T m = x.maxCoeff();
@@ -67,7 +78,36 @@ void log_softmax_row(const T* row, int64_t n, T* out) {
   o -= log_s;
 }
 
+template <typename T>
+void exp_in_place(T* row, int64_t n) {
+#if GRAPHFN_HAVE_SIMD_FLOAT
+  if constexpr (std::is_same_v<T, float>) {
+    float_math::exp(row, row, n);
+    return;
+  }
+#endif
+  Row<T>(row, n) = Row<T>(row, n).exp();
+}
+
 // Softmax is exp(x - m) * (1 / s), like TF's kernel (closer to TF's values than exp(log_softmax)).
+// A row whose sum is NaN (it holds NaN or +inf) is NaN where exp(x - m) is and 0 elsewhere in TF's
+// float32 and bfloat16 kernels (oneDNN's), all NaN in its float16 and double ones (Eigen's).
+template <typename Stored, typename T>
+void softmax_row(const T* row, int64_t n, T* out) {
+  constexpr bool kNanSumAsInf = std::is_same_v<Stored, float> || std::is_same_v<Stored, Eigen::bfloat16>;
+#if GRAPHFN_HAVE_SIMD_FLOAT
+  if constexpr (std::is_same_v<T, float>) {
+    float_math::softmax_rows(row, out, 1, n, kNanSumAsInf);
+    return;
+  }
+#endif
+  ConstRow<T> x(row, n);
+  Row<T> o(out, n);
+  o = (x - x.maxCoeff()).exp();
+  const T sum = o.sum();
+  o *= kNanSumAsInf && std::isnan(sum) ? T(0) : T(1) / sum;
+}
+
 template <typename T, bool kLog>
 struct SoftmaxKernel {
   static Status compute(KernelContext& c) {
@@ -78,6 +118,20 @@ struct SoftmaxKernel {
     if (n == 0) return Status::OK();
     const int64_t rows = x.num_elements() / n;
     // Rows are independent: large inputs split them over the intra-op pool.
+#if GRAPHFN_HAVE_SIMD_FLOAT
+    if constexpr (std::is_same_v<T, float>) {  // all of a shard's rows in one call
+      parallel_rows(rows, n, kCostlyElementsPerShard, [&](int64_t first, int64_t last) {
+        const float* in = x.data<float>() + first * n;
+        float* o = out.data<float>() + first * n;
+        if (kLog) {
+          float_math::log_softmax_rows(in, o, last - first, n);
+        } else {
+          float_math::softmax_rows(in, o, last - first, n, /*nan_sum_as_inf=*/true);
+        }
+      });
+      return Status::OK();
+    }
+#endif
     parallel_rows(rows, n, kCostlyElementsPerShard, [&](int64_t first, int64_t last) {
       std::vector<C> in_scratch, out_scratch;
       for (int64_t r = first; r < last; ++r) {
@@ -86,10 +140,7 @@ struct SoftmaxKernel {
         if (kLog) {
           log_softmax_row(row, n, o);
         } else {
-          ConstRow<C> xr(row, n);
-          Row<C> orow(o, n);
-          orow = (xr - xr.maxCoeff()).exp();
-          orow *= C(1) / orow.sum();
+          softmax_row<T>(row, n, o);
         }
         store_row(o, n, out.data<T>() + r * n);
       }
@@ -131,7 +182,7 @@ struct SparseXentKernel {
       C* b = compute_output_row(back + r * n, n, out_scratch);
       log_softmax_row(compute_row(pf + r * n, n, in_scratch), n, b);
       loss[r] = static_cast<T>(C(0) - b[labels[r]]);  // +0.0 for a perfect prediction, as TF (not -0.0)
-      Row<C>(b, n) = Row<C>(b, n).exp();
+      exp_in_place(b, n);
       b[labels[r]] -= 1;
       store_row(b, n, back + r * n);
     }

@@ -160,7 +160,7 @@ TEST_CASE("load policy: the stateful ops are the reviewed ones") {
       "CheckNumerics",                                                   // fails the run
       "EagerPyFunc",                                                     // Python: refused on load
       "GraphfnDatasetIterator", "GraphfnIteratorGetNext",                // in-memory tf.data iterators
-      "GraphfnIteratorHasNext",
+      "GraphfnIteratorGetNextAsOptional", "GraphfnIteratorHasNext",
       "HashTableV2",                                                     // in-memory hash tables
       "If",                                                              // the model's functions
       "InitializeTableV2", "LookupTableExportV2", "LookupTableFindV2",   // in-memory hash tables
