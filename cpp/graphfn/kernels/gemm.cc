@@ -19,6 +19,11 @@ namespace {
 
 // Multiply-adds (m*k*n) from which a product goes to the library instead of the panel loop.
 constexpr double kLibraryWork = 16.0 * 16 * 16;
+// Above this many multiply-adds, a float product on an AVX-512 CPU (alone or in a batch) goes to
+// graphfn's own kernel (kernels/sgemm_avx512.h) unless it is a matrix-vector product (one row, or
+// fewer than 8 columns): up to it OpenBLAS's AVX-512 small-matrix kernels were 5-15 % faster, and
+// its gemv-like kernels up to 6x on the thin shapes (docs/design.md, "Matrix products").
+constexpr double kOwnKernelWork = 1e6;
 // The least work worth a piece (and a thread) of its own: the pool's hand-off costs a few
 // microseconds, about what OpenBLAS does in 2^19 multiply-adds on one core.
 constexpr double kShardWork = 1 << 19;
@@ -132,7 +137,9 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
     return eigen_gemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
   }
   if constexpr (std::is_same_v<T, float>) {
-    if (sgemm_avx512_available()) return sgemm_avx512(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+    if (work > kOwnKernelWork && m >= 2 && n >= 8 && sgemm_avx512_available()) {
+      return sgemm_avx512(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+    }
   }
   const lapack::Routines<T>* r = blas<T>();
   if (r != nullptr && fits_int({m, n, k, lda, ldb, ldc})) return blas_gemm(*r, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
@@ -149,7 +156,8 @@ void gemm_batched(int64_t batches, bool ta, bool tb, int64_t m, int64_t n, int64
   };
   const double work = static_cast<double>(m) * n * k;
   if constexpr (std::is_same_v<T, float>) {
-    if (batches >= 2 && work >= kLibraryWork && work < kSplitInsideWork && sgemm_avx512_available()) {
+    if (batches >= 2 && work > kOwnKernelWork && m >= 2 && n >= 8 && work < kSplitInsideWork &&
+        sgemm_avx512_available()) {
       return sgemm_avx512_batched(batches, ta, tb, m, n, k, a, a_index, b, b_index, c);
     }
   }
