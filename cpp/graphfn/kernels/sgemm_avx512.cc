@@ -162,6 +162,46 @@ Product make_product(bool ta, int64_t m, int64_t n, int64_t k, const float* a, i
   return p;
 }
 
+// A thread's buffer for packed panels, 64-byte aligned, kept between calls (a fresh allocation
+// of megabytes would page-fault on every product).
+class PanelBuffer {
+ public:
+  ~PanelBuffer() { std::free(data_); }
+  float* get(int64_t floats) {
+    const size_t bytes = (static_cast<size_t>(floats) * sizeof(float) + kHugePage - 1) / kHugePage * kHugePage;
+    if (bytes > capacity_) {
+      std::free(data_);
+      data_ = static_cast<float*>(std::aligned_alloc(kHugePage, bytes));
+      if (data_ == nullptr) {
+        capacity_ = 0;
+        throw std::bad_alloc();
+      }
+      capacity_ = bytes;
+#ifdef MADV_HUGEPAGE
+      madvise(data_, bytes, MADV_HUGEPAGE);  // 2 MB pages where the system allows: fewer TLB misses
+#endif
+    }
+    return data_;
+  }
+
+ private:
+  static constexpr size_t kHugePage = size_t{2} << 20;
+  float* data_ = nullptr;
+  size_t capacity_ = 0;
+};
+
+// The calling thread's buffer for a packed B (shared with the pool's threads during one product).
+float* panel_buffer(int64_t floats) {
+  thread_local PanelBuffer buffer;
+  return buffer.get(floats);
+}
+
+// A thread's buffer for the block of a transposed A it is computing.
+float* a_block_buffer(int64_t floats) {
+  thread_local PanelBuffer buffer;
+  return buffer.get(floats);
+}
+
 // Up to three memory regions that a block's tiles fetch into the cache while they compute, spread
 // over them in order (a batch's next product).
 struct Stream {
@@ -185,13 +225,29 @@ GRAPHFN_TARGET_AVX512 void run_block(const Product& P, int64_t t0, int64_t t1, i
   int64_t streamed = 0;  // bytes of the stream fetched so far
   for (int64_t kb = 0; kb < P.kblocks; ++kb) {
     const int64_t k0 = P.kblock_begin(kb), kc = P.kblock_begin(kb + 1) - k0;
+    // A transposed A used by several panels is first copied, tile by tile, into kc rows of 12
+    // contiguous floats (its rows are lda apart: a page apart each for a wide A).
+    const float* a_packed = nullptr;
+    if (P.ta && j1 - j0 >= 2) {
+      float* block = a_block_buffer((t1 - t0) * kMR * kc);
+      for (int64_t i = t0; i < t1; ++i) {
+        const int64_t rows = std::min<int64_t>(kMR, P.m - i * kMR);
+        const __mmask16 mask = __mmask16((1u << rows) - 1);
+        const float* src = P.a + k0 * P.lda + i * kMR;
+        float* dst = block + (i - t0) * kMR * kc;
+        for (int64_t p = 0; p < kc; ++p) {
+          _mm512_mask_storeu_ps(dst + p * kMR, __mmask16(0xFFF), _mm512_maskz_loadu_ps(mask, src + p * P.lda));
+        }
+      }
+      a_packed = block;
+    }
     for (int64_t j = j0; j < j1; ++j) {
       const int64_t cols = std::min<int64_t>(kNR, P.n - j * kNR);
       const int vecs = cols > 16 ? 2 : 1;
       const int64_t rest = cols - 16 * (vecs - 1);
       TileArgs t;
       t.kc = kc;
-      t.a_stride = P.lda;
+      t.a_stride = a_packed != nullptr ? kMR : P.lda;
       t.ldc = P.ldc;
       t.load_c = P.accumulate || kb > 0;
       t.last = rest == 16 ? __mmask16(0xFFFF) : __mmask16((1u << rest) - 1);
@@ -213,7 +269,11 @@ GRAPHFN_TARGET_AVX512 void run_block(const Product& P, int64_t t0, int64_t t1, i
       const bool fetch_next = j + 1 < j1;
       for (int64_t i = t0; i < t1; ++i) {
         const int rows = static_cast<int>(std::min<int64_t>(kMR, P.m - i * kMR));
-        t.a = P.ta ? P.a + k0 * P.lda + i * kMR : P.a + i * kMR * P.lda + k0;
+        if (a_packed != nullptr) {
+          t.a = a_packed + (i - t0) * kMR * kc;
+        } else {
+          t.a = P.ta ? P.a + k0 * P.lda + i * kMR : P.a + i * kMR * P.lda + k0;
+        }
         t.c = P.c + i * kMR * P.ldc + j * kNR;
         const char* pf = nullptr;
         if (stream != nullptr) {
@@ -265,38 +325,6 @@ GRAPHFN_TARGET_AVX512 void pack_b(bool tb, const float* b, int64_t ldb, int64_t 
   }
 }
 
-// A thread's buffer for packed panels, 64-byte aligned, kept between calls (a fresh allocation
-// of megabytes would page-fault on every product).
-class PanelBuffer {
- public:
-  ~PanelBuffer() { std::free(data_); }
-  float* get(int64_t floats) {
-    const size_t bytes = (static_cast<size_t>(floats) * sizeof(float) + kHugePage - 1) / kHugePage * kHugePage;
-    if (bytes > capacity_) {
-      std::free(data_);
-      data_ = static_cast<float*>(std::aligned_alloc(kHugePage, bytes));
-      if (data_ == nullptr) {
-        capacity_ = 0;
-        throw std::bad_alloc();
-      }
-      capacity_ = bytes;
-#ifdef MADV_HUGEPAGE
-      madvise(data_, bytes, MADV_HUGEPAGE);  // 2 MB pages where the system allows: fewer TLB misses
-#endif
-    }
-    return data_;
-  }
-
- private:
-  static constexpr size_t kHugePage = size_t{2} << 20;
-  float* data_ = nullptr;
-  size_t capacity_ = 0;
-};
-
-float* panel_buffer(int64_t floats) {
-  thread_local PanelBuffer buffer;
-  return buffer.get(floats);
-}
 
 // Runs fn(l0, l1) over chunks of at most `chunk` of [0, lines) on the pool: the range is cut into
 // one segment per thread; each thread takes chunks from its own segment's front, then from the
