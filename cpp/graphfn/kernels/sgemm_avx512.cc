@@ -398,9 +398,9 @@ void sgemm_avx512(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float
   const int threads = parallel_threads();
   const double work = static_cast<double>(m) * n * k;
   const bool threaded = threads > 1 && work >= 2 * kShardWork;
-  // A transposed B is always packed; an untransposed one when it is larger than L2 holds and A
-  // has rows enough to pay for the copy.
-  if (tb || (k * n >= (int64_t{1} << 17) && m >= 96)) {
+  // A transposed B is always packed; an untransposed one when it is larger than L2 holds and read
+  // at least 4 times (once per block of 96 rows), so that the copy pays for itself.
+  if (tb || (k * n >= (int64_t{1} << 17) && m >= 4 * kBlockTiles * kMR)) {
     float* packed = panel_buffer(P.panels * k * kNR);
     const int64_t min_panels = std::max<int64_t>(1, static_cast<int64_t>(kShardWork / (16.0 * k * kNR)));
     parallel_for_if_large(P.panels, threaded ? min_panels : P.panels,
