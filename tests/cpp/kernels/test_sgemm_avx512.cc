@@ -79,10 +79,10 @@ TEST_CASE("sgemm_avx512: edge tiles, k-blocks, transposes, strides and accumulat
   }
 }
 
-TEST_CASE("sgemm_avx512: a packed wide B and threaded products equal one-thread ones bit for bit") {
+TEST_CASE("sgemm_avx512: threaded products equal one-thread ones bit for bit") {
   if (!sgemm_avx512_available()) return;  // no AVX-512 here (or GRAPHFN_MAX_CPU_ISA=avx2)
-  // Large enough for B's packed panels (k * n >= 2^17, m >= 384), few rows (column chunks), and
-  // odd sizes over the pool.
+  // Row chunks over the pool, few rows (column chunks), a transposed A packed per block, odd
+  // sizes.
   const Shape3 shapes[] = {{400, 515, 301}, {17, 1001, 129}, {203, 131, 97}, {700, 37, 600}, {130, 600, 520}};
   unsigned seed = 100;
   for (const Shape3& s : shapes) {
