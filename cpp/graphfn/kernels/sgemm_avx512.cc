@@ -54,9 +54,9 @@ struct TileArgs {
 template <int kRows, int kVecs, bool kRowMajorA>
 GRAPHFN_TARGET_AVX512 void micro_tile(const TileArgs& t) {
   __m512 acc[kRows][kVecs];
-  #pragma GCC unroll 16
+#pragma GCC unroll 16
   for (int i = 0; i < kRows; ++i) {
-    #pragma GCC unroll 16
+#pragma GCC unroll 16
     for (int v = 0; v < kVecs; ++v) acc[i][v] = _mm512_setzero_ps();
   }
   const int64_t kc = t.kc, ldb = t.ldb, pf_stride = t.prefetch_stride;
@@ -65,48 +65,29 @@ GRAPHFN_TARGET_AVX512 void micro_tile(const TileArgs& t) {
   const char* pf = t.prefetch;
   const float* a = t.a;
   const int64_t lda = t.a_stride;
-  // (The two layouts of A differ only in where A(i, p) lies; the loops are written out twice
-  // because a lambda would not be compiled for AVX-512.)
-  if constexpr (kRowMajorA) {
+  // A(i, p) = a[i * lda + p] (row-major A) or a[p * lda + i] (A stored transposed).
+  const int64_t row_step = kRowMajorA ? lda : 1;
 #pragma GCC unroll 2
-    for (int64_t p = 0; p < kc; ++p) {
-      __m512 bv[kVecs];
-      #pragma GCC unroll 16
-      for (int v = 0; v + 1 < kVecs; ++v) bv[v] = _mm512_loadu_ps(b + 16 * v);
-      bv[kVecs - 1] = _mm512_maskz_loadu_ps(last, b + 16 * (kVecs - 1));
-      #pragma GCC unroll 16
-      for (int i = 0; i < kRows; ++i) {
-        const __m512 av = _mm512_set1_ps(a[i * lda + p]);
-        #pragma GCC unroll 16
-        for (int v = 0; v < kVecs; ++v) acc[i][v] = _mm512_fmadd_ps(av, bv[v], acc[i][v]);
-      }
-      _mm_prefetch(pf, _MM_HINT_T1);
-      pf += pf_stride;
-      b += ldb;
+  for (int64_t p = 0; p < kc; ++p) {
+    __m512 bv[kVecs];
+#pragma GCC unroll 16
+    for (int v = 0; v + 1 < kVecs; ++v) bv[v] = _mm512_loadu_ps(b + 16 * v);
+    bv[kVecs - 1] = _mm512_maskz_loadu_ps(last, b + 16 * (kVecs - 1));
+    const float* ap = kRowMajorA ? a + p : a + p * lda;
+#pragma GCC unroll 16
+    for (int i = 0; i < kRows; ++i) {
+      const __m512 av = _mm512_set1_ps(ap[i * row_step]);
+#pragma GCC unroll 16
+      for (int v = 0; v < kVecs; ++v) acc[i][v] = _mm512_fmadd_ps(av, bv[v], acc[i][v]);
     }
-  } else {
-#pragma GCC unroll 2
-    for (int64_t p = 0; p < kc; ++p) {
-      __m512 bv[kVecs];
-      #pragma GCC unroll 16
-      for (int v = 0; v + 1 < kVecs; ++v) bv[v] = _mm512_loadu_ps(b + 16 * v);
-      bv[kVecs - 1] = _mm512_maskz_loadu_ps(last, b + 16 * (kVecs - 1));
-      const float* ap = a + p * lda;
-      #pragma GCC unroll 16
-      for (int i = 0; i < kRows; ++i) {
-        const __m512 av = _mm512_set1_ps(ap[i]);
-        #pragma GCC unroll 16
-        for (int v = 0; v < kVecs; ++v) acc[i][v] = _mm512_fmadd_ps(av, bv[v], acc[i][v]);
-      }
-      _mm_prefetch(pf, _MM_HINT_T1);
-      pf += pf_stride;
-      b += ldb;
-    }
+    _mm_prefetch(pf, _MM_HINT_T1);
+    pf += pf_stride;
+    b += ldb;
   }
-  #pragma GCC unroll 16
+#pragma GCC unroll 16
   for (int i = 0; i < kRows; ++i) {
     float* row = t.c + i * t.ldc;
-    #pragma GCC unroll 16
+#pragma GCC unroll 16
     for (int v = 0; v < kVecs; ++v) {
       const __mmask16 mask = v + 1 < kVecs ? __mmask16(0xFFFF) : last;
       __m512 r = acc[i][v];
