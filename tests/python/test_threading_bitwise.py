@@ -96,6 +96,15 @@ _SCRIPT = textwrap.dedent('''
                     cases["matmul %dx%dx%d %s%s %s" % (mm, kk, nn, "T" if ta else "N", "T" if tb else "N",
                                                        dtype.__name__)] = (
                         lambda a=a, b=b, ta=ta, tb=tb: tf.matmul(a, b, transpose_a=ta, transpose_b=tb))
+    # Batched products, whole products shared out over the pool (kernels/gemm.cc, sgemm_avx512.cc),
+    # with a broadcast batch dimension.
+    for bb, mm, kk, nn in ((7, 67, 301, 131), (3, 150, 512, 40), (64, 128, 128, 128)):
+        xa, xb = data(bb, mm, kk), data(bb, kk, nn)
+        cases["batch matmul %dx%dx%dx%d" % (bb, mm, kk, nn)] = lambda xa=xa, xb=xb: tf.matmul(xa, xb)
+        cases["batch matmul %dx%dx%dx%d TT" % (bb, mm, kk, nn)] = (
+            lambda xa=xa, xb=xb: tf.matmul(xb, xa, transpose_a=True, transpose_b=True))
+        cases["batch matmul %dx%dx%dx%d broadcast" % (bb, mm, kk, nn)] = (
+            lambda xa=xa, xb=xb: tf.matmul(xa, xb[:1]))
     for name, fn in cases.items():
         digest = hashlib.sha256(np.ascontiguousarray(fn().numpy()).tobytes()).hexdigest()
         print(name, digest)

@@ -5,18 +5,25 @@
 #include <cmath>
 #include <limits>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "graphfn/core/thread_pool.h"
 #include "graphfn/kernels/gemm_cuts.h"
 #include "graphfn/kernels/gemm_panels.h"
 #include "graphfn/kernels/lapack.h"
+#include "graphfn/kernels/sgemm_avx512.h"
 
 namespace graphfn {
 namespace {
 
 // Multiply-adds (m*k*n) from which a product goes to the library instead of the panel loop.
 constexpr double kLibraryWork = 16.0 * 16 * 16;
+// Above this many multiply-adds, a float product on an AVX-512 CPU (alone or in a batch) goes to
+// graphfn's own kernel (kernels/sgemm_avx512.h) unless it is a matrix-vector product (one row, or
+// fewer than 8 columns): up to it OpenBLAS's AVX-512 small-matrix kernels were 5-15 % faster, and
+// its gemv-like kernels up to 6x on the thin shapes (docs/design.md, "Matrix products").
+constexpr double kOwnKernelWork = 1e6;
 // The least work worth a piece (and a thread) of its own: the pool's hand-off costs a few
 // microseconds, about what OpenBLAS does in 2^19 multiply-adds on one core.
 constexpr double kShardWork = 1 << 19;
@@ -129,6 +136,11 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
     }
     return eigen_gemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
   }
+  if constexpr (std::is_same_v<T, float>) {
+    if (work > kOwnKernelWork && m >= 2 && n >= 8 && sgemm_avx512_available()) {
+      return sgemm_avx512(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+    }
+  }
   const lapack::Routines<T>* r = blas<T>();
   if (r != nullptr && fits_int({m, n, k, lda, ldb, ldc})) return blas_gemm(*r, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
   eigen_gemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
@@ -143,6 +155,12 @@ void gemm_batched(int64_t batches, bool ta, bool tb, int64_t m, int64_t n, int64
     gemm<T>(ta, tb, m, n, k, a + ai * m * k, lda, b + bi * k * n, ldb, c + i * m * n, n);
   };
   const double work = static_cast<double>(m) * n * k;
+  if constexpr (std::is_same_v<T, float>) {
+    if (batches >= 2 && work > kOwnKernelWork && m >= 2 && n >= 8 && work < kSplitInsideWork &&
+        sgemm_avx512_available()) {
+      return sgemm_avx512_batched(batches, ta, tb, m, n, k, a, a_index, b, b_index, c);
+    }
+  }
   if (batches >= 2 && work < kSplitInsideWork && work * batches >= 2 * kShardWork && parallel_threads() > 1) {
     // (Nested in a shard, gemm's own parallel_for runs inline.)
     const int64_t min_batches = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(kShardWork / std::max(work, 1.0))));

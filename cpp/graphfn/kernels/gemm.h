@@ -11,6 +11,8 @@
 //    pieces (row or column blocks, kernels/gemm_cuts.h) shared out over the intra-op pool
 //    (core/thread_pool.h). The cut depends on the shape and the machine only, not on the
 //    pool's size, so threaded results equal one-thread ones bit for bit.
+//  - float products above 10^6 multiply-adds (not matrix-vector shapes) on CPUs with AVX-512:
+//    graphfn's own kernel (kernels/sgemm_avx512.h), whose bits do not depend on the threads either.
 //  - without a loadable OpenBLAS: Eigen's GEMM on the calling thread.
 #pragma once
 #include <cstdint>
