@@ -12,9 +12,10 @@
 #endif
 
 // How the product runs (measurements in docs/design.md, "bfloat16 products"):
-//  - op(B) is packed once into panels of 32 columns: for each pair of k values, 32 columns x 2
+//  - op(B) is packed into panels of 32 columns: for each pair of k values, 32 columns x 2
 //    values (64 bfloat16, two vectors), the layout vdpbf16ps multiplies; a k beyond the end and a
-//    column beyond the edge are zeros.
+//    column beyond the edge are zeros. Work units go column block by column block, and a thread
+//    packs a block's panels when it starts on that block.
 //  - op(A) is packed per work unit (kRowBlock rows x kColumnBlock columns of C) into tiles of 12
 //    rows of pairs of k values (one 32-bit word a pair), kPairBlock words apart: the tile kernel
 //    finds each row's word at a fixed offset, and an untransposed A packs by copying rows.
@@ -191,6 +192,7 @@ void run_tile(int64_t pairs, const uint32_t* a, const uint16_t* b, const TileOut
 
 // Per-thread buffers of a work unit: op(A)'s tiles for one block of k, and the sums between blocks.
 struct UnitBuffers {
+  std::vector<uint16_t> b_panels;  // the panels of the column block last packed
   std::vector<uint32_t> a_tiles;
   std::vector<float> partial;
 };
@@ -198,13 +200,7 @@ struct UnitBuffers {
 // gemm_bf16's work (below) for m, n, k > 0.
 void multiply(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const uint16_t* a, int64_t lda, const uint16_t* b,
               int64_t ldb, uint16_t* c, int64_t ldc) {
-  const int64_t pairs = (k + 1) / 2, panels = (n + kPanelColumns - 1) / kPanelColumns;
-  const int64_t panel_size = pairs * 64;
-  std::vector<uint16_t> b_panels(static_cast<size_t>(panels * panel_size));
-  parallel_for_if_large(panels, std::max<int64_t>(1, (1 << 16) / std::max<int64_t>(1, pairs * 64)), [&](int64_t p0, int64_t p1) {
-    for (int64_t p = p0; p < p1; ++p) pack_b_panel(b, ldb, tb, k, n, p * kPanelColumns, b_panels.data() + p * panel_size);
-  });
-
+  const int64_t pairs = (k + 1) / 2, panel_size = pairs * 64;
   // Work units of C: row blocks of at most 96 rows, sharing the 12-row tiles out evenly (equal
   // units keep the threads' shares equal), times column blocks of 256 columns, or fewer (whole
   // panels) when that leaves the pool's threads without two units each. Any cut gives the same bits.
@@ -221,9 +217,21 @@ void multiply(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const uint16_t*
   const int64_t min_units = std::max<int64_t>(1, static_cast<int64_t>((1 << 19) / std::max(unit_work, 1.0)));
   parallel_for_if_large(row_blocks * column_blocks, min_units, [&](int64_t u0, int64_t u1) {
     thread_local UnitBuffers buffers;
+    int64_t packed_block = -1;  // the column block whose panels are in buffers.b_panels
     for (int64_t u = u0; u < u1; ++u) {
-      const int64_t i0 = row_block_begin(u / column_blocks), j0 = (u % column_blocks) * column_block;
-      const int64_t unit_rows = row_block_begin(u / column_blocks + 1) - i0, unit_cols = std::min(column_block, n - j0);
+      // Units go column block by column block, so a thread packs the panels of op(B) it needs
+      // once per block it is given (no pass over all of B before the units, no barrier).
+      const int64_t cb = u / row_blocks;
+      const int64_t i0 = row_block_begin(u % row_blocks), j0 = cb * column_block;
+      if (cb != packed_block) {
+        const int64_t block_panels = (std::min(column_block, n - j0) + kPanelColumns - 1) / kPanelColumns;
+        buffers.b_panels.resize(static_cast<size_t>(block_panels * panel_size));
+        for (int64_t p = 0; p < block_panels; ++p) {
+          pack_b_panel(b, ldb, tb, k, n, j0 + p * kPanelColumns, buffers.b_panels.data() + p * panel_size);
+        }
+        packed_block = cb;
+      }
+      const int64_t unit_rows = row_block_begin(u % row_blocks + 1) - i0, unit_cols = std::min(column_block, n - j0);
       const int64_t unit_tiles = (unit_rows + kTileRows - 1) / kTileRows;
       if (k_blocks > 1) buffers.partial.resize(static_cast<size_t>(kRowBlock * kColumnBlock));
       for (int64_t kb = 0; kb < k_blocks; ++kb) {
@@ -234,7 +242,7 @@ void multiply(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const uint16_t*
                       buffers.a_tiles.data() + t * kTileRows * kPairBlock);
         }
         for (int64_t jc = 0; jc < unit_cols; jc += kPanelColumns) {
-          const uint16_t* panel = b_panels.data() + ((j0 + jc) / kPanelColumns) * panel_size + q0 * 64;
+          const uint16_t* panel = buffers.b_panels.data() + (jc / kPanelColumns) * panel_size + q0 * 64;
           for (int64_t t = 0; t < unit_tiles; ++t) {
             const int64_t r0 = t * kTileRows;
             TileOutput out;
