@@ -51,8 +51,7 @@ class Optional(CompositeTensor):
         components = _ops().OptionalGetValue(self._variant_tensor, output_types=[s.dtype for s in specs])
         components = list(components) if isinstance(components, (list, tuple)) else [components]
         for component, spec in zip(components, specs):
-            if hasattr(component, "set_shape"):
-                component.set_shape(spec.shape)
+            component.set_shape(spec.shape)
         return structure.pack(self._element_spec, components)
 
     @property

@@ -7,7 +7,7 @@ from graphfn.framework import dispatch
 from graphfn.framework import dtypes
 from graphfn.framework import errors
 from graphfn.framework.tensor import Tensor
-from graphfn.ops.ragged_tensor import RaggedTensor, _eager
+from graphfn.ops.ragged_tensor import RaggedTensor, _eager, splits_from_lengths
 from graphfn.ops import ragged_conversion  # noqa: F401  (installs RaggedTensor.from_tensor, used here)
 from graphfn.ops import ragged_factory
 
@@ -450,7 +450,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     lengths = limits - starts
     positions = ragged_factory.ragged_range(starts, limits, row_splits_dtype=splits.dtype).values
     new_values = gather(params.values, positions)
-    new_splits = dense.concat([dense.zeros([1], splits.dtype), dense.cumsum(lengths)], axis=0)
+    new_splits = splits_from_lengths(lengths)
     return RaggedTensor.from_row_splits(new_values, new_splits, validate=False)
 
 

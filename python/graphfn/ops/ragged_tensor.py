@@ -55,6 +55,11 @@ def convert_partition(tensor, dtype=None, name="row_splits"):
         return t
 
 
+def splits_from_lengths(lengths):
+    """Row splits of rows `lengths` long: [2, 0, 3] -> [0, 2, 2, 5], in the lengths' dtype."""
+    return dense.concat([dense.zeros([1], lengths.dtype), dense.cumsum(lengths)], axis=0)
+
+
 def _check_rank1(t, name):
     rank = t.shape.rank
     if rank is not None and rank != 1:
@@ -152,7 +157,7 @@ class RaggedTensor(CompositeTensor):
         if validate and _eager(row_lengths) and (row_lengths.numpy() < 0).any():
             raise _invalid("Arguments to from_row_lengths do not form a valid RaggedTensor:nonnegative\n"
                            "Condition x >= 0 did not hold element-wise:")
-        splits = dense.concat([dense.zeros([1], row_lengths.dtype), dense.cumsum(row_lengths)], axis=0)
+        splits = splits_from_lengths(row_lengths)
         if validate and _eager(splits) and (isinstance(values, RaggedTensor) or _eager(values)):
             _validate_nvals(values, splits.numpy()[-1])
         return cls._from_splits(values, splits, cached_row_lengths=row_lengths)
@@ -186,7 +191,7 @@ class RaggedTensor(CompositeTensor):
                 raise _invalid("Arguments to from_value_rowids do not form a valid RowPartition:bound\n"
                                "Condition x < y did not hold element-wise:")
         lengths = dense.unsorted_segment_sum(dense.ones_like(value_rowids), value_rowids, nrows)
-        splits = dense.concat([dense.zeros([1], dtype), dense.cumsum(lengths)], axis=0)
+        splits = splits_from_lengths(lengths)
         if validate and _eager(splits) and (isinstance(values, RaggedTensor) or _eager(values)):
             _validate_nvals(values, splits.numpy()[-1])
         return cls._from_splits(values, splits, cached_row_lengths=lengths, cached_value_rowids=value_rowids,
@@ -518,7 +523,7 @@ def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, nam
                                lambda: dense.zeros([], segment_ids.dtype))
     lengths = dense.unsorted_segment_sum(dense.ones_like(segment_ids), segment_ids,
                                            dense.cast(num_segments, segment_ids.dtype))
-    return dense.cast(dense.concat([dense.zeros([1], segment_ids.dtype), dense.cumsum(lengths)], axis=0), out_type)
+    return dense.cast(splits_from_lengths(lengths), out_type)
 
 
 class RaggedTensorSpec(BatchableTypeSpec):

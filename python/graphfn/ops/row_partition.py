@@ -7,7 +7,8 @@ list of these plus the shape of the flat values. Not a composite tensor in graph
 
 from graphfn.framework import dtypes
 from graphfn.ops import ragged_dense as dense
-from graphfn.ops.ragged_tensor import _eager, convert_partition, row_splits_to_segment_ids, segment_ids_to_row_splits
+from graphfn.ops.ragged_tensor import (
+    _eager, convert_partition, row_splits_to_segment_ids, segment_ids_to_row_splits, splits_from_lengths)
 from graphfn.util.tf_export import tf_export
 
 
@@ -50,7 +51,7 @@ class RowPartition:
         lengths = convert_partition(row_lengths, _partition_dtype(dtype, dtype_hint, row_lengths), "row_lengths")
         if validate and _eager(lengths) and (lengths.numpy() < 0).any():
             raise ValueError("row_lengths must be nonnegative, got %s" % lengths.numpy())
-        splits = dense.concat([dense.zeros([1], lengths.dtype), dense.cumsum(lengths)], axis=0)
+        splits = splits_from_lengths(lengths)
         return cls(splits, internal=True)
 
     @classmethod
