@@ -33,7 +33,8 @@ NO_FLOAT_OUTPUT = {
 GRAPHFN_NO_GRADIENT_YET = {"OptionalFromValue", "OptionalGetValue"}
 GRAPHFN_ONLY = {"Eye", "StableSort",  # not TF ops (docs/ops.md)
                 "GraphfnDatasetIterator", "GraphfnIteratorHasNext", "GraphfnIteratorGetNext",  # docs/data.md
-                "GraphfnIteratorGetNextAsOptional"}
+                "GraphfnIteratorGetNextAsOptional",
+                "GraphfnFusedConv2D"}  # made by the remapping pass in plans only (docs/performance.md)
 
 
 def tf_kind(op):

@@ -24,6 +24,9 @@ NOT_IN_TF = {
     # `for x in dataset` in a function (docs/data.md): TF's iterator ops carry variants instead
     "GraphfnDatasetIterator", "GraphfnIteratorHasNext", "GraphfnIteratorGetNext",
     "GraphfnIteratorGetNextAsOptional",
+    # Conv2D + BiasAdd (+ Relu), made by the remapping pass in plans (TF's own fusion, _FusedConv2D,
+    # is not in tf.raw_ops either)
+    "GraphfnFusedConv2D",
 }
 # Defaults graphfn cannot have (none left since uint64 arrived).
 DEFAULTS_GRAPHFN_LACKS = {}

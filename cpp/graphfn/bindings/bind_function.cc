@@ -370,18 +370,18 @@ void bind_function(py::module_& m) {
   bind_output_structure(m);
   py::class_<CompiledFunction, std::shared_ptr<CompiledFunction>>(m, "CompiledFunction")
       .def(py::init([](const std::shared_ptr<Graph>& graph, const std::string& name, bool constant_folding,
-                       bool arithmetic_optimization, bool verify) {
+                       bool arithmetic_optimization, bool verify, bool remapping) {
              // The function keeps its own copy: the traced graph may still change (a gradient
              // taken later rewrites control flow to output intermediates).
              refresh_sigint_hook();  // Ctrl-C stops its runs (interrupt_guard.h)
              std::shared_ptr<const CompiledFunction> fn;
              throw_if_error(CompiledFunction::create(std::shared_ptr<const Graph>(graph->clone()), name,
-                                                     OptimizerOptions{constant_folding, arithmetic_optimization, verify},
+                                                     OptimizerOptions{constant_folding, arithmetic_optimization, verify, remapping},
                                                      &fn));
              return std::const_pointer_cast<CompiledFunction>(fn);
            }),
            py::arg("graph"), py::arg("name"), py::arg("constant_folding") = true,
-           py::arg("arithmetic_optimization") = true, py::arg("verify") = false)
+           py::arg("arithmetic_optimization") = true, py::arg("verify") = false, py::arg("remapping") = true)
       .def_property_readonly("plan",
                              [](const CompiledFunction& f) { return std::const_pointer_cast<Plan>(f.plan()); })
       .def_property_readonly("num_gradient_builds", &CompiledFunction::num_gradient_builds)

@@ -222,16 +222,16 @@ void bind_graph(py::module_& m) {
         return names;
       })
       .def("build_plan", [](const Graph& g, const std::string& name, bool constant_folding,
-                            bool arithmetic_optimization, bool verify) {
+                            bool arithmetic_optimization, bool verify, bool remapping) {
         // The plan runs an optimized copy; `g` stays as traced (as_graph_def() prints it).
         std::unique_ptr<Graph> optimized;
-        const OptimizerOptions options{constant_folding, arithmetic_optimization, verify};
-        if (constant_folding || arithmetic_optimization) throw_if_error(optimized_copy(g, options, &optimized));
+        const OptimizerOptions options{constant_folding, arithmetic_optimization, verify, remapping};
+        if (options.any()) throw_if_error(optimized_copy(g, options, &optimized));
         std::shared_ptr<const Plan> plan;
         throw_if_error(Plan::build(optimized ? *optimized : g, &plan, name));
         return std::const_pointer_cast<Plan>(plan);
       }, py::arg("name"), py::arg("constant_folding") = true, py::arg("arithmetic_optimization") = true,
-         py::arg("verify") = false);
+         py::arg("verify") = false, py::arg("remapping") = true);
 
   m.def("inline_function", [](const Graph& fn, const py::list& tensors, const std::string& name) {
     // Calls `fn` inside the graph being traced by copying its nodes there (ir/inline.h); eager
@@ -340,7 +340,8 @@ void bind_graph(py::module_& m) {
         return out;
       })
       .def_property_readonly("num_steps", &Plan::num_steps)
-      .def("step_names", &Plan::step_names);
+      .def("step_names", &Plan::step_names)
+      .def("step_ops", &Plan::step_ops);
 }
 
 }  // namespace graphfn

@@ -40,6 +40,7 @@
 #include "graphfn/kernels/lapack.h"
 #include "graphfn/kernels/nn_conv_direct.h"
 #include "graphfn/kernels/nn_conv_direct_tiles.h"
+#include "graphfn/kernels/nn_conv_epilogue.h"
 #include "graphfn/kernels/nn_conv_filter_tiles.h"
 #include "graphfn/kernels/nn_conv_tiles.h"
 #include "graphfn/kernels/nn_conv_winograd.h"
@@ -213,16 +214,21 @@ void col2im_add(const WindowLoops& L, const S* col, int64_t g, int64_t m0, int64
 // The float forward pass of conv_tiles::applies(L) with a finite filter: Winograd's F(2x2, 3x3)
 // for 3x3 windows with unit strides (kernels/nn_conv_winograd.h), again with the register tiles
 // where that gave an inf or NaN (TF's values there come from the direct sums); else the tiles.
-void tiled_forward(const WindowLoops& L, const float* in, const float* w, float* out) {
+// `epilogue`: _FusedConv2D's bias and Relu, applied to Winograd's blocks as they are written, else
+// after the tiles.
+void tiled_forward(const WindowLoops& L, const float* in, const float* w, float* out,
+                   const ConvEpilogue& epilogue = ConvEpilogue()) {
   if (conv_winograd::applies(L) &&
-      conv_winograd::forward_with(conv_winograd::shape_for(L.out_depth), L, in, w, out)) {
+      conv_winograd::forward_with(conv_winograd::shape_for(L.out_depth), L, in, w, out, epilogue)) {
     return;
   }
   conv_tiles::forward(L, in, w, out);
+  epilogue.apply_all(out, L.batch * L.out_pixels, L.out_depth);
 }
 
+// The forward convolution; `epilogue` (float only: _FusedConv2D) is applied to its outputs.
 template <typename T>
-Status conv_forward(KernelContext& c) {
+Status conv_forward(KernelContext& c, const ConvEpilogue& epilogue = ConvEpilogue()) {
   using S = ConvScalar<T>;
   const Tensor& input = c.input(0);
   const Tensor& filter = c.input(1);
@@ -235,16 +241,21 @@ Status conv_forward(KernelContext& c) {
   const S* w = reinterpret_cast<const S*>(filter.data<T>());
   S* out = reinterpret_cast<S*>(output.data<T>());
   const int64_t rows = L.batch * L.out_pixels;
+  // The paths that do not apply the epilogue chunk by chunk apply it once at the end.
+  auto finish = [&] {
+    if constexpr (std::is_same_v<S, float>) epilogue.apply_all(out, rows, L.out_depth);
+    return Status::OK();
+  };
   if (L.pointwise && L.groups == 1) {
     parallel_for(rows, 256, [&](int64_t m0, int64_t m1) {
       conv_gemm<S>(false, false, m1 - m0, L.out_depth, L.in_depth, in + m0 * L.in_depth, L.in_depth, w,
                    L.out_depth, S(0), out + m0 * L.out_depth, L.out_depth);
     });
-    return Status::OK();
+    return finish();
   }
   if constexpr (!std::is_same_v<S, uint32_t>) {
     if (conv_direct::applies(L)) {
-      conv_direct::forward(L, in, w, out);
+      conv_direct::forward(L, in, w, out, epilogue);
       return Status::OK();
     }
   }
@@ -253,11 +264,11 @@ Status conv_forward(KernelContext& c) {
       // The tiles read taps in the padding as zeros, so an inf or NaN in the filter would give
       // 0 * inf = NaN there, where TF adds nothing: such a filter takes the row loops.
       if (conv_direct_tiles::all_finite(w, L.columns * L.out_depth)) {
-        tiled_forward(L, in, w, out);
-      } else {
-        conv_direct::forward_rows(L, in, w, out);
+        tiled_forward(L, in, w, out, epilogue);
+        return Status::OK();
       }
-      return Status::OK();
+      conv_direct::forward_rows(L, in, w, out);
+      return finish();
     }
   }
   const int64_t block = L.block_rows(sizeof(S), kColumnBlockBytes);
@@ -273,7 +284,7 @@ Status conv_forward(KernelContext& c) {
       }
     }
   });
-  return Status::OK();
+  return finish();
 }
 
 // With unit strides and dilations, dx is the forward convolution of dy with the filter turned
@@ -433,6 +444,26 @@ template <typename T>
 struct ConvKernel {
   static Status compute(KernelContext& c) { return conv_forward<T>(c); }
 };
+// GraphfnFusedConv2D (made by passes/activation_fusion.h): Conv2D, plus a bias per output
+// channel, then the activation ("" or "Relu"), applied while the outputs are in cache.
+Status fused_conv2d(KernelContext& c) {
+  const Tensor& filter = c.input(1);
+  const Tensor& bias = c.input(2);
+  const std::string* activation = c.attrs.get_string("activation");
+  ConvEpilogue epilogue;
+  epilogue.relu = activation != nullptr && *activation == "Relu";
+  if (activation != nullptr && !activation->empty() && !epilogue.relu) {
+    return Status(Code::kInvalidArgument, "GraphfnFusedConv2D: unknown activation \"" + *activation + "\"");
+  }
+  const int64_t od = filter.dim(filter.rank() - 1);
+  if (bias.num_elements() != od) {
+    return Status(Code::kInvalidArgument, "GraphfnFusedConv2D: the bias must hold the filter's " + std::to_string(od) +
+                                              " output channels, got shape " + bias.shape().to_string());
+  }
+  epilogue.bias = bias.data<float>();
+  return conv_forward<float>(c, epilogue);
+}
+
 template <typename T>
 struct ConvBackpropInputKernel {
   static Status compute(KernelContext& c) { return conv_backprop_input<T>(c); }
@@ -567,6 +598,7 @@ struct DepthwiseBackpropFilterKernel {
 void register_nn_conv_kernels(OpRegistry& reg) {
   using Floats = TypeList<float, double>;
   register_kernels<ConvKernel>(reg, "Conv2D", TypeList<float, double, int32_t>{});
+  reg.set_kernel("GraphfnFusedConv2D", DType::kFloat32, &fused_conv2d);
   register_kernels<ConvBackpropInputKernel>(reg, "Conv2DBackpropInput", TypeList<float, double, int32_t>{});
   register_kernels<ConvBackpropFilterKernel>(reg, "Conv2DBackpropFilter", Floats{});
   register_kernels<ConvKernel>(reg, "Conv3D", Floats{});

@@ -12,11 +12,13 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "graphfn/core/thread_pool.h"
 #include "graphfn/kernels/nn_conv_chunks.h"
 #include "graphfn/kernels/nn_conv_direct_tiles.h"
+#include "graphfn/kernels/nn_conv_epilogue.h"
 #include "graphfn/kernels/window_loops.h"
 
 namespace graphfn {
@@ -184,8 +186,9 @@ void forward_rows(const WindowLoops& L, const S* in, const S* w, S* out) {
 // forward_rows's sums with register tiles of conv_direct_tiles::kRows rows (nn_conv_direct_tiles.h);
 // the channels past the last whole block of 4 vectors row by row as there. Needs a filter of
 // finite values (a tap in the padding multiplies a row of zeros).
+// `epilogue` (float only) is applied to each chunk of rows right after it is written.
 template <typename S>
-void forward_tiles(const WindowLoops& L, const S* in, const S* w, S* out) {
+void forward_tiles(const WindowLoops& L, const S* in, const S* w, S* out, const ConvEpilogue& epilogue = ConvEpilogue()) {
   namespace dt = conv_direct_tiles;
   const int64_t rows = L.batch * L.out_pixels, cin = L.in_depth, od = L.out_depth, taps = L.window_size;
   const int64_t k_tail = od / dt::kBlock<S> * dt::kBlock<S>;
@@ -212,17 +215,19 @@ void forward_tiles(const WindowLoops& L, const S* in, const S* w, S* out) {
         }
       }
     }
+    if constexpr (std::is_same_v<S, float>) epilogue.apply(out + m0 * od, m1 - m0, od);
   });
 }
 
 // out[m, :] = sum over the window of in[pixel, ci] * w[tap, ci, :]: register tiles when the filter
 // is finite and has a whole block of output channels, else row by row; the same bits either way.
 template <typename S>
-void forward(const WindowLoops& L, const S* in, const S* w, S* out) {
+void forward(const WindowLoops& L, const S* in, const S* w, S* out, const ConvEpilogue& epilogue = ConvEpilogue()) {
   if (L.out_depth >= conv_direct_tiles::kBlock<S> && conv_direct_tiles::all_finite(w, L.columns * L.out_depth)) {
-    forward_tiles(L, in, w, out);
+    forward_tiles(L, in, w, out, epilogue);
   } else {
     forward_rows(L, in, w, out);
+    if constexpr (std::is_same_v<S, float>) epilogue.apply_all(out, L.batch * L.out_pixels, L.out_depth);
   }
 }
 

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "graphfn/kernels/nn_conv_chunks.h"
+#include "graphfn/kernels/nn_conv_epilogue.h"
 #include "graphfn/kernels/nn_conv_tiles.h"
 #include "graphfn/kernels/window_loops.h"
 
@@ -254,7 +255,9 @@ BlockShape shape_for(int64_t out_depth);
 // and a finite filter. Returns false when an output is inf or NaN: then the input held an inf or
 // NaN, or a sum overflowed, and the caller computes out again with the direct sums, which give
 // TF's values there.
-inline bool forward_with(const BlockShape& shape, const WindowLoops& L, const float* in, const float* w, float* out) {
+// `epilogue` (bias, Relu) is applied to each block's outputs right after they are written.
+inline bool forward_with(const BlockShape& shape, const WindowLoops& L, const float* in, const float* w, float* out,
+                         const ConvEpilogue& epilogue = ConvEpilogue()) {
   const int64_t cin = L.in_depth, od = L.out_depth, width = shape.panel_width;
   const int64_t panels = (od + width - 1) / width;
   std::unique_ptr<float[]> u(new float[static_cast<size_t>(16 * panels * cin * width)]);
@@ -276,6 +279,16 @@ inline bool forward_with(const BlockShape& shape, const WindowLoops& L, const fl
     block.v = scratch.data();
     block.m = scratch.data() + v_size;
     shape.run(block);
+    if (epilogue.active()) {
+      for (int64_t t = t0; t < t1; ++t) {  // the tile's (up to) 2x2 outputs
+        int64_t b, oy, ox;
+        base.geo.origin(t, &b, &oy, &ox);
+        const int64_t cols = std::min<int64_t>(2, L.out[1] - ox);
+        for (int64_t y = oy; y < std::min<int64_t>(oy + 2, L.out[0]); ++y) {
+          epilogue.apply(out + ((b * L.out[0] + y) * L.out[1] + ox) * od, cols, od);
+        }
+      }
+    }
   });
   return !not_finite.load();
 }

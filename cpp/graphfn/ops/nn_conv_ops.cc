@@ -151,6 +151,21 @@ Status conv2d_shape(InferenceContext& c) {
   return Status::OK();
 }
 
+// GraphfnFusedConv2D (passes/activation_fusion.h): Conv2D's output, and a bias of its channels.
+Status fused_conv2d_shape(InferenceContext& c) {
+  GRAPHFN_RETURN_IF_ERROR(conv2d_shape(c));
+  const Shape& bias = c.input_shape(2);
+  const Shape filter = with_rank(c.input_shape(1), 4);
+  if (bias.known_rank() && bias.rank() != 1) {
+    return errors::InvalidArgument("GraphfnFusedConv2D: the bias must be a vector, got shape " + bias.to_string());
+  }
+  if (bias.known_rank() && bias.dim(0) >= 0 && filter.dim(3) >= 0 && bias.dim(0) != filter.dim(3)) {
+    return errors::InvalidArgument("GraphfnFusedConv2D: the bias must hold the filter's " +
+                                   std::to_string(filter.dim(3)) + " output channels, got shape " + bias.to_string());
+  }
+  return Status::OK();
+}
+
 // The sizes input of a backprop op (input_sizes / filter_sizes): its value, or what tracing knows
 // (`rank` unknown dims when not even its length is known).
 Shape sizes_input(const InferenceContext& c, int i, int rank) {
@@ -395,6 +410,11 @@ void register_nn_conv_ops(OpRegistry& reg) {
   };
   conv2d_attrs_of(reg.op("Conv2D").input("input: T").input("filter: T").output("output: T").attr(conv2d_types))
       .shape_fn(conv2d_shape, true);
+  // Conv2D + BiasAdd (+ Relu) in one node: made only by passes/activation_fusion.h in the graphs
+  // plans run, never traced.
+  conv2d_attrs_of(reg.op("GraphfnFusedConv2D").input("input: T").input("filter: T").input("bias: T")
+                      .output("output: T").attr("T: {float}").attr("activation: string = ''"))
+      .shape_fn(fused_conv2d_shape, true);
   conv2d_attrs_of(reg.op("Conv2DBackpropInput").input("input_sizes: int32").input("filter: T")
                       .input("out_backprop: T").output("output: T").attr(conv2d_types))
       .needs_value("input_sizes").shape_input("input_sizes").shape_fn(conv2d_backprop_input_shape, true);

@@ -1,6 +1,7 @@
 #include "graphfn/passes/pass_manager.h"
 
 #include "graphfn/ir/verifier.h"
+#include "graphfn/passes/activation_fusion.h"
 #include "graphfn/passes/arithmetic_simplify.h"
 #include "graphfn/passes/constant_folding.h"
 #include "graphfn/passes/cse.h"
@@ -30,6 +31,9 @@ Status optimize(Graph& graph, const OptimizerOptions& options) {
     GRAPHFN_RETURN_IF_ERROR(run_pass(graph, options, "arithmetic simplification", simplify_arithmetic, &changed));
     GRAPHFN_RETURN_IF_ERROR(run_pass(graph, options, "dead loop variables", prune_dead_loop_variables, &changed));
     GRAPHFN_RETURN_IF_ERROR(run_pass(graph, options, "scaled updates", fold_scaled_updates, &changed));
+  }
+  if (options.remapping) {
+    GRAPHFN_RETURN_IF_ERROR(run_pass(graph, options, "activation fusion", fuse_activations, &changed));
   }
   // No second folding sweep: CSE and simplification only redirect uses to outputs that already
   // existed, so they never give a node constant inputs it did not have when folding ran.

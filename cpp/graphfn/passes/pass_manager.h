@@ -18,6 +18,9 @@ struct OptimizerOptions {
 #else
   bool verify = true;  // check graph invariants after every pass
 #endif
+  bool remapping = true;  // fusions (TF's option name): passes/activation_fusion.h
+  // Whether any pass is on (else a plan is built from the traced graph itself).
+  bool any() const { return constant_folding || arithmetic_optimization || remapping; }
 };
 
 // Rewrites `graph` in place. Fails only if a pass broke an invariant (with verify on).

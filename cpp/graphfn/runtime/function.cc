@@ -198,7 +198,7 @@ Status CompiledFunction::create(std::shared_ptr<const Graph> graph, const std::s
                         std::shared_ptr<const CompiledFunction>* out) {
   auto fn = std::make_shared<CompiledFunction>();
   std::unique_ptr<Graph> optimized;
-  if (options.constant_folding || options.arithmetic_optimization) {
+  if (options.any()) {
     GRAPHFN_RETURN_IF_ERROR(optimized_copy(*graph, options, &optimized));
   }
   GRAPHFN_RETURN_IF_ERROR(Plan::build(optimized ? *optimized : *graph, &fn->plan_, name));
@@ -252,7 +252,7 @@ Status CompiledFunction::gradient(const std::vector<bool>& tracked, std::shared_
   std::unique_ptr<Graph> forward = cut.forward->clone();
   forward->results.insert(forward->results.end(), cut.saved.begin(), cut.saved.end());
   std::unique_ptr<Graph> optimized;
-  if (options_.constant_folding || options_.arithmetic_optimization) {
+  if (options_.any()) {
     GRAPHFN_RETURN_IF_ERROR(optimized_copy(*forward, options_, &optimized));
   }
   GRAPHFN_RETURN_IF_ERROR(Plan::build(optimized ? *optimized : *forward, &g->forward, name_));

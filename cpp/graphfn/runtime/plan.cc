@@ -707,4 +707,10 @@ std::vector<std::string> Plan::step_names() const {
   return names;
 }
 
+std::vector<std::string> Plan::step_ops() const {
+  std::vector<std::string> ops;
+  for (const Step& s : steps_) ops.push_back(s.op->name);
+  return ops;
+}
+
 }  // namespace graphfn

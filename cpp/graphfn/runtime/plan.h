@@ -51,6 +51,7 @@ class Plan {
   bool runs_in_parallel() const { return parallel_ != nullptr; }
   // Names of the nodes that run, in order (for tests and debugging).
   std::vector<std::string> step_names() const;
+  std::vector<std::string> step_ops() const;  // the op each step runs
 
   // The scratch of one run: slots (constants placed once) and, per control-flow step, the frames
   // of its sub-plans. Made once per run of the outermost plan, reused by every loop iteration.

@@ -28,6 +28,8 @@
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <chrono>
+#include <cstdio>
 
 #include "graphfn/core/inter_op_pool.h"
 #include "graphfn/runtime/interrupt.h"
@@ -42,6 +44,7 @@ struct Plan::ParallelSchedule {
   std::vector<int> readers;                  // per slot: steps that read it, when steps release it
   std::vector<std::vector<int>> released;    // per step: the releasable slots it reads, once each
   std::vector<std::vector<int>> unread;      // per step: releasable outputs nothing reads
+  std::vector<double> work_ns;               // per step: the estimated single-thread work
 };
 
 // One run's scheduling state. Kept by the frame and reused when no late worker task holds it.
@@ -55,6 +58,7 @@ struct ParallelPlanRun {
   std::vector<int> ready;         // steps any thread may take
   std::vector<int> ready_here;    // steps for the calling thread
   int running = 0;                // steps started, not finished
+  double running_work_ns = 0;     // their estimated work
   int scheduled = 0;              // worker tasks queued, not started
   int active = 0;                 // worker tasks inside the run
   bool caller_waiting = false;
@@ -84,6 +88,9 @@ constexpr double kNsPerCostlyElement = 1.0;
 // (a parallel run costs a lock or two per step, and a thread hand-off when workers start).
 constexpr double kMinOverlapNs = 100e3;
 constexpr double kMinOverlapPerStepNs = 3e3;
+// A step runs its kernels inline (one thread) when the other running and ready steps hold at
+// least this share of its own estimated work; else it splits them over the intra-op pool.
+constexpr double kInlineBesideShare = 0.5;
 
 double elements(const Shape& s) {
   if (!s.known_rank()) return kUnknownDim;
@@ -224,6 +231,7 @@ void Plan::plan_parallel(const Graph& graph, const std::vector<int>& step_nodes)
   const double overlap = work_ns_ - longest;
   if (overlap < kMinOverlapNs || overlap < kMinOverlapPerStepNs * n) return;
 
+  schedule->work_ns = work;
   schedule->num_predecessors.resize(n);
   schedule->successors.resize(n);
   for (int s = 0; s < n; ++s) {
@@ -277,6 +285,7 @@ Status Plan::execute_parallel(Frame& frame, bool feeds_static, const std::string
       if (run.pending[s] == 0) (schedule.on_calling_thread[s] ? run.ready_here : run.ready).push_back(s);
     }
     run.running = run.scheduled = run.active = 0;
+    run.running_work_ns = 0;
     run.caller_waiting = false;
     run.closed = false;
     run.stop = false;
@@ -381,15 +390,25 @@ void Plan::run_parallel_steps(ParallelPlanRun& run, bool on_calling_thread) cons
       continue;
     }
     run.started[step] = 1;
+    // Beside other steps holding a fair share of work, a kernel leaves the cores to them rather
+    // than splitting its own work. Beside small ones (a variable read next to the first
+    // convolution, a bias gradient next to a convolution's backprop) it splits as usual: run
+    // inline, it would keep one core for its whole length while the small ones end at once.
+    const double own_work = schedule.work_ns[step];
+    double other_work = run.running_work_ns;
+    for (int r : run.ready) other_work += schedule.work_ns[r];
+    for (int r : run.ready_here) other_work += schedule.work_ns[r];
+    const bool beside_others = other_work >= kInlineBesideShare * own_work;
     ++run.running;
-    // Beside other steps, a kernel leaves the cores to them rather than splitting its own work.
-    const bool beside_others = run.running > 1 || !run.ready.empty() || !run.ready_here.empty();
+    run.running_work_ns += own_work;
     const int spawn = workers_wanted(false);
     lock.unlock();
     start_workers(spawn, keep);
     const std::string* failed = nullptr;
     Status s;
     std::exception_ptr exception;
+    static const bool dbg = std::getenv("DBG_PLAN") != nullptr;
+    const auto t_start = std::chrono::steady_clock::now();
     try {
       if (beside_others && inline_beside_others()) {
         InlineKernelsScope inline_kernels;
@@ -402,8 +421,14 @@ void Plan::run_parallel_steps(ParallelPlanRun& run, bool on_calling_thread) cons
       s = Status(Code::kInternal, "exception in a kernel");
       failed = &steps_[step].node_name;
     }
+    if (dbg) {
+      const auto t_end = std::chrono::steady_clock::now();
+      auto us = [](auto t) { return std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count() % 100000000; };
+      fprintf(stderr, "DBG %d %s %s %ld %ld %d\n", on_calling_thread ? 0 : 1, steps_[step].op->name.c_str(), steps_[step].node_name.c_str(), (long)us(t_start), (long)us(t_end), beside_others ? 1 : 0);
+    }
     lock.lock();
     --run.running;
+    run.running_work_ns -= own_work;
     to_release.clear();
     if (s.ok()) {
       for (int next : schedule.successors[step]) {

@@ -1,6 +1,7 @@
 """tf.config.optimizer.set/get_experimental_options: which graph optimizations a concrete
-function's plan gets. graphfn implements constant_folding and arithmetic_optimization (common
-subexpressions and arithmetic simplification); disable_meta_optimizer turns both off. Like TF,
+function's plan gets. graphfn implements constant_folding, arithmetic_optimization (common
+subexpressions and arithmetic simplification) and remapping (fusions: a convolution with its bias and
+Relu, MaxPoolGrad with the ReluGrad after it); disable_meta_optimizer turns them off. Like TF,
 other known keys are stored and reported, unknown keys are ignored, and the options apply to
 functions traced afterwards."""
 
@@ -46,4 +47,5 @@ def build_function(graph, name):
     return _core.CompiledFunction(graph, name,
                                   constant_folding=enabled and _options.get("constant_folding", True),
                                   arithmetic_optimization=enabled and _options.get("arithmetic_optimization", True),
+                                  remapping=enabled and _options.get("remapping", True),
                                   verify=_verify)

@@ -1,0 +1,142 @@
+#include "graphfn/passes/activation_fusion.h"
+
+#include <vector>
+
+#include "graphfn/ir/op_registry.h"
+#include "graphfn/kernels/activation_fusion_attrs.h"
+
+namespace graphfn {
+namespace {
+
+const OpDef* op_named(const char* name) { return OpRegistry::global().find(name); }
+
+// Uses of each node: by data inputs (any output), as a result, and by control inputs. A node
+// that stops being computed must have no use but the one the fusion absorbs.
+std::vector<int> count_uses(const Graph& graph) {
+  std::vector<int> uses(graph.num_nodes(), 0);
+  for (int id = 0; id < graph.num_nodes(); ++id) {
+    const Node& node = graph.node(id);
+    for (const Endpoint& e : node.inputs) ++uses[e.node];
+    for (int c : node.control_inputs) ++uses[c];
+  }
+  for (const Endpoint& e : graph.results) ++uses[e.node];
+  return uses;
+}
+
+bool is_float_nhwc(const Node& node) {
+  const std::string* format = node.attrs.get_string("data_format");
+  return node.attrs.get_type("T", DType::kInvalid) == DType::kFloat32 && (format == nullptr || *format == "NHWC");
+}
+
+// The node feeding `e` if it is a Conv2D that may be absorbed (float NHWC, used only here).
+const Node* absorbable_conv(const Graph& graph, const std::vector<int>& uses, Endpoint e) {
+  static const OpDef* const conv = op_named("Conv2D");
+  const Node& node = graph.node(e.node);
+  if (node.op != conv || e.index != 0 || uses[e.node] != 1 || !node.control_inputs.empty() || !is_float_nhwc(node)) {
+    return nullptr;
+  }
+  return &node;
+}
+
+// A bias AddV2 may add to the convolution: [C] or [1, ..., 1, C] (at most rank 4), so the sum
+// has the convolution's shape, C known and equal to the output channels.
+bool is_channel_bias(const Graph& graph, Endpoint bias, const Node& conv) {
+  const Shape& b = graph.shape(bias);
+  const Shape& out = conv.output_shapes.empty() ? Shape() : conv.output_shapes[0];
+  if (!b.fully_defined() || b.rank() < 1 || b.rank() > 4 || !out.known_rank() || out.rank() != 4) return false;
+  for (int d = 0; d + 1 < b.rank(); ++d) {
+    if (b.dim(d) != 1) return false;
+  }
+  return out.dim(3) >= 0 && b.dim(b.rank() - 1) == out.dim(3) && graph.dtype(bias) == DType::kFloat32;
+}
+
+// If `e` is a BiasAdd/AddV2 of a channel bias to an absorbable Conv2D, used only here: true, with
+// the convolution and the bias.
+bool conv_plus_bias(const Graph& graph, const std::vector<int>& uses, Endpoint e, const Node** conv, Endpoint* bias) {
+  static const OpDef* const bias_add = op_named("BiasAdd");
+  static const OpDef* const add = op_named("AddV2");
+  const Node& node = graph.node(e.node);
+  if (e.index != 0 || !node.control_inputs.empty() || node.inputs.size() != 2) return false;
+  if (node.op == bias_add && is_float_nhwc(node)) {
+    *conv = absorbable_conv(graph, uses, node.inputs[0]);
+    *bias = node.inputs[1];
+    return *conv != nullptr && is_channel_bias(graph, *bias, **conv);
+  }
+  if (node.op != add || node.attrs.get_type("T", DType::kInvalid) != DType::kFloat32) return false;
+  for (int operand = 0; operand < 2; ++operand) {  // x + b and b + x: float addition commutes
+    *conv = absorbable_conv(graph, uses, node.inputs[operand]);
+    *bias = node.inputs[1 - operand];
+    if (*conv != nullptr && is_channel_bias(graph, *bias, **conv)) return true;
+  }
+  return false;
+}
+
+// Rewrites node `id` (the chain's last) into GraphfnFusedConv2D of `conv`'s input and filter.
+void rewrite_as_fused_conv(Graph& graph, int id, const Node& conv, Endpoint bias, bool relu) {
+  static const OpDef* const fused = op_named("GraphfnFusedConv2D");
+  AttrMap attrs = conv.attrs;
+  attrs.set("activation", std::string(relu ? "Relu" : ""));
+  const std::vector<Endpoint> inputs = {conv.inputs[0], conv.inputs[1], bias};
+  const std::vector<DType> type_attrs = conv.type_attrs;  // T, the one type attr of both ops
+  const std::shared_ptr<const SourceStack> defined_at = conv.defined_at;
+  Node& node = graph.mutable_node(id);
+  node.op = fused;
+  node.inputs = inputs;
+  node.attrs = std::move(attrs);
+  node.type_attrs = type_attrs;
+  node.defined_at = defined_at;  // errors point at the convolution (its shapes, its attrs)
+}
+
+}  // namespace
+
+bool fuse_activations(Graph& graph) {
+  static const OpDef* const relu = op_named("Relu");
+  static const OpDef* const relu_grad = op_named("ReluGrad");
+  static const OpDef* const max_pool_grad = op_named("MaxPoolGrad");
+  std::vector<int> uses = count_uses(graph);
+  bool changed = false;
+  for (int id = 0; id < graph.num_nodes(); ++id) {
+    const Node& node = graph.node(id);
+    if (!node.control_inputs.empty()) continue;
+    const Node* conv = nullptr;
+    Endpoint bias;
+    if (node.op == relu && node.inputs.size() == 1 && node.attrs.get_type("T", DType::kInvalid) == DType::kFloat32 &&
+        uses[node.inputs[0].node] == 1 && conv_plus_bias(graph, uses, node.inputs[0], &conv, &bias)) {
+      rewrite_as_fused_conv(graph, id, *conv, bias, true);
+      changed = true;
+      continue;
+    }
+    if (node.op == relu_grad && node.inputs.size() == 2) {
+      const Endpoint dx = node.inputs[0], features = node.inputs[1];
+      const Node& pool_grad = graph.node(dx.node);
+      if (pool_grad.op != max_pool_grad || dx.index != 0 || uses[dx.node] != 1 || !pool_grad.control_inputs.empty() ||
+          pool_grad.inputs.size() != 3 || !(pool_grad.inputs[0] == features)) {
+        continue;
+      }
+      const Node fused = pool_grad;  // a copy: mutable_node may reallocate nothing, but be plain
+      Node& rewritten = graph.mutable_node(id);
+      rewritten.op = fused.op;
+      rewritten.inputs = fused.inputs;
+      rewritten.attrs = fused.attrs;
+      rewritten.attrs.set(kMaxPoolGradReluAttr, true);
+      rewritten.type_attrs = fused.type_attrs;
+      rewritten.defined_at = fused.defined_at;
+      changed = true;
+    }
+  }
+  // Conv2D + bias without an activation: whatever BiasAdd/AddV2 is still there (a Relu above took
+  // its own), unless a fusion above consumed it already (then it is unused).
+  uses = count_uses(graph);
+  for (int id = 0; id < graph.num_nodes(); ++id) {
+    const Node* conv = nullptr;
+    Endpoint bias;
+    if (uses[id] == 0 || graph.node(id).output_dtypes.size() != 1) continue;
+    if (conv_plus_bias(graph, uses, Endpoint{id, 0}, &conv, &bias)) {
+      rewrite_as_fused_conv(graph, id, *conv, bias, false);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+}  // namespace graphfn
