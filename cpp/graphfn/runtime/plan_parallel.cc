@@ -28,8 +28,6 @@
 #include <cstdlib>
 #include <exception>
 #include <mutex>
-#include <chrono>
-#include <cstdio>
 
 #include "graphfn/core/inter_op_pool.h"
 #include "graphfn/runtime/interrupt.h"
@@ -407,8 +405,6 @@ void Plan::run_parallel_steps(ParallelPlanRun& run, bool on_calling_thread) cons
     const std::string* failed = nullptr;
     Status s;
     std::exception_ptr exception;
-    static const bool dbg = std::getenv("DBG_PLAN") != nullptr;
-    const auto t_start = std::chrono::steady_clock::now();
     try {
       if (beside_others && inline_beside_others()) {
         InlineKernelsScope inline_kernels;
@@ -420,11 +416,6 @@ void Plan::run_parallel_steps(ParallelPlanRun& run, bool on_calling_thread) cons
       exception = std::current_exception();
       s = Status(Code::kInternal, "exception in a kernel");
       failed = &steps_[step].node_name;
-    }
-    if (dbg) {
-      const auto t_end = std::chrono::steady_clock::now();
-      auto us = [](auto t) { return std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count() % 100000000; };
-      fprintf(stderr, "DBG %d %s %s %ld %ld %d\n", on_calling_thread ? 0 : 1, steps_[step].op->name.c_str(), steps_[step].node_name.c_str(), (long)us(t_start), (long)us(t_end), beside_others ? 1 : 0);
     }
     lock.lock();
     --run.running;
