@@ -108,6 +108,20 @@ struct MaxPoolKernel {
         std::vector<int64_t> pixels(static_cast<size_t>(L.window_size));
         for_tiled_windows(L, i0, i1, pixels.data(), [&](int64_t m, const int64_t* px, int32_t t) {
           T* __restrict o = out + m * ch;
+          if (t == 4) {  // 2x2 windows: one pass, the four pixels' pointers in registers
+            const T* __restrict x0 = in + px[0] * ch;
+            const T* __restrict x1 = in + px[1] * ch;
+            const T* __restrict x2 = in + px[2] * ch;
+            const T* __restrict x3 = in + px[3] * ch;
+            for (int64_t k = 0; k < ch; ++k) {
+              T best = std::numeric_limits<T>::lowest();
+              best = best < x0[k] ? x0[k] : best;
+              best = best < x1[k] ? x1[k] : best;
+              best = best < x2[k] ? x2[k] : best;
+              o[k] = best < x3[k] ? x3[k] : best;
+            }
+            return;
+          }
           std::fill(o, o + ch, std::numeric_limits<T>::lowest());
           for (int32_t i = 0; i < t; ++i) {
             const T* __restrict x = in + px[i] * ch;

@@ -22,11 +22,14 @@
 //   lowest failing step is reported: the one the serial loop would have stopped at.
 // - Each slot is released when its last reader (by count, not by plan order) is done.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
+#include <memory>
 #include <mutex>
 
 #include "graphfn/core/inter_op_pool.h"
@@ -43,6 +46,14 @@ struct Plan::ParallelSchedule {
   std::vector<std::vector<int>> released;    // per step: the releasable slots it reads, once each
   std::vector<std::vector<int>> unread;      // per step: releasable outputs nothing reads
   std::vector<double> work_ns;               // per step: the estimated single-thread work
+  // Per step: how long its last run took, in ns (0 until it has run), shared by every run of
+  // the plan. Whether a step runs its kernels inline goes by these (see kInlineBesideShare).
+  std::unique_ptr<std::atomic<int64_t>[]> measured_ns;
+  // A step's expected duration: the last one measured, else the estimate (same unit, roughly).
+  double expected_ns(int step) const {
+    const int64_t measured = measured_ns[step].load(std::memory_order_relaxed);
+    return measured > 0 ? static_cast<double>(measured) : work_ns[step];
+  }
 };
 
 // One run's scheduling state. Kept by the frame and reused when no late worker task holds it.
@@ -56,7 +67,8 @@ struct ParallelPlanRun {
   std::vector<int> ready;         // steps any thread may take
   std::vector<int> ready_here;    // steps for the calling thread
   int running = 0;                // steps started, not finished
-  double running_work_ns = 0;     // their estimated work
+  std::vector<int64_t> started_ns;  // per step: when it started (steady clock), while it runs
+  std::vector<int> running_steps;   // the steps started, not finished
   int scheduled = 0;              // worker tasks queued, not started
   int active = 0;                 // worker tasks inside the run
   bool caller_waiting = false;
@@ -86,9 +98,17 @@ constexpr double kNsPerCostlyElement = 1.0;
 // (a parallel run costs a lock or two per step, and a thread hand-off when workers start).
 constexpr double kMinOverlapNs = 100e3;
 constexpr double kMinOverlapPerStepNs = 3e3;
-// A step runs its kernels inline (one thread) when the other running and ready steps hold at
-// least this share of its own estimated work; else it splits them over the intra-op pool.
+// A step runs its kernels inline (one thread) when what is left of the other running steps and
+// the ready ones hold at least this share of its own expected duration; else it splits them over
+// the intra-op pool. Durations are measured on the plan's previous runs: a convolution's
+// backprop that starts while the other one has a few percent left splits its work, and one
+// started beside the other's whole length runs inline.
 constexpr double kInlineBesideShare = 0.5;
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 double elements(const Shape& s) {
   if (!s.known_rank()) return kUnknownDim;
@@ -230,6 +250,8 @@ void Plan::plan_parallel(const Graph& graph, const std::vector<int>& step_nodes)
   if (overlap < kMinOverlapNs || overlap < kMinOverlapPerStepNs * n) return;
 
   schedule->work_ns = work;
+  schedule->measured_ns.reset(new std::atomic<int64_t>[n]);
+  for (int s = 0; s < n; ++s) schedule->measured_ns[s].store(0, std::memory_order_relaxed);
   schedule->num_predecessors.resize(n);
   schedule->successors.resize(n);
   for (int s = 0; s < n; ++s) {
@@ -278,12 +300,13 @@ Status Plan::execute_parallel(Frame& frame, bool feeds_static, const std::string
     run.started.assign(n, 0);
     run.readers_left = schedule.readers;
     run.ready.clear();
+    run.running_steps.clear();
     run.ready_here.clear();
     for (int s = 0; s < n; ++s) {
       if (run.pending[s] == 0) (schedule.on_calling_thread[s] ? run.ready_here : run.ready).push_back(s);
     }
     run.running = run.scheduled = run.active = 0;
-    run.running_work_ns = 0;
+    run.started_ns.assign(n, 0);
     run.caller_waiting = false;
     run.closed = false;
     run.stop = false;
@@ -392,13 +415,17 @@ void Plan::run_parallel_steps(ParallelPlanRun& run, bool on_calling_thread) cons
     // than splitting its own work. Beside small ones (a variable read next to the first
     // convolution, a bias gradient next to a convolution's backprop) it splits as usual: run
     // inline, it would keep one core for its whole length while the small ones end at once.
-    const double own_work = schedule.work_ns[step];
-    double other_work = run.running_work_ns;
-    for (int r : run.ready) other_work += schedule.work_ns[r];
-    for (int r : run.ready_here) other_work += schedule.work_ns[r];
-    const bool beside_others = other_work >= kInlineBesideShare * own_work;
+    const int64_t start = now_ns();
+    double other_work = 0;
+    for (int r : run.ready) other_work += schedule.expected_ns(r);
+    for (int r : run.ready_here) other_work += schedule.expected_ns(r);
+    for (int r : run.running_steps) {
+      other_work += std::max(0.0, schedule.expected_ns(r) - static_cast<double>(start - run.started_ns[r]));
+    }
+    const bool beside_others = other_work >= kInlineBesideShare * schedule.expected_ns(step);
     ++run.running;
-    run.running_work_ns += own_work;
+    run.started_ns[step] = start;
+    run.running_steps.push_back(step);
     const int spawn = workers_wanted(false);
     lock.unlock();
     start_workers(spawn, keep);
@@ -417,9 +444,10 @@ void Plan::run_parallel_steps(ParallelPlanRun& run, bool on_calling_thread) cons
       s = Status(Code::kInternal, "exception in a kernel");
       failed = &steps_[step].node_name;
     }
+    schedule.measured_ns[step].store(std::max<int64_t>(1, now_ns() - start), std::memory_order_relaxed);
     lock.lock();
     --run.running;
-    run.running_work_ns -= own_work;
+    run.running_steps.erase(std::find(run.running_steps.begin(), run.running_steps.end(), step));
     to_release.clear();
     if (s.ok()) {
       for (int next : schedule.successors[step]) {
