@@ -34,7 +34,8 @@ GRAPHFN_NO_GRADIENT_YET = {"OptionalFromValue", "OptionalGetValue"}
 GRAPHFN_ONLY = {"Eye", "StableSort",  # not TF ops (docs/ops.md)
                 "GraphfnDatasetIterator", "GraphfnIteratorHasNext", "GraphfnIteratorGetNext",  # docs/data.md
                 "GraphfnIteratorGetNextAsOptional",
-                "GraphfnFusedConv2D"}  # made by the remapping pass in plans only (docs/performance.md)
+                # made by the remapping pass in plans only (docs/performance.md)
+                "GraphfnFusedConv2D", "GraphfnFusedConv2DMaxPool", "GraphfnMaxPoolGradFromTaps"}
 
 
 def tf_kind(op):

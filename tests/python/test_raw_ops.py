@@ -26,7 +26,7 @@ NOT_IN_TF = {
     "GraphfnIteratorGetNextAsOptional",
     # Conv2D + BiasAdd (+ Relu), made by the remapping pass in plans (TF's own fusion, _FusedConv2D,
     # is not in tf.raw_ops either)
-    "GraphfnFusedConv2D",
+    "GraphfnFusedConv2D", "GraphfnFusedConv2DMaxPool", "GraphfnMaxPoolGradFromTaps",
 }
 # Defaults graphfn cannot have (none left since uint64 arrived).
 DEFAULTS_GRAPHFN_LACKS = {}

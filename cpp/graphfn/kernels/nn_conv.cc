@@ -38,6 +38,7 @@
 #include "graphfn/core/thread_pool.h"
 #include "graphfn/kernels/kernel_context.h"
 #include "graphfn/kernels/lapack.h"
+#include "graphfn/kernels/max_pool_taps.h"
 #include "graphfn/kernels/nn_conv_direct.h"
 #include "graphfn/kernels/nn_conv_direct_tiles.h"
 #include "graphfn/kernels/nn_conv_epilogue.h"
@@ -228,18 +229,9 @@ void tiled_forward(const WindowLoops& L, const float* in, const float* w, float*
 
 // The forward convolution; `epilogue` (float only: _FusedConv2D) is applied to its outputs.
 template <typename T>
-Status conv_forward(KernelContext& c, const ConvEpilogue& epilogue = ConvEpilogue()) {
+Status conv_forward_to(const WindowLoops& L, const ConvScalar<T>* in, const ConvScalar<T>* w, ConvScalar<T>* out,
+                       const ConvEpilogue& epilogue) {
   using S = ConvScalar<T>;
-  const Tensor& input = c.input(0);
-  const Tensor& filter = c.input(1);
-  WindowGeometry g;
-  GRAPHFN_RETURN_IF_ERROR(conv_kernel_geometry(c.op, c.attrs, input.shape(), filter.shape(), &g));
-  const WindowLoops L(g, filter.dim(filter.rank() - 2));
-  Tensor& output = c.allocate_output(0);
-  if (output.num_elements() == 0) return Status::OK();
-  const S* in = reinterpret_cast<const S*>(input.data<T>());
-  const S* w = reinterpret_cast<const S*>(filter.data<T>());
-  S* out = reinterpret_cast<S*>(output.data<T>());
   const int64_t rows = L.batch * L.out_pixels;
   // The paths that do not apply the epilogue chunk by chunk apply it once at the end.
   auto finish = [&] {
@@ -285,6 +277,20 @@ Status conv_forward(KernelContext& c, const ConvEpilogue& epilogue = ConvEpilogu
     }
   });
   return finish();
+}
+
+template <typename T>
+Status conv_forward(KernelContext& c, const ConvEpilogue& epilogue = ConvEpilogue()) {
+  using S = ConvScalar<T>;
+  const Tensor& input = c.input(0);
+  const Tensor& filter = c.input(1);
+  WindowGeometry g;
+  GRAPHFN_RETURN_IF_ERROR(conv_kernel_geometry(c.op, c.attrs, input.shape(), filter.shape(), &g));
+  const WindowLoops L(g, filter.dim(filter.rank() - 2));
+  Tensor& output = c.allocate_output(0);
+  if (output.num_elements() == 0) return Status::OK();
+  return conv_forward_to<T>(L, reinterpret_cast<const S*>(input.data<T>()), reinterpret_cast<const S*>(filter.data<T>()),
+                            reinterpret_cast<S*>(output.data<T>()), epilogue);
 }
 
 // With unit strides and dilations, dx is the forward convolution of dy with the filter turned
@@ -444,24 +450,111 @@ template <typename T>
 struct ConvKernel {
   static Status compute(KernelContext& c) { return conv_forward<T>(c); }
 };
-// GraphfnFusedConv2D (made by passes/activation_fusion.h): Conv2D, plus a bias per output
-// channel, then the activation ("" or "Relu"), applied while the outputs are in cache.
-Status fused_conv2d(KernelContext& c) {
+// The epilogue of GraphfnFusedConv2D and GraphfnFusedConv2DMaxPool: input 2, the bias of the
+// filter's output channels, then the activation ("" or "Relu").
+Status fused_epilogue(const KernelContext& c, ConvEpilogue* epilogue) {
   const Tensor& filter = c.input(1);
   const Tensor& bias = c.input(2);
   const std::string* activation = c.attrs.get_string("activation");
-  ConvEpilogue epilogue;
-  epilogue.relu = activation != nullptr && *activation == "Relu";
-  if (activation != nullptr && !activation->empty() && !epilogue.relu) {
-    return Status(Code::kInvalidArgument, "GraphfnFusedConv2D: unknown activation \"" + *activation + "\"");
+  epilogue->relu = activation != nullptr && *activation == "Relu";
+  if (activation != nullptr && !activation->empty() && !epilogue->relu) {
+    return Status(Code::kInvalidArgument, c.op.name + ": unknown activation \"" + *activation + "\"");
   }
   const int64_t od = filter.dim(filter.rank() - 1);
   if (bias.num_elements() != od) {
-    return Status(Code::kInvalidArgument, "GraphfnFusedConv2D: the bias must hold the filter's " + std::to_string(od) +
+    return Status(Code::kInvalidArgument, c.op.name + ": the bias must hold the filter's " + std::to_string(od) +
                                               " output channels, got shape " + bias.shape().to_string());
   }
-  epilogue.bias = bias.data<float>();
+  epilogue->bias = bias.data<float>();
+  return Status::OK();
+}
+
+// GraphfnFusedConv2D (made by passes/activation_fusion.h): Conv2D, plus a bias per output
+// channel, then the activation, applied while the outputs are in cache.
+Status fused_conv2d(KernelContext& c) {
+  ConvEpilogue epilogue;
+  GRAPHFN_RETURN_IF_ERROR(fused_epilogue(c, &epilogue));
   return conv_forward<float>(c, epilogue);
+}
+
+// GraphfnFusedConv2DMaxPool (passes/activation_fusion.h): GraphfnFusedConv2D, then max pooling
+// over windows of pool_ksize that tile its output (VALID, strides equal to the window), with the
+// taps of kernels/max_pool_taps.h as a second output. Where the direct register tiles compute the
+// convolution, it runs band by band (the input rows of one row of windows) in a thread's scratch,
+// so the activation before pooling is never written out; else into a temporary, then pooled.
+Status fused_conv2d_max_pool(KernelContext& c) {
+  ConvEpilogue epilogue;
+  GRAPHFN_RETURN_IF_ERROR(fused_epilogue(c, &epilogue));
+  const Tensor& input = c.input(0);
+  const Tensor& filter = c.input(1);
+  WindowGeometry g;
+  GRAPHFN_RETURN_IF_ERROR(conv_kernel_geometry(c.op, c.attrs, input.shape(), filter.shape(), &g));
+  const WindowLoops L(g, filter.dim(filter.rank() - 2));
+  Tensor& pooled = c.allocate_output(0);
+  Tensor& taps = c.allocate_output(1);
+  const std::vector<int64_t>* ksize = c.attrs.get_int_list("pool_ksize");
+  if (ksize == nullptr || ksize->size() != 4) {
+    return Status(Code::kInvalidArgument, c.op.name + ": pool_ksize must have 4 values");
+  }
+  const int64_t kh = (*ksize)[1], kw = (*ksize)[2], od = L.out_depth, height = L.out[0], width = L.out[1];
+  const int64_t out_h = pooled.dim(1), out_w = pooled.dim(2);
+  if (pooled.num_elements() == 0) return Status::OK();
+  const float* in = input.data<float>();
+  const float* w = filter.data<float>();
+  float* pool = pooled.data<float>();
+  uint8_t* tap = taps.data<uint8_t>();
+  const int64_t bands = L.batch * out_h, band_pixels = kh * width;
+  auto pool_band = [&](int64_t band, const float* rows) {
+    const int64_t offset = band * out_w * od;
+    max_pool_taps::pool_row(rows, width, od, kh, kw, out_w, pool + offset, tap + offset);
+  };
+  if (conv_direct::applies(L) && conv_direct::uses_forward_tiles(L, w)) {
+    const conv_direct_tiles::PaddedInput<float> padded(L, in);
+    const int64_t bands_per_chunk = std::max<int64_t>(1, conv_direct::kRowsPerShard / band_pixels);
+    conv_chunks::for_each_chunk(bands, bands_per_chunk, [&](int64_t b0, int64_t b1) {
+      thread_local std::vector<float> scratch;
+      if (static_cast<int64_t>(scratch.size()) < band_pixels * od) scratch.resize(static_cast<size_t>(band_pixels * od));
+      for (int64_t band = b0; band < b1; ++band) {
+        const int64_t image = band / out_h, first_row = band % out_h * kh;
+        const int64_t m0 = (image * height + first_row) * width;
+        conv_direct::forward_tile_rows(L, padded, w, m0, m0 + band_pixels, scratch.data());
+        epilogue.apply(scratch.data(), band_pixels, od);
+        pool_band(band, scratch.data());
+      }
+    });
+    return Status::OK();
+  }
+  std::unique_ptr<float[]> conv(new float[static_cast<size_t>(L.batch * L.out_pixels * od)]);
+  // Winograd's 2x2 tiles are the 2x2 windows when the sizes are even: each block is pooled as
+  // soon as it is written. (Where Winograd meets an inf or NaN, the tiles compute the output
+  // again, which is then pooled below.)
+  if (kh == 2 && kw == 2 && height % 2 == 0 && width % 2 == 0 && conv_tiles::applies(L) &&
+      conv_winograd::applies(L) && conv_direct_tiles::all_finite(w, L.columns * od)) {
+    const conv_winograd::TileGeometry tiles(L, in, nullptr);
+    const std::function<void(int64_t, int64_t)> pool_tiles = [&](int64_t t0, int64_t t1) {
+      for (int64_t t = t0; t < t1; ++t) {
+        int64_t b, oy, ox;
+        tiles.origin(t, &b, &oy, &ox);
+        const int64_t offset = ((b * out_h + oy / 2) * out_w + ox / 2) * od;
+        max_pool_taps::pool_row(conv.get() + ((b * height + oy) * width + ox) * od, width, od, 2, 2, 1, pool + offset,
+                                tap + offset);
+      }
+    };
+    if (conv_winograd::forward_with(conv_winograd::shape_for(od), L, in, w, conv.get(), epilogue, &pool_tiles)) {
+      return Status::OK();
+    }
+    conv_tiles::forward(L, in, w, conv.get());
+    epilogue.apply_all(conv.get(), L.batch * L.out_pixels, od);
+  } else {
+    GRAPHFN_RETURN_IF_ERROR(conv_forward_to<float>(L, in, w, conv.get(), epilogue));
+  }
+  parallel_for_if_large(bands, 8, [&](int64_t b0, int64_t b1) {
+    for (int64_t band = b0; band < b1; ++band) {
+      const int64_t image = band / out_h, first_row = band % out_h * kh;
+      pool_band(band, conv.get() + (image * height + first_row) * width * od);
+    }
+  });
+  return Status::OK();
 }
 
 template <typename T>
@@ -599,6 +692,7 @@ void register_nn_conv_kernels(OpRegistry& reg) {
   using Floats = TypeList<float, double>;
   register_kernels<ConvKernel>(reg, "Conv2D", TypeList<float, double, int32_t>{});
   reg.set_kernel("GraphfnFusedConv2D", DType::kFloat32, &fused_conv2d);
+  reg.set_kernel("GraphfnFusedConv2DMaxPool", DType::kFloat32, &fused_conv2d_max_pool);
   register_kernels<ConvBackpropInputKernel>(reg, "Conv2DBackpropInput", TypeList<float, double, int32_t>{});
   register_kernels<ConvBackpropFilterKernel>(reg, "Conv2DBackpropFilter", Floats{});
   register_kernels<ConvKernel>(reg, "Conv3D", Floats{});

@@ -183,47 +183,63 @@ void forward_rows(const WindowLoops& L, const S* in, const S* w, S* out) {
   });
 }
 
-// forward_rows's sums with register tiles of conv_direct_tiles::kRows rows (nn_conv_direct_tiles.h);
-// the channels past the last whole block of 4 vectors row by row as there. Needs a filter of
-// finite values (a tap in the padding multiplies a row of zeros).
-// `epilogue` (float only) is applied to each chunk of rows right after it is written.
+// forward_rows's sums with register tiles of conv_direct_tiles::kRows rows (nn_conv_direct_tiles.h)
+// for output rows [m0, m1), written from `out` (row m0's outputs); the channels past the last
+// whole block of 4 vectors row by row as there. Needs a filter of finite values (a tap in the
+// padding multiplies a row of zeros).
 template <typename S>
-void forward_tiles(const WindowLoops& L, const S* in, const S* w, S* out, const ConvEpilogue& epilogue = ConvEpilogue()) {
+void forward_tile_rows(const WindowLoops& L, const conv_direct_tiles::PaddedInput<S>& padded, const S* w, int64_t m0,
+                       int64_t m1, S* out) {
   namespace dt = conv_direct_tiles;
-  const int64_t rows = L.batch * L.out_pixels, cin = L.in_depth, od = L.out_depth, taps = L.window_size;
+  const int64_t cin = L.in_depth, od = L.out_depth, taps = L.window_size;
   const int64_t k_tail = od / dt::kBlock<S> * dt::kBlock<S>;
-  const dt::PaddedInput<S> padded(L, in);
   const int64_t* offset = padded.offset.data();
-  conv_chunks::for_each_chunk(rows, kRowsPerShard, [&](int64_t m0, int64_t m1) {
-    typename dt::PaddedInput<S>::Rows r(padded, m0);
-    const S* base[dt::kRows];
-    for (int64_t m = m0; m < m1; m += dt::kRows) {
-      const int n = static_cast<int>(std::min<int64_t>(dt::kRows, m1 - m));
-      for (int i = 0; i < n; ++i, r.next()) base[i] = r.origin();
-      for (int64_t k0 = 0; k0 < k_tail; k0 += dt::kBlock<S>) {
-        dt::forward_tile_of<S>(n, base, offset, taps, cin, w + k0, od, out + m * od + k0);
-      }
-      for (int i = 0; i < n && k_tail < od; ++i) {  // the channels left: the same sums, in memory
-        S* o = out + (m + i) * od;
-        for (int64_t k = k_tail; k < od; ++k) o[k] = S(0);
-        for (int64_t t = 0; t < taps; ++t) {
-          const S* xv = base[i] + offset[t];
-          const S* f = w + t * cin * od;
-          for (int64_t ci = 0; ci < cin; ++ci, f += od) {
-            for (int64_t k = k_tail; k < od; ++k) o[k] += xv[ci] * f[k];
-          }
+  typename dt::PaddedInput<S>::Rows r(padded, m0);
+  const S* base[dt::kRows];
+  for (int64_t m = m0; m < m1; m += dt::kRows) {
+    const int n = static_cast<int>(std::min<int64_t>(dt::kRows, m1 - m));
+    for (int i = 0; i < n; ++i, r.next()) base[i] = r.origin();
+    S* o_rows = out + (m - m0) * od;
+    for (int64_t k0 = 0; k0 < k_tail; k0 += dt::kBlock<S>) {
+      dt::forward_tile_of<S>(n, base, offset, taps, cin, w + k0, od, o_rows + k0);
+    }
+    for (int i = 0; i < n && k_tail < od; ++i) {  // the channels left: the same sums, in memory
+      S* o = o_rows + i * od;
+      for (int64_t k = k_tail; k < od; ++k) o[k] = S(0);
+      for (int64_t t = 0; t < taps; ++t) {
+        const S* xv = base[i] + offset[t];
+        const S* f = w + t * cin * od;
+        for (int64_t ci = 0; ci < cin; ++ci, f += od) {
+          for (int64_t k = k_tail; k < od; ++k) o[k] += xv[ci] * f[k];
         }
       }
     }
+  }
+}
+
+// forward_tile_rows over every output row, in chunks on the pool. `epilogue` (float only) is
+// applied to each chunk right after it is written.
+template <typename S>
+void forward_tiles(const WindowLoops& L, const S* in, const S* w, S* out, const ConvEpilogue& epilogue = ConvEpilogue()) {
+  const int64_t rows = L.batch * L.out_pixels, od = L.out_depth;
+  const conv_direct_tiles::PaddedInput<S> padded(L, in);
+  conv_chunks::for_each_chunk(rows, kRowsPerShard, [&](int64_t m0, int64_t m1) {
+    forward_tile_rows(L, padded, w, m0, m1, out + m0 * od);
     if constexpr (std::is_same_v<S, float>) epilogue.apply(out + m0 * od, m1 - m0, od);
   });
+}
+
+// Whether forward_tiles computes `L` with filter `w` (else forward_rows does).
+template <typename S>
+bool uses_forward_tiles(const WindowLoops& L, const S* w) {
+  return L.out_depth >= conv_direct_tiles::kBlock<S> && conv_direct_tiles::all_finite(w, L.columns * L.out_depth);
 }
 
 // out[m, :] = sum over the window of in[pixel, ci] * w[tap, ci, :]: register tiles when the filter
 // is finite and has a whole block of output channels, else row by row; the same bits either way.
 template <typename S>
 void forward(const WindowLoops& L, const S* in, const S* w, S* out, const ConvEpilogue& epilogue = ConvEpilogue()) {
-  if (L.out_depth >= conv_direct_tiles::kBlock<S> && conv_direct_tiles::all_finite(w, L.columns * L.out_depth)) {
+  if (uses_forward_tiles(L, w)) {
     forward_tiles(L, in, w, out, epilogue);
   } else {
     forward_rows(L, in, w, out);

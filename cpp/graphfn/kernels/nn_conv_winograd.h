@@ -31,6 +31,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -255,9 +256,12 @@ BlockShape shape_for(int64_t out_depth);
 // and a finite filter. Returns false when an output is inf or NaN: then the input held an inf or
 // NaN, or a sum overflowed, and the caller computes out again with the direct sums, which give
 // TF's values there.
-// `epilogue` (bias, Relu) is applied to each block's outputs right after they are written.
+// `epilogue` (bias, Relu) is applied to each block's outputs right after they are written, then
+// `after_block` (if any) is called with the block's tiles [t0, t1) (GraphfnFusedConv2DMaxPool
+// pools them there, while they are in cache).
 inline bool forward_with(const BlockShape& shape, const WindowLoops& L, const float* in, const float* w, float* out,
-                         const ConvEpilogue& epilogue = ConvEpilogue()) {
+                         const ConvEpilogue& epilogue = ConvEpilogue(),
+                         const std::function<void(int64_t, int64_t)>* after_block = nullptr) {
   const int64_t cin = L.in_depth, od = L.out_depth, width = shape.panel_width;
   const int64_t panels = (od + width - 1) / width;
   std::unique_ptr<float[]> u(new float[static_cast<size_t>(16 * panels * cin * width)]);
@@ -289,6 +293,7 @@ inline bool forward_with(const BlockShape& shape, const WindowLoops& L, const fl
         }
       }
     }
+    if (after_block != nullptr) (*after_block)(t0, t1);
   });
   return !not_finite.load();
 }

@@ -16,6 +16,8 @@
 #include "graphfn/core/thread_pool.h"
 #include "graphfn/kernels/activation_fusion_attrs.h"
 #include "graphfn/kernels/kernel_context.h"
+#include "graphfn/kernels/max_pool_taps.h"
+#include "graphfn/kernels/parallel_loops.h"
 #include "graphfn/kernels/relu_grad.h"
 #include "graphfn/kernels/window_loops.h"
 
@@ -426,9 +428,39 @@ struct AvgPoolGradKernel {
   }
 };
 
+// GraphfnMaxPoolGradFromTaps (passes/activation_fusion.h): MaxPoolGrad, and with relu_grad the
+// ReluGrad after it, from the taps GraphfnFusedConv2DMaxPool recorded; row by row of the input,
+// every value written once.
+Status max_pool_grad_from_taps(KernelContext& c) {
+  const Tensor& taps = c.input(0);
+  const Tensor& grad = c.input(1);
+  Tensor& dx = c.allocate_output(0);
+  if (dx.num_elements() == 0) return Status::OK();
+  const std::vector<int64_t>& ksize = *c.attrs.get_int_list("pool_ksize");  // checked by the shape function
+  const int64_t kh = ksize[1], kw = ksize[2];
+  const int64_t height = dx.dim(1), width = dx.dim(2), ch = dx.dim(3), out_h = taps.dim(1), out_w = taps.dim(2);
+  const bool relu_grad = c.attrs.get_bool("relu_grad", false);
+  const uint8_t* t = taps.data<uint8_t>();
+  const float* g = grad.data<float>();
+  float* d = dx.data<float>();
+  const int64_t rows = dx.dim(0) * height;
+  parallel_for_if_large(rows, std::max<int64_t>(1, kCheapElementsPerShard / std::max<int64_t>(1, width * ch)),
+                        [&](int64_t r0, int64_t r1) {
+                          for (int64_t row = r0; row < r1; ++row) {
+                            const int64_t image = row / height, y = row % height, window_row = y / kh;
+                            const int64_t offset = (image * out_h + window_row) * out_w * ch;
+                            const bool inside = window_row < out_h;
+                            max_pool_taps::grad_row(inside ? t + offset : nullptr, inside ? g + offset : nullptr,
+                                                    y % kh, width, ch, kw, out_w, relu_grad, d + row * width * ch);
+                          }
+                        });
+  return Status::OK();
+}
+
 }  // namespace
 
 void register_nn_pool_kernels(OpRegistry& reg) {
+  reg.set_kernel("GraphfnMaxPoolGradFromTaps", DType::kFloat32, &max_pool_grad_from_taps);
   using Floats = TypeList<float, double>;
   using Reals = TypeList<float, double, int32_t, int64_t, uint8_t, int16_t, int8_t>;
   register_kernels<MaxPoolKernel>(reg, "MaxPool", Reals{});

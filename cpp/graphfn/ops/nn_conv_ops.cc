@@ -3,6 +3,8 @@
 // kernels take channels-last data only (NHWC, NDHWC), as TF's do. Like TF 2.21's default x86
 // build (whose oneDNN kernels replace the stock ones there), Conv2D's backprops take dilations
 // and groups and Conv3D takes dilations; the stock kernels' "not supported" errors are gone.
+#include <algorithm>
+
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/ir/shape_inference.h"
 #include "graphfn/ops/array_shape_util.h"
@@ -163,6 +165,64 @@ Status fused_conv2d_shape(InferenceContext& c) {
     return errors::InvalidArgument("GraphfnFusedConv2D: the bias must hold the filter's " +
                                    std::to_string(filter.dim(3)) + " output channels, got shape " + bias.to_string());
   }
+  return Status::OK();
+}
+
+// The pooling window of GraphfnFusedConv2DMaxPool and GraphfnMaxPoolGradFromTaps: pool_ksize
+// [1, kh, kw, 1], at most max_pool_taps::kMaxWindow (127) pixels.
+Status read_pool_window(const InferenceContext& c, int64_t* kh, int64_t* kw) {
+  const std::vector<int64_t>* k = c.attrs().get_int_list("pool_ksize");
+  if (k == nullptr || k->size() != 4 || (*k)[0] != 1 || (*k)[3] != 1 || (*k)[1] < 1 || (*k)[2] < 1 ||
+      (*k)[1] * (*k)[2] > 127) {
+    return errors::InvalidArgument(c.op().name + ": pool_ksize must be [1, rows, columns, 1] with at most 127 "
+                                   "window pixels");
+  }
+  *kh = (*k)[1];
+  *kw = (*k)[2];
+  return Status::OK();
+}
+
+// GraphfnFusedConv2DMaxPool: GraphfnFusedConv2D's output pooled over tiling windows, and the
+// taps (uint8) of the same shape.
+Status fused_conv2d_max_pool_shape(InferenceContext& c) {
+  GRAPHFN_RETURN_IF_ERROR(fused_conv2d_shape(c));
+  int64_t kh, kw;
+  GRAPHFN_RETURN_IF_ERROR(read_pool_window(c, &kh, &kw));
+  Shape pooled = c.output_shape(0);
+  if (pooled.known_rank()) {
+    if (pooled.dim(1) >= 0) pooled.set_dim(1, pooled.dim(1) / kh);
+    if (pooled.dim(2) >= 0) pooled.set_dim(2, pooled.dim(2) / kw);
+  }
+  c.set_output(0, DType::kFloat32, pooled);
+  c.set_output(1, DType::kUInt8, pooled);
+  return Status::OK();
+}
+
+// GraphfnMaxPoolGradFromTaps: the gradient of an input of input_size from the taps and the
+// gradient of the pooled values, both [batch, rows / kh, columns / kw, channels].
+Status max_pool_grad_from_taps_shape(InferenceContext& c) {
+  int64_t kh, kw;
+  GRAPHFN_RETURN_IF_ERROR(read_pool_window(c, &kh, &kw));
+  const std::vector<int64_t>* size = c.attrs().get_int_list("input_size");
+  if (size == nullptr || size->size() != 4 || *std::min_element(size->begin(), size->end()) < 0) {
+    return errors::InvalidArgument(c.op().name + ": input_size must be 4 sizes >= 0");
+  }
+  const Shape pooled({(*size)[0], (*size)[1] / kh, (*size)[2] / kw, (*size)[3]});
+  auto compatible = [&pooled](const Shape& s) {
+    if (!s.known_rank()) return true;
+    if (s.rank() != 4) return false;
+    for (int d = 0; d < 4; ++d) {
+      if (s.dim(d) >= 0 && s.dim(d) != pooled.dim(d)) return false;
+    }
+    return true;
+  };
+  for (int i = 0; i < 2; ++i) {
+    if (!compatible(c.input_shape(i))) {
+      return errors::InvalidArgument(c.op().name + ": " + (i == 0 ? "taps" : "grad") + " must have shape " +
+                                     pooled.to_string() + ", got " + c.input_shape(i).to_string());
+    }
+  }
+  c.set_output(0, c.input_dtype(1), Shape(*size));
   return Status::OK();
 }
 
@@ -415,6 +475,13 @@ void register_nn_conv_ops(OpRegistry& reg) {
   conv2d_attrs_of(reg.op("GraphfnFusedConv2D").input("input: T").input("filter: T").input("bias: T")
                       .output("output: T").attr("T: {float}").attr("activation: string = ''"))
       .shape_fn(fused_conv2d_shape, true);
+  conv2d_attrs_of(reg.op("GraphfnFusedConv2DMaxPool").input("input: T").input("filter: T").input("bias: T")
+                      .output("output: T").output("taps: uint8").attr("T: {float}").attr("activation: string = ''")
+                      .attr("pool_ksize: list(int)"))
+      .shape_fn(fused_conv2d_max_pool_shape, true);
+  reg.op("GraphfnMaxPoolGradFromTaps").input("taps: uint8").input("grad: T").output("output: T").attr("T: {float}")
+      .attr("input_size: list(int)").attr("pool_ksize: list(int)").attr("relu_grad: bool = false")
+      .shape_fn(max_pool_grad_from_taps_shape, true);
   conv2d_attrs_of(reg.op("Conv2DBackpropInput").input("input_sizes: int32").input("filter: T")
                       .input("out_backprop: T").output("output: T").attr(conv2d_types))
       .needs_value("input_sizes").shape_input("input_sizes").shape_fn(conv2d_backprop_input_shape, true);

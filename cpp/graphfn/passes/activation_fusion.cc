@@ -1,14 +1,27 @@
 #include "graphfn/passes/activation_fusion.h"
 
+#include <initializer_list>
 #include <vector>
 
 #include "graphfn/ir/op_registry.h"
 #include "graphfn/kernels/activation_fusion_attrs.h"
+#include "graphfn/kernels/max_pool_taps.h"
+#include "graphfn/passes/rewrite.h"
 
 namespace graphfn {
 namespace {
 
 const OpDef* op_named(const char* name) { return OpRegistry::global().find(name); }
+
+// Whether two nodes' attrs hold equal values under each of `names` (both absent counts as equal).
+bool attr_maps_equal_on(const AttrMap& a, const AttrMap& b, std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    const AttrValue* x = a.find(name);
+    const AttrValue* y = b.find(name);
+    if ((x == nullptr) != (y == nullptr) || (x != nullptr && !attr_values_equal(*x, *y))) return false;
+  }
+  return true;
+}
 
 // Uses of each node: by data inputs (any output), as a result, and by control inputs. A node
 // that stops being computed must have no use but the one the fusion absorbs.
@@ -87,6 +100,96 @@ void rewrite_as_fused_conv(Graph& graph, int id, const Node& conv, Endpoint bias
   node.defined_at = defined_at;  // errors point at the convolution (its shapes, its attrs)
 }
 
+// MaxPool's window when GraphfnFusedConv2DMaxPool can take it: float NHWC, VALID, strides equal
+// to the window, [1, kh, kw, 1] with at most max_pool_taps::kMaxWindow pixels.
+bool tiling_pool_window(const Node& pool, std::vector<int64_t>* ksize) {
+  const std::vector<int64_t>* k = pool.attrs.get_int_list("ksize");
+  const std::vector<int64_t>* strides = pool.attrs.get_int_list("strides");
+  const std::string* padding = pool.attrs.get_string("padding");
+  if (k == nullptr || strides == nullptr || padding == nullptr || *padding != "VALID" || *k != *strides ||
+      k->size() != 4 || (*k)[0] != 1 || (*k)[3] != 1 || (*k)[1] < 1 || (*k)[2] < 1 ||
+      (*k)[1] * (*k)[2] > max_pool_taps::kMaxWindow || !is_float_nhwc(pool)) {
+    return false;
+  }
+  *ksize = *k;
+  return true;
+}
+
+// GraphfnFusedConv2D -> MaxPool, the activation read by nothing else than the MaxPool and
+// MaxPoolGrads of it: GraphfnFusedConv2DMaxPool (the MaxPool node, now also giving the taps) and
+// GraphfnMaxPoolGradFromTaps (each MaxPoolGrad node). The activation is no longer computed.
+bool fuse_pooling(Graph& graph) {
+  static const OpDef* const fused_conv = op_named("GraphfnFusedConv2D");
+  static const OpDef* const max_pool = op_named("MaxPool");
+  static const OpDef* const max_pool_grad = op_named("MaxPoolGrad");
+  static const OpDef* const conv_pool = op_named("GraphfnFusedConv2DMaxPool");
+  static const OpDef* const grad_from_taps = op_named("GraphfnMaxPoolGradFromTaps");
+  const std::vector<int> uses = count_uses(graph);
+  std::vector<std::vector<int>> readers(graph.num_nodes());  // data readers, once per input
+  for (int id = 0; id < graph.num_nodes(); ++id) {
+    for (const Endpoint& e : graph.node(id).inputs) readers[e.node].push_back(id);
+  }
+  bool changed = false;
+  for (int id = 0; id < graph.num_nodes(); ++id) {
+    const Node& pool = graph.node(id);
+    std::vector<int64_t> ksize;
+    if (pool.op != max_pool || !pool.control_inputs.empty() || pool.inputs.size() != 1 ||
+        pool.inputs[0].index != 0 || !tiling_pool_window(pool, &ksize)) {
+      continue;
+    }
+    const int conv_id = pool.inputs[0].node;
+    const Node& conv = graph.node(conv_id);
+    if (conv.op != fused_conv || !conv.control_inputs.empty() || conv.output_shapes.empty() ||
+        !conv.output_shapes[0].fully_defined() || uses[conv_id] != static_cast<int>(readers[conv_id].size())) {
+      continue;  // (uses beyond the readers: a result or a control dependency)
+    }
+    // Every reader: this MaxPool once, and MaxPoolGrads of exactly this pooling.
+    std::vector<int> grads;
+    bool all_absorbed = true;
+    int pool_reads = 0;
+    for (int reader : readers[conv_id]) {
+      const Node& r = graph.node(reader);
+      if (reader == id) {
+        ++pool_reads;
+      } else if (r.op == max_pool_grad && r.inputs.size() == 3 && r.inputs[0] == Endpoint{conv_id, 0} &&
+                 r.inputs[1] == Endpoint{id, 0} && !(r.inputs[2].node == conv_id) && is_float_nhwc(r) &&
+                 attr_maps_equal_on(r.attrs, pool.attrs, {"ksize", "strides", "padding"})) {
+        grads.push_back(reader);
+      } else {
+        all_absorbed = false;
+      }
+    }
+    if (!all_absorbed || pool_reads != 1) continue;
+    const Shape activation = conv.output_shapes[0];
+    const Node conv_copy = conv;
+    const std::vector<Shape> pooled_shapes = pool.output_shapes;
+    Node& rewritten = graph.mutable_node(id);
+    rewritten.op = conv_pool;
+    rewritten.inputs = conv_copy.inputs;
+    rewritten.attrs = conv_copy.attrs;
+    rewritten.attrs.set("pool_ksize", ksize);
+    rewritten.type_attrs = conv_copy.type_attrs;
+    rewritten.output_dtypes = {DType::kFloat32, DType::kUInt8};
+    rewritten.output_shapes = {pooled_shapes[0], pooled_shapes[0]};
+    std::vector<int64_t> input_size;
+    for (int d = 0; d < activation.rank(); ++d) input_size.push_back(activation.dim(d));
+    for (int g : grads) {
+      const Node grad_copy = graph.node(g);
+      Node& grad = graph.mutable_node(g);
+      grad.op = grad_from_taps;
+      grad.inputs = {Endpoint{id, 1}, grad_copy.inputs[2]};
+      grad.attrs = AttrMap();
+      grad.attrs.set("T", DType::kFloat32);
+      grad.attrs.set("input_size", input_size);
+      grad.attrs.set("pool_ksize", ksize);
+      grad.attrs.set("relu_grad", grad_copy.attrs.get_bool(kMaxPoolGradReluAttr, false));
+      grad.type_attrs = {DType::kFloat32};
+    }
+    changed = true;
+  }
+  return changed;
+}
+
 }  // namespace
 
 bool fuse_activations(Graph& graph) {
@@ -136,7 +239,7 @@ bool fuse_activations(Graph& graph) {
       changed = true;
     }
   }
-  return changed;
+  return fuse_pooling(graph) || changed;
 }
 
 }  // namespace graphfn

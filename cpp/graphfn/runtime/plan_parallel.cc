@@ -140,7 +140,7 @@ double node_work_ns(const Graph& graph, const Node& node) {
     const double macs = std::sqrt(elements(in_shape(0)) * elements(in_shape(1)) * elements(c) / batch);
     return macs * kNsPerMatMulMac;
   }
-  const bool conv = op.rfind("Conv2D", 0) == 0 || op.rfind("Conv3D", 0) == 0;
+  const bool conv = op.rfind("Conv2D", 0) == 0 || op.rfind("Conv3D", 0) == 0 || op.rfind("GraphfnFusedConv2D", 0) == 0;
   if (conv && node.inputs.size() >= 2 && !node.output_shapes.empty()) {
     // Multiply-adds: the forward output's elements times a filter's taps over its input channels.
     const bool filter_grad = op.find("BackpropFilter") != std::string::npos;

@@ -192,12 +192,15 @@ def convnet_gradients(x, w, b):
 @pytest.mark.parametrize("x_shape, w_shape", [((4, 16, 16, 1), (3, 3, 1, 32)), ((3, 14, 14, 16), (3, 3, 16, 8)),
                                               ((2, 9, 11, 8), (3, 3, 8, 5))])
 def test_train_step_gradients_keep_the_unfused_bits(x_shape, w_shape):
-    """Forward: the fused convolution; backward: MaxPoolGrad with the ReluGrad folded in (odd
-    sizes leave pixels outside every pooling window, which get zero)."""
+    """Forward: the convolution, bias, Relu and pooling in one op that records the taps; backward:
+    the MaxPoolGrad and ReluGrad from the taps (odd sizes leave pixels outside every pooling
+    window, which get zero)."""
     x, w, b = rng_tensor(16, x_shape), rng_tensor(17, w_shape, 0.3), rng_tensor(18, w_shape[-1:])
     fused, ops = traced(convnet_gradients, x, w, b)
     unfused, unfused_ops = traced(convnet_gradients, x, w, b, remapping=False)
-    assert "ReluGrad" not in ops and "MaxPoolGrad" in ops and "GraphfnFusedConv2D" in ops
+    assert sorted(set(ops) & {"GraphfnFusedConv2DMaxPool", "GraphfnMaxPoolGradFromTaps", "Relu", "ReluGrad",
+                              "MaxPool", "MaxPoolGrad", "Conv2D"}) == ["GraphfnFusedConv2DMaxPool",
+                                                                       "GraphfnMaxPoolGradFromTaps"]
     assert "ReluGrad" in unfused_ops
     for got, want, eager in zip(fused, unfused, convnet_gradients(x, w, b)):
         assert_bits_equal(got, want)
@@ -263,3 +266,85 @@ def test_fused_op_called_directly_checks_its_bias():
     fused = tf.raw_ops.GraphfnFusedConv2D(input=x, filter=w, bias=tf.ones([4]), strides=[1, 1, 1, 1],
                                           padding="SAME", activation="Relu")
     assert_bits_equal(fused, tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, w, 1, "SAME"), tf.ones([4]))))
+
+
+@pytest.mark.parametrize("path", ["direct, one input channel", "Winograd", "Winograd, odd sizes", "register tiles, 5x5",
+                                  "pointwise 1x1"])
+@pytest.mark.parametrize("special", ["none", "inf", "nan", "-inf filter"])
+@pytest.mark.parametrize("window", [2, 3])
+def test_conv_relu_pool_with_taps_keeps_the_unfused_bits(path, special, window):
+    """GraphfnFusedConv2DMaxPool on every convolution path (the direct tiles band by band, Winograd's
+    blocks pooled as written, the others through a temporary), with Winograd's inf/NaN fallback,
+    and GraphfnMaxPoolGradFromTaps for the gradient (NaN windows route as TF's MaxPoolGrad)."""
+    x_shape, w_shape, stride, padding = CONV_PATHS[path]
+    x = special_values_input(x_shape, 22)
+    w = np.random.default_rng(23).standard_normal(w_shape).astype(np.float32) * 0.3
+    if special == "inf":
+        x[0, 2, 3, 0] = np.inf
+    elif special == "nan":
+        x[-1, 1, 1, -1] = np.nan
+    elif special == "-inf filter":
+        w[0, 0, 0, 1] = -np.inf
+    x, w, b = tf.constant(x), tf.constant(w), rng_tensor(24, w_shape[-1:])
+
+    def f(x, w, b):
+        with tf.GradientTape() as tape:
+            tape.watch([w, b])
+            h = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, w, stride, padding), b))
+            pooled = tf.nn.max_pool2d(h, window, window, "VALID")
+            loss = tf.reduce_sum(pooled * tf.reshape(tf.cast(tf.range(tf.size(pooled)) % 7, tf.float32), tf.shape(pooled)))
+        return pooled, tape.gradient(loss, [w, b])
+
+    fused, ops = traced(f, x, w, b)
+    assert "GraphfnFusedConv2DMaxPool" in ops and "GraphfnMaxPoolGradFromTaps" in ops and "MaxPool" not in ops
+    assert len(tf.nest.flatten(fused)) == 3
+    for got, want, eager in zip(tf.nest.flatten(fused), tf.nest.flatten(traced(f, x, w, b, remapping=False)[0]),
+                                tf.nest.flatten(f(x, w, b))):
+        assert_bits_equal(got, want)
+        assert_bits_equal(got, eager)
+
+
+def test_pool_fusion_needs_every_reader_absorbed():
+    """The activation also returned, or pooled with another window: it must still be computed."""
+    x, w, b = rng_tensor(25, (2, 8, 8, 3)), rng_tensor(26, (3, 3, 3, 8)), rng_tensor(27, (8,))
+
+    def returned(x, w, b):
+        h = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, w, 1, "SAME"), b))
+        return tf.nn.max_pool2d(h, 2, 2, "VALID"), h
+
+    def same_padding(x, w, b):
+        h = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, w, 1, "SAME"), b))
+        return tf.nn.max_pool2d(h, 2, 2, "SAME")
+
+    def overlapping(x, w, b):
+        h = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, w, 1, "SAME"), b))
+        return tf.nn.max_pool2d(h, 3, 2, "VALID")
+
+    for f in (returned, same_padding, overlapping):
+        results, ops = traced(f, x, w, b)
+        assert "GraphfnFusedConv2DMaxPool" not in ops and "MaxPool" in ops, f.__name__
+        for got, want in zip(tf.nest.flatten(results), tf.nest.flatten(f(x, w, b))):
+            assert_bits_equal(got, want)
+
+
+def test_pool_ops_called_directly_check_their_inputs():
+    x, w, b = rng_tensor(28, (1, 6, 6, 2)), rng_tensor(29, (3, 3, 2, 4)), tf.ones([4])
+    conv = dict(input=x, filter=w, bias=b, strides=[1, 1, 1, 1], padding="SAME")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="pool_ksize must be"):
+        tf.raw_ops.GraphfnFusedConv2DMaxPool(**conv, pool_ksize=[1, 2, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="pool_ksize must be"):
+        tf.raw_ops.GraphfnFusedConv2DMaxPool(**conv, pool_ksize=[1, 16, 16, 1])
+    pooled, taps = tf.raw_ops.GraphfnFusedConv2DMaxPool(**conv, pool_ksize=[1, 2, 2, 1], activation="Relu")
+    assert taps.dtype == tf.uint8 and taps.shape == pooled.shape == [1, 3, 3, 4]
+    assert_bits_equal(pooled, tf.nn.max_pool2d(tf.nn.relu(tf.nn.conv2d(x, w, 1, "SAME") + b), 2, 2, "VALID"))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"grad must have shape \[1,3,3,4\], got \[1,3,3,5\]"):
+        tf.raw_ops.GraphfnMaxPoolGradFromTaps(taps=taps, grad=tf.ones([1, 3, 3, 5]), input_size=[1, 6, 6, 4],
+                                              pool_ksize=[1, 2, 2, 1])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="input_size must be 4 sizes"):
+        tf.raw_ops.GraphfnMaxPoolGradFromTaps(taps=taps, grad=tf.ones([1, 3, 3, 4]), input_size=[1, -6, 6, 4],
+                                              pool_ksize=[1, 2, 2, 1])
+    # Taps naming no pixel of the window (made up, not recorded) route nothing: zeros.
+    junk = tf.constant(np.full([1, 3, 3, 4], 0x7f, np.uint8))
+    dx = tf.raw_ops.GraphfnMaxPoolGradFromTaps(taps=junk, grad=tf.ones([1, 3, 3, 4]), input_size=[1, 7, 6, 4],
+                                               pool_ksize=[1, 2, 2, 1])
+    assert dx.shape == [1, 7, 6, 4] and not np.any(dx.numpy())
