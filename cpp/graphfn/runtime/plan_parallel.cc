@@ -69,6 +69,7 @@ struct ParallelPlanRun {
   int running = 0;                // steps started, not finished
   std::vector<int64_t> started_ns;  // per step: when it started (steady clock), while it runs
   std::vector<int> running_steps;   // the steps started, not finished
+  std::vector<double> priority;     // per step: its expected path to the end, this run
   int scheduled = 0;              // worker tasks queued, not started
   int active = 0;                 // worker tasks inside the run
   bool caller_waiting = false;
@@ -301,6 +302,13 @@ Status Plan::execute_parallel(Frame& frame, bool feeds_static, const std::string
     run.readers_left = schedule.readers;
     run.ready.clear();
     run.running_steps.clear();
+    // Each step's expected duration plus the longest of its successors' paths (they come later).
+    run.priority.assign(n, 0);
+    for (int s = n - 1; s >= 0; --s) {
+      double after = 0;
+      for (int next : schedule.successors[s]) after = std::max(after, run.priority[next]);
+      run.priority[s] = schedule.expected_ns(s) + after;
+    }
     run.ready_here.clear();
     for (int s = 0; s < n; ++s) {
       if (run.pending[s] == 0) (schedule.on_calling_thread[s] ? run.ready_here : run.ready).push_back(s);
@@ -342,10 +350,15 @@ void Plan::run_parallel_steps(ParallelPlanRun& run, bool on_calling_thread) cons
   const ParallelSchedule& schedule = *parallel_;
   Frame& frame = *run.frame;
   const int workers = inter_op_parallelism() - 1;
+  // The ready step with the longest expected path to the plan's end (then the lowest index): a
+  // convolution's input gradient, which later steps wait for, goes before its filter gradient and
+  // both before a bias gradient.
   auto take = [&](std::vector<int>& ready) {
     int best = -1;
     for (size_t i = 0; i < ready.size(); ++i) {
-      if (ready[i] < run.first_error && (best < 0 || ready[i] < ready[best])) best = static_cast<int>(i);
+      if (ready[i] >= run.first_error) continue;
+      const double p = run.priority[ready[i]], q = best < 0 ? 0 : run.priority[ready[best]];
+      if (best < 0 || p > q || (p == q && ready[i] < ready[best])) best = static_cast<int>(i);
     }
     if (best < 0) return -1;
     const int step = ready[best];
