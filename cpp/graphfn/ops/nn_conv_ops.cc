@@ -198,31 +198,34 @@ Status fused_conv2d_max_pool_shape(InferenceContext& c) {
   return Status::OK();
 }
 
-// GraphfnMaxPoolGradFromTaps: the gradient of an input of input_size from the taps and the
-// gradient of the pooled values, both [batch, rows / kh, columns / kw, channels].
+// GraphfnMaxPoolGradFromTaps: the gradient of an input of [batch, input_rows, input_columns,
+// channels] from the taps and the gradient of the pooled values, both [batch, input_rows / kh,
+// input_columns / kw, channels] (batch and channels from them: unknown while tracing a Keras step).
 Status max_pool_grad_from_taps_shape(InferenceContext& c) {
   int64_t kh, kw;
   GRAPHFN_RETURN_IF_ERROR(read_pool_window(c, &kh, &kw));
-  const std::vector<int64_t>* size = c.attrs().get_int_list("input_size");
-  if (size == nullptr || size->size() != 4 || *std::min_element(size->begin(), size->end()) < 0) {
-    return errors::InvalidArgument(c.op().name + ": input_size must be 4 sizes >= 0");
+  const int64_t rows = c.attrs().get_int("input_rows", -1), columns = c.attrs().get_int("input_columns", -1);
+  if (rows < 0 || columns < 0) {
+    return errors::InvalidArgument(c.op().name + ": input_rows and input_columns must be >= 0");
   }
-  const Shape pooled({(*size)[0], (*size)[1] / kh, (*size)[2] / kw, (*size)[3]});
-  auto compatible = [&pooled](const Shape& s) {
-    if (!s.known_rank()) return true;
-    if (s.rank() != 4) return false;
-    for (int d = 0; d < 4; ++d) {
-      if (s.dim(d) >= 0 && s.dim(d) != pooled.dim(d)) return false;
-    }
-    return true;
-  };
+  const Shape expected({-1, rows / kh, columns / kw, -1});
+  Shape pooled = expected;
   for (int i = 0; i < 2; ++i) {
-    if (!compatible(c.input_shape(i))) {
+    const Shape& s = c.input_shape(i);
+    bool compatible = !s.known_rank() || s.rank() == 4;
+    for (int d = 0; compatible && s.known_rank() && d < 4; ++d) {
+      compatible = s.dim(d) < 0 || pooled.dim(d) < 0 || s.dim(d) == pooled.dim(d);
+    }
+    for (int d = 0; compatible && s.known_rank() && d < 4; ++d) {
+      if (s.dim(d) >= 0) pooled.set_dim(d, s.dim(d));
+    }
+    if (!compatible) {
       return errors::InvalidArgument(c.op().name + ": " + (i == 0 ? "taps" : "grad") + " must have shape " +
-                                     pooled.to_string() + ", got " + c.input_shape(i).to_string());
+                                     pooled.to_string() + " (" + expected.to_string() + " from the attrs), got " +
+                                     s.to_string());
     }
   }
-  c.set_output(0, c.input_dtype(1), Shape(*size));
+  c.set_output(0, c.input_dtype(1), Shape({pooled.dim(0), rows, columns, pooled.dim(3)}));
   return Status::OK();
 }
 
@@ -480,7 +483,8 @@ void register_nn_conv_ops(OpRegistry& reg) {
                       .attr("pool_ksize: list(int)"))
       .shape_fn(fused_conv2d_max_pool_shape, true);
   reg.op("GraphfnMaxPoolGradFromTaps").input("taps: uint8").input("grad: T").output("output: T").attr("T: {float}")
-      .attr("input_size: list(int)").attr("pool_ksize: list(int)").attr("relu_grad: bool = false")
+      .attr("input_rows: int").attr("input_columns: int").attr("pool_ksize: list(int)")
+      .attr("relu_grad: bool = false")
       .shape_fn(max_pool_grad_from_taps_shape, true);
   conv2d_attrs_of(reg.op("Conv2DBackpropInput").input("input_sizes: int32").input("filter: T")
                       .input("out_backprop: T").output("output: T").attr(conv2d_types))

@@ -1,5 +1,6 @@
 #include "graphfn/passes/activation_fusion.h"
 
+#include <algorithm>
 #include <initializer_list>
 #include <vector>
 
@@ -25,7 +26,8 @@ bool attr_maps_equal_on(const AttrMap& a, const AttrMap& b, std::initializer_lis
 
 // Uses of each node: by data inputs (any output), as a result, and by control inputs. A node
 // that stops being computed must have no use but the one the fusion absorbs.
-std::vector<int> count_uses(const Graph& graph) {
+// With `shape_readers`, reads by those Shape nodes do not count (see shape_readers()).
+std::vector<int> count_uses(const Graph& graph, const std::vector<std::vector<int>>* shape_readers = nullptr) {
   std::vector<int> uses(graph.num_nodes(), 0);
   for (int id = 0; id < graph.num_nodes(); ++id) {
     const Node& node = graph.node(id);
@@ -33,7 +35,43 @@ std::vector<int> count_uses(const Graph& graph) {
     for (int c : node.control_inputs) ++uses[c];
   }
   for (const Endpoint& e : graph.results) ++uses[e.node];
+  if (shape_readers != nullptr) {
+    for (int id = 0; id < graph.num_nodes(); ++id) uses[id] -= static_cast<int>((*shape_readers)[id].size());
+  }
   return uses;
+}
+
+// The Shape nodes reading each node's first output. A fusion may absorb a node they read: its
+// result has the same shape, and they read that instead (the gradient of AddV2 takes the shape of
+// the convolution's output when the batch is unknown).
+std::vector<std::vector<int>> shape_readers(const Graph& graph) {
+  static const OpDef* const shape = op_named("Shape");
+  std::vector<std::vector<int>> readers(graph.num_nodes());
+  for (int id = 0; id < graph.num_nodes(); ++id) {
+    const Node& node = graph.node(id);
+    if (node.op == shape && node.inputs.size() == 1 && node.inputs[0].index == 0 && node.control_inputs.empty()) {
+      readers[node.inputs[0].node].push_back(id);
+    }
+  }
+  return readers;
+}
+
+// Whether the Shape readers of `nodes` can read node `last` instead: they come after it (nodes
+// only read earlier ones).
+bool shape_readers_after(const std::vector<std::vector<int>>& readers, std::initializer_list<int> nodes, int last) {
+  for (int n : nodes) {
+    for (int r : readers[n]) {
+      if (r <= last) return false;
+    }
+  }
+  return true;
+}
+
+void redirect_shape_readers(Graph& graph, const std::vector<std::vector<int>>& readers, std::initializer_list<int> nodes,
+                            int last) {
+  for (int n : nodes) {
+    for (int r : readers[n]) graph.mutable_node(r).inputs[0] = Endpoint{last, 0};
+  }
 }
 
 bool is_float_nhwc(const Node& node) {
@@ -124,6 +162,7 @@ bool fuse_pooling(Graph& graph) {
   static const OpDef* const max_pool_grad = op_named("MaxPoolGrad");
   static const OpDef* const conv_pool = op_named("GraphfnFusedConv2DMaxPool");
   static const OpDef* const grad_from_taps = op_named("GraphfnMaxPoolGradFromTaps");
+  const std::vector<std::vector<int>> shapes = shape_readers(graph);
   const std::vector<int> uses = count_uses(graph);
   std::vector<std::vector<int>> readers(graph.num_nodes());  // data readers, once per input
   for (int id = 0; id < graph.num_nodes(); ++id) {
@@ -140,7 +179,8 @@ bool fuse_pooling(Graph& graph) {
     const int conv_id = pool.inputs[0].node;
     const Node& conv = graph.node(conv_id);
     if (conv.op != fused_conv || !conv.control_inputs.empty() || conv.output_shapes.empty() ||
-        !conv.output_shapes[0].fully_defined() || uses[conv_id] != static_cast<int>(readers[conv_id].size())) {
+        !conv.output_shapes[0].known_rank() || conv.output_shapes[0].rank() != 4 || conv.output_shapes[0].dim(1) < 0 ||
+        conv.output_shapes[0].dim(2) < 0 || uses[conv_id] != static_cast<int>(readers[conv_id].size())) {
       continue;  // (uses beyond the readers: a result or a control dependency)
     }
     // Every reader: this MaxPool once, and MaxPoolGrads of exactly this pooling.
@@ -151,6 +191,8 @@ bool fuse_pooling(Graph& graph) {
       const Node& r = graph.node(reader);
       if (reader == id) {
         ++pool_reads;
+      } else if (std::find(shapes[conv_id].begin(), shapes[conv_id].end(), reader) != shapes[conv_id].end()) {
+        continue;  // read from a gradient below, which has the activation's shape
       } else if (r.op == max_pool_grad && r.inputs.size() == 3 && r.inputs[0] == Endpoint{conv_id, 0} &&
                  r.inputs[1] == Endpoint{id, 0} && !(r.inputs[2].node == conv_id) && is_float_nhwc(r) &&
                  attr_maps_equal_on(r.attrs, pool.attrs, {"ksize", "strides", "padding"})) {
@@ -159,7 +201,16 @@ bool fuse_pooling(Graph& graph) {
         all_absorbed = false;
       }
     }
-    if (!all_absorbed || pool_reads != 1) continue;
+    // Shape readers read a gradient instead, one that is computed anyway (not a MaxPoolGrad a
+    // ReluGrad absorbed) and comes before them (they are gradient code too), or nothing is fused.
+    int shape_source = -1;
+    for (int g : grads) {
+      if (uses[g] > 0 && (shape_source < 0 || g < shape_source)) shape_source = g;
+    }
+    if (!all_absorbed || pool_reads != 1 ||
+        (!shapes[conv_id].empty() && (shape_source < 0 || !shape_readers_after(shapes, {conv_id}, shape_source)))) {
+      continue;
+    }
     const Shape activation = conv.output_shapes[0];
     const Node conv_copy = conv;
     const std::vector<Shape> pooled_shapes = pool.output_shapes;
@@ -171,8 +222,7 @@ bool fuse_pooling(Graph& graph) {
     rewritten.type_attrs = conv_copy.type_attrs;
     rewritten.output_dtypes = {DType::kFloat32, DType::kUInt8};
     rewritten.output_shapes = {pooled_shapes[0], pooled_shapes[0]};
-    std::vector<int64_t> input_size;
-    for (int d = 0; d < activation.rank(); ++d) input_size.push_back(activation.dim(d));
+
     for (int g : grads) {
       const Node grad_copy = graph.node(g);
       Node& grad = graph.mutable_node(g);
@@ -180,11 +230,13 @@ bool fuse_pooling(Graph& graph) {
       grad.inputs = {Endpoint{id, 1}, grad_copy.inputs[2]};
       grad.attrs = AttrMap();
       grad.attrs.set("T", DType::kFloat32);
-      grad.attrs.set("input_size", input_size);
+      grad.attrs.set("input_rows", activation.dim(1));
+      grad.attrs.set("input_columns", activation.dim(2));
       grad.attrs.set("pool_ksize", ksize);
       grad.attrs.set("relu_grad", grad_copy.attrs.get_bool(kMaxPoolGradReluAttr, false));
       grad.type_attrs = {DType::kFloat32};
     }
+    if (shape_source >= 0) redirect_shape_readers(graph, shapes, {conv_id}, shape_source);
     changed = true;
   }
   return changed;
@@ -196,7 +248,8 @@ bool fuse_activations(Graph& graph) {
   static const OpDef* const relu = op_named("Relu");
   static const OpDef* const relu_grad = op_named("ReluGrad");
   static const OpDef* const max_pool_grad = op_named("MaxPoolGrad");
-  std::vector<int> uses = count_uses(graph);
+  std::vector<std::vector<int>> shapes = shape_readers(graph);
+  std::vector<int> uses = count_uses(graph, &shapes);
   bool changed = false;
   for (int id = 0; id < graph.num_nodes(); ++id) {
     const Node& node = graph.node(id);
@@ -205,7 +258,10 @@ bool fuse_activations(Graph& graph) {
     Endpoint bias;
     if (node.op == relu && node.inputs.size() == 1 && node.attrs.get_type("T", DType::kInvalid) == DType::kFloat32 &&
         uses[node.inputs[0].node] == 1 && conv_plus_bias(graph, uses, node.inputs[0], &conv, &bias)) {
+      const int add = node.inputs[0].node, conv_id = conv->id;
+      if (!shape_readers_after(shapes, {conv_id, add}, id)) continue;
       rewrite_as_fused_conv(graph, id, *conv, bias, true);
+      redirect_shape_readers(graph, shapes, {conv_id, add}, id);
       changed = true;
       continue;
     }
@@ -229,13 +285,16 @@ bool fuse_activations(Graph& graph) {
   }
   // Conv2D + bias without an activation: whatever BiasAdd/AddV2 is still there (a Relu above took
   // its own), unless a fusion above consumed it already (then it is unused).
-  uses = count_uses(graph);
+  shapes = shape_readers(graph);
+  uses = count_uses(graph, &shapes);
   for (int id = 0; id < graph.num_nodes(); ++id) {
     const Node* conv = nullptr;
     Endpoint bias;
-    if (uses[id] == 0 || graph.node(id).output_dtypes.size() != 1) continue;
-    if (conv_plus_bias(graph, uses, Endpoint{id, 0}, &conv, &bias)) {
+    if (uses[id] + static_cast<int>(shapes[id].size()) == 0 || graph.node(id).output_dtypes.size() != 1) continue;
+    if (conv_plus_bias(graph, uses, Endpoint{id, 0}, &conv, &bias) && shape_readers_after(shapes, {conv->id}, id)) {
+      const int conv_id = conv->id;
       rewrite_as_fused_conv(graph, id, *conv, bias, false);
+      redirect_shape_readers(graph, shapes, {conv_id}, id);
       changed = true;
     }
   }

@@ -292,7 +292,8 @@ def test_conv_relu_pool_with_taps_keeps_the_unfused_bits(path, special, window):
             tape.watch([w, b])
             h = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, w, stride, padding), b))
             pooled = tf.nn.max_pool2d(h, window, window, "VALID")
-            loss = tf.reduce_sum(pooled * tf.reshape(tf.cast(tf.range(tf.size(pooled)) % 7, tf.float32), tf.shape(pooled)))
+            weights = tf.reshape(tf.cast(tf.range(tf.size(pooled)) % 7, tf.float32), tf.shape(pooled))
+            loss = tf.reduce_sum(pooled * weights)
         return pooled, tape.gradient(loss, [w, b])
 
     fused, ops = traced(f, x, w, b)
@@ -337,14 +338,39 @@ def test_pool_ops_called_directly_check_their_inputs():
     pooled, taps = tf.raw_ops.GraphfnFusedConv2DMaxPool(**conv, pool_ksize=[1, 2, 2, 1], activation="Relu")
     assert taps.dtype == tf.uint8 and taps.shape == pooled.shape == [1, 3, 3, 4]
     assert_bits_equal(pooled, tf.nn.max_pool2d(tf.nn.relu(tf.nn.conv2d(x, w, 1, "SAME") + b), 2, 2, "VALID"))
-    with pytest.raises(tf.errors.InvalidArgumentError, match=r"grad must have shape \[1,3,3,4\], got \[1,3,3,5\]"):
-        tf.raw_ops.GraphfnMaxPoolGradFromTaps(taps=taps, grad=tf.ones([1, 3, 3, 5]), input_size=[1, 6, 6, 4],
+    message = r"grad must have shape \[1,3,3,4\] \(\[\?,3,3,\?\] from the attrs\), got \[1,3,3,5\]"
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        tf.raw_ops.GraphfnMaxPoolGradFromTaps(taps=taps, grad=tf.ones([1, 3, 3, 5]), input_rows=6, input_columns=6,
                                               pool_ksize=[1, 2, 2, 1])
-    with pytest.raises(tf.errors.InvalidArgumentError, match="input_size must be 4 sizes"):
-        tf.raw_ops.GraphfnMaxPoolGradFromTaps(taps=taps, grad=tf.ones([1, 3, 3, 4]), input_size=[1, -6, 6, 4],
+    with pytest.raises(tf.errors.InvalidArgumentError, match="input_rows and input_columns must be >= 0"):
+        tf.raw_ops.GraphfnMaxPoolGradFromTaps(taps=taps, grad=tf.ones([1, 3, 3, 4]), input_rows=-6, input_columns=6,
+                                              pool_ksize=[1, 2, 2, 1])
+    message = r"taps must have shape \[\?,4,3,\?\] \(\[\?,4,3,\?\] from the attrs\), got \[1,3,3,4\]"
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        tf.raw_ops.GraphfnMaxPoolGradFromTaps(taps=taps, grad=tf.ones([1, 3, 3, 4]), input_rows=8, input_columns=6,
                                               pool_ksize=[1, 2, 2, 1])
     # Taps naming no pixel of the window (made up, not recorded) route nothing: zeros.
     junk = tf.constant(np.full([1, 3, 3, 4], 0x7f, np.uint8))
-    dx = tf.raw_ops.GraphfnMaxPoolGradFromTaps(taps=junk, grad=tf.ones([1, 3, 3, 4]), input_size=[1, 7, 6, 4],
+    dx = tf.raw_ops.GraphfnMaxPoolGradFromTaps(taps=junk, grad=tf.ones([1, 3, 3, 4]), input_rows=7, input_columns=6,
                                                pool_ksize=[1, 2, 2, 1])
     assert dx.shape == [1, 7, 6, 4] and not np.any(dx.numpy())
+
+
+def test_pool_fusion_with_an_unknown_batch():
+    """Keras traces its train step with the batch unknown: the fusion needs only the rows and columns."""
+    x, w, b = rng_tensor(30, (5, 12, 12, 3)), rng_tensor(31, (3, 3, 3, 16)), rng_tensor(32, (16,))
+
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch([w, b])
+            h = tf.nn.relu(tf.nn.conv2d(x, w, 1, "VALID") + b)
+            loss = tf.reduce_sum(tf.nn.max_pool2d(h, 2, 2, "VALID") ** 2)
+        return tape.gradient(loss, [w, b])
+
+    optimizer_options._options["remapping"] = True
+    fn = tf.function(f, input_signature=[tf.TensorSpec([None, 12, 12, 3], tf.float32)])
+    ops = fn.get_concrete_function()._plan.step_ops()
+    assert "GraphfnFusedConv2DMaxPool" in ops and "GraphfnMaxPoolGradFromTaps" in ops
+    for batch in (5, 2):
+        for got, want in zip(fn(x[:batch]), f(x[:batch])):
+            assert_bits_equal(got, want)
