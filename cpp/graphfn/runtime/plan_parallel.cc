@@ -105,6 +105,11 @@ constexpr double kMinOverlapPerStepNs = 3e3;
 // backprop that starts while the other one has a few percent left splits its work, and one
 // started beside the other's whole length runs inline.
 constexpr double kInlineBesideShare = 0.5;
+// Steps expected to take less than this run on the calling thread: a worker woken for one, and
+// the calling thread woken by it after, cost more than the step (an optimizer's update of a
+// Keras model is a few hundred steps of one to four microseconds). 20 us also kept the 10-20 us
+// products of benchmarks/bench_inter_op.py's batch-8 towers off the workers (1.3x slower).
+constexpr double kSmallStepNs = 5e3;
 
 int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -353,10 +358,12 @@ void Plan::run_parallel_steps(ParallelPlanRun& run, bool on_calling_thread) cons
   // The ready step with the longest expected path to the plan's end (then the lowest index): a
   // convolution's input gradient, which later steps wait for, goes before its filter gradient and
   // both before a bias gradient.
+  // Workers leave small steps to the calling thread (see kSmallStepNs).
   auto take = [&](std::vector<int>& ready) {
     int best = -1;
     for (size_t i = 0; i < ready.size(); ++i) {
       if (ready[i] >= run.first_error) continue;
+      if (!on_calling_thread && schedule.expected_ns(ready[i]) < kSmallStepNs) continue;
       const double p = run.priority[ready[i]], q = best < 0 ? 0 : run.priority[ready[best]];
       if (best < 0 || p > q || (p == q && ready[i] < ready[best])) best = static_cast<int>(i);
     }
@@ -372,8 +379,9 @@ void Plan::run_parallel_steps(ParallelPlanRun& run, bool on_calling_thread) cons
   auto workers_wanted = [&](bool this_thread_free) {
     const int free_threads = (this_thread_free ? 1 : 0) +
                              (!on_calling_thread && run.caller_waiting && run.ready_here.empty() ? 1 : 0);
-    const bool wanted = !run.stop && run.scheduled == 0 && static_cast<int>(run.ready.size()) > free_threads &&
-                        run.active < workers;
+    int large_ready = 0;
+    for (int r : run.ready) large_ready += schedule.expected_ns(r) >= kSmallStepNs;
+    const bool wanted = !run.stop && run.scheduled == 0 && large_ready > free_threads && run.active < workers;
     run.scheduled += wanted;
     return wanted ? 1 : 0;
   };
