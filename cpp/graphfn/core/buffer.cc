@@ -34,7 +34,7 @@ std::shared_ptr<Buffer> Buffer::allocate(DType dt, int64_t n) {
     return nullptr;
   }
   auto buf = std::make_shared<Buffer>(PrivateTag{});
-  void* p = buf->inline_;
+  void* p = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(buf->inline_) + kAlignment - 1) & ~uintptr_t(kAlignment - 1));
   if (bytes > kInlineBytes) {
     static const bool tuned = keep_freed_memory();
     (void)tuned;

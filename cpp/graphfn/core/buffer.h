@@ -36,8 +36,11 @@ class Buffer {
  private:
   // Small tensors (scalars, short vectors) live inside the Buffer object itself, so a new eager
   // scalar costs one allocation (Buffer + shared_ptr control block, via make_shared). Inline data
-  // is 16-byte aligned (kernels use unaligned Eigen maps); heap data is kAlignment-aligned.
-  alignas(kInlineAlignment) unsigned char inline_[kInlineBytes];
+  // starts at the first kAlignment boundary inside inline_, as heap data does: Eigen's vector loops
+  // compute the elements before the first aligned one with their scalar form (Rsqrt's differs from
+  // its vector form in the last bit), so the data's alignment must not depend on where the Buffer
+  // lands, or results would change from call to call.
+  alignas(kInlineAlignment) unsigned char inline_[kInlineBytes + kAlignment - kInlineAlignment];
   void* raw_ = nullptr;  // what malloc returned for heap data (data_ is raw_ rounded up to kAlignment)
   void* data_ = nullptr;
   size_t bytes_ = 0;

@@ -486,6 +486,10 @@ void register_nn_conv_ops(OpRegistry& reg) {
       .attr("input_rows: int").attr("input_columns: int").attr("pool_ksize: list(int)")
       .attr("relu_grad: bool = false")
       .shape_fn(max_pool_grad_from_taps_shape, true);
+  // The fusions are made in plans, after differentiation: no gradient is ever asked of them.
+  for (const char* fused : {"GraphfnFusedConv2D", "GraphfnFusedConv2DMaxPool", "GraphfnMaxPoolGradFromTaps"}) {
+    reg.set_not_differentiable(fused);
+  }
   conv2d_attrs_of(reg.op("Conv2DBackpropInput").input("input_sizes: int32").input("filter: T")
                       .input("out_backprop: T").output("output: T").attr(conv2d_types))
       .needs_value("input_sizes").shape_input("input_sizes").shape_fn(conv2d_backprop_input_shape, true);
