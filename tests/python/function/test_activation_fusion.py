@@ -13,14 +13,7 @@ import graphfn as tf
 from graphfn.function import optimizer_options
 
 
-@pytest.fixture(autouse=True)
-def verified_passes(monkeypatch):
-    """Check graph invariants after every pass; restore the options afterwards."""
-    monkeypatch.setattr(optimizer_options, "_verify", True)
-    saved = dict(optimizer_options._options)
-    yield
-    optimizer_options._options.clear()
-    optimizer_options._options.update(saved)
+pytestmark = pytest.mark.usefixtures("verified_passes")  # conftest.py: invariants checked after each pass
 
 
 def traced(python_function, *args, remapping=True):
@@ -102,6 +95,19 @@ def special_values_input(shape, seed):
     return values
 
 
+def input_and_filter(x_shape, w_shape, special, seed):
+    """NumPy input and filter, with an inf or NaN in the input or a -inf in the filter."""
+    x = special_values_input(x_shape, seed)
+    w = np.random.default_rng(seed + 1).standard_normal(w_shape).astype(np.float32) * 0.3
+    if special == "inf":
+        x[0, 2, 3, 0] = np.inf
+    elif special == "nan":
+        x[-1, 1, 1, -1] = np.nan
+    elif special == "-inf filter":
+        w[0, 0, 0, 1] = -np.inf
+    return x, w
+
+
 @pytest.mark.parametrize("path", ["direct, one input channel", "Winograd", "register tiles, 5x5"])
 @pytest.mark.parametrize("special", ["inf", "nan", "-inf filter", "-0 bias"])
 def test_special_values_keep_the_unfused_bits(path, special):
@@ -109,16 +115,9 @@ def test_special_values_keep_the_unfused_bits(path, special):
     epilogue must run again there; a non-finite filter takes the row loops; zero inputs with a bias
     of -0 and -1 give sums of +0 and Relu's zeros."""
     x_shape, w_shape, stride, padding = CONV_PATHS[path]
-    x = special_values_input(x_shape, 7)
-    w = np.random.default_rng(8).standard_normal(w_shape).astype(np.float32) * 0.3
+    x, w = input_and_filter(x_shape, w_shape, special, 7)
     b = np.random.default_rng(9).standard_normal(w_shape[-1]).astype(np.float32)
-    if special == "inf":
-        x[0, 2, 3, 0] = np.inf
-    elif special == "nan":
-        x[-1, 1, 1, -1] = np.nan
-    elif special == "-inf filter":
-        w[0, 0, 0, 1] = -np.inf
-    else:
+    if special == "-0 bias":
         x[:] = 0.0
         b[:] = -0.0
         b[::2] = -1.0
@@ -277,14 +276,7 @@ def test_conv_relu_pool_with_taps_keeps_the_unfused_bits(path, special, window):
     blocks pooled as written, the others through a temporary), with Winograd's inf/NaN fallback,
     and GraphfnMaxPoolGradFromTaps for the gradient (NaN windows route as TF's MaxPoolGrad)."""
     x_shape, w_shape, stride, padding = CONV_PATHS[path]
-    x = special_values_input(x_shape, 22)
-    w = np.random.default_rng(23).standard_normal(w_shape).astype(np.float32) * 0.3
-    if special == "inf":
-        x[0, 2, 3, 0] = np.inf
-    elif special == "nan":
-        x[-1, 1, 1, -1] = np.nan
-    elif special == "-inf filter":
-        w[0, 0, 0, 1] = -np.inf
+    x, w = input_and_filter(x_shape, w_shape, special, 22)
     x, w, b = tf.constant(x), tf.constant(w), rng_tensor(24, w_shape[-1:])
 
     def f(x, w, b):

@@ -11,14 +11,7 @@ import graphfn as tf
 from graphfn.function import optimizer_options
 
 
-@pytest.fixture(autouse=True)
-def verified_passes(monkeypatch):
-    """Check graph invariants after every pass; restore the options afterwards."""
-    monkeypatch.setattr(optimizer_options, "_verify", True)
-    saved = dict(optimizer_options._options)
-    yield
-    optimizer_options._options.clear()
-    optimizer_options._options.update(saved)
+pytestmark = pytest.mark.usefixtures("verified_passes")  # conftest.py: invariants checked after each pass
 
 
 def run(python_function, *args, optimize=True):
