@@ -508,7 +508,10 @@ Status fused_conv2d_max_pool(KernelContext& c) {
     const int64_t offset = band * out_w * od;
     max_pool_taps::pool_row(rows, width, od, kh, kw, out_w, pool + offset, tap + offset);
   };
-  if (conv_direct::applies(L) && conv_direct::uses_forward_tiles(L, w)) {
+  // The paths below must be conv_forward_to's, in its order (a 1x1 window is a GEMM there, even
+  // where the direct loops would apply): the same bits as Conv2D.
+  const bool gemm = L.pointwise && L.groups == 1;
+  if (!gemm && conv_direct::applies(L) && conv_direct::uses_forward_tiles(L, w)) {
     const conv_direct_tiles::PaddedInput<float> padded(L, in);
     const int64_t bands_per_chunk = std::max<int64_t>(1, conv_direct::kRowsPerShard / band_pixels);
     conv_chunks::for_each_chunk(bands, bands_per_chunk, [&](int64_t b0, int64_t b1) {
@@ -524,34 +527,37 @@ Status fused_conv2d_max_pool(KernelContext& c) {
     });
     return Status::OK();
   }
-  std::unique_ptr<float[]> conv(new float[static_cast<size_t>(L.batch * L.out_pixels * od)]);
+  // A tensor, not new[]: as aligned as Conv2D's own output, so every path (OpenBLAS's included)
+  // computes the same bits into it.
+  Tensor conv_tensor(DType::kFloat32, Shape{L.batch * L.out_pixels * od});
+  float* const conv = conv_tensor.data<float>();
   // Winograd's 2x2 tiles are the 2x2 windows when the sizes are even: each block is pooled as
   // soon as it is written. (Where Winograd meets an inf or NaN, the tiles compute the output
   // again, which is then pooled below.)
-  if (kh == 2 && kw == 2 && height % 2 == 0 && width % 2 == 0 && conv_tiles::applies(L) &&
-      conv_winograd::applies(L) && conv_direct_tiles::all_finite(w, L.columns * od)) {
+  if (kh == 2 && kw == 2 && height % 2 == 0 && width % 2 == 0 && !gemm && !conv_direct::applies(L) &&
+      conv_tiles::applies(L) && conv_winograd::applies(L) && conv_direct_tiles::all_finite(w, L.columns * od)) {
     const conv_winograd::TileGeometry tiles(L, in, nullptr);
     const std::function<void(int64_t, int64_t)> pool_tiles = [&](int64_t t0, int64_t t1) {
       for (int64_t t = t0; t < t1; ++t) {
         int64_t b, oy, ox;
         tiles.origin(t, &b, &oy, &ox);
         const int64_t offset = ((b * out_h + oy / 2) * out_w + ox / 2) * od;
-        max_pool_taps::pool_row(conv.get() + ((b * height + oy) * width + ox) * od, width, od, 2, 2, 1, pool + offset,
+        max_pool_taps::pool_row(conv + ((b * height + oy) * width + ox) * od, width, od, 2, 2, 1, pool + offset,
                                 tap + offset);
       }
     };
-    if (conv_winograd::forward_with(conv_winograd::shape_for(od), L, in, w, conv.get(), epilogue, &pool_tiles)) {
+    if (conv_winograd::forward_with(conv_winograd::shape_for(od), L, in, w, conv, epilogue, &pool_tiles)) {
       return Status::OK();
     }
-    conv_tiles::forward(L, in, w, conv.get());
-    epilogue.apply_all(conv.get(), L.batch * L.out_pixels, od);
+    conv_tiles::forward(L, in, w, conv);
+    epilogue.apply_all(conv, L.batch * L.out_pixels, od);
   } else {
-    GRAPHFN_RETURN_IF_ERROR(conv_forward_to<float>(L, in, w, conv.get(), epilogue));
+    GRAPHFN_RETURN_IF_ERROR(conv_forward_to<float>(L, in, w, conv, epilogue));
   }
   parallel_for_if_large(bands, 8, [&](int64_t b0, int64_t b1) {
     for (int64_t band = b0; band < b1; ++band) {
       const int64_t image = band / out_h, first_row = band % out_h * kh;
-      pool_band(band, conv.get() + (image * height + first_row) * width * od);
+      pool_band(band, conv + (image * height + first_row) * width * od);
     }
   });
   return Status::OK();
