@@ -203,3 +203,17 @@ def test_many_python_threads_share_the_pool():
     for t in threads:
         t.join()
     assert not failures
+
+
+def test_conv2d_transpose_traced_with_an_output_shape_from_tf_shape():
+    """TF 2.21 traces this to shape (None, 16, 16, 5): the shape function runs on the partial value
+    of output_shape (Keras takes len() of it to add the bias)."""
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 8, 8, 4], tf.float32)])
+    def f(x):
+        output_shape = tf.stack([tf.shape(x)[0], 16, 16, 5])
+        y = tf.nn.conv2d_transpose(x, tf.ones([2, 2, 5, 4]), output_shape, strides=2, padding="VALID")
+        assert y.shape.as_list() == [None, 16, 16, 5]
+        return y
+
+    assert f(tf.ones([3, 8, 8, 4])).shape == [3, 16, 16, 5]

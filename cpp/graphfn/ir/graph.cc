@@ -85,7 +85,10 @@ bool shape_fn_applies(const OpDef& op, const std::vector<InputInfo>& infos) {
   const int n = static_cast<int>(infos.size());
   for (int k : op.value_inputs) {
     if (op.inputs[k].is_list()) return false;
-    if (!infos[flat_position(op, k, n)].value) return false;
+    // A shape input read as a value still gives its partial shape when not constant (a transposed
+    // convolution's output_shape built from tf.shape(x)): the shape function takes that.
+    const bool partial_shape = std::find(op.shape_inputs.begin(), op.shape_inputs.end(), k) != op.shape_inputs.end();
+    if (!infos[flat_position(op, k, n)].value && !(partial_shape && op.handles_partial_shapes)) return false;
   }
   if (op.handles_partial_shapes) return true;
   for (const InputInfo& info : infos) {

@@ -71,9 +71,10 @@ struct OpDef {
   enum class ControlFlow { kNone, kIf, kCase, kWhile } control_flow = ControlFlow::kNone;
   ShapeFn shape_fn = nullptr;
   // While tracing, inputs may have partial shapes and unknown values. A shape function runs only
-  // when the values it reads are constants (value_input_names) and, unless it handles partial
-  // shapes, every input shape is fully known; otherwise outputs get unknown shapes (the kernel
-  // still validates at run time).
+  // when the values it reads are constants (value_input_names; one that is also a shape input
+  // of a function that handles partial shapes may be a partial shape instead) and, unless it
+  // handles partial shapes, every input shape is fully known; otherwise outputs get unknown
+  // shapes (the kernel still validates at run time).
   bool handles_partial_shapes = false;
   std::vector<std::string> value_input_names;
   // Inputs that are shape vectors: while tracing, a non-constant one gets the partial shape it
