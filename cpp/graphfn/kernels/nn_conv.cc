@@ -30,6 +30,7 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <type_traits>
@@ -215,19 +216,22 @@ void col2im_add(const WindowLoops& L, const S* col, int64_t g, int64_t m0, int64
 // The float forward pass of conv_tiles::applies(L) with a finite filter: Winograd's F(2x2, 3x3)
 // for 3x3 windows with unit strides (kernels/nn_conv_winograd.h), again with the register tiles
 // where that gave an inf or NaN (TF's values there come from the direct sums); else the tiles.
-// `epilogue`: _FusedConv2D's bias and Relu, applied to Winograd's blocks as they are written, else
-// after the tiles.
-void tiled_forward(const WindowLoops& L, const float* in, const float* w, float* out,
-                   const ConvEpilogue& epilogue = ConvEpilogue()) {
+// `epilogue`: the fused ops' bias and Relu, applied to Winograd's blocks as they are written, else
+// after the tiles. Returns whether Winograd computed the output, having called `after_block` on
+// each of its blocks (GraphfnFusedConv2DMaxPool pools them there).
+bool tiled_forward(const WindowLoops& L, const float* in, const float* w, float* out,
+                   const ConvEpilogue& epilogue = ConvEpilogue(),
+                   const std::function<void(int64_t, int64_t)>* after_block = nullptr) {
   if (conv_winograd::applies(L) &&
-      conv_winograd::forward_with(conv_winograd::shape_for(L.out_depth), L, in, w, out, epilogue)) {
-    return;
+      conv_winograd::forward_with(conv_winograd::shape_for(L.out_depth), L, in, w, out, epilogue, after_block)) {
+    return true;
   }
   conv_tiles::forward(L, in, w, out);
   epilogue.apply_all(out, L.batch * L.out_pixels, L.out_depth);
+  return false;
 }
 
-// The forward convolution; `epilogue` (float only: _FusedConv2D) is applied to its outputs.
+// The forward convolution; `epilogue` (float only: the fused ops') is applied to its outputs.
 template <typename T>
 Status conv_forward_to(const WindowLoops& L, const ConvScalar<T>* in, const ConvScalar<T>* w, ConvScalar<T>* out,
                        const ConvEpilogue& epilogue) {
@@ -532,10 +536,9 @@ Status fused_conv2d_max_pool(KernelContext& c) {
   Tensor conv_tensor(DType::kFloat32, Shape{L.batch * L.out_pixels * od});
   float* const conv = conv_tensor.data<float>();
   // Winograd's 2x2 tiles are the 2x2 windows when the sizes are even: each block is pooled as
-  // soon as it is written. (Where Winograd meets an inf or NaN, the tiles compute the output
-  // again, which is then pooled below.)
+  // soon as it is written. (Where the tiles compute the output instead, it is pooled below.)
   if (kh == 2 && kw == 2 && height % 2 == 0 && width % 2 == 0 && !gemm && !conv_direct::applies(L) &&
-      conv_tiles::applies(L) && conv_winograd::applies(L) && conv_direct_tiles::all_finite(w, L.columns * od)) {
+      conv_tiles::applies(L) && conv_direct_tiles::all_finite(w, L.columns * od)) {
     const conv_winograd::TileGeometry tiles(L, in, nullptr);
     const std::function<void(int64_t, int64_t)> pool_tiles = [&](int64_t t0, int64_t t1) {
       for (int64_t t = t0; t < t1; ++t) {
@@ -546,11 +549,7 @@ Status fused_conv2d_max_pool(KernelContext& c) {
                                 tap + offset);
       }
     };
-    if (conv_winograd::forward_with(conv_winograd::shape_for(od), L, in, w, conv, epilogue, &pool_tiles)) {
-      return Status::OK();
-    }
-    conv_tiles::forward(L, in, w, conv);
-    epilogue.apply_all(conv, L.batch * L.out_pixels, od);
+    if (tiled_forward(L, in, w, conv, epilogue, &pool_tiles)) return Status::OK();
   } else {
     GRAPHFN_RETURN_IF_ERROR(conv_forward_to<float>(L, in, w, conv, epilogue));
   }

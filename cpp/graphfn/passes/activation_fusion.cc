@@ -272,14 +272,14 @@ bool fuse_activations(Graph& graph) {
           pool_grad.inputs.size() != 3 || !(pool_grad.inputs[0] == features)) {
         continue;
       }
-      const Node fused = pool_grad;  // a copy: mutable_node may reallocate nothing, but be plain
+      // (mutable_node may replace node id's storage only: pool_grad, another node, stays valid.)
       Node& rewritten = graph.mutable_node(id);
-      rewritten.op = fused.op;
-      rewritten.inputs = fused.inputs;
-      rewritten.attrs = fused.attrs;
+      rewritten.op = pool_grad.op;
+      rewritten.inputs = pool_grad.inputs;
+      rewritten.attrs = pool_grad.attrs;
       rewritten.attrs.set(kMaxPoolGradReluAttr, true);
-      rewritten.type_attrs = fused.type_attrs;
-      rewritten.defined_at = fused.defined_at;
+      rewritten.type_attrs = pool_grad.type_attrs;
+      rewritten.defined_at = pool_grad.defined_at;
       changed = true;
     }
   }

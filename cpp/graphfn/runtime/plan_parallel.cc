@@ -47,7 +47,8 @@ struct Plan::ParallelSchedule {
   std::vector<std::vector<int>> unread;      // per step: releasable outputs nothing reads
   std::vector<double> work_ns;               // per step: the estimated single-thread work
   // Per step: how long its last run took, in ns (0 until it has run), shared by every run of
-  // the plan. Whether a step runs its kernels inline goes by these (see kInlineBesideShare).
+  // the plan. Inline decisions, the order ready steps are taken in and which steps stay on the
+  // calling thread go by these (kInlineBesideShare, priority, kSmallStepNs).
   std::unique_ptr<std::atomic<int64_t>[]> measured_ns;
   // A step's expected duration: the last one measured, else the estimate (same unit, roughly).
   double expected_ns(int step) const {
@@ -66,7 +67,6 @@ struct ParallelPlanRun {
   std::vector<int> readers_left;  // per slot
   std::vector<int> ready;         // steps any thread may take
   std::vector<int> ready_here;    // steps for the calling thread
-  int running = 0;                // steps started, not finished
   std::vector<int64_t> started_ns;  // per step: when it started (steady clock), while it runs
   std::vector<int> running_steps;   // the steps started, not finished
   std::vector<double> priority;     // per step: its expected path to the end, this run
@@ -318,7 +318,7 @@ Status Plan::execute_parallel(Frame& frame, bool feeds_static, const std::string
     for (int s = 0; s < n; ++s) {
       if (run.pending[s] == 0) (schedule.on_calling_thread[s] ? run.ready_here : run.ready).push_back(s);
     }
-    run.running = run.scheduled = run.active = 0;
+    run.scheduled = run.active = 0;
     run.started_ns.assign(n, 0);
     run.caller_waiting = false;
     run.closed = false;
@@ -425,7 +425,7 @@ void Plan::run_parallel_steps(ParallelPlanRun& run, bool on_calling_thread) cons
         if (run.caller_waiting) run.changed.notify_one();
         return;
       }
-      if (run.running == 0) return;  // every step that can start has finished
+      if (run.running_steps.empty()) return;  // every step that can start has finished
       run.caller_waiting = true;
       run.changed.wait(lock);
       run.caller_waiting = false;
@@ -444,7 +444,6 @@ void Plan::run_parallel_steps(ParallelPlanRun& run, bool on_calling_thread) cons
       other_work += std::max(0.0, schedule.expected_ns(r) - static_cast<double>(start - run.started_ns[r]));
     }
     const bool beside_others = other_work >= kInlineBesideShare * schedule.expected_ns(step);
-    ++run.running;
     run.started_ns[step] = start;
     run.running_steps.push_back(step);
     const int spawn = workers_wanted(false);
@@ -467,7 +466,6 @@ void Plan::run_parallel_steps(ParallelPlanRun& run, bool on_calling_thread) cons
     }
     schedule.measured_ns[step].store(std::max<int64_t>(1, now_ns() - start), std::memory_order_relaxed);
     lock.lock();
-    --run.running;
     run.running_steps.erase(std::find(run.running_steps.begin(), run.running_steps.end(), step));
     to_release.clear();
     if (s.ok()) {
